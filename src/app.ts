@@ -1,0 +1,52 @@
+/**
+ * createApp(options): one isolated emulator behind a Hono app. The API is mounted under
+ * both /api and /v3/business-messaging/api; the control plane under /__. Exactly one
+ * onError and one notFound, on this root app.
+ */
+import { Hono } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { ApiError } from './domain/errors.js';
+import { createEmulator, type CreateAppOptions, type Emulator } from './emulator.js';
+import type { AppEnv } from './http/context.js';
+import { onError, onNotFound } from './http/render-error.js';
+import { journal } from './http/middleware/journal.js';
+import { apiRoutes } from './http/api/index.js';
+import { controlRoutes } from './http/control/index.js';
+
+export const API_PREFIXES = ['/api', '/v3/business-messaging/api'] as const;
+
+export type EmulatorApp = Hono<AppEnv> & {
+  /** The instance behind the app: store, clock, services. */
+  readonly emulator: Emulator;
+  /** Stops timers and watchers and flushes the store. */
+  close(): Promise<void>;
+};
+
+export function createApp(options: CreateAppOptions = {}): EmulatorApp {
+  const emulator = createEmulator(options);
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('emulator', emulator);
+    await next();
+  });
+  for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(emulator));
+  app.use(
+    '*',
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        throw new ApiError('ERR_BAD_REQUEST', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}.`, {
+          message: 'Method not allowed.',
+          status: 405,
+          headers: { Allow: methods.join(', ') },
+        });
+      },
+    }),
+  );
+  const api = apiRoutes(emulator);
+  for (const prefix of API_PREFIXES) app.route(prefix, api);
+  app.route('/', controlRoutes(emulator));
+  app.onError(onError);
+  app.notFound(onNotFound);
+  return Object.assign(app, { emulator, close: () => emulator.close() });
+}

@@ -1,0 +1,111 @@
+/**
+ * Reads fixtures/ (templates/*.json and apps.json), validates every file in one pass and
+ * reports every problem with the file and field. Watches templates/ and reloads on
+ * change, keeping the last good set when an edit is bad.
+ */
+import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { ConfigError } from '../domain/errors.js';
+import type { Template } from '../schemas/records.js';
+import { TemplateFileSchema, toVariableArray, type TemplateFileEntry } from '../schemas/template-file.js';
+import { stableIdFromKey } from '../platform/random.js';
+import { AppsFileSchema, type AppConfig } from './apps.js';
+
+export function formatZodIssues(file: string, error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.length ? issue.path.join('.') : '(root)';
+    return `${file}: field "${field}": ${issue.message}`;
+  });
+}
+
+function readJson(file: string, problems: string[]): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    problems.push(`${file}: not valid JSON: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+export function toTemplate(entry: TemplateFileEntry, nowIso: string, source: Template['source'] = 'fixture'): Template {
+  const variableSchema = toVariableArray(entry.variableSchema);
+  const contentChannels = Object.keys(entry.content);
+  return {
+    id: entry.id ?? stableIdFromKey(entry.key),
+    key: entry.key,
+    name: entry.name ?? entry.key,
+    status: entry.status,
+    channels: entry.channels ?? (contentChannels.length ? contentChannels : ['in_app']),
+    variableSchema,
+    content: entry.content,
+    category: entry.category ?? null,
+    appId: entry.appId ?? null,
+    source,
+    createdAt: nowIso,
+    updatedAt: nowIso,
+  };
+}
+
+/** Every template under `dir/templates`; throws ConfigError listing every problem. */
+export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
+  const dir = join(fixturesDir, 'templates');
+  if (!existsSync(dir)) return [];
+  const problems: string[] = [];
+  const templates: Template[] = [];
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const file = join(dir, name);
+    const json = readJson(file, problems);
+    if (json === undefined) continue;
+    const parsed = TemplateFileSchema.safeParse(json);
+    if (!parsed.success) {
+      problems.push(...formatZodIssues(file, parsed.error));
+      continue;
+    }
+    const entries = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
+    for (const entry of entries) templates.push(toTemplate(entry, nowIso));
+  }
+  const seen = new Map<string, string>();
+  for (const t of templates) {
+    const scope = `${t.appId ?? '*'}/`;
+    if (seen.has(scope + t.key)) problems.push(`${dir}: template key "${t.key}" is defined twice`);
+    if (seen.has(scope + 'id:' + t.id)) problems.push(`${dir}: template id "${t.id}" is defined twice`);
+    seen.set(scope + t.key, t.id);
+    seen.set(scope + 'id:' + t.id, t.key);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return templates;
+}
+
+/** `fixtures/apps.json` when present; [] otherwise. */
+export function loadAppsFile(fixturesDir: string): AppConfig[] {
+  const file = join(fixturesDir, 'apps.json');
+  if (!existsSync(file)) return [];
+  const problems: string[] = [];
+  const json = readJson(file, problems);
+  if (problems.length) throw new ConfigError(problems);
+  const parsed = AppsFileSchema.safeParse(json);
+  if (!parsed.success) throw new ConfigError(formatZodIssues(file, parsed.error));
+  return parsed.data;
+}
+
+/** Calls `reload` (debounced) whenever a file under `dir/templates` changes. */
+export function watchTemplates(fixturesDir: string, reload: () => void): () => void {
+  const dir = join(fixturesDir, 'templates');
+  if (!existsSync(dir)) return () => {};
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dir, () => {
+      clearTimeout(timer);
+      timer = setTimeout(reload, 100);
+    });
+    watcher.unref();
+  } catch {
+    return () => {};
+  }
+  return () => {
+    clearTimeout(timer);
+    watcher?.close();
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Templates visible to an app: the fixture set (replaced whole on reload) plus the
+ * templates created at run time through the API (kept in the store).
+ */
+import type { Store, TemplateCatalog } from '../domain/ports.js';
+import type { Template } from '../schemas/records.js';
+
+export interface MutableTemplateCatalog extends TemplateCatalog {
+  replaceFixtures(templates: Template[]): void;
+}
+
+export function createTemplateCatalog(store: Store, fixtures: Template[] = []): MutableTemplateCatalog {
+  let fixtureSet = fixtures;
+  const visibleTo = (appId: string) => (t: Template) => t.appId === null || t.appId === appId;
+  // An app's own template wins over a shared one with the same key.
+  const preferOwn = (list: Template[]) => list.find((t) => t.appId !== null) ?? list[0];
+  const all = (): Template[] => [...fixtureSet, ...store.listRuntimeTemplates()];
+
+  const catalog: MutableTemplateCatalog = {
+    replaceFixtures(templates) {
+      fixtureSet = templates;
+    },
+    findById(appId, id) {
+      return preferOwn(all().filter((t) => t.id === id && visibleTo(appId)(t)));
+    },
+    findByKey(appId, key) {
+      return preferOwn(all().filter((t) => t.key === key && visibleTo(appId)(t)));
+    },
+    find(appId, ref) {
+      return catalog.findById(appId, ref) ?? catalog.findByKey(appId, ref);
+    },
+    list(appId) {
+      return appId === undefined ? all() : all().filter(visibleTo(appId));
+    },
+    count() {
+      return all().length;
+    },
+  };
+  return catalog;
+}

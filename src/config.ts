@@ -1,0 +1,133 @@
+/**
+ * Emulator options: one zod schema with defaults, and loadConfig(argv, env), a pure
+ * function (flags win over env) that returns the options or a ConfigError naming every
+ * bad flag or variable.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { ConfigError } from './domain/errors.js';
+import { AppConfigSchema, parseAppsEnv } from './catalog/apps.js';
+import { LOG_LEVELS } from './platform/logger.js';
+
+const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const EmulatorOptionsSchema = z.object({
+  /** @default 4010 */
+  port: intFrom(0, 65535).default(4010),
+  /** @default "127.0.0.1" */
+  host: z.string().min(1).default('127.0.0.1'),
+  /** Folder with templates/*.json and apps.json. @default "./fixtures" */
+  fixturesDir: z.string().min(1).default('./fixtures'),
+  /** Folder with scenario files. @default "./scenarios" */
+  scenariosDir: z.string().min(1).default('./scenarios'),
+  /** Scenarios active from the start. @default [] */
+  activeScenarios: z.array(z.string().min(1)).default([]),
+  /** lowdb JSON file; in memory when absent. */
+  dataFile: z.string().min(1).optional(),
+  /** Seed of the random source (fault probabilities, generated data). Random when absent. */
+  seed: intFrom(0, 2 ** 31 - 1).optional(),
+  /** When set, everything under /__ needs `authorization: Bearer <token>`. */
+  adminToken: z.string().min(1).optional(),
+  /** @default 1000000 */
+  maxDeliveries: intFrom(1, 100_000_000).default(1_000_000),
+  /** @default "info" */
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+  /** Apps for strict auth; when empty and fixtures have no apps.json, auth is open. */
+  apps: z.array(AppConfigSchema).default([]),
+  /** JSON body limit in bytes. @default 52428800 (50 MB) */
+  bodyLimitBytes: intFrom(1, 2 ** 31).default(50 * 1024 * 1024),
+  /** CSV upload limit in bytes. @default 104857600 (100 MB) */
+  uploadLimitBytes: intFrom(1, 2 ** 31).default(100 * 1024 * 1024),
+  /** Reload fixtures and scenarios when their files change. @default true */
+  watch: z.boolean().default(true),
+});
+
+export type EmulatorOptions = z.infer<typeof EmulatorOptionsSchema>;
+export type EmulatorOptionsInput = z.input<typeof EmulatorOptionsSchema>;
+
+export const HELP = `notification-emulator: an emulator of the business-messaging notification and campaign API
+
+Usage:
+  notification-emulator [flags]
+  notification-emulator generate-csv --template KEY --rows N [--seed S] [--fixtures DIR] [--out FILE]
+
+Flags (environment variable in brackets; flags win):
+  --port N             port to listen on, 0 picks a free one   [PORT]            (4010)
+  --host H             address to bind                         [HOST]            (127.0.0.1)
+  --fixtures DIR       templates/*.json and apps.json          [EMULATOR_FIXTURES] (./fixtures)
+  --scenarios DIR      scenario files                          [EMULATOR_SCENARIOS_DIR] (./scenarios)
+  --scenario NAME      activate a scenario (repeatable)        [EMULATOR_SCENARIOS=a,b]
+  --data-file FILE     keep state in a JSON file               [EMULATOR_DATA_FILE]
+  --seed N             seed for probabilities and fake data    [EMULATOR_SEED]
+  --admin-token T      protect /__ with "Bearer T"             [EMULATOR_ADMIN_TOKEN]
+  --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (1000000)
+  --log-level L        silent|error|warn|info|debug            [EMULATOR_LOG_LEVEL] (info)
+  --no-watch           do not reload fixtures/scenarios on change
+  -h, --help           show this help
+  Apps for strict auth: fixtures/apps.json or EMULATOR_APPS="app1:key1,app2:key2".
+`;
+
+export type CliCommand = { kind: 'help' } | { kind: 'serve'; options: EmulatorOptions };
+
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  fixtures: { type: 'string' },
+  scenarios: { type: 'string' },
+  scenario: { type: 'string', multiple: true },
+  'data-file': { type: 'string' },
+  seed: { type: 'string' },
+  'admin-token': { type: 'string' },
+  'max-deliveries': { type: 'string' },
+  'log-level': { type: 'string' },
+  'no-watch': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const splitList = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** argv (without node and script) + env → what to do. Throws ConfigError for bad input. */
+export function loadConfig(argv: string[], env: Record<string, string | undefined>): CliCommand {
+  let values: ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: false }>>['values'];
+  try {
+    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new ConfigError([`${(error as Error).message}. Run with --help for the list of flags.`]);
+  }
+  if (values.help) return { kind: 'help' };
+
+  const problems: string[] = [];
+  let apps: unknown[] = [];
+  try {
+    apps = env.EMULATOR_APPS ? parseAppsEnv(env.EMULATOR_APPS) : [];
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  const raw = {
+    port: values.port ?? env.PORT,
+    host: values.host ?? env.HOST,
+    fixturesDir: values.fixtures ?? env.EMULATOR_FIXTURES,
+    scenariosDir: values.scenarios ?? env.EMULATOR_SCENARIOS_DIR,
+    activeScenarios: values.scenario ?? splitList(env.EMULATOR_SCENARIOS),
+    dataFile: values['data-file'] ?? env.EMULATOR_DATA_FILE,
+    seed: values.seed ?? env.EMULATOR_SEED,
+    adminToken: values['admin-token'] ?? env.EMULATOR_ADMIN_TOKEN,
+    maxDeliveries: values['max-deliveries'] ?? env.EMULATOR_MAX_DELIVERIES,
+    logLevel: values['log-level'] ?? env.EMULATOR_LOG_LEVEL,
+    apps,
+    watch: values['no-watch'] ? false : undefined,
+  };
+  const parsed = EmulatorOptionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const flagOf: Record<string, string> = {
+      port: '--port', host: '--host', fixturesDir: '--fixtures', scenariosDir: '--scenarios', activeScenarios: '--scenario',
+      dataFile: '--data-file', seed: '--seed', adminToken: '--admin-token', maxDeliveries: '--max-deliveries', logLevel: '--log-level',
+    };
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? '');
+      problems.push(`${flagOf[key] ?? key}: ${issue.message} (got ${JSON.stringify((raw as Record<string, unknown>)[key])})`);
+    }
+  }
+  if (problems.length || !parsed.success) throw new ConfigError(problems);
+  return { kind: 'serve', options: parsed.data };
+}

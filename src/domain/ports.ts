@@ -1,0 +1,167 @@
+/**
+ * The interfaces the domain needs from the outside world. Concrete clocks, stores,
+ * catalogs and scenario engines implement them; the domain only sees these.
+ */
+import type {
+  Campaign,
+  Delivery,
+  JournalEntry,
+  NotificationRecord,
+  Recipient,
+  Template,
+} from '../schemas/records.js';
+
+export interface Clock {
+  /** Epoch milliseconds on the emulator's clock (real or manual). */
+  now(): number;
+  /** Calls `fn` once the clock reaches `atMs`; at once on a manual advance past it. Returns a cancel function. */
+  schedule(atMs: number, fn: () => void): () => void;
+}
+
+export interface Ids {
+  /** 24 lowercase hex characters, ObjectId-shaped (timestamp + random + counter). */
+  objectId(): string;
+  /** `notif_` + 24 hex. */
+  notificationId(): string;
+}
+
+export interface RandomSource {
+  /** Uniform in [0, 1), from the instance's seeded generator. */
+  next(): number;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface ListResult<T> {
+  total: number;
+  items: T[];
+}
+
+export interface DeliveryFilter {
+  appId?: string;
+  userId?: string;
+  templateKey?: string;
+  templateId?: string;
+  campaignId?: string;
+  notificationId?: string;
+  mode?: string;
+  channel?: string;
+  status?: string;
+  tag?: string;
+  /** Epoch ms, inclusive. */
+  since?: number;
+  /** Epoch ms, inclusive. */
+  until?: number;
+}
+
+export interface NotificationFilter {
+  appId?: string;
+  templateKey?: string;
+  notificationId?: string;
+  mode?: string;
+  tag?: string;
+  since?: number;
+  until?: number;
+}
+
+export interface JournalFilter {
+  appId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  errorCode?: string;
+  scenario?: string;
+  since?: number;
+  until?: number;
+}
+
+export interface CampaignFilter {
+  appId?: string;
+  status?: string;
+}
+
+export interface StoreStats {
+  deliveries: number;
+  droppedDeliveries: number;
+  notifications: number;
+  campaigns: number;
+  recipients: number;
+  journal: number;
+}
+
+/** One storage interface, implemented in memory and (persisted) over lowdb. */
+export interface Store {
+  addDeliveries(items: Delivery[]): void;
+  queryDeliveries(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
+  countDeliveries(filter: DeliveryFilter): number;
+
+  addNotification(record: NotificationRecord): void;
+  updateNotification(notificationId: string, patch: Partial<NotificationRecord>): void;
+  queryNotifications(filter: NotificationFilter, page: Page): ListResult<NotificationRecord>;
+
+  insertCampaign(campaign: Campaign): void;
+  getCampaign(id: string): Campaign | undefined;
+  updateCampaign(id: string, patch: Partial<Campaign>): Campaign;
+  listCampaigns(filter: CampaignFilter): Campaign[];
+
+  addRecipients(campaignId: string, recipients: Recipient[]): void;
+  hasRecipient(campaignId: string, userId: string): boolean;
+  recipients(campaignId: string): readonly Recipient[];
+  listRecipients(campaignId: string, filter: { status?: string }, page: Page): ListResult<Recipient>;
+  updateRecipient(campaignId: string, recipientId: string, patch: Partial<Recipient>): void;
+
+  addJournal(entry: JournalEntry): void;
+  queryJournal(filter: JournalFilter, page: Page): ListResult<JournalEntry>;
+
+  listRuntimeTemplates(): Template[];
+  putRuntimeTemplate(template: Template): void;
+  deleteRuntimeTemplate(id: string): boolean;
+
+  /** Clears deliveries, notifications, campaigns (with recipients) and the journal; of one app when given. */
+  clear(appId?: string): void;
+  stats(): StoreStats;
+  /** Persists pending writes (no-op in memory). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TemplateCatalog {
+  /** By `id` or `key`, as visible to `appId` (shared templates plus the app's own). */
+  find(appId: string, ref: string): Template | undefined;
+  findByKey(appId: string, key: string): Template | undefined;
+  findById(appId: string, id: string): Template | undefined;
+  list(appId?: string): Template[];
+  count(): number;
+}
+
+export type EmulatorEvent =
+  | { type: 'delivery'; delivery: Delivery }
+  | { type: 'notification'; notification: NotificationRecord }
+  | { type: 'campaign'; campaign: Campaign }
+  | { type: 'recipient'; recipient: Recipient }
+  | { type: 'request'; entry: JournalEntry };
+
+export interface Events {
+  emit(event: EmulatorEvent): void;
+  subscribe(listener: (event: EmulatorEvent) => void): () => void;
+}
+
+export interface DeliveryFacts {
+  appId: string;
+  userId: string;
+  templateKey: string;
+  campaignId: string | null;
+}
+
+export interface DeliveryFailure {
+  reason: string;
+  scenario: string;
+}
+
+/** Asked once per recipient: should this delivery fail, and because of which scenario? */
+export type DeliveryFaultPolicy = (facts: DeliveryFacts) => DeliveryFailure | null;
+
+export const NO_DELIVERY_FAULTS: DeliveryFaultPolicy = () => null;

@@ -1,0 +1,107 @@
+/**
+ * The composition root: builds one emulator instance (clock, random, ids, store,
+ * catalogs, event bus, services) from options plus optional injected parts. Two
+ * instances share nothing.
+ */
+import { resolve } from 'node:path';
+import { ConfigError } from './domain/errors.js';
+import type { Events, Ids, RandomSource, Store } from './domain/ports.js';
+import { createNotificationService, type NotificationService } from './domain/notifications.js';
+import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
+import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
+import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
+import { formatZodIssues, loadAppsFile, loadTemplates, toTemplate, watchTemplates } from './catalog/load-fixtures.js';
+import { TemplateFileSchema } from './schemas/template-file.js';
+import type { Template } from './schemas/records.js';
+import { createMemoryStore } from './store/memory-store.js';
+import { createEventBus } from './inspect/events.js';
+import { EmulatorClock, realNow } from './platform/clock.js';
+import { createIds, createRandom } from './platform/random.js';
+import { createLogger, type Logger } from './platform/logger.js';
+
+/** Parts a test (or startEmulator) may inject instead of the defaults. */
+export interface EmulatorOverrides {
+  /** A clock to control; `new EmulatorClock('2030-01-01T00:00:00Z')` starts in manual mode. */
+  clock?: EmulatorClock;
+  random?: RandomSource;
+  store?: Store;
+  /** Template definitions in the fixture file format; when given, fixtures/templates is not read. */
+  templates?: unknown[];
+  logger?: Logger;
+}
+
+export type CreateAppOptions = EmulatorOptionsInput & EmulatorOverrides;
+
+export interface Emulator {
+  readonly options: EmulatorOptions;
+  readonly clock: EmulatorClock;
+  readonly random: RandomSource;
+  readonly ids: Ids;
+  readonly store: Store;
+  readonly templates: MutableTemplateCatalog;
+  readonly apps: AppRegistry;
+  readonly events: Events;
+  readonly logger: Logger;
+  readonly startedAt: number;
+  readonly services: { notifications: NotificationService };
+  /** Registers cleanup to run on close (timers, watchers). */
+  onClose(fn: () => void | Promise<void>): void;
+  close(): Promise<void>;
+}
+
+function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
+  const parsed = TemplateFileSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(formatZodIssues('options.templates', parsed.error));
+  return (Array.isArray(parsed.data) ? parsed.data : [parsed.data]).map((t) => toTemplate(t, nowIso));
+}
+
+export function createEmulator(input: CreateAppOptions = {}): Emulator {
+  const { clock: injectedClock, random: injectedRandom, store: injectedStore, templates: rawTemplates, logger: injectedLogger, ...rest } = input;
+  const parsed = EmulatorOptionsSchema.safeParse(rest);
+  if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
+  const options = parsed.data;
+  const fixturesDir = resolve(options.fixturesDir);
+
+  const logger = injectedLogger ?? createLogger(options.logLevel);
+  const clock = injectedClock ?? new EmulatorClock();
+  const random = injectedRandom ?? createRandom(options.seed);
+  const ids = createIds(clock, random);
+  const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
+  const events = createEventBus();
+  const nowIso = () => new Date(clock.now()).toISOString();
+
+  const readTemplates = () => (rawTemplates ? inlineTemplates(rawTemplates, nowIso()) : loadTemplates(fixturesDir, nowIso()));
+  const templates = createTemplateCatalog(store, readTemplates());
+  const configuredApps: AppConfig[] = options.apps.length ? options.apps : rawTemplates ? [] : loadAppsFile(fixturesDir);
+  const apps = createAppRegistry(configuredApps);
+
+  const cleanups: (() => void | Promise<void>)[] = [];
+  if (options.watch && !rawTemplates) {
+    cleanups.push(
+      watchTemplates(fixturesDir, () => {
+        try {
+          const next = readTemplates();
+          templates.replaceFixtures(next);
+          logger.info(`reloaded ${next.length} template(s) from ${fixturesDir}`);
+        } catch (error) {
+          logger.error(`fixture reload refused, keeping the previous templates:\n${(error as Error).message}`);
+        }
+      }),
+    );
+  }
+
+  const services = { notifications: createNotificationService({ store, templates, clock, ids, events }) };
+
+  return {
+    options, clock, random, ids, store, templates, apps, events, logger, services,
+    startedAt: realNow(),
+    onClose(fn) {
+      cleanups.push(fn);
+    },
+    async close() {
+      for (const fn of cleanups.splice(0)) await fn();
+      clock.close();
+      await store.close();
+    },
+  };
+}

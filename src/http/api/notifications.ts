@@ -1,0 +1,13 @@
+/**
+ * POST /notifications/send: the one-call send of the spec.
+ */
+import { Hono } from 'hono';
+import { SendNotificationBodySchema } from '../../schemas/api.js';
+import type { AppEnv } from '../context.js';
+import { readJsonBody } from '../validate.js';
+
+export const notificationRoutes = new Hono<AppEnv>().post('/notifications/send', async (c) => {
+  const body = await readJsonBody(c, SendNotificationBodySchema);
+  const notification = c.var.emulator.services.notifications.send(c.var.app.appId, body, c.var.deliveryFaults);
+  return c.json(notification, 200);
+});

@@ -1,0 +1,25 @@
+/**
+ * GET /__health: liveness plus a summary of what this instance holds.
+ */
+import { Hono } from 'hono';
+import type { AppEnv } from '../context.js';
+import { VERSION } from '../../version.js';
+import { realNow } from '../../platform/clock.js';
+
+export const healthRoutes = new Hono<AppEnv>().get('/', (c) => {
+  const emulator = c.var.emulator;
+  const stats = emulator.store.stats();
+  return c.json({
+    status: 'ok',
+    version: VERSION,
+    uptimeMs: Math.round(realNow() - emulator.startedAt),
+    auth: emulator.apps.mode,
+    templates: emulator.templates.count(),
+    apps: emulator.apps.list().length,
+    activeScenarios: [] as string[],
+    deliveries: stats.deliveries,
+    droppedDeliveries: stats.droppedDeliveries,
+    maxDeliveries: emulator.options.maxDeliveries,
+    clock: { now: new Date(emulator.clock.now()).toISOString(), mode: emulator.clock.mode },
+  });
+});

@@ -1,0 +1,16 @@
+/**
+ * The control plane's route table (paths start with /__; mounted at the root) (never needs appid/apikey).
+ */
+import { Hono } from 'hono';
+import type { AppEnv } from '../context.js';
+import type { Emulator } from '../../emulator.js';
+import { adminAuth } from '../middleware/admin-auth.js';
+import { healthRoutes } from './health.js';
+import { inspectRoutes } from './inspect.js';
+
+export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
+  return new Hono<AppEnv>()
+    .use('/__*', adminAuth(emulator))
+    .route('/__health', healthRoutes)
+    .route('/__inspect', inspectRoutes);
+}

@@ -1,0 +1,24 @@
+/**
+ * Optional protection of the control plane: with an admin token configured, every
+ * request under /__ needs `authorization: Bearer <token>`.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../../domain/errors.js';
+import type { AppEnv } from '../context.js';
+import type { Emulator } from '../../emulator.js';
+
+export function adminAuth(emulator: Emulator): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('emulator', emulator);
+    const token = emulator.options.adminToken;
+    if (token !== undefined) {
+      const given = c.req.header('authorization') ?? '';
+      if (given !== `Bearer ${token}`) {
+        throw new ApiError('ERR_UNAUTHORIZED', 'The control plane (/__…) needs "authorization: Bearer <admin token>" on this emulator.', {
+          details: { authorization: given ? 'wrong token' : 'header is required' },
+        });
+      }
+    }
+    await next();
+  };
+}

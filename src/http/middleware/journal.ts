@@ -1,0 +1,34 @@
+/**
+ * Outermost API middleware: records every API request (refused ones too) in the journal
+ * with its status, error code, app, applied scenario rule and duration.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../context.js';
+import type { Emulator } from '../../emulator.js';
+import { realNow } from '../../platform/clock.js';
+
+export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = realNow();
+    c.set('emulator', emulator);
+    try {
+      await next();
+    } finally {
+      const rule = c.var.appliedRule;
+      const entry = {
+        id: emulator.ids.objectId(),
+        time: new Date(emulator.clock.now()).toISOString(),
+        method: c.req.method,
+        path: c.req.path,
+        appId: c.var.app?.appId ?? c.req.header('appid') ?? null,
+        status: c.res.status,
+        errorCode: c.var.errorCode ?? null,
+        scenario: rule?.scenario ?? null,
+        rule: rule?.rule ?? null,
+        durationMs: Math.round((realNow() - started) * 100) / 100,
+      };
+      emulator.store.addJournal(entry);
+      emulator.events.emit({ type: 'request', entry });
+    }
+  };
+}

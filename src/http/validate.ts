@@ -1,0 +1,44 @@
+/**
+ * Reads a JSON body strictly (content type, syntax) and checks it against a zod schema;
+ * every failure becomes ERR_BAD_REQUEST with `details` keyed by field path.
+ */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { badRequest, type ErrorDetails } from '../domain/errors.js';
+
+export function zodDetails(error: z.ZodError, prefix = ''): ErrorDetails {
+  const details: ErrorDetails = {};
+  for (const issue of error.issues) {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
+    details[path] ??= issue.message;
+  }
+  return details;
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, prefix = ''): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const details = zodDetails(result.error, prefix);
+    const summary = Object.entries(details).slice(0, 3).map(([k, v]) => `${k}: ${v}`).join('; ');
+    throw badRequest(`Invalid ${what}: ${summary}`, details);
+  }
+  return result.data;
+}
+
+export async function readJson(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
+    throw badRequest(`Content-Type must be application/json (got "${type || 'none'}").`, { 'content-type': 'must be application/json' });
+  }
+  const text = await c.req.text();
+  if (text.trim() === '') throw badRequest('The request body is empty; send a JSON object.', { body: 'must be a JSON object' });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`, { body: 'malformed JSON' });
+  }
+}
+
+export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  return parseWith(schema, await readJson(c), 'request body');
+}

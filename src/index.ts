@@ -1,0 +1,23 @@
+/**
+ * The package's public API: build an emulator in-process (createApp) or on a socket
+ * (startEmulator), control its clock, and the record types.
+ */
+export { createApp, API_PREFIXES, type EmulatorApp } from './app.js';
+export { startEmulator, type RunningEmulator } from './server.js';
+export type { CreateAppOptions, Emulator, EmulatorOverrides } from './emulator.js';
+export { EmulatorClock, type ClockMode } from './platform/clock.js';
+export { createMemoryStore, type StoreData } from './store/memory-store.js';
+export { loadConfig, EmulatorOptionsSchema, type EmulatorOptions } from './config.js';
+export { ApiError, ConfigError, ERROR_STATUS, type ErrorCode } from './domain/errors.js';
+export type { Store, Clock, RandomSource, DeliveryFilter, ListResult } from './domain/ports.js';
+export type {
+  Template,
+  Delivery,
+  Notification,
+  NotificationRecord,
+  Campaign,
+  CampaignStatus,
+  Recipient,
+  RecipientStatus,
+  JournalEntry,
+} from './schemas/records.js';

@@ -1,0 +1,106 @@
+/**
+ * The emulator's clock: real time by default, or manual time that tests and
+ * `POST /__clock` move. Scheduled work (campaigns with `scheduledAt`) is registered here
+ * and fires on a real timer, or at once when manual time is moved past it.
+ */
+import type { Clock } from '../domain/ports.js';
+
+export type ClockMode = 'real' | 'manual';
+
+interface Timer {
+  at: number;
+  fn: () => void;
+  handle: NodeJS.Timeout | undefined;
+}
+
+/** Node timers cannot wait longer than this; longer waits re-arm. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+export class EmulatorClock implements Clock {
+  #mode: ClockMode;
+  #manualNow: number;
+  readonly #timers = new Set<Timer>();
+
+  /** With `start`, the clock begins in manual mode at that instant. */
+  constructor(start?: Date | string | number) {
+    this.#mode = start === undefined ? 'real' : 'manual';
+    this.#manualNow = start === undefined ? 0 : new Date(start).getTime();
+  }
+
+  get mode(): ClockMode {
+    return this.#mode;
+  }
+
+  now(): number {
+    return this.#mode === 'real' ? Date.now() : this.#manualNow;
+  }
+
+  schedule(atMs: number, fn: () => void): () => void {
+    const timer: Timer = { at: atMs, fn, handle: undefined };
+    this.#timers.add(timer);
+    this.#arm(timer);
+    return () => this.#cancel(timer);
+  }
+
+  /** Switches to manual time (from the current instant) and moves it forward. */
+  advance(ms: number): void {
+    this.#toManual(this.now() + ms);
+  }
+
+  /** Switches to manual time and sets it. */
+  set(instant: Date | string | number): void {
+    this.#toManual(new Date(instant).getTime());
+  }
+
+  useRealTime(): void {
+    this.#mode = 'real';
+    for (const timer of this.#timers) this.#arm(timer);
+  }
+
+  /** Number of pending scheduled callbacks. */
+  get pending(): number {
+    return this.#timers.size;
+  }
+
+  close(): void {
+    for (const timer of this.#timers) clearTimeout(timer.handle);
+    this.#timers.clear();
+  }
+
+  #toManual(instant: number): void {
+    this.#mode = 'manual';
+    this.#manualNow = instant;
+    for (const timer of this.#timers) clearTimeout(timer.handle);
+    this.#fireDue();
+  }
+
+  #fireDue(): void {
+    const due = [...this.#timers].filter((t) => t.at <= this.now()).sort((a, b) => a.at - b.at);
+    for (const timer of due) {
+      this.#cancel(timer);
+      timer.fn();
+    }
+  }
+
+  #arm(timer: Timer): void {
+    clearTimeout(timer.handle);
+    timer.handle = undefined;
+    if (this.#mode !== 'real') return;
+    const wait = timer.at - Date.now();
+    if (wait <= 0) {
+      // Fire on the next turn so callers finish registering first.
+      timer.handle = setTimeout(() => this.#fireDue(), 0);
+    } else {
+      timer.handle = setTimeout(() => (wait > MAX_TIMEOUT_MS ? this.#arm(timer) : this.#fireDue()), Math.min(wait, MAX_TIMEOUT_MS));
+    }
+    timer.handle.unref();
+  }
+
+  #cancel(timer: Timer): void {
+    clearTimeout(timer.handle);
+    this.#timers.delete(timer);
+  }
+}
+
+/** Wall-clock milliseconds for uptime and durations, independent of the emulator clock. */
+export const realNow = (): number => performance.timeOrigin + performance.now();

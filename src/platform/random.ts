@@ -1,0 +1,45 @@
+/**
+ * Seeded randomness and ids, one source per emulator instance, so `--seed` makes a run
+ * reproducible and two emulators in one process never share a stream.
+ */
+import { createHash, randomInt } from 'node:crypto';
+import type { Clock, Ids, RandomSource } from '../domain/ports.js';
+
+/** mulberry32: tiny, fast, good enough for fault probabilities and test data. */
+export function createRandom(seed?: number): RandomSource & { readonly seed: number } {
+  const initial = seed ?? randomInt(0, 2 ** 31);
+  let state = initial >>> 0;
+  return {
+    seed: initial,
+    next() {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    },
+  };
+}
+
+function randomHex(random: RandomSource, length: number): string {
+  let out = '';
+  while (out.length < length) out += Math.floor(random.next() * 0x10000).toString(16).padStart(4, '0');
+  return out.slice(0, length);
+}
+
+/** ObjectId-shaped ids: 4-byte seconds of the emulator clock, 5 random bytes, 3-byte counter. */
+export function createIds(clock: Clock, random: RandomSource): Ids {
+  let counter = Math.floor(random.next() * 0xffffff);
+  const machine = randomHex(random, 10);
+  const objectId = (): string => {
+    counter = (counter + 1) % 0x1000000;
+    const seconds = Math.floor(clock.now() / 1000) % 0x100000000;
+    return seconds.toString(16).padStart(8, '0') + machine + counter.toString(16).padStart(6, '0');
+  };
+  return { objectId, notificationId: () => `notif_${objectId()}` };
+}
+
+/** A stable 24-hex id derived from a template key (CONTRACT §4: id optional in fixtures). */
+export function stableIdFromKey(key: string): string {
+  return createHash('sha1').update(`template:${key}`).digest('hex').slice(0, 24);
+}

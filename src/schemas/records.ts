@@ -1,0 +1,131 @@
+/**
+ * Shapes of the records the emulator keeps (templates, deliveries, notifications,
+ * campaigns, recipients, journal). Types come from these schemas via z.infer.
+ */
+import { z } from 'zod';
+
+export const VARIABLE_TYPES = ['string', 'image', 'action'] as const;
+export const TEMPLATE_STATUSES = ['draft', 'approved', 'archived'] as const;
+export const MODES = ['realtime', 'batch'] as const;
+
+export const VariableSchemaEntrySchema = z.object({
+  key: z.string(),
+  type: z.enum(VARIABLE_TYPES),
+  name: z.string(),
+  required: z.boolean(),
+});
+export type VariableSchemaEntry = z.infer<typeof VariableSchemaEntrySchema>;
+
+export const TemplateSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  name: z.string(),
+  status: z.enum(TEMPLATE_STATUSES),
+  channels: z.array(z.string()),
+  variableSchema: z.array(VariableSchemaEntrySchema),
+  content: z.record(z.string(), z.unknown()),
+  category: z.string().nullable(),
+  /** null: visible to every app; otherwise only to this app. */
+  appId: z.string().nullable(),
+  source: z.enum(['fixture', 'runtime']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Template = z.infer<typeof TemplateSchema>;
+
+export const DeliveryStatusSchema = z.enum(['sent', 'failed']);
+export const DeliverySchema = z.object({
+  id: z.string(),
+  appId: z.string(),
+  notificationId: z.string().nullable(),
+  campaignId: z.string().nullable(),
+  userId: z.string(),
+  templateId: z.string(),
+  templateKey: z.string(),
+  channels: z.array(z.string()),
+  mode: z.enum(MODES),
+  title: z.string().nullable(),
+  tag: z.string().nullable(),
+  variables: z.record(z.string(), z.unknown()),
+  rendered: z.record(z.string(), z.unknown()),
+  pushData: z.record(z.string(), z.unknown()).nullable(),
+  status: DeliveryStatusSchema,
+  failureReason: z.string().nullable(),
+  scenario: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Delivery = z.infer<typeof DeliverySchema>;
+
+export const NotificationSchema = z.object({
+  notificationId: z.string(),
+  templateKey: z.string(),
+  channels: z.array(z.string()),
+  mode: z.enum(MODES),
+  title: z.string().nullable(),
+  tag: z.string().nullable(),
+  sentFrom: z.string(),
+  createdAt: z.string(),
+});
+/** The Notification object the send endpoint answers with (spec: eight fields). */
+export type Notification = z.infer<typeof NotificationSchema>;
+
+export const NotificationRecordSchema = NotificationSchema.extend({
+  appId: z.string(),
+  templateId: z.string(),
+  targetCount: z.number(),
+  sentCount: z.number(),
+  failedCount: z.number(),
+});
+/** What /__inspect/notifications keeps: one per send call. */
+export type NotificationRecord = z.infer<typeof NotificationRecordSchema>;
+
+export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'sent', 'failed'] as const;
+export const CampaignSchema = z.object({
+  id: z.string(),
+  appId: z.string(),
+  name: z.string(),
+  templateId: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  deliveryMode: z.enum(MODES),
+  tag: z.string().nullable(),
+  scheduledAt: z.string().nullable(),
+  recipientCount: z.number(),
+  sentCount: z.number(),
+  failedCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+});
+export type Campaign = z.infer<typeof CampaignSchema>;
+export type CampaignStatus = Campaign['status'];
+
+export const RECIPIENT_STATUSES = ['pending', 'sent', 'failed'] as const;
+export const RecipientSchema = z.object({
+  id: z.string(),
+  campaignId: z.string(),
+  appId: z.string(),
+  userId: z.string(),
+  variables: z.record(z.string(), z.unknown()),
+  status: z.enum(RECIPIENT_STATUSES),
+  failureReason: z.string().nullable(),
+  deliveryId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Recipient = z.infer<typeof RecipientSchema>;
+export type RecipientStatus = Recipient['status'];
+
+export const JournalEntrySchema = z.object({
+  id: z.string(),
+  time: z.string(),
+  method: z.string(),
+  path: z.string(),
+  appId: z.string().nullable(),
+  status: z.number(),
+  errorCode: z.string().nullable(),
+  scenario: z.string().nullable(),
+  rule: z.string().nullable(),
+  durationMs: z.number(),
+});
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;

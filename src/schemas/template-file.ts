@@ -1,0 +1,54 @@
+/**
+ * Fixture template files (CONTRACT §4): one template or an array per file. Accepts the
+ * spec's array form of variableSchema and the real service's map form, and normalises both.
+ */
+import { z } from 'zod';
+import { TEMPLATE_STATUSES, VARIABLE_TYPES } from './records.js';
+
+const VariableEntryInputSchema = z.object({
+  key: z.string().min(1),
+  type: z.enum(VARIABLE_TYPES),
+  name: z.string().optional(),
+  required: z.boolean().default(true),
+});
+
+const VariableMapValueSchema = z.object({
+  type: z.enum(VARIABLE_TYPES),
+  name: z.string().optional(),
+  required: z.boolean().default(true),
+});
+
+export const VariableSchemaInputSchema = z.union([
+  z.array(VariableEntryInputSchema),
+  z.record(z.string().min(1), VariableMapValueSchema),
+]);
+
+export const TemplateFileEntrySchema = z.object({
+  id: z.string().regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters').optional(),
+  key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be a slug: letters, digits, "-" and "_"'),
+  name: z.string().min(1).optional(),
+  status: z.enum(TEMPLATE_STATUSES).default('approved'),
+  channels: z.array(z.string().min(1)).min(1).optional(),
+  variableSchema: VariableSchemaInputSchema.default([]),
+  content: z.record(z.string(), z.unknown()).default({}),
+  category: z.string().optional(),
+  appId: z.string().min(1).optional(),
+});
+export type TemplateFileEntry = z.infer<typeof TemplateFileEntrySchema>;
+
+export const TemplateFileSchema = z.union([TemplateFileEntrySchema, z.array(TemplateFileEntrySchema)]);
+
+export interface NormalisedVariable {
+  key: string;
+  type: (typeof VARIABLE_TYPES)[number];
+  name: string;
+  required: boolean;
+}
+
+/** Map form `{ name: { type } }` → spec array form; `name` defaults to the key. */
+export function toVariableArray(input: z.infer<typeof VariableSchemaInputSchema>): NormalisedVariable[] {
+  if (Array.isArray(input)) {
+    return input.map((v) => ({ key: v.key, type: v.type, name: v.name ?? v.key, required: v.required }));
+  }
+  return Object.entries(input).map(([key, v]) => ({ key, type: v.type, name: v.name ?? key, required: v.required }));
+}

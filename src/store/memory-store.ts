@@ -1,0 +1,321 @@
+/**
+ * The Store in memory: deliveries with per-key indexes (user, notification, campaign,
+ * app) and a retention cap that drops the oldest first. The lowdb store wraps this one
+ * and persists its snapshot.
+ */
+import type {
+  Campaign,
+  Delivery,
+  JournalEntry,
+  NotificationRecord,
+  Recipient,
+  Template,
+} from '../schemas/records.js';
+import type { CampaignFilter, DeliveryFilter, Page, Store, StoreStats } from '../domain/ports.js';
+import { Deque } from './deque.js';
+import { deliveryPredicate, journalPredicate, notificationPredicate, paginate } from './filters.js';
+
+/** Everything the store holds, as plain JSON (what the data file contains). */
+export interface StoreData {
+  deliveries: Delivery[];
+  droppedDeliveries: number;
+  notifications: NotificationRecord[];
+  campaigns: Campaign[];
+  recipients: Recipient[];
+  journal: JournalEntry[];
+  templates: Template[];
+}
+
+export const emptyStoreData = (): StoreData => ({
+  deliveries: [],
+  droppedDeliveries: 0,
+  notifications: [],
+  campaigns: [],
+  recipients: [],
+  journal: [],
+  templates: [],
+});
+
+export interface MemoryStoreOptions {
+  /** @default 1_000_000 */
+  maxDeliveries?: number;
+  /** @default 100_000 */
+  maxJournal?: number;
+  initial?: StoreData;
+  /** Called after every mutation (the lowdb store schedules a write). */
+  onChange?: () => void;
+}
+
+export interface MemoryStore extends Store {
+  snapshot(): StoreData;
+}
+
+type IndexKey = 'userId' | 'notificationId' | 'campaignId' | 'appId';
+const INDEX_KEYS: IndexKey[] = ['userId', 'notificationId', 'campaignId', 'appId'];
+
+interface CampaignRecipients {
+  list: Recipient[];
+  byUser: Map<string, Recipient>;
+  byId: Map<string, Recipient>;
+}
+
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const maxDeliveries = options.maxDeliveries ?? 1_000_000;
+  const maxJournal = options.maxJournal ?? 100_000;
+  const changed = options.onChange ?? (() => {});
+
+  let deliveries = new Deque<Delivery>();
+  let indexes = new Map<IndexKey, Map<string, Deque<Delivery>>>();
+  let dropped = 0;
+  let notifications = new Deque<NotificationRecord>();
+  const notificationById = new Map<string, NotificationRecord>();
+  let journal = new Deque<JournalEntry>();
+  const campaigns = new Map<string, Campaign>();
+  const recipientsByCampaign = new Map<string, CampaignRecipients>();
+  const templates = new Map<string, Template>();
+
+  function resetIndexes(): void {
+    indexes = new Map(INDEX_KEYS.map((k) => [k, new Map()]));
+  }
+  resetIndexes();
+
+  function indexDelivery(d: Delivery): void {
+    for (const key of INDEX_KEYS) {
+      const value = d[key];
+      if (value === null) continue;
+      const byValue = indexes.get(key)!;
+      let list = byValue.get(value);
+      if (!list) byValue.set(value, (list = new Deque()));
+      list.push(d);
+    }
+  }
+
+  function dropOldestDelivery(): void {
+    const d = deliveries.shift();
+    if (!d) return;
+    dropped++;
+    // The oldest overall is also the oldest under each of its keys.
+    for (const key of INDEX_KEYS) {
+      const value = d[key];
+      if (value === null) continue;
+      const list = indexes.get(key)!.get(value);
+      list?.shift();
+      if (list && list.length === 0) indexes.get(key)!.delete(value);
+    }
+  }
+
+  function smallestCandidateSet(f: DeliveryFilter): Iterable<Delivery> {
+    let best: Iterable<Delivery> = deliveries;
+    let bestSize = deliveries.length;
+    for (const key of INDEX_KEYS) {
+      const value = f[key];
+      if (value === undefined) continue;
+      const list = indexes.get(key)!.get(value);
+      const size = list?.length ?? 0;
+      if (size < bestSize) {
+        best = list ?? [];
+        bestSize = size;
+      }
+    }
+    return best;
+  }
+
+  function recipientsOf(campaignId: string): CampaignRecipients {
+    let entry = recipientsByCampaign.get(campaignId);
+    if (!entry) recipientsByCampaign.set(campaignId, (entry = { list: [], byUser: new Map(), byId: new Map() }));
+    return entry;
+  }
+
+  function addRecipientsQuietly(campaignId: string, list: Recipient[]): void {
+    const entry = recipientsOf(campaignId);
+    for (const r of list) {
+      entry.list.push(r);
+      entry.byUser.set(r.userId, r);
+      entry.byId.set(r.id, r);
+    }
+  }
+
+  function load(data: StoreData): void {
+    for (const d of data.deliveries) {
+      deliveries.push(d);
+      indexDelivery(d);
+    }
+    while (deliveries.length > maxDeliveries) dropOldestDelivery();
+    dropped = data.droppedDeliveries;
+    for (const n of data.notifications) {
+      notifications.push(n);
+      notificationById.set(n.notificationId, n);
+    }
+    for (const e of data.journal) journal.push(e);
+    for (const c of data.campaigns) campaigns.set(c.id, c);
+    for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
+    for (const t of data.templates) templates.set(t.id, t);
+  }
+  if (options.initial) load(options.initial);
+
+  const store: MemoryStore = {
+    addDeliveries(items) {
+      for (const d of items) {
+        deliveries.push(d);
+        indexDelivery(d);
+        if (deliveries.length > maxDeliveries) dropOldestDelivery();
+      }
+      changed();
+    },
+    queryDeliveries(filter, page: Page) {
+      const keys = Object.values(filter).filter((v) => v !== undefined);
+      if (keys.length === 0) return { total: deliveries.length, items: deliveries.slice(page.offset, page.offset + page.limit) };
+      return paginate(smallestCandidateSet(filter), deliveryPredicate(filter), page);
+    },
+    countDeliveries(filter) {
+      return store.queryDeliveries(filter, { offset: 0, limit: 0 }).total;
+    },
+
+    addNotification(record) {
+      notifications.push(record);
+      notificationById.set(record.notificationId, record);
+      if (notifications.length > maxDeliveries) {
+        const old = notifications.shift();
+        if (old) notificationById.delete(old.notificationId);
+      }
+      changed();
+    },
+    updateNotification(notificationId, patch) {
+      const record = notificationById.get(notificationId);
+      if (record) Object.assign(record, patch);
+      changed();
+    },
+    queryNotifications(filter, page) {
+      if (filter.notificationId !== undefined) {
+        const one = notificationById.get(filter.notificationId);
+        return paginate(one ? [one] : [], notificationPredicate(filter), page);
+      }
+      return paginate(notifications, notificationPredicate(filter), page);
+    },
+
+    insertCampaign(campaign) {
+      campaigns.set(campaign.id, campaign);
+      changed();
+    },
+    getCampaign(id) {
+      return campaigns.get(id);
+    },
+    updateCampaign(id, patch) {
+      const current = campaigns.get(id);
+      if (!current) throw new Error(`updateCampaign: no campaign ${id}`);
+      const next = { ...current, ...patch };
+      campaigns.set(id, next);
+      changed();
+      return next;
+    },
+    listCampaigns(filter: CampaignFilter) {
+      return [...campaigns.values()].filter(
+        (c) => (filter.appId === undefined || c.appId === filter.appId) && (filter.status === undefined || c.status === filter.status),
+      );
+    },
+
+    addRecipients(campaignId, list) {
+      addRecipientsQuietly(campaignId, list);
+      changed();
+    },
+    hasRecipient(campaignId, userId) {
+      return recipientsByCampaign.get(campaignId)?.byUser.has(userId) ?? false;
+    },
+    recipients(campaignId) {
+      return recipientsByCampaign.get(campaignId)?.list ?? [];
+    },
+    listRecipients(campaignId, filter, page) {
+      const list = recipientsByCampaign.get(campaignId)?.list ?? [];
+      return paginate(list, (r) => filter.status === undefined || r.status === filter.status, page);
+    },
+    updateRecipient(campaignId, recipientId, patch) {
+      const r = recipientsByCampaign.get(campaignId)?.byId.get(recipientId);
+      if (r) Object.assign(r, patch);
+      changed();
+    },
+
+    addJournal(entry) {
+      journal.push(entry);
+      if (journal.length > maxJournal) journal.shift();
+      changed();
+    },
+    queryJournal(filter, page) {
+      return paginate(journal, journalPredicate(filter), page);
+    },
+
+    listRuntimeTemplates() {
+      return [...templates.values()];
+    },
+    putRuntimeTemplate(template) {
+      templates.set(template.id, template);
+      changed();
+    },
+    deleteRuntimeTemplate(id) {
+      const existed = templates.delete(id);
+      changed();
+      return existed;
+    },
+
+    clear(appId) {
+      if (appId === undefined) {
+        deliveries = new Deque();
+        resetIndexes();
+        notifications = new Deque();
+        notificationById.clear();
+        journal = new Deque();
+        campaigns.clear();
+        recipientsByCampaign.clear();
+      } else {
+        const keep = deliveries.toArray().filter((d) => d.appId !== appId);
+        deliveries = new Deque();
+        resetIndexes();
+        for (const d of keep) {
+          deliveries.push(d);
+          indexDelivery(d);
+        }
+        const keptNotifications = notifications.toArray().filter((n) => n.appId !== appId);
+        notifications = new Deque();
+        notificationById.clear();
+        for (const n of keptNotifications) {
+          notifications.push(n);
+          notificationById.set(n.notificationId, n);
+        }
+        const keptJournal = journal.toArray().filter((e) => e.appId !== appId);
+        journal = new Deque();
+        for (const e of keptJournal) journal.push(e);
+        for (const c of [...campaigns.values()]) {
+          if (c.appId !== appId) continue;
+          campaigns.delete(c.id);
+          recipientsByCampaign.delete(c.id);
+        }
+      }
+      changed();
+    },
+    stats(): StoreStats {
+      let recipientCount = 0;
+      for (const entry of recipientsByCampaign.values()) recipientCount += entry.list.length;
+      return {
+        deliveries: deliveries.length,
+        droppedDeliveries: dropped,
+        notifications: notifications.length,
+        campaigns: campaigns.size,
+        recipients: recipientCount,
+        journal: journal.length,
+      };
+    },
+    async flush() {},
+    async close() {},
+    snapshot() {
+      return {
+        deliveries: deliveries.toArray(),
+        droppedDeliveries: dropped,
+        notifications: notifications.toArray(),
+        campaigns: [...campaigns.values()],
+        recipients: [...recipientsByCampaign.values()].flatMap((e) => e.list),
+        journal: journal.toArray(),
+        templates: [...templates.values()],
+      };
+    },
+  };
+  return store;
+}
