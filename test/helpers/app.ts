@@ -1,0 +1,84 @@
+/**
+ * Test helpers: a fresh isolated emulator per test, a small template set, and a request
+ * helper that returns status + parsed JSON. Black-box: only the public entry is imported.
+ */
+import { expect } from 'vitest';
+import { createApp, EmulatorClock, type CreateAppOptions, type EmulatorApp } from '../../src/index.js';
+
+export const TEST_TEMPLATES = [
+  {
+    id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+    key: 'order-confirmation',
+    name: 'Order Confirmation',
+    status: 'approved',
+    channels: ['in_app', 'push'],
+    variableSchema: [
+      { key: 'customerName', type: 'string', name: 'Customer name', required: true },
+      { key: 'banner', type: 'image', name: 'Banner', required: false },
+      { key: 'cta', type: 'action', name: 'Button', required: true },
+    ],
+    content: {
+      in_app: { title: 'Hi {{customerName}}', body: 'See {{banner}}', button: '{{cta}}' },
+      push: { title: 'Order for {{customerName}}', body: 'Open {{cta}} {{unknownVar}}' },
+    },
+  },
+  { key: 'plain', name: 'Plain', status: 'approved', channels: ['in_app'], variableSchema: [], content: { in_app: { title: 'Hello' } } },
+  { key: 'greeting', name: 'Greeting', status: 'approved', variableSchema: { name: { type: 'string' } }, content: { in_app: { title: 'Hi {{name}}' } } },
+  { key: 'draft-one', status: 'draft', variableSchema: [], content: { in_app: { title: 'Draft' } } },
+  { key: 'archived-one', status: 'archived', variableSchema: [], content: { in_app: { title: 'Archived' } } },
+];
+
+export const CTA = { type: 'web', data: 'https://shop.example/track' };
+export const BANNER = { url: 'https://cdn.example/b.png', width: 100, height: 100 };
+
+export function makeTestApp(options: CreateAppOptions = {}): EmulatorApp {
+  return createApp({ templates: TEST_TEMPLATES, watch: false, logLevel: 'silent', seed: 1, ...options });
+}
+
+export const manualClock = (start = '2030-01-01T00:00:00.000Z') => new EmulatorClock(start);
+
+export interface CallOptions {
+  appId?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  /** Raw body (string or FormData); otherwise `body` is sent as JSON. */
+  raw?: BodyInit;
+}
+
+export interface CallResult {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+/** Calls the app in-process. API paths get auth headers unless `appId: ''` is passed. */
+export async function call(app: EmulatorApp, method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (!path.startsWith('/__')) {
+    if (options.appId !== '') headers.appid ??= options.appId ?? 'app-test';
+    if (options.apiKey !== '') headers.apikey ??= options.apiKey ?? 'key-test';
+  }
+  let init: RequestInit = { method, headers };
+  if (options.raw !== undefined) init = { ...init, body: options.raw };
+  else if (body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    init = { ...init, body: JSON.stringify(body) };
+  }
+  const res = await app.request(path, init);
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* keep text */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** Asserts the contract's envelope with this status and code. */
+export function expectApiError(res: CallResult, status: number, code: string): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toMatchObject({ error: { code, message: expect.any(String), devMessage: expect.any(String) } });
+}
+
+export const send = (app: EmulatorApp, body: unknown, options?: CallOptions) => call(app, 'POST', '/api/notifications/send', body, options);
