@@ -42,7 +42,7 @@ export interface CallOptions {
   apiKey?: string;
   headers?: Record<string, string>;
   /** Raw body (string or FormData); otherwise `body` is sent as JSON. */
-  raw?: BodyInit;
+  raw?: string | FormData | Uint8Array;
 }
 
 export interface CallResult {
@@ -59,7 +59,7 @@ export async function call(app: EmulatorApp, method: string, path: string, body?
     if (options.apiKey !== '') headers.apikey ??= options.apiKey ?? 'key-test';
   }
   let init: RequestInit = { method, headers };
-  if (options.raw !== undefined) init = { ...init, body: options.raw };
+  if (options.raw !== undefined) init = { ...init, body: options.raw as RequestInit["body"] };
   else if (body !== undefined) {
     headers['content-type'] ??= 'application/json';
     init = { ...init, body: JSON.stringify(body) };
