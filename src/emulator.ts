@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import type { Events, Ids, RandomSource, Store } from './domain/ports.js';
+import { NO_DELIVERY_FAULTS, type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
 import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
@@ -44,6 +44,12 @@ export interface Emulator {
   readonly logger: Logger;
   readonly startedAt: number;
   readonly services: { notifications: NotificationService };
+  /**
+   * The delivery-fault policy for work started by a request that named `requestScenarios`
+   * (x-emulator-scenario header) on top of the globally active scenarios. The policy reads
+   * the active set when called, so work that runs later (scheduled campaigns) sees changes.
+   */
+  deliveryFaults(requestScenarios: string[]): DeliveryFaultPolicy;
   /** Registers cleanup to run on close (timers, watchers). */
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -94,6 +100,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
 
   return {
     options, clock, random, ids, store, templates, apps, events, logger, services,
+    deliveryFaults: () => NO_DELIVERY_FAULTS,
     startedAt: realNow(),
     onClose(fn) {
       cleanups.push(fn);
