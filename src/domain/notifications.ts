@@ -58,6 +58,9 @@ function findTemplate(deps: NotificationServiceDeps, appId: string, ref: SendNot
       'template.id': `names template "${byId.key}", not "${ref.key}"`,
     });
   }
+  // Both given: each must exist (a missing one is a 404 naming it), then they must agree.
+  if (ref.id !== undefined && !byId) throw notFound('template', ref.id);
+  if (ref.key !== undefined && !byKey) throw notFound('template', ref.key);
   const template = byId ?? byKey;
   if (!template) throw notFound('template', ref.id ?? ref.key ?? '');
   return template;

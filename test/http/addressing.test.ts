@@ -1,0 +1,43 @@
+/**
+ * Addressing (CONTRACT §1): both API prefixes, 404 for unknown paths, 405 with Allow for a
+ * known path with the wrong method; all with the error envelope.
+ */
+import { describe, expect, it } from 'vitest';
+import { call, expectApiError, makeTestApp } from '../helpers/app.js';
+
+const body = { template: { key: 'plain' }, targets: ['a'], mode: 'realtime' };
+
+describe('addressing', () => {
+  it.each(['/api', '/v3/business-messaging/api'])('serves the API under %s', async (prefix) => {
+    const app = makeTestApp();
+    const res = await call(app, 'POST', `${prefix}/notifications/send`, body);
+    expect(res.status).toBe(200);
+  });
+
+  it.each(['/api/nothing-here', '/v3/business-messaging/api/nope', '/elsewhere', '/__nope'])('answers 404 ERR_NOT_FOUND for %s', async (path) => {
+    const app = makeTestApp();
+    const res = await call(app, 'GET', path);
+    expectApiError(res, 404, 'ERR_NOT_FOUND');
+  });
+
+  it.each(['/api/notifications/send', '/v3/business-messaging/api/notifications/send'])('answers 405 with Allow for GET %s', async (path) => {
+    const app = makeTestApp();
+    const res = await call(app, 'GET', path);
+    expectApiError(res, 405, 'ERR_BAD_REQUEST');
+    expect(res.headers.get('allow')).toContain('POST');
+  });
+
+  it('answers 405 for PUT on a control path that only reads', async () => {
+    const app = makeTestApp();
+    const res = await call(app, 'PUT', '/__health');
+    expectApiError(res, 405, 'ERR_BAD_REQUEST');
+    expect(res.headers.get('allow')).toContain('GET');
+  });
+
+  it('journals a 404 under an API prefix', async () => {
+    const app = makeTestApp();
+    await call(app, 'GET', '/api/nothing-here');
+    const { body: journal } = await call(app, 'GET', '/__inspect/requests');
+    expect(journal.items).toEqual([expect.objectContaining({ path: '/api/nothing-here', status: 404, errorCode: 'ERR_NOT_FOUND' })]);
+  });
+});

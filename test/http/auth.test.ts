@@ -1,0 +1,141 @@
+/**
+ * Authentication and app scoping (CONTRACT §3): strict mode from options, apps.json and
+ * EMULATOR_APPS; open mode; the production Host check; each app sees only its own data.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp, loadConfig, type EmulatorApp } from '../../src/index.js';
+import { TEST_TEMPLATES, call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+
+const plain = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
+const opened: EmulatorApp[] = [];
+afterEach(async () => {
+  for (const app of opened.splice(0)) await app.close();
+});
+
+describe('strict mode from the apps option', () => {
+  const app = makeTestApp({ apps: [{ appId: 'shop', apiKey: 's3cret' }, { appId: 'blog', apiKey: 'b-key' }] });
+
+  it('accepts a configured pair', async () => {
+    expect((await send(app, plain, { appId: 'shop', apiKey: 's3cret' })).status).toBe(200);
+    expect((await send(app, plain, { appId: 'blog', apiKey: 'b-key' })).status).toBe(200);
+  });
+
+  it.each([
+    ['missing appid', { appId: '', apiKey: 's3cret' }],
+    ['missing apikey', { appId: 'shop', apiKey: '' }],
+    ['both missing', { appId: '', apiKey: '' }],
+    ['unknown appid', { appId: 'other', apiKey: 's3cret' }],
+    ['wrong apikey', { appId: 'shop', apiKey: 'nope' }],
+    ['another app\'s key', { appId: 'shop', apiKey: 'b-key' }],
+  ])('answers 401 ERR_UNAUTHORIZED for %s', async (_what, creds) => {
+    expectApiError(await send(app, plain, creds), 401, 'ERR_UNAUTHORIZED');
+  });
+
+  it('names the missing headers in details', async () => {
+    const res = await send(app, plain, { appId: '', apiKey: '' });
+    expect(Object.keys(res.body.error.details).sort()).toEqual(['apikey', 'appid']);
+  });
+
+  it('reports strict mode in /__health', async () => {
+    const { body } = await call(app, 'GET', '/__health');
+    expect(body).toMatchObject({ auth: 'strict', apps: 2 });
+  });
+});
+
+describe('strict mode from fixtures/apps.json and EMULATOR_APPS', () => {
+  it('reads fixtures/apps.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-apps-'));
+    mkdirSync(join(dir, 'templates'));
+    writeFileSync(join(dir, 'templates', 't.json'), JSON.stringify(TEST_TEMPLATES[1]));
+    writeFileSync(join(dir, 'apps.json'), JSON.stringify([{ appId: 'filed', apiKey: 'fk', region: 'eu' }]));
+    const app = createApp({ fixturesDir: dir, watch: false, logLevel: 'silent' });
+    opened.push(app);
+    expect((await call(app, 'GET', '/__health')).body.auth).toBe('strict');
+    expect((await send(app, plain, { appId: 'filed', apiKey: 'fk' })).status).toBe(200);
+    expectApiError(await send(app, plain, { appId: 'filed', apiKey: 'x' }), 401, 'ERR_UNAUTHORIZED');
+  });
+
+  it('reads EMULATOR_APPS through loadConfig', async () => {
+    const command = loadConfig([], { EMULATOR_APPS: 'one:k1, two:k2:eu' });
+    if (command.kind !== 'serve') throw new Error('expected serve');
+    const app = createApp({ ...command.options, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    opened.push(app);
+    expect((await call(app, 'GET', '/__health')).body.auth).toBe('strict');
+    expect((await send(app, plain, { appId: 'two', apiKey: 'k2' })).status).toBe(200);
+    expectApiError(await send(app, plain, { appId: 'two', apiKey: 'k1' }), 401, 'ERR_UNAUTHORIZED');
+  });
+});
+
+describe('open mode', () => {
+  it('accepts any non-empty pair and reports open in /__health', async () => {
+    const app = makeTestApp();
+    expect((await send(app, plain, { appId: 'anything', apiKey: 'goes' })).status).toBe(200);
+    expect((await send(app, plain, { appId: 'another', apiKey: 'x' })).status).toBe(200);
+    expect((await call(app, 'GET', '/__health')).body).toMatchObject({ auth: 'open', apps: 2 });
+  });
+
+  it('still answers 401 for a missing or blank header', async () => {
+    const app = makeTestApp();
+    expectApiError(await send(app, plain, { appId: '' }), 401, 'ERR_UNAUTHORIZED');
+    expectApiError(await send(app, plain, { apiKey: '' }), 401, 'ERR_UNAUTHORIZED');
+    expectApiError(await send(app, plain, { appId: '   ' }), 401, 'ERR_UNAUTHORIZED');
+  });
+
+  it('control paths need no appid/apikey', async () => {
+    const app = makeTestApp();
+    expect((await call(app, 'GET', '/__inspect/deliveries')).status).toBe(200);
+  });
+});
+
+describe('production Host header', () => {
+  const app = makeTestApp();
+  it('accepts a Host whose app ID equals the appid header', async () => {
+    const res = await send(app, plain, { appId: 'shop', headers: { host: 'shop.api-us.example.com' } });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 401 when the Host names another app', async () => {
+    const res = await send(app, plain, { appId: 'shop', headers: { host: 'blog.api-eu.example.com' } });
+    expectApiError(res, 401, 'ERR_UNAUTHORIZED');
+    expect(res.body.error.details).toHaveProperty('appid');
+  });
+
+  it('ignores a Host of another shape', async () => {
+    expect((await send(app, plain, { appId: 'shop', headers: { host: 'localhost:4010' } })).status).toBe(200);
+  });
+});
+
+describe('app scoping', () => {
+  it('app-scoped templates are invisible to other apps (404)', async () => {
+    const app = makeTestApp({
+      templates: [...TEST_TEMPLATES, { key: 'shop-only', appId: 'shop', variableSchema: [], content: { in_app: { title: 'S' } } }],
+    });
+    const body = { template: { key: 'shop-only' }, targets: ['u'], mode: 'realtime' };
+    expect((await send(app, body, { appId: 'shop' })).status).toBe(200);
+    expectApiError(await send(app, body, { appId: 'blog' }), 404, 'ERR_NOT_FOUND');
+  });
+
+  it('an app-scoped template with a shared key wins for its own app only', async () => {
+    const app = makeTestApp({
+      templates: [...TEST_TEMPLATES, { key: 'plain', appId: 'shop', variableSchema: [], content: { in_app: { title: 'Shop hello' } } }],
+    });
+    await send(app, plain, { appId: 'shop' });
+    await send(app, plain, { appId: 'blog' });
+    const { body } = await call(app, 'GET', '/__inspect/deliveries');
+    const titles = Object.fromEntries(body.items.map((d: any) => [d.appId, d.rendered.in_app.title]));
+    expect(titles).toEqual({ shop: 'Shop hello', blog: 'Hello' });
+  });
+
+  it('records each delivery under its app', async () => {
+    const app = makeTestApp();
+    await send(app, plain, { appId: 'shop' });
+    await send(app, { ...plain, targets: ['u2'] }, { appId: 'blog' });
+    const shop = await call(app, 'GET', '/__inspect/deliveries?appId=shop');
+    expect(shop.body.items.map((d: any) => d.userId)).toEqual(['u1']);
+    const blog = await call(app, 'GET', '/__inspect/notifications?appId=blog');
+    expect(blog.body.total).toBe(1);
+  });
+});
