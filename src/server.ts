@@ -6,30 +6,51 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp, type EmulatorApp } from './app.js';
 import type { CreateAppOptions } from './emulator.js';
+import { openLowdbStore } from './store/lowdb-store.js';
+import { createClient } from './client/index.js';
+import type { EmulatorClient } from './client/types.js';
 
 export interface RunningEmulator {
   /** e.g. http://127.0.0.1:43127 */
   url: string;
   port: number;
   app: EmulatorApp;
+  /** A control-plane client bound to this instance (admin token included). */
+  client: EmulatorClient;
+  /** The same client under the name CONTRACT §9 uses. */
+  inspect: EmulatorClient;
   close(): Promise<void>;
 }
 
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
-  const app = createApp(options);
+  // --data-file (CONTRACT §9): state lives in a lowdb file; closed (flushed) by app.close().
+  const store = options.store ?? (options.dataFile ? await openLowdbStore(options.dataFile, { maxDeliveries: options.maxDeliveries === undefined ? undefined : Number(options.maxDeliveries) }) : undefined);
+  let app: EmulatorApp;
+  try {
+    app = createApp(store ? { ...options, store } : options);
+  } catch (error) {
+    if (store && !options.store) await store.close();
+    throw error;
+  }
   const { host, port } = app.emulator.options;
   let server: ServerType;
   const address = await new Promise<AddressInfo>((resolve, reject) => {
     server = serve({ fetch: app.fetch, port, hostname: host }, (info) => resolve(info));
     server.once('error', reject);
+  }).catch(async (error: unknown) => {
+    await app.close(); // e.g. port in use: stop watchers and flush the data file before failing
+    throw error;
   });
   const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
   let closing: Promise<void> | undefined;
+  const client = createClient({ url, adminToken: app.emulator.options.adminToken });
   return {
     url,
     port: address.port,
     app,
+    client,
+    inspect: client,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {

@@ -1,0 +1,106 @@
+/**
+ * createClient({ url, adminToken? }): a typed client for the control plane (/__health,
+ * /__inspect, /__scenarios, /__clock; CONTRACT §6-§8) of any running emulator, over fetch.
+ */
+import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
+import type { ListResult } from '../domain/ports.js';
+import type { ClientOptions, ClockState, EmulatorClient, Health, Instant } from './types.js';
+
+export type * from './types.js';
+
+/** A non-2xx answer from the emulator; `body` holds the parsed answer (the error envelope). */
+export class EmulatorClientError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly body: unknown;
+  constructor(message: string, status: number, body: unknown) {
+    super(message);
+    this.name = 'EmulatorClientError';
+    this.status = status;
+    this.body = body;
+    this.code = (body as { error?: { code?: string } } | undefined)?.error?.code;
+  }
+}
+
+type QueryValue = string | number | boolean | Date | undefined | null;
+
+function queryString(query: object = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query) as [string, QueryValue][]) {
+    if (value === undefined || value === null) continue;
+    params.set(key, value instanceof Date ? value.toISOString() : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+const toIso = (instant: Instant): string => (instant instanceof Date ? instant.toISOString() : instant);
+
+export function createClient(options: ClientOptions): EmulatorClient {
+  const base = options.url.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+
+  async function request(method: string, path: string, body?: unknown, accept: number[] = []): Promise<{ status: number; body: unknown }> {
+    const headers: Record<string, string> = {};
+    if (options.adminToken !== undefined) headers.authorization = `Bearer ${options.adminToken}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* keep the text */
+    }
+    if (!res.ok && !accept.includes(res.status)) {
+      const error = (parsed as { error?: { code?: string; devMessage?: string; message?: string } } | undefined)?.error;
+      const why = error ? `${error.code}: ${error.devMessage ?? error.message}` : String(text).slice(0, 200);
+      throw new EmulatorClientError(`${method} ${path} answered ${res.status} (${why})`, res.status, parsed);
+    }
+    return { status: res.status, body: parsed };
+  }
+  const get = async <T>(path: string): Promise<T> => (await request('GET', path)).body as T;
+  const send = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await request(method, path, body)).body as T;
+  const seg = encodeURIComponent;
+
+  return {
+    url: base,
+    health: () => get<Health>('/__health'),
+    deliveries: (query = {}) => get<ListResult<Delivery>>(`/__inspect/deliveries${queryString(query)}`),
+    async waitForDeliveries(query, { count, timeoutMs }) {
+      const path = `/__inspect/deliveries${queryString({ ...query, waitFor: count, timeoutMs })}`;
+      const res = await request('GET', path, undefined, [408]);
+      const result = res.body as ListResult<Delivery>;
+      if (res.status === 408) {
+        const filter = JSON.stringify(Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'limit' && k !== 'offset')));
+        throw new EmulatorClientError(
+          `waited ${timeoutMs ?? 5000} ms for ${count} deliveries matching ${filter}, but only ${result.total} matched`,
+          408,
+          result,
+        );
+      }
+      return result;
+    },
+    notifications: (query = {}) => get<ListResult<NotificationRecord>>(`/__inspect/notifications${queryString(query)}`),
+    requests: (query = {}) => get<ListResult<JournalEntry>>(`/__inspect/requests${queryString(query)}`),
+    campaigns: (query = {}) => get<ListResult<Campaign>>(`/__inspect/campaigns${queryString(query)}`),
+    campaign: (id) => get<Campaign>(`/__inspect/campaigns/${seg(id)}`),
+    campaignRecipients: (id, query = {}) => get<ListResult<Recipient>>(`/__inspect/campaigns/${seg(id)}/recipients${queryString(query)}`),
+    async reset({ appId } = {}) {
+      await send('DELETE', `/__inspect${queryString({ appId })}`);
+    },
+    scenarios: {
+      list: () => get('/__scenarios'),
+      activate: (names) => send('PUT', '/__scenarios/active', { names }),
+      load: (scenario) => send('POST', '/__scenarios', scenario),
+      reset: () => send('POST', '/__scenarios/reset'),
+      remove: (name) => send('DELETE', `/__scenarios/${seg(name)}`),
+    },
+    clock: {
+      get: () => get<ClockState>('/__clock'),
+      advance: (ms) => send<ClockState>('POST', '/__clock', { advanceMs: ms }),
+      set: (instant) => send<ClockState>('POST', '/__clock', { now: toIso(instant) }),
+      real: () => send<ClockState>('POST', '/__clock', { mode: 'real' }),
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Types of the control-plane client: queries (what /__inspect, /__clock and /__scenarios
+ * accept, CONTRACT §6-§8) and answers.
+ */
+import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
+import type { ListResult } from '../domain/ports.js';
+
+export interface ClientOptions {
+  /** Base URL of a running emulator, e.g. http://127.0.0.1:4010 (a trailing slash is fine). */
+  url: string;
+  /** Sent as `authorization: Bearer <token>` when the emulator runs with --admin-token. */
+  adminToken?: string;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+/** Instants may be given as ISO strings or Date objects. */
+export type Instant = string | Date;
+
+export interface PageQuery {
+  /** @default 100, max 10,000 */
+  limit?: number;
+  offset?: number;
+}
+
+export interface DeliveryQuery extends PageQuery {
+  appId?: string;
+  userId?: string;
+  templateKey?: string;
+  templateId?: string;
+  campaignId?: string;
+  notificationId?: string;
+  mode?: 'realtime' | 'batch';
+  channel?: string;
+  status?: 'sent' | 'failed';
+  tag?: string;
+  since?: Instant;
+  until?: Instant;
+}
+
+export interface NotificationQuery extends PageQuery {
+  appId?: string;
+  templateKey?: string;
+  notificationId?: string;
+  mode?: 'realtime' | 'batch';
+  tag?: string;
+  since?: Instant;
+  until?: Instant;
+}
+
+export interface RequestQuery extends PageQuery {
+  appId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  errorCode?: string;
+  scenario?: string;
+  since?: Instant;
+  until?: Instant;
+}
+
+export interface CampaignQuery extends PageQuery {
+  appId?: string;
+  status?: string;
+}
+
+export interface RecipientQuery extends PageQuery {
+  status?: string;
+}
+
+export interface WaitOptions {
+  /** How many matching deliveries to wait for. */
+  count: number;
+  /** @default 5000 (the server caps it at 300,000) */
+  timeoutMs?: number;
+}
+
+export interface Health {
+  status: 'ok';
+  version: string;
+  uptimeMs: number;
+  auth: 'open' | 'strict';
+  templates: number;
+  apps: number;
+  activeScenarios: string[];
+  [more: string]: unknown;
+}
+
+export interface ClockState {
+  /** ISO instant on the emulator's clock. */
+  now: string;
+  mode: 'real' | 'manual';
+  [more: string]: unknown;
+}
+
+/** A loaded scenario as GET /__scenarios lists it (rules with their remaining `times`). */
+export interface ScenarioInfo {
+  name: string;
+  description?: string;
+  active?: boolean;
+  rules: unknown[];
+  [more: string]: unknown;
+}
+
+export interface EmulatorClient {
+  readonly url: string;
+  health(): Promise<Health>;
+  deliveries(query?: DeliveryQuery): Promise<ListResult<Delivery>>;
+  /** Long-polls until `count` deliveries match; rejects with how many matched on timeout. */
+  waitForDeliveries(query: DeliveryQuery, options: WaitOptions): Promise<ListResult<Delivery>>;
+  notifications(query?: NotificationQuery): Promise<ListResult<NotificationRecord>>;
+  requests(query?: RequestQuery): Promise<ListResult<JournalEntry>>;
+  campaigns(query?: CampaignQuery): Promise<ListResult<Campaign>>;
+  campaign(id: string): Promise<Campaign>;
+  campaignRecipients(id: string, query?: RecipientQuery): Promise<ListResult<Recipient>>;
+  /** DELETE /__inspect: clears deliveries, notifications, campaigns and the journal (of one app when given). */
+  reset(options?: { appId?: string }): Promise<void>;
+  scenarios: {
+    list(): Promise<unknown>;
+    activate(names: string[]): Promise<unknown>;
+    load(scenario: unknown): Promise<unknown>;
+    reset(): Promise<unknown>;
+    remove(name: string): Promise<unknown>;
+  };
+  clock: {
+    get(): Promise<ClockState>;
+    advance(ms: number): Promise<ClockState>;
+    set(instant: Instant): Promise<ClockState>;
+    real(): Promise<ClockState>;
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The Store persisted in a JSON file (--data-file, CONTRACT §9): the memory store does the
+ * work; every change schedules one coalesced write of its snapshot through lowdb.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { ConfigError } from '../domain/errors.js';
+import { createMemoryStore, emptyStoreData, type MemoryStore, type StoreData } from './memory-store.js';
+
+export interface LowdbStoreOptions {
+  /** @default 1_000_000 */
+  maxDeliveries?: number;
+  /** Quiet time after the last change before writing. @default 250 */
+  debounceMs?: number;
+  /** Longest a change waits for its write under constant traffic. @default 1000 */
+  maxWaitMs?: number;
+  /** Called when a background write fails (a later write retries with the newest state). */
+  onWriteError?: (error: unknown) => void;
+}
+
+const ARRAY_KEYS = ['deliveries', 'notifications', 'campaigns', 'recipients', 'journal', 'templates'] as const;
+
+/** Shallow shape check: a file from another program must not be taken for ours (and later overwritten). */
+function checkShape(file: string, data: unknown): StoreData {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ConfigError([`--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete it to start fresh.`]);
+  }
+  const merged = { ...emptyStoreData(), ...(data as Partial<StoreData>) };
+  const problems: string[] = [];
+  for (const key of ARRAY_KEYS) {
+    if (!Array.isArray(merged[key])) problems.push(`--data-file ${file}: "${key}" must be an array`);
+  }
+  if (typeof merged.droppedDeliveries !== 'number') problems.push(`--data-file ${file}: "droppedDeliveries" must be a number`);
+  if (problems.length) throw new ConfigError([...problems, `Move or delete ${file} to start fresh.`]);
+  return merged;
+}
+
+export async function openLowdbStore(file: string, options: LowdbStoreOptions = {}): Promise<MemoryStore> {
+  const path = resolve(file);
+  const debounceMs = options.debounceMs ?? 250;
+  const maxWaitMs = options.maxWaitMs ?? 1000;
+  // Built by hand: JSONFilePreset would silently switch to memory under NODE_ENV=test.
+  // JSONFile writes through steno: temp file + rename, so the file is always whole JSON.
+  const db = new Low<StoreData>(new JSONFile<StoreData>(path), emptyStoreData());
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    await db.read();
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${(error as Error).message})`;
+    throw new ConfigError([`--data-file ${path} ${reason}. It was left untouched; fix it, or move/delete it to start with empty state.`]);
+  }
+  const initial = checkShape(path, db.data);
+
+  let debounceTimer: NodeJS.Timeout | undefined;
+  let maxWaitTimer: NodeJS.Timeout | undefined;
+  let dirty = false;
+  let writing: Promise<void> = Promise.resolve();
+
+  function write(): Promise<void> {
+    clearTimeout(debounceTimer);
+    clearTimeout(maxWaitTimer);
+    debounceTimer = maxWaitTimer = undefined;
+    if (!dirty) return writing;
+    dirty = false;
+    db.data = store.snapshot();
+    // Chained: writes never overlap, and a flush waits for the one in flight.
+    writing = writing.then(
+      () => db.write(),
+      () => db.write(),
+    );
+    return writing;
+  }
+
+  function background(): void {
+    write().catch((error: unknown) => {
+      dirty = true; // retried with the next change or flush
+      options.onWriteError?.(error);
+    });
+  }
+
+  function schedule(): void {
+    dirty = true;
+    clearTimeout(debounceTimer);
+    debounceTimer = setTimeout(background, debounceMs);
+    debounceTimer.unref();
+    if (!maxWaitTimer) {
+      maxWaitTimer = setTimeout(background, maxWaitMs);
+      maxWaitTimer.unref();
+    }
+  }
+
+  const store = createMemoryStore({ maxDeliveries: options.maxDeliveries, initial, onChange: schedule });
+  // A missing file is created at once, so a bad path fails at start rather than later.
+  dirty = true;
+  try {
+    await write();
+  } catch (error) {
+    throw new ConfigError([`--data-file ${path} cannot be written (${(error as Error).message}).`]);
+  }
+  return Object.assign(store, { flush: () => write(), close: () => write() });
+}

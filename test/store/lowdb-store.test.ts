@@ -1,0 +1,98 @@
+/**
+ * The Store contract against the lowdb store, plus what only a file can do: survive a
+ * reopen, refuse a corrupt file without touching it, create a missing one.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ConfigError, openLowdbStore } from '../../src/index.js';
+import { delivery, fill, storeContract } from './store-contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'emu-lowdb-'));
+let counter = 0;
+const freshFile = () => join(dir, `store-${++counter}.json`);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+storeContract('lowdb store', (options) => openLowdbStore(freshFile(), options));
+
+describe('lowdb store: the data file', () => {
+  it('gives back every kind of record after close and reopen', async () => {
+    const file = freshFile();
+    const first = await openLowdbStore(file);
+    fill(first);
+    first.updateCampaign('ca', { status: 'sent' });
+    const before = first.snapshot();
+    await first.close();
+
+    const second = await openLowdbStore(file);
+    expect(second.snapshot()).toEqual(before);
+    expect(second.getCampaign('ca')?.status).toBe('sent');
+    expect(second.hasRecipient('cb', 'user-1')).toBe(true);
+    expect(second.queryDeliveries({ userId: 'user-2' }, { offset: 0, limit: 10 }).total).toBe(1);
+    expect(second.stats()).toMatchObject({ deliveries: 2, notifications: 2, campaigns: 2, recipients: 2, journal: 2 });
+    await second.close();
+  });
+
+  it('keeps the dropped-deliveries count across a reopen', async () => {
+    const file = freshFile();
+    const first = await openLowdbStore(file, { maxDeliveries: 2 });
+    first.addDeliveries([delivery(1), delivery(2), delivery(3)]);
+    await first.close();
+    const second = await openLowdbStore(file, { maxDeliveries: 2 });
+    expect(second.stats()).toMatchObject({ deliveries: 2, droppedDeliveries: 1 });
+    await second.close();
+  });
+
+  it('writes changes to the file without an explicit flush, as whole JSON', async () => {
+    const file = freshFile();
+    const store = await openLowdbStore(file, { debounceMs: 10, maxWaitMs: 50 });
+    for (let i = 0; i < 50; i++) store.addDeliveries([delivery(i)]);
+    await vi.waitFor(() => expect(JSON.parse(readFileSync(file, 'utf8')).deliveries).toHaveLength(50), { timeout: 5000 });
+    await store.close();
+  });
+
+  it('creates a missing file (and its folder) at open', async () => {
+    const file = join(dir, 'nested', 'deeper', 'state.json');
+    const store = await openLowdbStore(file);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ deliveries: [], campaigns: [], droppedDeliveries: 0 });
+    await store.close();
+  });
+
+  it('leaves no temporary file behind after close', async () => {
+    const sub = join(dir, 'clean');
+    mkdirSync(sub);
+    const store = await openLowdbStore(join(sub, 'data.json'));
+    fill(store);
+    await store.close();
+    expect(readdirSync(sub)).toEqual(['data.json']);
+  });
+
+  it('refuses a corrupt file with a ConfigError naming it, and leaves it untouched', async () => {
+    const file = freshFile();
+    writeFileSync(file, '{"deliveries": [ {"id": ');
+    const error = await openLowdbStore(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(file);
+    expect((error as ConfigError).message).toMatch(/not valid JSON/);
+    expect(readFileSync(file, 'utf8')).toBe('{"deliveries": [ {"id": ');
+  });
+
+  it('refuses JSON that is not an emulator data file', async () => {
+    const array = freshFile();
+    writeFileSync(array, '[1, 2]');
+    await expect(openLowdbStore(array)).rejects.toThrow(ConfigError);
+    const wrongField = freshFile();
+    writeFileSync(wrongField, JSON.stringify({ deliveries: 'many' }));
+    await expect(openLowdbStore(wrongField)).rejects.toThrow(/"deliveries" must be an array/);
+    expect(readFileSync(wrongField, 'utf8')).toBe('{"deliveries":"many"}');
+  });
+
+  it('refuses a path it cannot read with a ConfigError naming it', async () => {
+    const folder = join(dir, 'a-folder.json');
+    mkdirSync(folder);
+    const error = await openLowdbStore(folder).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(folder);
+  });
+});

@@ -1,0 +1,7 @@
+/**
+ * The Store contract against the in-memory store.
+ */
+import { createMemoryStore } from '../../src/index.js';
+import { storeContract } from './store-contract.js';
+
+storeContract('memory store', async (options) => createMemoryStore(options));

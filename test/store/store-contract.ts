@@ -1,0 +1,282 @@
+/**
+ * The behaviour every Store must have (ports.ts), as one suite run against each
+ * implementation: memory-store.test.ts and lowdb-store.test.ts call it with a factory.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Store, Template } from '../../src/index.js';
+
+export type StoreFactory = (options: { maxDeliveries?: number }) => Promise<Store>;
+
+const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute)).toISOString();
+
+export function delivery(n: number, over: Partial<Delivery> = {}): Delivery {
+  return {
+    id: `d${n}`,
+    appId: 'app-a',
+    notificationId: `notif_${n % 3}`,
+    campaignId: null,
+    userId: `user-${n % 4}`,
+    templateId: 'tpl-1',
+    templateKey: 'order-confirmation',
+    channels: ['in_app'],
+    mode: 'realtime',
+    title: null,
+    tag: null,
+    variables: {},
+    rendered: {},
+    pushData: null,
+    status: 'sent',
+    failureReason: null,
+    scenario: null,
+    createdAt: at(n),
+    ...over,
+  };
+}
+
+export const notification = (n: number, over: Partial<NotificationRecord> = {}): NotificationRecord => ({
+  notificationId: `notif_${n}`,
+  templateKey: 'order-confirmation',
+  channels: ['in_app'],
+  mode: 'realtime',
+  title: null,
+  tag: null,
+  sentFrom: 'api',
+  createdAt: at(n),
+  appId: 'app-a',
+  templateId: 'tpl-1',
+  targetCount: 1,
+  sentCount: 1,
+  failedCount: 0,
+  ...over,
+});
+
+export const campaign = (id: string, over: Partial<Campaign> = {}): Campaign => ({
+  id,
+  appId: 'app-a',
+  name: `Campaign ${id}`,
+  templateId: 'tpl-1',
+  status: 'draft',
+  deliveryMode: 'batch',
+  tag: null,
+  scheduledAt: null,
+  recipientCount: 0,
+  sentCount: 0,
+  failedCount: 0,
+  createdAt: at(0),
+  updatedAt: at(0),
+  startedAt: null,
+  completedAt: null,
+  ...over,
+});
+
+export const recipient = (campaignId: string, n: number, over: Partial<Recipient> = {}): Recipient => ({
+  id: `${campaignId}-r${n}`,
+  campaignId,
+  appId: 'app-a',
+  userId: `user-${n}`,
+  variables: { name: `U${n}` },
+  status: 'pending',
+  failureReason: null,
+  deliveryId: null,
+  createdAt: at(n),
+  updatedAt: at(n),
+  ...over,
+});
+
+export const journalEntry = (n: number, over: Partial<JournalEntry> = {}): JournalEntry => ({
+  id: `j${n}`,
+  time: at(n),
+  method: 'POST',
+  path: '/api/notifications/send',
+  appId: 'app-a',
+  status: 200,
+  errorCode: null,
+  scenario: null,
+  rule: null,
+  durationMs: 1,
+  ...over,
+});
+
+export const runtimeTemplate = (id: string): Template => ({
+  id,
+  key: `key-${id}`,
+  name: 'Runtime',
+  status: 'approved',
+  channels: ['in_app'],
+  variableSchema: [],
+  content: { in_app: { title: 'Hi' } },
+  category: null,
+  appId: 'app-a',
+  source: 'runtime',
+  createdAt: at(0),
+  updatedAt: at(0),
+});
+
+const ALL = { offset: 0, limit: 1000 };
+const ids = (list: { id: string }[]) => list.map((x) => x.id);
+
+export function storeContract(name: string, factory: StoreFactory): void {
+  describe(`${name}: the Store contract`, () => {
+    const open: Store[] = [];
+    const make = async (options: { maxDeliveries?: number } = {}) => {
+      const store = await factory(options);
+      open.push(store);
+      return store;
+    };
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+    });
+
+    it('filters deliveries by each field and keeps them oldest first', async () => {
+      const store = await make();
+      store.addDeliveries([
+        delivery(1),
+        delivery(2, { appId: 'app-b', userId: 'u-x', templateKey: 'other', templateId: 'tpl-2', mode: 'batch' }),
+        delivery(3, { campaignId: 'c1', channels: ['push'], status: 'failed', tag: 'promo' }),
+        delivery(4, { channels: ['in_app', 'push'] }),
+      ]);
+      const q = (filter: object) => ids(store.queryDeliveries(filter, ALL).items);
+      expect(q({})).toEqual(['d1', 'd2', 'd3', 'd4']);
+      expect(q({ appId: 'app-b' })).toEqual(['d2']);
+      expect(q({ userId: 'user-1' })).toEqual(['d1']);
+      expect(q({ templateKey: 'other' })).toEqual(['d2']);
+      expect(q({ templateId: 'tpl-1' })).toEqual(['d1', 'd3', 'd4']);
+      expect(q({ campaignId: 'c1' })).toEqual(['d3']);
+      expect(q({ notificationId: 'notif_1' })).toEqual(['d1', 'd4']);
+      expect(q({ mode: 'batch' })).toEqual(['d2']);
+      expect(q({ channel: 'push' })).toEqual(['d3', 'd4']);
+      expect(q({ status: 'failed' })).toEqual(['d3']);
+      expect(q({ tag: 'promo' })).toEqual(['d3']);
+      expect(q({ since: Date.parse(at(2)), until: Date.parse(at(3)) })).toEqual(['d2', 'd3']);
+      expect(q({ appId: 'app-a', channel: 'push', status: 'sent' })).toEqual(['d4']);
+      expect(q({ userId: 'nobody' })).toEqual([]);
+      expect(store.countDeliveries({ appId: 'app-a' })).toBe(3);
+    });
+
+    it('pages deliveries with offset and limit and reports the total of all matches', async () => {
+      const store = await make();
+      store.addDeliveries(Array.from({ length: 10 }, (_, i) => delivery(i)));
+      const page = store.queryDeliveries({}, { offset: 3, limit: 4 });
+      expect(page.total).toBe(10);
+      expect(ids(page.items)).toEqual(['d3', 'd4', 'd5', 'd6']);
+      const filtered = store.queryDeliveries({ userId: 'user-1' }, { offset: 1, limit: 1 });
+      expect(filtered).toMatchObject({ total: 3, items: [{ id: 'd5' }] });
+      expect(store.queryDeliveries({}, { offset: 20, limit: 5 })).toEqual({ total: 10, items: [] });
+      expect(store.queryDeliveries({}, { offset: 0, limit: 0 }).items).toEqual([]);
+    });
+
+    it('drops the oldest deliveries beyond the retention cap and counts them', async () => {
+      const store = await make({ maxDeliveries: 3 });
+      store.addDeliveries([delivery(1), delivery(2)]);
+      store.addDeliveries([delivery(3), delivery(4), delivery(5)]);
+      expect(ids(store.queryDeliveries({}, ALL).items)).toEqual(['d3', 'd4', 'd5']);
+      expect(ids(store.queryDeliveries({ userId: 'user-1' }, ALL).items)).toEqual(['d5']);
+      expect(store.stats()).toMatchObject({ deliveries: 3, droppedDeliveries: 2 });
+    });
+
+    it('keeps, updates and filters notifications', async () => {
+      const store = await make();
+      store.addNotification(notification(1));
+      store.addNotification(notification(2, { appId: 'app-b', mode: 'batch', tag: 't', templateKey: 'k2' }));
+      store.updateNotification('notif_1', { sentCount: 0, failedCount: 1 });
+      const q = (filter: object) => store.queryNotifications(filter, ALL).items.map((n) => n.notificationId);
+      expect(q({})).toEqual(['notif_1', 'notif_2']);
+      expect(q({ appId: 'app-b' })).toEqual(['notif_2']);
+      expect(q({ mode: 'batch', tag: 't', templateKey: 'k2' })).toEqual(['notif_2']);
+      expect(q({ notificationId: 'notif_2', appId: 'app-a' })).toEqual([]);
+      expect(store.queryNotifications({ notificationId: 'notif_1' }, ALL).items[0]).toMatchObject({ sentCount: 0, failedCount: 1 });
+      expect(store.stats().notifications).toBe(2);
+    });
+
+    it('inserts, updates and lists campaigns by app and status', async () => {
+      const store = await make();
+      store.insertCampaign(campaign('c1'));
+      store.insertCampaign(campaign('c2', { appId: 'app-b', status: 'scheduled' }));
+      const updated = store.updateCampaign('c1', { status: 'sent', sentCount: 2 });
+      expect(updated).toMatchObject({ id: 'c1', status: 'sent', sentCount: 2, name: 'Campaign c1' });
+      expect(store.getCampaign('c1')?.status).toBe('sent');
+      expect(store.getCampaign('missing')).toBeUndefined();
+      expect(ids(store.listCampaigns({}))).toEqual(['c1', 'c2']);
+      expect(ids(store.listCampaigns({ appId: 'app-b' }))).toEqual(['c2']);
+      expect(ids(store.listCampaigns({ status: 'sent' }))).toEqual(['c1']);
+      expect(() => store.updateCampaign('missing', {})).toThrow(/missing/);
+    });
+
+    it('keeps recipients per campaign, finds them by user and updates them', async () => {
+      const store = await make();
+      store.insertCampaign(campaign('c1'));
+      store.addRecipients('c1', [recipient('c1', 1), recipient('c1', 2)]);
+      store.addRecipients('c2', [recipient('c2', 1)]);
+      expect(store.hasRecipient('c1', 'user-2')).toBe(true);
+      expect(store.hasRecipient('c1', 'user-9')).toBe(false);
+      expect(store.hasRecipient('nope', 'user-1')).toBe(false);
+      store.updateRecipient('c1', 'c1-r2', { status: 'sent', deliveryId: 'd1' });
+      expect(ids([...store.recipients('c1')])).toEqual(['c1-r1', 'c1-r2']);
+      expect(store.listRecipients('c1', { status: 'sent' }, ALL)).toMatchObject({ total: 1, items: [{ id: 'c1-r2', deliveryId: 'd1' }] });
+      expect(store.listRecipients('c1', {}, { offset: 1, limit: 5 })).toMatchObject({ total: 2, items: [{ id: 'c1-r2' }] });
+      expect(store.listRecipients('nope', {}, ALL)).toEqual({ total: 0, items: [] });
+      expect(store.stats().recipients).toBe(3);
+    });
+
+    it('keeps the journal with its filters', async () => {
+      const store = await make();
+      store.addJournal(journalEntry(1));
+      store.addJournal(journalEntry(2, { method: 'GET', path: '/api/templates', status: 401, errorCode: 'ERR_UNAUTHORIZED', appId: null }));
+      store.addJournal(journalEntry(3, { scenario: 'outage', status: 500 }));
+      const q = (filter: object) => ids(store.queryJournal(filter, ALL).items);
+      expect(q({})).toEqual(['j1', 'j2', 'j3']);
+      expect(q({ method: 'get' })).toEqual(['j2']);
+      expect(q({ path: '/api/templates', status: 401, errorCode: 'ERR_UNAUTHORIZED' })).toEqual(['j2']);
+      expect(q({ appId: 'app-a', scenario: 'outage' })).toEqual(['j3']);
+      expect(q({ since: Date.parse(at(2)) })).toEqual(['j2', 'j3']);
+    });
+
+    it('puts, lists and deletes runtime templates', async () => {
+      const store = await make();
+      store.putRuntimeTemplate(runtimeTemplate('t1'));
+      store.putRuntimeTemplate(runtimeTemplate('t2'));
+      store.putRuntimeTemplate({ ...runtimeTemplate('t1'), name: 'Renamed' });
+      expect(store.listRuntimeTemplates().map((t) => [t.id, t.name])).toEqual([['t1', 'Renamed'], ['t2', 'Runtime']]);
+      expect(store.deleteRuntimeTemplate('t2')).toBe(true);
+      expect(store.deleteRuntimeTemplate('t2')).toBe(false);
+      expect(ids(store.listRuntimeTemplates())).toEqual(['t1']);
+    });
+
+    it('clears everything but runtime templates', async () => {
+      const store = await make();
+      fill(store);
+      store.clear();
+      expect(store.stats()).toMatchObject({ deliveries: 0, notifications: 0, campaigns: 0, recipients: 0, journal: 0 });
+      expect(store.queryDeliveries({ userId: 'user-1' }, ALL).total).toBe(0);
+      expect(ids(store.listRuntimeTemplates())).toEqual(['t1']);
+    });
+
+    it('clears one app and keeps the others, indexes included', async () => {
+      const store = await make();
+      fill(store);
+      store.clear('app-a');
+      expect(ids(store.queryDeliveries({}, ALL).items)).toEqual(['d2']);
+      expect(ids(store.queryDeliveries({ userId: 'user-2' }, ALL).items)).toEqual(['d2']);
+      expect(store.queryDeliveries({ userId: 'user-1' }, ALL).total).toBe(0);
+      expect(store.queryNotifications({}, ALL).items.map((n) => n.appId)).toEqual(['app-b']);
+      expect(ids(store.listCampaigns({}))).toEqual(['cb']);
+      expect(store.recipients('ca')).toEqual([]);
+      expect(ids([...store.recipients('cb')])).toEqual(['cb-r1']);
+      expect(ids(store.queryJournal({}, ALL).items)).toEqual(['j2']);
+    });
+  });
+}
+
+/** Two apps' worth of every kind of record. */
+export function fill(store: Store): void {
+  store.addDeliveries([delivery(1), delivery(2, { appId: 'app-b' })]);
+  store.addNotification(notification(1));
+  store.addNotification(notification(2, { appId: 'app-b' }));
+  store.insertCampaign(campaign('ca'));
+  store.insertCampaign(campaign('cb', { appId: 'app-b' }));
+  store.addRecipients('ca', [recipient('ca', 1)]);
+  store.addRecipients('cb', [recipient('cb', 1, { appId: 'app-b' })]);
+  store.addJournal(journalEntry(1));
+  store.addJournal(journalEntry(2, { appId: 'app-b' }));
+  store.putRuntimeTemplate(runtimeTemplate('t1'));
+}
