@@ -11,7 +11,7 @@ import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput 
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
 import { formatZodIssues, loadAppsFile, loadTemplates, toTemplate, watchTemplates } from './catalog/load-fixtures.js';
-import { TemplateFileSchema } from './schemas/template-file.js';
+import { parseTemplateFile } from './schemas/template-file.js';
 import type { Template } from './schemas/records.js';
 import { createMemoryStore } from './store/memory-store.js';
 import { createEventBus } from './inspect/events.js';
@@ -56,7 +56,7 @@ export interface Emulator {
 }
 
 function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
-  const parsed = TemplateFileSchema.safeParse(raw);
+  const parsed = parseTemplateFile(raw);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options.templates', parsed.error));
   return (Array.isArray(parsed.data) ? parsed.data : [parsed.data]).map((t) => toTemplate(t, nowIso));
 }

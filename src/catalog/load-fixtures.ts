@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../domain/errors.js';
 import type { Template } from '../schemas/records.js';
-import { TemplateFileSchema, toVariableArray, type TemplateFileEntry } from '../schemas/template-file.js';
+import { parseTemplateFile, toVariableArray, type TemplateFileEntry } from '../schemas/template-file.js';
 import { stableIdFromKey } from '../platform/random.js';
 import { AppsFileSchema, type AppConfig } from './apps.js';
 
@@ -57,7 +57,7 @@ export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
     const file = join(dir, name);
     const json = readJson(file, problems);
     if (json === undefined) continue;
-    const parsed = TemplateFileSchema.safeParse(json);
+    const parsed = parseTemplateFile(json);
     if (!parsed.success) {
       problems.push(...formatZodIssues(file, parsed.error));
       continue;

@@ -38,6 +38,14 @@ export type TemplateFileEntry = z.infer<typeof TemplateFileEntrySchema>;
 
 export const TemplateFileSchema = z.union([TemplateFileEntrySchema, z.array(TemplateFileEntrySchema)]);
 
+/**
+ * Parses a file's JSON with the branch its shape calls for, so problems name the field
+ * (`status`, `1.variableSchema.0.type`) instead of a bare "invalid input" from the union.
+ */
+export function parseTemplateFile(json: unknown) {
+  return Array.isArray(json) ? z.array(TemplateFileEntrySchema).safeParse(json) : TemplateFileEntrySchema.safeParse(json);
+}
+
 export interface NormalisedVariable {
   key: string;
   type: (typeof VARIABLE_TYPES)[number];

@@ -73,7 +73,7 @@ describe('body limit', () => {
       body: big,
     });
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    expect(((await res.json()) as any).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
   });
 
   it('answers 413 ERR_PAYLOAD_TOO_LARGE past bodyLimitBytes (streamed, no content-length)', async () => {
@@ -90,11 +90,10 @@ describe('body limit', () => {
       method: 'POST',
       headers: { appid: 'a', apikey: 'k', 'content-type': 'application/json' },
       body: stream,
-      // @ts-expect-error: undici needs duplex for stream bodies
-      duplex: 'half',
-    });
+      duplex: 'half', // undici needs it for stream bodies
+    } as RequestInit);
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    expect(((await res.json()) as any).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
   });
 
   it('accepts a body under the limit', async () => {

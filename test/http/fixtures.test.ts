@@ -1,0 +1,158 @@
+/**
+ * Fixture templates (CONTRACT §4): file forms, variableSchema forms, defaults, stable IDs,
+ * startup errors naming file and field, and reload on change keeping the last good set.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, createApp, type EmulatorApp } from '../../src/index.js';
+import { call, expectApiError, send } from '../helpers/app.js';
+
+const opened: EmulatorApp[] = [];
+afterEach(async () => {
+  for (const app of opened.splice(0)) await app.close();
+});
+
+function fixturesDir(files: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'emu-fixtures-'));
+  mkdirSync(join(dir, 'templates'));
+  for (const [name, content] of Object.entries(files)) {
+    writeFileSync(join(dir, 'templates', name), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return dir;
+}
+
+function open(dir: string, watch = false): EmulatorApp {
+  const app = createApp({ fixturesDir: dir, watch, logLevel: 'silent' });
+  opened.push(app);
+  return app;
+}
+
+const tpl = (key: string, extra: Record<string, unknown> = {}) => ({ key, content: { in_app: { title: `T ${key}` } }, ...extra });
+
+async function templateIdOf(app: EmulatorApp, key: string, variables?: Record<string, unknown>): Promise<string> {
+  const res = await send(app, { template: { key, variables }, targets: ['u'], mode: 'realtime' });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const { body } = await call(app, 'GET', `/__inspect/deliveries?notificationId=${res.body.notificationId}`);
+  return body.items[0].templateId;
+}
+
+describe('loading fixture files', () => {
+  it('loads one template or an array per file', async () => {
+    const app = open(fixturesDir({ 'one.json': tpl('one'), 'many.json': [tpl('two'), tpl('three')] }));
+    expect((await call(app, 'GET', '/__health')).body.templates).toBe(3);
+    for (const key of ['one', 'two', 'three']) await templateIdOf(app, key);
+  });
+
+  it('accepts both variableSchema forms, required defaulting to true', async () => {
+    const app = open(
+      fixturesDir({
+        'a.json': tpl('arr', { variableSchema: [{ key: 'x', type: 'string', name: 'X' }, { key: 'y', type: 'string', required: false }] }),
+        'm.json': tpl('map', { variableSchema: { x: { type: 'string' }, y: { type: 'image', required: false } } }),
+      }),
+    );
+    for (const key of ['arr', 'map']) {
+      expectApiError(await send(app, { template: { key }, targets: ['u'], mode: 'realtime' }), 400, 'ERR_INVALID_VARIABLES');
+      await templateIdOf(app, key, { x: 'ok' });
+    }
+  });
+
+  it('defaults status to approved and channels to the content keys', async () => {
+    const app = open(fixturesDir({ 'c.json': { key: 'multi', content: { in_app: { title: 'a' }, push: { title: 'b' } } } }));
+    const res = await send(app, { template: { key: 'multi' }, targets: ['u'], mode: 'realtime' });
+    expect(res.body.channels).toEqual(['in_app', 'push']);
+  });
+
+  it('derives a stable 24-hex id from the key when absent (same across instances)', async () => {
+    const dir = fixturesDir({ 'k.json': tpl('stable-key') });
+    const a = await templateIdOf(open(dir), 'stable-key');
+    const b = await templateIdOf(open(fixturesDir({ 'other.json': [tpl('zzz'), tpl('stable-key')] })), 'stable-key');
+    expect(a).toMatch(/^[0-9a-f]{24}$/);
+    expect(b).toBe(a);
+    const c = await templateIdOf(open(dir), 'stable-key');
+    expect(c).toBe(a);
+  });
+
+  it('keeps a given id', async () => {
+    const app = open(fixturesDir({ 'i.json': tpl('with-id', { id: '665b2c3d4e5f6a7b8c9d0e1f' }) }));
+    expect(await templateIdOf(app, 'with-id')).toBe('665b2c3d4e5f6a7b8c9d0e1f');
+  });
+
+  it.each([
+    ['invalid JSON', '{"key": ', 'bad.json', /not valid JSON/],
+    ['a bad status', tpl('s', { status: 'live' }), 'bad.json', /field "status"/],
+    ['a bad variable type', tpl('v', { variableSchema: [{ key: 'x', type: 'number' }] }), 'bad.json', /field "variableSchema/],
+    ['a missing key', { content: {} }, 'bad.json', /field "key"/],
+    ['a bad id', tpl('i', { id: 'XYZ' }), 'bad.json', /field "id"/],
+  ])('refuses to start on %s, naming the file and field', (_what, content, name, pattern) => {
+    const dir = fixturesDir({ 'good.json': tpl('good'), [name]: content });
+    let error: unknown;
+    try {
+      open(dir);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).problems.join('\n');
+    expect(message).toContain(join(dir, 'templates', name));
+    expect(message).toMatch(pattern);
+  });
+
+  it('refuses a key defined twice', () => {
+    expect(() => open(fixturesDir({ 'a.json': tpl('dup'), 'b.json': tpl('dup') }))).toThrow(/"dup" is defined twice/);
+  });
+
+  it('refuses a bad apps.json naming the file', () => {
+    const dir = fixturesDir({ 'a.json': tpl('a') });
+    writeFileSync(join(dir, 'apps.json'), JSON.stringify([{ appId: 'x' }]));
+    expect(() => open(dir)).toThrow(/apps\.json: field "0\.apiKey"/);
+  });
+
+  it('starts with no templates when the folder has none', async () => {
+    const app = open(mkdtempSync(join(tmpdir(), 'emu-empty-')));
+    expect((await call(app, 'GET', '/__health')).body.templates).toBe(0);
+  });
+});
+
+describe('the bundled fixtures/', () => {
+  it('load, with at least five templates including a draft and an archived one', async () => {
+    const app = open('fixtures');
+    const health = (await call(app, 'GET', '/__health')).body;
+    expect(health.templates).toBeGreaterThanOrEqual(5);
+    expectApiError(await send(app, { template: { key: 'spring-sale-draft', variables: { name: 'x' } }, targets: ['u'], mode: 'realtime' }), 400, 'ERR_TEMPLATE_NOT_APPROVED');
+    expectApiError(await send(app, { template: { key: 'legacy-newsletter' }, targets: ['u'], mode: 'realtime' }), 400, 'ERR_TEMPLATE_NOT_APPROVED');
+  });
+});
+
+describe('watching fixtures', () => {
+  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+    let value = await read();
+    for (let i = 0; i < 100 && !ok(value); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      value = await read();
+    }
+    return value;
+  }
+  const templatesCount = (app: EmulatorApp) => async () => (await call(app, 'GET', '/__health')).body.templates as number;
+
+  it('reloads on an edit and keeps the last good set after a bad edit', async () => {
+    const dir = fixturesDir({ 'a.json': tpl('first') });
+    const app = open(dir, true);
+    expect(await templatesCount(app)()).toBe(1);
+
+    writeFileSync(join(dir, 'templates', 'b.json'), JSON.stringify([tpl('second'), tpl('third')]));
+    expect(await until(templatesCount(app), (n) => n === 3)).toBe(3);
+    await templateIdOf(app, 'second');
+
+    writeFileSync(join(dir, 'templates', 'b.json'), '{ broken');
+    // Give the watcher time to see the bad file; the previous set must stay.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await templatesCount(app)()).toBe(3);
+    await templateIdOf(app, 'third');
+
+    writeFileSync(join(dir, 'templates', 'b.json'), JSON.stringify(tpl('fourth')));
+    expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);
+    expectApiError(await send(app, { template: { key: 'third' }, targets: ['u'], mode: 'realtime' }), 404, 'ERR_NOT_FOUND');
+  });
+});
