@@ -12,8 +12,10 @@ export interface MutableTemplateCatalog extends TemplateCatalog {
 export function createTemplateCatalog(store: Store, fixtures: Template[] = []): MutableTemplateCatalog {
   let fixtureSet = fixtures;
   const visibleTo = (appId: string) => (t: Template) => t.appId === null || t.appId === appId;
-  // An app's own template wins over a shared one with the same key.
-  const preferOwn = (list: Template[]) => list.find((t) => t.appId !== null) ?? list[0];
+  // An app's own template wins over a shared one with the same key; among its own, a
+  // runtime one (created or overridden through PUT /api/templates) wins over a fixture.
+  const preferOwn = (list: Template[]) =>
+    list.find((t) => t.appId !== null && t.source === 'runtime') ?? list.find((t) => t.appId !== null) ?? list[0];
   const all = (): Template[] => [...fixtureSet, ...store.listRuntimeTemplates()];
 
   const catalog: MutableTemplateCatalog = {

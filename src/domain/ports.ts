@@ -10,6 +10,7 @@ import type {
   Recipient,
   Template,
 } from '../schemas/records.js';
+import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
 
 export interface Clock {
   /** Epoch milliseconds on the emulator's clock (real or manual). */
@@ -117,8 +118,19 @@ export interface Store {
   queryJournal(filter: JournalFilter, page: Page): ListResult<JournalEntry>;
 
   listRuntimeTemplates(): Template[];
+  /** Keyed by (appId, id): an app's override of a shared fixture template keeps the fixture's id. */
   putRuntimeTemplate(template: Template): void;
-  deleteRuntimeTemplate(id: string): boolean;
+  /** Deletes the runtime template `id` of `appId` (every app's copy when appId is omitted). */
+  deleteRuntimeTemplate(id: string, appId?: string | null): boolean;
+
+  /** Channels (CONTRACT §5.5), app-scoped; kept by clear() like runtime templates. */
+  listChannels(appId: string): Channel[];
+  getChannel(id: string): Channel | undefined;
+  putChannel(channel: Channel): void;
+
+  /** Recorded analytics events (POST /api/analytics/events), oldest first; cleared by clear(). */
+  addAnalyticsEvent(event: AnalyticsEvent): void;
+  listAnalyticsEvents(appId: string): readonly AnalyticsEvent[];
 
   /** Clears deliveries, notifications, campaigns (with recipients) and the journal; of one app when given. */
   clear(appId?: string): void;

@@ -11,6 +11,7 @@ import type {
   Recipient,
   Template,
 } from '../schemas/records.js';
+import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
 import type { CampaignFilter, DeliveryFilter, Page, Store, StoreStats } from '../domain/ports.js';
 import { Deque } from './deque.js';
 import { deliveryPredicate, journalPredicate, notificationPredicate, paginate } from './filters.js';
@@ -24,6 +25,8 @@ export interface StoreData {
   recipients: Recipient[];
   journal: JournalEntry[];
   templates: Template[];
+  channels: Channel[];
+  analyticsEvents: AnalyticsEvent[];
 }
 
 export const emptyStoreData = (): StoreData => ({
@@ -34,6 +37,8 @@ export const emptyStoreData = (): StoreData => ({
   recipients: [],
   journal: [],
   templates: [],
+  channels: [],
+  analyticsEvents: [],
 });
 
 export interface MemoryStoreOptions {
@@ -72,7 +77,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   let journal = new Deque<JournalEntry>();
   const campaigns = new Map<string, Campaign>();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
+  // Keyed by appId + id: an app's override of a shared fixture keeps the fixture's id.
   const templates = new Map<string, Template>();
+  const templateKey = (appId: string | null, id: string) => `${appId ?? ''}\u0000${id}`;
+  const channels = new Map<string, Channel>();
+  let analyticsEvents: AnalyticsEvent[] = [];
 
   function resetIndexes(): void {
     indexes = new Map(INDEX_KEYS.map((k) => [k, new Map()]));
@@ -149,7 +158,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const e of data.journal) journal.push(e);
     for (const c of data.campaigns) campaigns.set(c.id, c);
     for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
-    for (const t of data.templates) templates.set(t.id, t);
+    for (const t of data.templates) templates.set(templateKey(t.appId, t.id), t);
+    for (const ch of data.channels ?? []) channels.set(ch.id, ch);
+    analyticsEvents = [...(data.analyticsEvents ?? [])];
   }
   if (options.initial) load(options.initial);
 
@@ -247,13 +258,35 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return [...templates.values()];
     },
     putRuntimeTemplate(template) {
-      templates.set(template.id, template);
+      templates.set(templateKey(template.appId, template.id), template);
       changed();
     },
-    deleteRuntimeTemplate(id) {
-      const existed = templates.delete(id);
+    deleteRuntimeTemplate(id, appId) {
+      let existed = false;
+      for (const [k, t] of [...templates]) {
+        if (t.id === id && (appId === undefined || t.appId === appId)) existed = templates.delete(k) || existed;
+      }
       changed();
       return existed;
+    },
+
+    listChannels(appId) {
+      return [...channels.values()].filter((ch) => ch.appId === appId);
+    },
+    getChannel(id) {
+      return channels.get(id);
+    },
+    putChannel(channel) {
+      channels.set(channel.id, channel);
+      changed();
+    },
+
+    addAnalyticsEvent(event) {
+      analyticsEvents.push(event);
+      changed();
+    },
+    listAnalyticsEvents(appId) {
+      return analyticsEvents.filter((e) => e.appId === appId);
     },
 
     clear(appId) {
@@ -265,6 +298,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         journal = new Deque();
         campaigns.clear();
         recipientsByCampaign.clear();
+        analyticsEvents = [];
       } else {
         const keep = deliveries.toArray().filter((d) => d.appId !== appId);
         deliveries = new Deque();
@@ -288,6 +322,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
           campaigns.delete(c.id);
           recipientsByCampaign.delete(c.id);
         }
+        analyticsEvents = analyticsEvents.filter((e) => e.appId !== appId);
       }
       changed();
     },
@@ -314,6 +349,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         recipients: [...recipientsByCampaign.values()].flatMap((e) => e.list),
         journal: journal.toArray(),
         templates: [...templates.values()],
+        channels: [...channels.values()],
+        analyticsEvents: [...analyticsEvents],
       };
     },
   };

@@ -1,0 +1,75 @@
+/**
+ * The real service's template object (research §2.3) built from our Template record:
+ * `templateId` = key (kept as `key` too), variableSchema in map form, `channelIds`.
+ */
+import type { Template } from '../schemas/records.js';
+import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/resources.js';
+import type { Store } from './ports.js';
+
+export interface TemplateView {
+  id: string;
+  appId: string;
+  name: string;
+  templateId: string;
+  key: string;
+  status: Template['status'];
+  category: string | null;
+  channelIds: string[];
+  /** Emulator extension: the channel types a send delivers through. */
+  channels: string[];
+  variableSchema: Record<string, { type: string; name: string; required: boolean }>;
+  config: Record<string, unknown>;
+  availability: string | null;
+  sequence: number | null;
+  /** Emulator extension: per-channel-type content. */
+  content: Record<string, unknown>;
+  /** Emulator extension: "fixture" (shared, read-only file) or "runtime" (created or overridden through the API). */
+  source: Template['source'];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A runtime template record: our Template plus the real service's extra fields. */
+export type RuntimeTemplate = Template & TemplateExtras;
+
+/** Extras stored with a runtime template; defaults for fixture templates. */
+export function extrasOf(template: Template): TemplateExtras {
+  const parsed = TemplateExtrasSchema.safeParse(template);
+  return parsed.success ? parsed.data : TemplateExtrasSchema.parse({});
+}
+
+/**
+ * A fixture template has no channel ids: it is linked to every channel of the caller's app
+ * whose type it delivers through [decided].
+ */
+export function channelIdsOf(store: Store, appId: string, template: Template): string[] {
+  if (template.source === 'runtime') return extrasOf(template).channelIds;
+  return store
+    .listChannels(appId)
+    .filter((ch) => template.channels.includes(ch.type))
+    .map((ch) => ch.id);
+}
+
+export function toTemplateView(store: Store, appId: string, template: Template): TemplateView {
+  const extras = extrasOf(template);
+  return {
+    id: template.id,
+    // Shared fixtures are shown as the caller's: the real service has no shared templates.
+    appId: template.appId ?? appId,
+    name: template.name,
+    templateId: template.key,
+    key: template.key,
+    status: template.status,
+    category: template.category,
+    channelIds: channelIdsOf(store, appId, template),
+    channels: template.channels,
+    variableSchema: Object.fromEntries(template.variableSchema.map((v) => [v.key, { type: v.type, name: v.name, required: v.required }])),
+    config: extras.config,
+    availability: extras.availability,
+    sequence: extras.sequence,
+    content: template.content,
+    source: template.source,
+    createdAt: template.createdAt,
+    updatedAt: template.updatedAt,
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Runtime templates through the API (CONTRACT §5.5, research §2.3): create (draft), update
+ * with status transitions, hard delete. App-scoped; a PUT on a shared fixture template
+ * creates the app's override copy (same id and key); fixture templates cannot be deleted.
+ */
+import type { Template, VariableSchemaEntry } from '../schemas/records.js';
+import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/resources.js';
+import { toVariableArray } from '../schemas/template-file.js';
+import { badRequest, notFound, type ErrorDetails } from './errors.js';
+import type { Clock, Ids, Store, TemplateCatalog } from './ports.js';
+import { slugFromName } from './slug.js';
+import { channelIdsOf, extrasOf, toTemplateView, type RuntimeTemplate, type TemplateView } from './template-view.js';
+
+type Status = Template['status'];
+
+/**
+ * Legal status changes [decided; the real docs name the states, not the transitions]:
+ * draft → approved | archived, approved → archived, archived → draft (to rework and
+ * re-approve). Refused: approved → draft, archived → approved. Same status: no-op.
+ */
+export const TEMPLATE_TRANSITIONS: Record<Status, readonly Status[]> = {
+  draft: ['approved', 'archived'],
+  approved: ['archived'],
+  archived: ['draft'],
+};
+
+export interface TemplateServiceDeps {
+  store: Store;
+  templates: TemplateCatalog;
+  clock: Clock;
+  ids: Ids;
+}
+
+function assertTransition(from: Status, to: Status): void {
+  if (from === to || TEMPLATE_TRANSITIONS[from].includes(to)) return;
+  const allowed = TEMPLATE_TRANSITIONS[from].map((s) => `"${s}"`).join(' or ');
+  throw badRequest(`A template in status "${from}" cannot move to "${to}"; from "${from}" it can move to ${allowed}.`, {
+    status: `cannot change from "${from}" to "${to}" (allowed: ${allowed})`,
+  });
+}
+
+function normaliseVariables(input: NonNullable<UpdateTemplateBody['variableSchema']>): VariableSchemaEntry[] {
+  const list = toVariableArray(input);
+  const details: ErrorDetails = {};
+  const seen = new Set<string>();
+  list.forEach((v, i) => {
+    if (seen.has(v.key)) details[`variableSchema.${i}.key`] = `duplicate variable key "${v.key}"`;
+    seen.add(v.key);
+  });
+  if (Object.keys(details).length) throw badRequest('variableSchema declares the same variable twice.', details);
+  return list;
+}
+
+export function createTemplateService(deps: TemplateServiceDeps) {
+  const nowIso = () => new Date(deps.clock.now()).toISOString();
+
+  function find(appId: string, ref: string): Template {
+    const template = deps.templates.find(appId, ref);
+    if (!template) throw notFound('template', ref);
+    return template;
+  }
+
+  /** Channel ids → their (unique) types, each id checked to be a channel of this app. */
+  function channelTypes(appId: string, channelIds: string[]): string[] {
+    const details: ErrorDetails = {};
+    const types: string[] = [];
+    channelIds.forEach((id, i) => {
+      const channel = deps.store.getChannel(id);
+      if (!channel || channel.appId !== appId) details[`channelIds.${i}`] = `no channel with id "${id}" in this app`;
+      else if (!types.includes(channel.type)) types.push(channel.type);
+    });
+    if (Object.keys(details).length) throw badRequest('channelIds names channels that do not exist in this app (create them with POST /api/channels).', details);
+    return types;
+  }
+
+  /** Visible templates, one per key (the app's own wins over a shared fixture). */
+  function visible(appId: string): Template[] {
+    const byKey = new Map<string, Template>();
+    for (const t of deps.templates.list(appId)) {
+      const winner = deps.templates.findByKey(appId, t.key);
+      if (winner && !byKey.has(t.key)) byKey.set(t.key, winner);
+    }
+    return [...byKey.values()];
+  }
+
+  return {
+    list(appId: string, filter: { channelId?: string }): TemplateView[] {
+      const list = visible(appId).filter((t) => filter.channelId === undefined || channelIdsOf(deps.store, appId, t).includes(filter.channelId));
+      return list.map((t) => toTemplateView(deps.store, appId, t));
+    },
+
+    get(appId: string, ref: string): TemplateView {
+      return toTemplateView(deps.store, appId, find(appId, ref));
+    },
+
+    create(appId: string, body: CreateTemplateBody): TemplateView {
+      const key = body.templateId ?? slugFromName(body.name, 'name');
+      const clash = deps.templates.findByKey(appId, key);
+      if (clash) {
+        const field = body.templateId ? 'templateId' : 'name';
+        throw badRequest(`Template slug "${key}" is already used by template ${clash.id}; choose another templateId.`, {
+          [field]: `slug "${key}" is already used by template ${clash.id}`,
+        });
+      }
+      const variableSchema = normaliseVariables(body.variableSchema);
+      const channels = channelTypes(appId, body.channelIds);
+      const now = nowIso();
+      const template: RuntimeTemplate = {
+        id: deps.ids.objectId(), key, name: body.name, status: 'draft', channels, variableSchema,
+        content: body.content, category: body.category ?? null, appId, source: 'runtime', createdAt: now, updatedAt: now,
+        channelIds: [...new Set(body.channelIds)], config: body.config, availability: body.availability ?? null, sequence: body.sequence ?? null,
+      };
+      deps.store.putRuntimeTemplate(template);
+      return toTemplateView(deps.store, appId, template);
+    },
+
+    update(appId: string, ref: string, body: UpdateTemplateBody): TemplateView {
+      const current = find(appId, ref);
+      for (const field of ['templateId', 'key'] as const) {
+        const value = body[field];
+        if (value !== undefined && value !== current.key) {
+          throw badRequest(`The slug of template ${current.id} is immutable (it is "${current.key}").`, { [field]: 'is immutable after creation' });
+        }
+      }
+      if (body.status !== undefined) assertTransition(current.status, body.status);
+      const extras = extrasOf(current);
+      const channelIds = body.channelIds ? [...new Set(body.channelIds)] : channelIdsOf(deps.store, appId, current);
+      const next: RuntimeTemplate = {
+        ...current,
+        name: body.name ?? current.name,
+        category: body.category !== undefined ? body.category : current.category,
+        status: body.status ?? current.status,
+        variableSchema: body.variableSchema ? normaliseVariables(body.variableSchema) : current.variableSchema,
+        channels: body.channelIds ? channelTypes(appId, body.channelIds) : current.channels,
+        content: body.content ?? current.content,
+        // A shared fixture becomes this app's override copy (same id and key) [decided].
+        appId,
+        source: 'runtime',
+        updatedAt: nowIso(),
+        channelIds,
+        config: body.config ?? extras.config,
+        availability: body.availability !== undefined ? body.availability : extras.availability,
+        sequence: body.sequence !== undefined ? body.sequence : extras.sequence,
+      };
+      deps.store.putRuntimeTemplate(next);
+      return toTemplateView(deps.store, appId, next);
+    },
+
+    remove(appId: string, ref: string): { success: true } {
+      const current = find(appId, ref);
+      if (current.source === 'fixture') {
+        throw badRequest(
+          `Template "${current.key}" comes from the fixture files and is read-only; archive it instead (PUT {"status":"archived"}) or edit fixtures/templates.`,
+          { id: 'fixture templates cannot be deleted' },
+        );
+      }
+      // Deleting an override brings the shared fixture template back into view.
+      deps.store.deleteRuntimeTemplate(current.id, current.appId);
+      return { success: true };
+    },
+  };
+}
+
+export type TemplateService = ReturnType<typeof createTemplateService>;

@@ -1,0 +1,21 @@
+/**
+ * Channel routes (CONTRACT §5.5, research §2.2): thin routes over services.channels.
+ * `/channels/availability` is registered before `/channels/:id` so it is not taken for an id.
+ */
+import { Hono } from 'hono';
+import { CreateChannelBodySchema, UpdateChannelBodySchema } from '../../schemas/resources.js';
+import type { AppEnv } from '../context.js';
+import { readJsonBody } from '../validate.js';
+
+export const channelRoutes = new Hono<AppEnv>()
+  .get('/channels/availability', (c) => c.json(c.var.emulator.services.channels.availability(c.var.app.appId), 200))
+  .get('/channels', (c) => c.json(c.var.emulator.services.channels.list(c.var.app.appId), 200))
+  .post('/channels', async (c) => {
+    const body = await readJsonBody(c, CreateChannelBodySchema);
+    return c.json(c.var.emulator.services.channels.create(c.var.app.appId, body), 200);
+  })
+  .get('/channels/:id', (c) => c.json(c.var.emulator.services.channels.get(c.var.app.appId, c.req.param('id')), 200))
+  .put('/channels/:id', async (c) => {
+    const body = await readJsonBody(c, UpdateChannelBodySchema);
+    return c.json(c.var.emulator.services.channels.update(c.var.app.appId, c.req.param('id'), body), 200);
+  });

@@ -1,0 +1,24 @@
+/**
+ * Template CRUD (CONTRACT §5.5, research §2.3): thin routes over services.templates.
+ * Lists are bare JSON arrays like the real docs; every success is 200 [decided].
+ */
+import { Hono } from 'hono';
+import { CreateTemplateBodySchema, ListTemplatesQuerySchema, UpdateTemplateBodySchema } from '../../schemas/resources.js';
+import type { AppEnv } from '../context.js';
+import { parseWith, readJsonBody } from '../validate.js';
+
+export const templateRoutes = new Hono<AppEnv>()
+  .get('/templates', (c) => {
+    const query = parseWith(ListTemplatesQuerySchema, c.req.query(), 'query');
+    return c.json(c.var.emulator.services.templates.list(c.var.app.appId, query), 200);
+  })
+  .post('/templates', async (c) => {
+    const body = await readJsonBody(c, CreateTemplateBodySchema);
+    return c.json(c.var.emulator.services.templates.create(c.var.app.appId, body), 200);
+  })
+  .get('/templates/:id', (c) => c.json(c.var.emulator.services.templates.get(c.var.app.appId, c.req.param('id')), 200))
+  .put('/templates/:id', async (c) => {
+    const body = await readJsonBody(c, UpdateTemplateBodySchema);
+    return c.json(c.var.emulator.services.templates.update(c.var.app.appId, c.req.param('id'), body), 200);
+  })
+  .delete('/templates/:id', (c) => c.json(c.var.emulator.services.templates.remove(c.var.app.appId, c.req.param('id')), 200));
