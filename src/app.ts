@@ -10,6 +10,7 @@ import { createEmulator, type CreateAppOptions, type Emulator } from './emulator
 import type { AppEnv } from './http/context.js';
 import { onError, onNotFound } from './http/render-error.js';
 import { journal } from './http/middleware/journal.js';
+import { ConnectionDropped } from './http/middleware/scenario.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
 
@@ -46,7 +47,11 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
   const api = apiRoutes(emulator);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
   app.route('/', controlRoutes(emulator));
-  app.onError(onError);
+  // A scripted drop under app.request() has no socket: let its marker error reach the caller (CONTRACT §7).
+  app.onError((error, c) => {
+    if (error instanceof ConnectionDropped) throw error;
+    return onError(error, c);
+  });
   app.notFound(onNotFound);
   return Object.assign(app, { emulator, close: () => emulator.close() });
 }

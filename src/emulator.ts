@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import { NO_DELIVERY_FAULTS, type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
+import { type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
 import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
@@ -18,6 +18,9 @@ import { createEventBus } from './inspect/events.js';
 import { EmulatorClock, realNow } from './platform/clock.js';
 import { createIds, createRandom } from './platform/random.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
+import { createScenarioFiles, parseScenario, watchScenarioDir } from './scenario-engine/load-scenarios.js';
+import type { RequestFacts } from './scenario-engine/match.js';
 
 /** Parts a test (or startEmulator) may inject instead of the defaults. */
 export interface EmulatorOverrides {
@@ -27,6 +30,8 @@ export interface EmulatorOverrides {
   store?: Store;
   /** Template definitions in the fixture file format; when given, fixtures/templates is not read. */
   templates?: unknown[];
+  /** Scenario definitions (CONTRACT §7 format); when given, the scenarios directory is not read. */
+  scenarios?: unknown[];
   logger?: Logger;
 }
 
@@ -49,7 +54,9 @@ export interface Emulator {
    * (x-emulator-scenario header) on top of the globally active scenarios. The policy reads
    * the active set when called, so work that runs later (scheduled campaigns) sees changes.
    */
-  deliveryFaults(requestScenarios: string[]): DeliveryFaultPolicy;
+  deliveryFaults(requestScenarios: string[], request?: RequestFacts): DeliveryFaultPolicy;
+  /** Loaded scenarios, the active set and rule counters (CONTRACT §7). */
+  readonly scenarios: ScenarioEngine;
   /** Registers cleanup to run on close (timers, watchers). */
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -62,7 +69,7 @@ function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
 }
 
 export function createEmulator(input: CreateAppOptions = {}): Emulator {
-  const { clock: injectedClock, random: injectedRandom, store: injectedStore, templates: rawTemplates, logger: injectedLogger, ...rest } = input;
+  const { clock: injectedClock, random: injectedRandom, store: injectedStore, templates: rawTemplates, scenarios: rawScenarios, logger: injectedLogger, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
   const options = parsed.data;
@@ -96,11 +103,39 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     );
   }
 
+  const scenarios = createScenarioEngine({ random });
+  if (rawScenarios) {
+    const problems: string[] = [];
+    rawScenarios.forEach((raw, i) => {
+      const result = parseScenario(raw, `options.scenarios[${i}]`);
+      if ('problems' in result) problems.push(...result.problems);
+      else if (scenarios.has(result.scenario.name)) problems.push(`options.scenarios[${i}]: field "name": scenario "${result.scenario.name}" is defined twice`);
+      else scenarios.load(result.scenario, 'options.scenarios');
+    });
+    if (problems.length) throw new ConfigError(problems);
+  } else {
+    const scenariosDir = resolve(options.scenariosDir);
+    const files = createScenarioFiles(scenariosDir, scenarios, logger);
+    files.loadAtStart();
+    if (options.watch) cleanups.push(watchScenarioDir(scenariosDir, () => files.reload()));
+  }
+  const unknownScenarios = scenarios.unknown(options.activeScenarios);
+  if (unknownScenarios.length) {
+    throw new ConfigError(
+      unknownScenarios.map((n) => `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`),
+    );
+  }
+  scenarios.setActive(options.activeScenarios);
+
+  // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).
+  const campaigns = createCampaignService({ store, templates, clock, ids, events, runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow } });
+  cleanups.push(() => campaigns.close());
   const services = { notifications: createNotificationService({ store, templates, clock, ids, events }) };
 
   return {
     options, clock, random, ids, store, templates, apps, events, logger, services,
-    deliveryFaults: () => NO_DELIVERY_FAULTS,
+    scenarios,
+    deliveryFaults: (requestScenarios, request) => scenarios.deliveryFaults(requestScenarios, request),
     startedAt: realNow(),
     onClose(fn) {
       cleanups.push(fn);

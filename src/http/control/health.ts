@@ -16,7 +16,7 @@ export const healthRoutes = new Hono<AppEnv>().get('/', (c) => {
     auth: emulator.apps.mode,
     templates: emulator.templates.count(),
     apps: emulator.apps.list().length,
-    activeScenarios: [] as string[],
+    activeScenarios: emulator.scenarios.active(),
     deliveries: stats.deliveries,
     droppedDeliveries: stats.droppedDeliveries,
     maxDeliveries: emulator.options.maxDeliveries,

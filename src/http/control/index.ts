@@ -7,10 +7,12 @@ import type { Emulator } from '../../emulator.js';
 import { adminAuth } from '../middleware/admin-auth.js';
 import { healthRoutes } from './health.js';
 import { inspectRoutes } from './inspect.js';
+import { scenarioRoutes } from './scenarios.js';
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .use('/__*', adminAuth(emulator))
     .route('/__health', healthRoutes)
-    .route('/__inspect', inspectRoutes);
+    .route('/__inspect', inspectRoutes)
+    .route('/__scenarios', scenarioRoutes);
 }

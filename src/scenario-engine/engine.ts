@@ -1,0 +1,231 @@
+/**
+ * The scenario engine (CONTRACT §7), free of HTTP: loaded scenarios, the globally active
+ * set, per-rule counters (kept apart for global and per-request header activation), and
+ * the two questions it answers: what fault does this request get (`decide`) and which
+ * deliveries fail (`deliveryFaults`).
+ */
+import type { DeliveryFaultPolicy, RandomSource } from '../domain/ports.js';
+import type { Scenario, ScenarioRule } from '../schemas/scenario-file.js';
+import { buildMatchers, explainMatchers, type Matcher, type RequestFacts } from './match.js';
+import { explainFault, isDeliveryFault, toRequestFault, type RequestFault } from './faults.js';
+
+interface CompiledRule {
+  /** 1-based, as people count rules. */
+  index: number;
+  rule: ScenarioRule;
+  matchers: Matcher[];
+  delivery: boolean;
+  final: RequestFault | null;
+}
+
+interface LoadedScenario {
+  scenario: Scenario;
+  source: string;
+  rules: CompiledRule[];
+  json: string;
+}
+
+interface Counter {
+  matched: number;
+  applied: number;
+}
+
+/** Header activation counts separately from global activation, so parallel tests do not share counters. */
+type Layer = 'global' | 'header';
+
+export interface AppliedRuleInfo {
+  scenario: string;
+  rule: string;
+}
+
+export interface Decision {
+  /** Real-time delay before answering (sum of the delays of applied rules). */
+  delayMs: number;
+  /** The final fault, or null to go on normally after the delay. */
+  fault: RequestFault | null;
+  /** The last rule that applied, for the journal. */
+  applied: AppliedRuleInfo | null;
+}
+
+export interface RuleView {
+  rule: number;
+  explanation: string;
+  match: ScenarioRule['match'];
+  fault: ScenarioRule['fault'];
+  times: number | null;
+  after: number;
+  probability: number | null;
+  matched: number;
+  applied: number;
+  /** Applications left under global activation; null when `times` is not set. */
+  remaining: number | null;
+}
+
+export interface ScenarioView {
+  name: string;
+  description: string | null;
+  source: string;
+  active: boolean;
+  rules: RuleView[];
+}
+
+export type ScenarioEngine = ReturnType<typeof createScenarioEngine>;
+
+function compile(scenario: Scenario, source: string): LoadedScenario {
+  const rules = scenario.rules.map((rule, i) => ({
+    index: i + 1,
+    rule,
+    matchers: buildMatchers(rule.match),
+    delivery: isDeliveryFault(rule.fault),
+    final: toRequestFault(rule.fault),
+  }));
+  return { scenario, source, rules, json: JSON.stringify(scenario) };
+}
+
+export function createScenarioEngine(deps: { random: RandomSource }) {
+  const loaded = new Map<string, LoadedScenario>();
+  let active: string[] = [];
+  const counters = new Map<string, Counter>();
+
+  const key = (layer: Layer, name: string, index: number) => `${layer}\u0000${name}\u0000${index}`;
+  const counter = (layer: Layer, name: string, index: number): Counter => {
+    const k = key(layer, name, index);
+    let c = counters.get(k);
+    if (!c) counters.set(k, (c = { matched: 0, applied: 0 }));
+    return c;
+  };
+  const clearCounters = (name: string) => {
+    for (const k of counters.keys()) if (k.split('\u0000')[1] === name) counters.delete(k);
+  };
+
+  /** Counts a match and says whether the rule applies now: after → times → probability. */
+  const activate = (layer: Layer, name: string, compiled: CompiledRule): boolean => {
+    const c = counter(layer, name, compiled.index);
+    const { after, times, probability } = compiled.rule;
+    c.matched += 1;
+    if (c.matched <= after) return false;
+    if (times !== undefined && c.applied >= times) return false;
+    if (probability !== undefined && !(deps.random.next() < probability)) return false;
+    c.applied += 1;
+    return true;
+  };
+
+  const explainRule = (compiled: CompiledRule, c: Counter | undefined): string => {
+    const { times, after, probability } = compiled.rule;
+    const notes: string[] = [];
+    if (times !== undefined) notes.push(`${Math.max(0, times - (c?.applied ?? 0))} of ${times} left`);
+    if (after > 0) notes.push(`skips the first ${after} match${after === 1 ? '' : 'es'}, ${c?.matched ?? 0} seen`);
+    if (probability !== undefined) notes.push(`probability ${probability}`);
+    const suffix = notes.length ? ` (${notes.join('; ')})` : '';
+    return `rule ${compiled.index}: ${explainMatchers(compiled.matchers)} → ${explainFault(compiled.rule.fault)}${suffix}`;
+  };
+
+  /** Global active scenarios then the request's own; a name in both counts as the request's. */
+  const layers = (requestScenarios: readonly string[]): { name: string; layer: Layer; scenario: LoadedScenario }[] => {
+    const out: { name: string; layer: Layer; scenario: LoadedScenario }[] = [];
+    for (const name of active) {
+      const s = loaded.get(name);
+      if (s && !requestScenarios.includes(name)) out.push({ name, layer: 'global', scenario: s });
+    }
+    for (const name of new Set(requestScenarios)) {
+      const s = loaded.get(name);
+      if (s) out.push({ name, layer: 'header', scenario: s });
+    }
+    return out;
+  };
+
+  return {
+    /** Adds or replaces a scenario; a changed definition starts with fresh counters. */
+    load(scenario: Scenario, source: string): void {
+      const next = compile(scenario, source);
+      const previous = loaded.get(scenario.name);
+      if (previous && previous.json === next.json) {
+        loaded.set(scenario.name, { ...previous, source });
+        return;
+      }
+      clearCounters(scenario.name);
+      loaded.set(scenario.name, next);
+    },
+    /** Unloads a scenario (and deactivates it); false when unknown. */
+    remove(name: string): boolean {
+      if (!loaded.delete(name)) return false;
+      active = active.filter((n) => n !== name);
+      clearCounters(name);
+      return true;
+    },
+    has: (name: string) => loaded.has(name),
+    names: () => [...loaded.keys()],
+    sourceOf: (name: string) => loaded.get(name)?.source,
+    /** Names among `names` that are not loaded. */
+    unknown: (names: readonly string[]) => names.filter((n) => !loaded.has(n)),
+    active: (): string[] => [...active],
+    /** Replaces the global active set; the caller has checked the names with `unknown`. */
+    setActive(names: readonly string[]): void {
+      active = [...new Set(names)];
+    },
+    /** Whether any rule these scenarios would consult looks at the request body. */
+    needsBody(requestScenarios: readonly string[]): boolean {
+      return layers(requestScenarios).some(({ scenario }) =>
+        scenario.rules.some(({ rule }) => rule.match.body !== undefined || rule.match.templateKey !== undefined || rule.match.campaignId !== undefined),
+      );
+    },
+    decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
+      let delayMs = 0;
+      let applied: AppliedRuleInfo | null = null;
+      for (const { name, layer, scenario } of layers(requestScenarios)) {
+        for (const compiled of scenario.rules) {
+          if (compiled.delivery || !compiled.matchers.every((m) => m.test(facts, undefined))) continue;
+          if (!activate(layer, name, compiled)) continue;
+          applied = { scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) };
+          delayMs += compiled.rule.fault.delayMs ?? 0;
+          if (compiled.final) return { delayMs, fault: compiled.final, applied };
+        }
+      }
+      return { delayMs, fault: null, applied };
+    },
+    /**
+     * The failDelivery policy for work started by a request. The global active set is read
+     * at each call, so a scheduled campaign sees the scenarios active when it runs.
+     */
+    deliveryFaults(requestScenarios: readonly string[], request?: RequestFacts): DeliveryFaultPolicy {
+      const names = [...requestScenarios];
+      return (facts) => {
+        for (const { name, layer, scenario } of layers(names)) {
+          for (const compiled of scenario.rules) {
+            if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;
+            if (activate(layer, name, compiled)) return { reason: compiled.rule.fault.failDelivery!, scenario: name };
+          }
+        }
+        return null;
+      };
+    },
+    /** Every loaded scenario with each rule explained and its global counters. */
+    explain(): ScenarioView[] {
+      return [...loaded.values()].map(({ scenario, source, rules }) => ({
+        name: scenario.name,
+        description: scenario.description ?? null,
+        source,
+        active: active.includes(scenario.name),
+        rules: rules.map((compiled) => {
+          const c = counters.get(key('global', scenario.name, compiled.index));
+          const { times, after, probability, match, fault } = compiled.rule;
+          return {
+            rule: compiled.index,
+            explanation: explainRule(compiled, c),
+            match, fault,
+            times: times ?? null,
+            after,
+            probability: probability ?? null,
+            matched: c?.matched ?? 0,
+            applied: c?.applied ?? 0,
+            remaining: times === undefined ? null : Math.max(0, times - (c?.applied ?? 0)),
+          };
+        }),
+      }));
+    },
+    /** Restores every counter (global and per-header), as if no request had been seen. */
+    reset(): void {
+      counters.clear();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Matchers of a scenario rule (CONTRACT §7 `match`): each tests request facts and/or
+ * delivery facts and can explain itself in words for GET /__scenarios and the journal.
+ */
+import type { DeliveryFacts } from '../domain/ports.js';
+import type { ScenarioMatch } from '../schemas/scenario-file.js';
+
+/** What the HTTP adapter knows about one API request. `path` is in the `/api/...` form. */
+export interface RequestFacts {
+  method: string;
+  path: string;
+  appId: string | null;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  /** The parsed JSON body; undefined when absent or not JSON (body matchers then fail). */
+  body: unknown;
+  templateKey: string | null;
+  campaignId: string | null;
+}
+
+export interface Matcher {
+  explain(): string;
+  test(request: RequestFacts | undefined, delivery: DeliveryFacts | undefined): boolean;
+}
+
+const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+
+/** `*` matches any run of characters (slashes included). */
+export function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map(escape).join('.*')}$`);
+}
+
+/** Both API prefixes name the same rule (CONTRACT §1), so paths are compared in the /api form. */
+export function normalisePath(path: string): string {
+  const stripped = path.replace(/^\/v3\/business-messaging(?=\/api(\/|$))/, '');
+  return stripped.length > 1 ? stripped.replace(/\/+$/, '') : stripped;
+}
+
+export function pathToRegExp(pattern: string): RegExp {
+  const source = normalisePath(pattern)
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** Deep subset: objects by key, arrays by "each expected element matches some actual element". */
+export function isSubset(expected: unknown, actual: unknown): boolean {
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && expected.every((e) => actual.some((a) => isSubset(e, a)));
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+    const record = actual as Record<string, unknown>;
+    return Object.entries(expected).every(([k, v]) => k in record && isSubset(v, record[k]));
+  }
+  return Object.is(expected, actual);
+}
+
+const onRequest = (explain: string, test: (r: RequestFacts) => boolean): Matcher => ({
+  explain: () => explain,
+  test: (request) => request !== undefined && test(request),
+});
+
+/** Delivery facts win when present (they know the real template and campaign of each recipient). */
+const onEither = (explain: string, pick: (facts: RequestFacts | DeliveryFacts) => string | null, pattern: RegExp): Matcher => ({
+  explain: () => explain,
+  test: (request, delivery) => {
+    const value = delivery ? pick(delivery) : request ? pick(request) : null;
+    return value !== null && pattern.test(value);
+  },
+});
+
+export function buildMatchers(match: ScenarioMatch): Matcher[] {
+  const matchers: Matcher[] = [];
+  if (match.method !== undefined || match.path !== undefined) {
+    const path = match.path === undefined ? undefined : pathToRegExp(match.path);
+    const words = [match.method ?? 'any method', match.path === undefined ? 'on any path' : normalisePath(match.path)].join(' ');
+    matchers.push(onRequest(words, (r) => (match.method === undefined || r.method === match.method) && (path === undefined || path.test(r.path))));
+  }
+  if (match.appId !== undefined) matchers.push(onEither(`app "${match.appId}"`, (f) => f.appId, globToRegExp(match.appId)));
+  if (match.headers !== undefined) {
+    const wanted = Object.entries(match.headers).map(([name, value]) => [name.toLowerCase(), globToRegExp(value)] as const);
+    matchers.push(
+      onRequest(`headers ${JSON.stringify(match.headers)}`, (r) => wanted.every(([name, value]) => r.headers[name] !== undefined && value.test(r.headers[name]!))),
+    );
+  }
+  if (match.body !== undefined) {
+    const expected = match.body;
+    matchers.push(onRequest(`body containing ${JSON.stringify(expected)}`, (r) => r.body !== undefined && isSubset(expected, r.body)));
+  }
+  if (match.templateKey !== undefined) matchers.push(onEither(`template "${match.templateKey}"`, (f) => f.templateKey, globToRegExp(match.templateKey)));
+  if (match.campaignId !== undefined) matchers.push(onEither(`campaign "${match.campaignId}"`, (f) => f.campaignId, globToRegExp(match.campaignId)));
+  if (match.userId !== undefined) {
+    const pattern = globToRegExp(match.userId);
+    matchers.push({ explain: () => `user "${match.userId}"`, test: (_r, d) => d !== undefined && pattern.test(d.userId) });
+  }
+  return matchers;
+}
+
+export function explainMatchers(matchers: Matcher[]): string {
+  return matchers.length ? matchers.map((m) => m.explain()).join(', ') : 'any request';
+}
