@@ -1,0 +1,114 @@
+/**
+ * The background campaign runner: turns a sending campaign's pending recipients into
+ * deliveries in time-boxed chunks, yielding to the event loop between chunks so a
+ * 100,000-recipient campaign never blocks other requests, then closes the campaign.
+ */
+import type { Campaign, Delivery, Recipient, Template } from '../schemas/records.js';
+import { changeCampaignStatus, isoNow, type CampaignDeps } from './campaign-records.js';
+import { assertTransition } from './campaign-status.js';
+import { createDeliveryBuilder } from './delivery.js';
+import type { DeliveryFaultPolicy } from './ports.js';
+
+/** Checked every this many recipients (reading the clock per recipient would cost more). */
+const BUDGET_CHECK_EVERY = 256;
+
+export interface CampaignRunner {
+  /** draft|scheduled → sending now (announced at once); delivery runs in the background. */
+  start(campaign: Campaign, faults: DeliveryFaultPolicy): Campaign;
+  /** Picks up a campaign already `sending` (emulator restarted from a data file). */
+  resume(campaign: Campaign, faults: DeliveryFaultPolicy): void;
+  isRunning(campaignId: string): boolean;
+  close(): void;
+}
+
+/** Why every recipient fails when the template became unusable between schedule and start. */
+function unusableReason(campaign: Campaign, template: Template | undefined): string | null {
+  if (!template) return `template ${campaign.templateId} no longer exists`;
+  if (template.status !== 'approved') return `template "${template.key}" is "${template.status}" at send time; only approved templates can be sent`;
+  return null;
+}
+
+export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
+  const budgetMs = deps.chunkBudgetMs ?? 8;
+  const running = new Set<string>();
+  let closed = false;
+
+  function markRecipient(campaignId: string, r: Recipient, status: 'sent' | 'failed', reason: string | null, deliveryId: string | null, at: string): void {
+    assertTransition('recipient', r.status, status);
+    deps.store.updateRecipient(campaignId, r.id, { status, failureReason: reason, deliveryId, updatedAt: at });
+  }
+
+  function finish(id: string): void {
+    running.delete(id);
+    const campaign = deps.store.getCampaign(id);
+    if (!campaign) return;
+    let sent = 0;
+    let failed = 0;
+    for (const r of deps.store.recipients(id)) r.status === 'sent' ? sent++ : r.status === 'failed' && failed++;
+    // CONTRACT §5.4: failed only when every recipient failed.
+    changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
+      sentCount: sent,
+      failedCount: failed,
+      completedAt: isoNow(deps.clock),
+    });
+  }
+
+  function run(initial: Campaign, faults: DeliveryFaultPolicy): void {
+    const id = initial.id;
+    if (running.has(id)) return;
+    running.add(id);
+    const template = deps.templates.findById(initial.appId, initial.templateId);
+    const unusable = unusableReason(initial, template);
+    const list = deps.store.recipients(id);
+    let index = 0;
+
+    const step = (): void => {
+      const campaign = deps.store.getCampaign(id);
+      if (closed || !campaign) return void running.delete(id); // emulator closed or data cleared
+      const started = deps.runtime.elapsed();
+      const at = isoNow(deps.clock);
+      const build = template && !unusable
+        ? createDeliveryBuilder({
+            appId: campaign.appId, template, mode: campaign.deliveryMode, title: null, tag: campaign.tag, pushData: null,
+            notificationId: null, campaignId: id, createdAt: at, ids: deps.ids, faults,
+          })
+        : null;
+      const batch: Delivery[] = [];
+      while (index < list.length) {
+        const r = list[index++] as Recipient;
+        if (r.status === 'pending') {
+          if (build) {
+            const delivery = build(r.userId, r.variables);
+            batch.push(delivery);
+            markRecipient(id, r, delivery.status, delivery.failureReason, delivery.id, at);
+          } else {
+            markRecipient(id, r, 'failed', unusable, null, at);
+          }
+        }
+        if (index % BUDGET_CHECK_EVERY === 0 && deps.runtime.elapsed() - started >= budgetMs) break;
+      }
+      if (batch.length > 0) {
+        deps.store.addDeliveries(batch);
+        for (const delivery of batch) deps.events.emit({ type: 'delivery', delivery });
+      }
+      if (index < list.length) deps.runtime.defer(step);
+      else finish(id);
+    };
+    deps.runtime.defer(step);
+  }
+
+  return {
+    start(campaign, faults) {
+      const sending = changeCampaignStatus(deps, campaign, 'sending', { startedAt: isoNow(deps.clock) });
+      run(sending, faults);
+      return sending;
+    },
+    resume(campaign, faults) {
+      if (campaign.status === 'sending') run(campaign, faults);
+    },
+    isRunning: (campaignId) => running.has(campaignId),
+    close() {
+      closed = true;
+    },
+  };
+}

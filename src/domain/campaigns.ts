@@ -1,0 +1,142 @@
+/**
+ * The campaign service (CONTRACT §5.2–5.5): create, read, update, send now or schedule,
+ * plus the read-only views /__inspect uses. Scheduling goes through the injected clock;
+ * delivery through the background runner.
+ */
+import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '../schemas/campaigns.js';
+import type { Campaign } from '../schemas/records.js';
+import { createCampaignRunner } from './campaign-delivery.js';
+import { createRecipientService } from './campaign-recipients.js';
+import { changeCampaignStatus, findCampaign, findOwnedCampaign, isoNow, toCampaignView, type CampaignDeps, type CampaignView } from './campaign-records.js';
+import { assertDraft } from './campaign-status.js';
+import { badRequest, notFound } from './errors.js';
+import { assertApproved } from './notifications.js';
+import type { DeliveryFaultPolicy, ListResult, Page } from './ports.js';
+
+export interface SendCampaignResult {
+  id: string;
+  status: Campaign['status'];
+  scheduledAt: string | null;
+  updatedAt: string;
+}
+
+export function createCampaignService(deps: CampaignDeps) {
+  const runner = createCampaignRunner(deps);
+  const recipients = createRecipientService(deps);
+  const timers = new Map<string, () => void>();
+
+  /** Starts the campaign when the clock reaches scheduledAt (a real timer, or a manual advance). */
+  function arm(campaign: Campaign, faults: DeliveryFaultPolicy): void {
+    timers.get(campaign.id)?.();
+    const cancel = deps.clock.schedule(Date.parse(campaign.scheduledAt ?? ''), () => {
+      timers.delete(campaign.id);
+      const current = deps.store.getCampaign(campaign.id);
+      if (current?.status === 'scheduled') runner.start(current, faults);
+    });
+    timers.set(campaign.id, cancel);
+  }
+
+  function assertSendable(campaign: Campaign): void {
+    assertDraft(campaign, 'sending');
+    const template = deps.templates.findById(campaign.appId, campaign.templateId);
+    if (!template) throw notFound('template', campaign.templateId);
+    assertApproved(template);
+    if (deps.store.recipients(campaign.id).length === 0) {
+      throw badRequest(`Campaign ${campaign.id} has no recipients; add some with POST /api/campaigns/${campaign.id}/recipients or a CSV upload first.`, {
+        recipientCount: 'must be at least 1',
+      });
+    }
+  }
+
+  return {
+    create(appId: string, body: CreateCampaignBody): Campaign {
+      const template = deps.templates.find(appId, body.templateId);
+      if (!template) throw notFound('template', body.templateId);
+      assertApproved(template);
+      const at = isoNow(deps.clock);
+      const campaign: Campaign = {
+        id: deps.ids.objectId(), appId, name: body.name, templateId: template.id, status: 'draft',
+        deliveryMode: body.deliveryMode, tag: body.tag ?? null, scheduledAt: null, recipientCount: 0,
+        sentCount: 0, failedCount: 0, createdAt: at, updatedAt: at, startedAt: null, completedAt: null,
+      };
+      deps.store.insertCampaign(campaign);
+      deps.events.emit({ type: 'campaign', campaign });
+      return campaign;
+    },
+
+    get: (appId: string, id: string): CampaignView => toCampaignView(deps, findOwnedCampaign(deps, appId, id)),
+
+    list(appId: string, query: { status?: string; page: number; limit: number }): ListResult<CampaignView> {
+      const all = deps.store.listCampaigns({ appId, status: query.status });
+      const start = (query.page - 1) * query.limit;
+      return { total: all.length, items: all.slice(start, start + query.limit).map((c) => toCampaignView(deps, c)) };
+    },
+
+    update(appId: string, id: string, body: UpdateCampaignBody): Campaign {
+      const campaign = findOwnedCampaign(deps, appId, id);
+      assertDraft(campaign, 'an update');
+      const patch: Partial<Campaign> = { updatedAt: isoNow(deps.clock) };
+      if (body.name !== undefined) patch.name = body.name;
+      if (body.tag !== undefined) patch.tag = body.tag;
+      if (body.deliveryMode !== undefined) patch.deliveryMode = body.deliveryMode;
+      return deps.store.updateCampaign(id, patch);
+    },
+
+    send(appId: string, id: string, body: SendCampaignBody, faults: DeliveryFaultPolicy): SendCampaignResult {
+      const campaign = findOwnedCampaign(deps, appId, id);
+      assertSendable(campaign);
+      let next: Campaign;
+      if (body.scheduledAt == null) {
+        next = runner.start(campaign, faults);
+      } else {
+        const at = Date.parse(body.scheduledAt);
+        if (at <= deps.clock.now()) {
+          throw badRequest(`scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${isoNow(deps.clock)}); omit it to send now.`, {
+            scheduledAt: 'must be in the future',
+          });
+        }
+        // The fault policy is captured now; it reads the active scenarios when the campaign starts.
+        next = changeCampaignStatus(deps, campaign, 'scheduled', { scheduledAt: new Date(at).toISOString() });
+        arm(next, faults);
+      }
+      return { id: next.id, status: next.status, scheduledAt: next.scheduledAt, updatedAt: next.updatedAt };
+    },
+
+    addRecipients: recipients.addRecipients,
+    upload: recipients.upload,
+    listRecipients: recipients.list,
+
+    /** On start (data file reloaded): re-arm scheduled campaigns and resume sending ones. */
+    restore(faults: DeliveryFaultPolicy): void {
+      for (const campaign of deps.store.listCampaigns({})) {
+        if (campaign.status === 'sending') runner.resume(campaign, faults);
+        if (campaign.status !== 'scheduled') continue;
+        if (Date.parse(campaign.scheduledAt ?? '') <= deps.clock.now()) deps.runtime.defer(() => {
+          const current = deps.store.getCampaign(campaign.id);
+          if (current?.status === 'scheduled') runner.start(current, faults);
+        });
+        else arm(campaign, faults);
+      }
+    },
+
+    inspect: {
+      list(filter: { appId?: string; status?: string }, page: Page): ListResult<CampaignView> {
+        const all = deps.store.listCampaigns(filter);
+        return { total: all.length, items: all.slice(page.offset, page.offset + page.limit).map((c) => toCampaignView(deps, c)) };
+      },
+      get: (id: string): CampaignView => toCampaignView(deps, findCampaign(deps, id)),
+      recipients(id: string, filter: { status?: string }, page: Page) {
+        return deps.store.listRecipients(findCampaign(deps, id).id, filter, page);
+      },
+    },
+
+    isRunning: runner.isRunning,
+    close(): void {
+      for (const cancel of timers.values()) cancel();
+      timers.clear();
+      runner.close();
+    },
+  };
+}
+
+export type CampaignService = ReturnType<typeof createCampaignService>;

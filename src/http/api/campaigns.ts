@@ -1,0 +1,86 @@
+/**
+ * Campaign routes of the emulated API (CONTRACT §5.2–5.5), including the multipart CSV
+ * upload. Lists answer bare JSON arrays like the real docs, with the total in X-Total-Count.
+ */
+import { Hono, type Context } from 'hono';
+import type { z } from 'zod';
+import { badRequest, type ErrorDetails } from '../../domain/errors.js';
+import {
+  AddRecipientsBodySchema,
+  CreateCampaignBodySchema,
+  ListCampaignsQuerySchema,
+  ListRecipientsQuerySchema,
+  SendCampaignBodySchema,
+  UpdateCampaignBodySchema,
+} from '../../schemas/campaigns.js';
+import type { AppEnv } from '../context.js';
+import { parseWith, readJsonBody } from '../validate.js';
+
+const service = (c: Context<AppEnv>) => c.var.emulator.services.campaigns;
+
+/** The send body may be `{}` or absent altogether (both mean "send now"). */
+async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
+  const text = await c.req.text();
+  return text.trim() === '' ? parseWith(schema, {}, 'request body') : readJsonBody(c, schema);
+}
+
+/** CONTRACT §5.3: multipart/form-data with a `file` part and a `campaignId` field; each missing one is named. */
+async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string; file: Uint8Array }> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^multipart\/form-data\b/i.test(type.trim())) {
+    throw badRequest(`The upload must be multipart/form-data with a "file" part and a "campaignId" field (got Content-Type "${type || 'none'}"), e.g. curl -F file=@recipients.csv -F campaignId=<id>.`, {
+      'content-type': 'must be multipart/form-data',
+      file: 'is required (the CSV file)',
+      campaignId: 'is required',
+    });
+  }
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody();
+  } catch (error) {
+    throw badRequest(`The multipart body could not be read: ${(error as Error).message}`, { body: 'malformed multipart/form-data' });
+  }
+  const details: ErrorDetails = {};
+  const campaignId = form.campaignId;
+  if (typeof campaignId !== 'string' || campaignId.trim() === '') details.campaignId = 'is required: the id of a draft campaign';
+  const file = form.file;
+  if (!(file instanceof Blob) && typeof file !== 'string') details.file = 'is required: the CSV file as a multipart file part';
+  if (Object.keys(details).length > 0) {
+    throw badRequest(`Missing form field(s): ${Object.keys(details).join(', ')}.`, details);
+  }
+  const bytes = typeof file === 'string' ? new TextEncoder().encode(file) : new Uint8Array(await (file as Blob).arrayBuffer());
+  return { campaignId: (campaignId as string).trim(), file: bytes };
+}
+
+export const campaignRoutes = new Hono<AppEnv>()
+  .post('/campaigns/upload', async (c) => {
+    const { campaignId, file } = await readUploadForm(c);
+    return c.json(service(c).upload(c.var.app.appId, campaignId, file), 200);
+  })
+  .post('/campaigns', async (c) => {
+    const body = await readJsonBody(c, CreateCampaignBodySchema);
+    return c.json(service(c).create(c.var.app.appId, body), 200);
+  })
+  .get('/campaigns', (c) => {
+    const query = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
+    const { total, items } = service(c).list(c.var.app.appId, query);
+    return c.json(items, 200, { 'X-Total-Count': String(total) });
+  })
+  .get('/campaigns/:id', (c) => c.json(service(c).get(c.var.app.appId, c.req.param('id')), 200))
+  .put('/campaigns/:id', async (c) => {
+    const body = await readJsonBody(c, UpdateCampaignBodySchema);
+    return c.json(service(c).update(c.var.app.appId, c.req.param('id'), body), 200);
+  })
+  .post('/campaigns/:id/recipients', async (c) => {
+    const { userIds } = await readJsonBody(c, AddRecipientsBodySchema);
+    return c.json(service(c).addRecipients(c.var.app.appId, c.req.param('id'), userIds), 200);
+  })
+  .get('/campaigns/:id/recipients', (c) => {
+    const { status, ...page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
+    const { total, items } = service(c).listRecipients(c.var.app.appId, c.req.param('id'), { status }, page);
+    return c.json(items, 200, { 'X-Total-Count': String(total) });
+  })
+  .post('/campaigns/:id/send', async (c) => {
+    const body = await readOptionalJson(c, SendCampaignBodySchema);
+    return c.json(service(c).send(c.var.app.appId, c.req.param('id'), body, c.var.deliveryFaults), 200);
+  });

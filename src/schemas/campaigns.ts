@@ -1,0 +1,58 @@
+/**
+ * Request shapes of the campaign routes of the emulated API (CONTRACT §5.2–5.5). Rules
+ * with their own codes (template approved, campaign status) are checked in domain/.
+ */
+import { z } from 'zod';
+import { MODES, RECIPIENT_STATUSES, CAMPAIGN_STATUSES } from './records.js';
+
+const nonBlank = (what: string) =>
+  z.string({ error: `is required: a non-empty ${what}` }).refine((s) => s.trim().length > 0, `must be a non-empty ${what}`);
+const deliveryMode = z.enum(MODES, { error: 'must be "batch" or "realtime"' });
+
+export const CreateCampaignBodySchema = z.object({
+  name: nonBlank('string'),
+  templateId: nonBlank('template id or key'),
+  deliveryMode,
+  tag: z.string({ error: 'must be a string' }).nullish(),
+});
+export type CreateCampaignBody = z.infer<typeof CreateCampaignBodySchema>;
+
+export const UpdateCampaignBodySchema = z.object({
+  name: nonBlank('string').optional(),
+  tag: z.string({ error: 'must be a string' }).nullish(),
+  deliveryMode: deliveryMode.optional(),
+});
+export type UpdateCampaignBody = z.infer<typeof UpdateCampaignBodySchema>;
+
+/** The real service's sibling API allows 1–10,000 user IDs per call (research §2.4). */
+export const MAX_USER_IDS_PER_CALL = 10_000;
+export const AddRecipientsBodySchema = z.object({
+  userIds: z
+    .array(nonBlank('user ID (string)'), { error: 'must be an array of user IDs' })
+    .min(1, 'must contain at least 1 user ID')
+    .max(MAX_USER_IDS_PER_CALL, `must contain at most ${MAX_USER_IDS_PER_CALL} user IDs per call`),
+});
+export type AddRecipientsBody = z.infer<typeof AddRecipientsBodySchema>;
+
+export const SendCampaignBodySchema = z.object({
+  scheduledAt: z
+    .iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-01T09:00:00Z' })
+    .nullish(),
+});
+export type SendCampaignBody = z.infer<typeof SendCampaignBodySchema>;
+
+/** Real docs: lists take `page` (1-based, default 1) and `limit` (default 20). */
+const ApiPageSchema = z.object({
+  page: z.coerce.number({ error: 'must be an integer ≥ 1' }).int().min(1).default(1),
+  limit: z.coerce.number({ error: 'must be an integer 1..1000' }).int().min(1).max(1000).default(20),
+});
+
+export const ListCampaignsQuerySchema = ApiPageSchema.extend({
+  status: z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).optional(),
+});
+export type ListCampaignsQuery = z.infer<typeof ListCampaignsQuerySchema>;
+
+export const ListRecipientsQuerySchema = ApiPageSchema.extend({
+  status: z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
+});
+export type ListRecipientsQuery = z.infer<typeof ListRecipientsQuerySchema>;
