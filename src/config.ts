@@ -123,9 +123,16 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
       port: '--port', host: '--host', fixturesDir: '--fixtures', scenariosDir: '--scenarios', activeScenarios: '--scenario',
       dataFile: '--data-file', seed: '--seed', adminToken: '--admin-token', maxDeliveries: '--max-deliveries', logLevel: '--log-level',
     };
+    const envOf: Record<string, string> = {
+      port: 'PORT', host: 'HOST', fixturesDir: 'EMULATOR_FIXTURES', scenariosDir: 'EMULATOR_SCENARIOS_DIR', activeScenarios: 'EMULATOR_SCENARIOS',
+      dataFile: 'EMULATOR_DATA_FILE', seed: 'EMULATOR_SEED', adminToken: 'EMULATOR_ADMIN_TOKEN', maxDeliveries: 'EMULATOR_MAX_DELIVERIES', logLevel: 'EMULATOR_LOG_LEVEL',
+    };
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? '');
-      problems.push(`${flagOf[key] ?? key}: ${issue.message} (got ${JSON.stringify((raw as Record<string, unknown>)[key])})`);
+      // Name where the bad value came from: the flag, or the env variable when no flag was given.
+      const flagName = flagOf[key]?.slice(2);
+      const source = flagName !== undefined && (values as Record<string, unknown>)[flagName] === undefined && envOf[key] ? envOf[key] : (flagOf[key] ?? key);
+      problems.push(`${source}: ${issue.message} (got ${JSON.stringify((raw as Record<string, unknown>)[key])})`);
     }
   }
   if (problems.length || !parsed.success) throw new ConfigError(problems);

@@ -1,0 +1,78 @@
+/**
+ * Variable checks and rendering (CONTRACT §4): value shapes per type, required/optional,
+ * undeclared keys, and placeholder replacement in every string of the content.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkVariables, problemWithValue, renderContent, valueAsText } from '../../src/domain/variables.js';
+
+const schema = [
+  { key: 'name', type: 'string' as const, name: 'Name', required: true },
+  { key: 'pic', type: 'image' as const, name: 'Pic', required: false },
+  { key: 'go', type: 'action' as const, name: 'Go', required: true },
+];
+const GO = { type: 'web', data: 'https://x' };
+
+describe('problemWithValue', () => {
+  it.each([
+    ['string', 'x', true],
+    ['string', 5, false],
+    ['string', '', true],
+    ['image', { url: 'u', width: 1, height: 2 }, true],
+    ['image', { url: 'u', width: 1, height: 2, alt: 'extra' }, true],
+    ['image', { url: '', width: 1, height: 2 }, false],
+    ['image', { url: 'u', width: Number.NaN, height: 2 }, false],
+    ['image', { url: 'u', width: 1 }, false],
+    ['image', null, false],
+    ['action', { type: 'web', data: 'd' }, true],
+    ['action', { type: 'custom', data: '' }, true],
+    ['action', { type: 'WEB', data: 'd' }, false],
+    ['action', { type: 'web' }, false],
+    ['action', ['web', 'd'], false],
+  ] as const)('%s accepts %j: %s', (type, value, ok) => {
+    const problem = problemWithValue({ key: 'k', type, name: 'k', required: true }, value);
+    expect(problem === null).toBe(ok);
+  });
+});
+
+describe('checkVariables', () => {
+  it('is empty for valid values with an optional one omitted', () => {
+    expect(checkVariables(schema, { name: 'A', go: GO }, 'template.variables')).toEqual({});
+  });
+
+  it('lists every problem keyed by prefix.key', () => {
+    const details = checkVariables(schema, { pic: 'not-an-image', extra: 1 }, 'template.variables');
+    expect(Object.keys(details).sort()).toEqual([
+      'template.variables.extra',
+      'template.variables.go',
+      'template.variables.name',
+      'template.variables.pic',
+    ]);
+  });
+
+  it('treats null like a missing value', () => {
+    expect(Object.keys(checkVariables(schema, { name: null, go: GO, pic: null }, 'v'))).toEqual(['v.name']);
+  });
+});
+
+describe('renderContent', () => {
+  it('replaces placeholders in every nested string, image → url, action → data', () => {
+    const content = { in_app: { title: 'Hi {{name}}', parts: ['{{ pic }}', { deep: '{{go}}!' }], n: 3, flag: true, none: null } };
+    expect(renderContent(content, { name: 'Ada', pic: { url: 'https://i', width: 1, height: 1 }, go: GO })).toEqual({
+      in_app: { title: 'Hi Ada', parts: ['https://i', { deep: 'https://x!' }], n: 3, flag: true, none: null },
+    });
+  });
+
+  it('leaves unresolved placeholders literally', () => {
+    expect(renderContent('{{a}} and {{b}}', { a: 'A' })).toBe('A and {{b}}');
+    expect(renderContent('{{toString}} {{constructor}}', {})).toBe('{{toString}} {{constructor}}');
+  });
+
+  it('does not read placeholders out of replaced values', () => {
+    expect(renderContent('{{a}}', { a: '{{b}}', b: 'B' })).toBe('{{b}}');
+  });
+
+  it('valueAsText writes other values as text', () => {
+    expect(valueAsText(5)).toBe('5');
+    expect(valueAsText({ x: 1 })).toBe('{"x":1}');
+  });
+});
