@@ -1,0 +1,130 @@
+/**
+ * The scenario engine without HTTP: matchers, counters (times/after), seeded probability,
+ * explanations, reset, and per-layer counters.
+ */
+import { describe, expect, it } from 'vitest';
+import { createScenarioEngine } from '../../src/scenario-engine/engine.js';
+import { isSubset, normalisePath, pathToRegExp } from '../../src/scenario-engine/match.js';
+import type { RequestFacts } from '../../src/scenario-engine/match.js';
+import { createRandom } from '../../src/platform/random.js';
+import { ScenarioSchema } from '../../src/schemas/scenario-file.js';
+
+const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
+  method: 'POST', path: '/api/campaigns/upload', appId: 'app-1', headers: {}, body: undefined, templateKey: null, campaignId: null, ...over,
+});
+const engineWith = (raw: object, seed = 7) => {
+  const engine = createScenarioEngine({ random: createRandom(seed) });
+  const scenario = ScenarioSchema.parse(raw);
+  engine.load(scenario, 'test');
+  engine.setActive([scenario.name]);
+  return engine;
+};
+const outage = { name: 'upload-outage', rules: [{ match: { method: 'POST', path: '/api/campaigns/upload' }, fault: { error: 'ERR_OPERATION_FAILED' }, times: 2 }] };
+
+describe('matchers', () => {
+  it('normalises the production prefix to the /api form', () => {
+    expect(normalisePath('/v3/business-messaging/api/campaigns/')).toBe('/api/campaigns');
+    expect(normalisePath('/api')).toBe('/api');
+  });
+
+  it('compiles :param segments and * globs', () => {
+    expect(pathToRegExp('/api/campaigns/:id/send').test('/api/campaigns/abc/send')).toBe(true);
+    expect(pathToRegExp('/api/campaigns/:id/send').test('/api/campaigns/send')).toBe(false);
+    expect(pathToRegExp('/api/*').test('/api/campaigns/x')).toBe(true);
+  });
+
+  it('treats body matchers as a deep subset', () => {
+    expect(isSubset({ a: { b: 1 } }, { a: { b: 1, c: 2 }, d: 3 })).toBe(true);
+    expect(isSubset({ t: ['x'] }, { t: ['y', 'x'] })).toBe(true);
+    expect(isSubset({ a: 1 }, { a: '1' })).toBe(false);
+    expect(isSubset({ a: {} }, { a: [] })).toBe(false);
+  });
+});
+
+describe('engine', () => {
+  it('applies a rule `times` times and explains the remaining count', () => {
+    const engine = engineWith(outage);
+    expect(engine.explain()[0]!.rules[0]!.explanation).toBe('rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (2 of 2 left)');
+    const first = engine.decide(facts(), []);
+    expect(first.fault).toEqual({ kind: 'error', code: 'ERR_OPERATION_FAILED', message: undefined });
+    expect(first.applied).toEqual({ scenario: 'upload-outage', rule: 'rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (1 of 2 left)' });
+    engine.decide(facts(), []);
+    expect(engine.decide(facts(), []).fault).toBeNull();
+    expect(engine.explain()[0]!.rules[0]).toMatchObject({ remaining: 0, applied: 2, matched: 3 });
+  });
+
+  it('does not count requests that do not match', () => {
+    const engine = engineWith(outage);
+    engine.decide(facts({ method: 'GET' }), []);
+    expect(engine.explain()[0]!.rules[0]).toMatchObject({ matched: 0, remaining: 2 });
+  });
+
+  it('restores counters on reset', () => {
+    const engine = engineWith(outage);
+    engine.decide(facts(), []);
+    engine.decide(facts(), []);
+    engine.reset();
+    expect(engine.decide(facts(), []).fault).not.toBeNull();
+  });
+
+  it('chains delays and stops at the first final fault', () => {
+    const engine = engineWith({
+      name: 'chain',
+      rules: [{ fault: { delayMs: 10 } }, { fault: { delayMs: 5, status: 503 } }, { fault: { error: 'ERR_BAD_REQUEST' } }],
+    });
+    const decision = engine.decide(facts(), []);
+    expect(decision.delayMs).toBe(15);
+    expect(decision.fault).toMatchObject({ kind: 'raw', status: 503 });
+    expect(decision.applied?.rule).toMatch(/^rule 2: any request → wait 5 ms, then answer HTTP 503/);
+  });
+
+  it('gives the same probability sequence for the same seed', () => {
+    const run = (seed: number) => {
+      const engine = engineWith({ name: 'coin', rules: [{ fault: { status: 503 }, probability: 0.3 }] }, seed);
+      return Array.from({ length: 50 }, () => (engine.decide(facts(), []).fault ? 1 : 0)).join('');
+    };
+    expect(run(3)).toBe(run(3));
+    expect(run(3)).not.toBe(run(4));
+    expect(run(3)).toMatch(/1/);
+  });
+
+  it('keeps header-layer counters apart from the global layer', () => {
+    const engine = engineWith(outage);
+    engine.setActive([]);
+    engine.decide(facts(), ['upload-outage']);
+    engine.decide(facts(), ['upload-outage']);
+    expect(engine.decide(facts(), ['upload-outage']).fault).toBeNull();
+    engine.setActive(['upload-outage']);
+    expect(engine.decide(facts(), []).fault).not.toBeNull();
+    expect(engine.explain()[0]!.rules[0]!.remaining).toBe(1);
+  });
+
+  it('answers failDelivery per recipient, with delivery facts winning over request facts', () => {
+    const engine = engineWith({ name: 'sale', rules: [{ match: { templateKey: 'sale', campaignId: 'c-*' }, fault: { failDelivery: 'outage' } }] });
+    const policy = engine.deliveryFaults([], facts({ templateKey: 'other' }));
+    expect(policy({ appId: 'a', userId: 'u', templateKey: 'sale', campaignId: 'c-1' })).toEqual({ reason: 'outage', scenario: 'sale' });
+    expect(policy({ appId: 'a', userId: 'u', templateKey: 'sale', campaignId: null })).toBeNull();
+    expect(engine.decide(facts({ templateKey: 'sale', campaignId: 'c-1' }), []).fault).toBeNull();
+  });
+
+  it('does not apply request-matching delivery rules without request facts', () => {
+    const engine = engineWith({ name: 'p', rules: [{ match: { path: '/api/notifications/send' }, fault: { failDelivery: 'x' } }] });
+    expect(engine.deliveryFaults([])({ appId: 'a', userId: 'u', templateKey: 't', campaignId: null })).toBeNull();
+  });
+
+  it('starts a changed definition with fresh counters and keeps counters of an identical reload', () => {
+    const engine = engineWith(outage);
+    engine.decide(facts(), []);
+    engine.load(ScenarioSchema.parse(outage), 'again');
+    expect(engine.explain()[0]!.rules[0]!.remaining).toBe(1);
+    engine.load(ScenarioSchema.parse({ ...outage, description: 'changed' }), 'again');
+    expect(engine.explain()[0]!.rules[0]!.remaining).toBe(2);
+  });
+
+  it('deactivates a removed scenario', () => {
+    const engine = engineWith(outage);
+    expect(engine.remove('upload-outage')).toBe(true);
+    expect(engine.active()).toEqual([]);
+    expect(engine.remove('upload-outage')).toBe(false);
+  });
+});
