@@ -20,19 +20,22 @@ export interface LowdbStoreOptions {
   onWriteError?: (error: unknown) => void;
 }
 
-const ARRAY_KEYS = ['deliveries', 'notifications', 'campaigns', 'recipients', 'journal', 'templates'] as const;
-
-/** Shallow shape check: a file from another program must not be taken for ours (and later overwritten). */
+/**
+ * Shallow shape check against emptyStoreData(): a file from another program must not be
+ * taken for ours (and later overwritten). Keys missing from an older file get defaults.
+ */
 function checkShape(file: string, data: unknown): StoreData {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ConfigError([`--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete it to start fresh.`]);
   }
-  const merged = { ...emptyStoreData(), ...(data as Partial<StoreData>) };
+  const defaults = emptyStoreData();
+  const merged = { ...defaults, ...(data as Partial<StoreData>) };
   const problems: string[] = [];
-  for (const key of ARRAY_KEYS) {
-    if (!Array.isArray(merged[key])) problems.push(`--data-file ${file}: "${key}" must be an array`);
+  for (const [key, value] of Object.entries(defaults)) {
+    const given: unknown = merged[key as keyof StoreData];
+    if (Array.isArray(value) && !Array.isArray(given)) problems.push(`--data-file ${file}: "${key}" must be an array`);
+    if (typeof value === 'number' && typeof given !== 'number') problems.push(`--data-file ${file}: "${key}" must be a number`);
   }
-  if (typeof merged.droppedDeliveries !== 'number') problems.push(`--data-file ${file}: "droppedDeliveries" must be a number`);
   if (problems.length) throw new ConfigError([...problems, `Move or delete ${file} to start fresh.`]);
   return merged;
 }
