@@ -1,0 +1,293 @@
+import { describe, expect, it } from 'vitest';
+import { call, CTA, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
+import type { EmulatorApp } from '../../src/index.js';
+
+const IN_APP = { name: 'In-App Alerts', type: 'in_app', templateType: 'ui' };
+
+async function inAppChannel(app: EmulatorApp, appId = 'app-test'): Promise<string> {
+  return (await call(app, 'POST', '/api/channels', IN_APP, { appId })).body.id;
+}
+
+async function createTemplate(app: EmulatorApp, body: Record<string, unknown>, appId = 'app-test') {
+  return call(app, 'POST', '/api/templates', { channelIds: [], ...body }, { appId });
+}
+
+describe('POST /api/templates', () => {
+  it('creates a draft template in the real service\'s shape with an auto slug', async () => {
+    const app = makeTestApp({ clock: manualClock() });
+    const channelId = await inAppChannel(app);
+    const res = await createTemplate(app, {
+      name: 'Welcome Message',
+      category: 'onboarding',
+      channelIds: [channelId],
+      variableSchema: { userName: { type: 'string' }, profileUrl: { type: 'action' } },
+      config: {},
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      appId: 'app-test',
+      name: 'Welcome Message',
+      templateId: 'welcome-message',
+      key: 'welcome-message',
+      status: 'draft',
+      category: 'onboarding',
+      channelIds: [channelId],
+      channels: ['in_app'],
+      variableSchema: {
+        userName: { type: 'string', name: 'userName', required: true },
+        profileUrl: { type: 'action', name: 'profileUrl', required: true },
+      },
+      config: {},
+      availability: null,
+      sequence: null,
+      content: {},
+      source: 'runtime',
+      createdAt: '2030-01-01T00:00:00.000Z',
+      updatedAt: '2030-01-01T00:00:00.000Z',
+    });
+  });
+
+  it('takes a custom templateId slug and the spec\'s array form of variableSchema', async () => {
+    const app = makeTestApp();
+    const res = await createTemplate(app, {
+      name: 'Anything',
+      templateId: 'custom-slug',
+      variableSchema: [{ key: 'a', type: 'string', required: false }],
+    });
+    expect(res.body).toMatchObject({ templateId: 'custom-slug', variableSchema: { a: { type: 'string', required: false } } });
+  });
+
+  it('answers 400 ERR_BAD_REQUEST with details for missing name, missing channelIds, a bad slug and a bad variable type', async () => {
+    const app = makeTestApp();
+    const res = await call(app, 'POST', '/api/templates', { templateId: 'bad slug!', variableSchema: { x: { type: 'video' } } });
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.details).toHaveProperty('name');
+    expect(res.body.error.details).toHaveProperty('channelIds');
+    expect(res.body.error.details).toHaveProperty('templateId');
+    expect(Object.keys(res.body.error.details).some((k) => k.startsWith('variableSchema'))).toBe(true);
+  });
+
+  it('answers 400 ERR_BAD_REQUEST for a duplicate slug, including a shared fixture template\'s key', async () => {
+    const app = makeTestApp();
+    await createTemplate(app, { name: 'Promo' });
+    const dup = await createTemplate(app, { name: 'Other', templateId: 'promo' });
+    expectApiError(dup, 400, 'ERR_BAD_REQUEST');
+    expect(dup.body.error.details.templateId).toMatch(/already used/);
+    expectApiError(await createTemplate(app, { name: 'Order Confirmation' }), 400, 'ERR_BAD_REQUEST');
+  });
+
+  it('lets two apps use the same slug', async () => {
+    const app = makeTestApp();
+    expect((await createTemplate(app, { name: 'Promo' }, 'app-a')).status).toBe(200);
+    expect((await createTemplate(app, { name: 'Promo' }, 'app-b')).status).toBe(200);
+  });
+
+  it('answers 400 ERR_BAD_REQUEST for channelIds that are unknown or belong to another app', async () => {
+    const app = makeTestApp();
+    const foreign = await inAppChannel(app, 'app-b');
+    const res = await createTemplate(app, { name: 'X', channelIds: ['ffffffffffffffffffffffff', foreign] }, 'app-a');
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(Object.keys(res.body.error.details)).toEqual(['channelIds.0', 'channelIds.1']);
+  });
+
+  it('answers 400 ERR_BAD_REQUEST for a variable declared twice', async () => {
+    const res = await createTemplate(makeTestApp(), { name: 'X', variableSchema: [{ key: 'a', type: 'string' }, { key: 'a', type: 'image' }] });
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.details).toHaveProperty(['variableSchema.1.key']);
+  });
+});
+
+describe('GET /api/templates', () => {
+  it('lists shared fixture templates and the app\'s own, not another app\'s, as a bare array', async () => {
+    const app = makeTestApp();
+    await createTemplate(app, { name: 'Mine' }, 'app-a');
+    await createTemplate(app, { name: 'Theirs' }, 'app-b');
+    const res = await call(app, 'GET', '/api/templates', undefined, { appId: 'app-a' });
+    expect(res.status).toBe(200);
+    const keys = res.body.map((t: { templateId: string }) => t.templateId);
+    expect(keys).toContain('mine');
+    expect(keys).toContain('order-confirmation');
+    expect(keys).not.toContain('theirs');
+    const fixture = res.body.find((t: { key: string }) => t.key === 'order-confirmation');
+    expect(fixture).toMatchObject({ id: 'aaaaaaaaaaaaaaaaaaaaaaaa', appId: 'app-a', source: 'fixture', status: 'approved' });
+  });
+
+  it('filters by channelId: runtime templates by their links, fixtures by their channel types', async () => {
+    const app = makeTestApp();
+    const channelId = await inAppChannel(app);
+    await createTemplate(app, { name: 'Linked', channelIds: [channelId] });
+    await createTemplate(app, { name: 'Unlinked' });
+    const res = await call(app, 'GET', `/api/templates?channelId=${channelId}`);
+    const keys = res.body.map((t: { key: string }) => t.key);
+    expect(keys).toContain('linked');
+    expect(keys).toContain('order-confirmation');
+    expect(keys).not.toContain('unlinked');
+    expect((await call(app, 'GET', '/api/templates?channelId=ffffffffffffffffffffffff')).body).toEqual([]);
+  });
+});
+
+describe('GET /api/templates/{id}', () => {
+  it('gets a template by id and by slug', async () => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' })).body;
+    expect((await call(app, 'GET', `/api/templates/${created.id}`)).body).toEqual(created);
+    expect((await call(app, 'GET', '/api/templates/promo')).body).toEqual(created);
+  });
+
+  it('answers 404 ERR_NOT_FOUND for an unknown id and for another app\'s template', async () => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
+    expectApiError(await call(app, 'GET', '/api/templates/nope'), 404, 'ERR_NOT_FOUND');
+    expectApiError(await call(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+  });
+});
+
+describe('PUT /api/templates/{id}', () => {
+  it('approves a draft and updates fields; updatedAt advances', async () => {
+    const clock = manualClock();
+    const app = makeTestApp({ clock });
+    const created = (await createTemplate(app, { name: 'Promo' })).body;
+    clock.advance(1000);
+    const res = await call(app, 'PUT', `/api/templates/${created.id}`, {
+      status: 'approved', name: 'Promo 2', category: 'marketing', sequence: 3, availability: 'all',
+      variableSchema: { customerName: { type: 'string' }, trackingUrl: { type: 'action' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: created.id, templateId: 'promo', status: 'approved', name: 'Promo 2', category: 'marketing', sequence: 3, availability: 'all' });
+    expect(Object.keys(res.body.variableSchema)).toEqual(['customerName', 'trackingUrl']);
+    expect(res.body.updatedAt).toBe('2030-01-01T00:00:01.000Z');
+  });
+
+  it.each([
+    [['draft']],
+    [['approved']],
+    [['archived']],
+    [['approved', 'approved', 'archived']],
+    [['archived', 'draft', 'approved']],
+  ])('allows the status path draft → %j', async (path) => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' })).body;
+    for (const status of path) {
+      const res = await call(app, 'PUT', `/api/templates/${created.id}`, { status });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.status).toBe(status);
+    }
+  });
+
+  it('answers 400 ERR_BAD_REQUEST for approved → draft and archived → approved', async () => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' })).body;
+    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    const back = await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'draft' });
+    expectApiError(back, 400, 'ERR_BAD_REQUEST');
+    expect(back.body.error.details.status).toMatch(/"approved" to "draft"/);
+    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'archived' });
+    expectApiError(await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' }), 400, 'ERR_BAD_REQUEST');
+  });
+
+  it('answers 400 ERR_BAD_REQUEST for an unknown status and for changing the slug', async () => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' })).body;
+    const bad = await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'published' });
+    expectApiError(bad, 400, 'ERR_BAD_REQUEST');
+    expect(bad.body.error.details).toHaveProperty('status');
+    const slug = await call(app, 'PUT', `/api/templates/${created.id}`, { templateId: 'renamed' });
+    expectApiError(slug, 400, 'ERR_BAD_REQUEST');
+    expect(slug.body.error.details.templateId).toMatch(/immutable/);
+  });
+
+  it('answers 404 ERR_NOT_FOUND for another app\'s template', async () => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
+    expectApiError(await call(app, 'PUT', `/api/templates/${created.id}`, { name: 'x' }, { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+  });
+
+  it('on a shared fixture template creates an override for the calling app only (same id and key)', async () => {
+    const app = makeTestApp();
+    const res = await call(app, 'PUT', '/api/templates/plain', { status: 'archived' }, { appId: 'app-a' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ key: 'plain', status: 'archived', source: 'runtime', appId: 'app-a' });
+    const fixtureId = (await call(app, 'GET', '/api/templates/plain', undefined, { appId: 'app-b' })).body.id;
+    expect(res.body.id).toBe(fixtureId);
+    expectApiError(await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'app-a' }), 400, 'ERR_TEMPLATE_NOT_APPROVED');
+    expect((await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'app-b' })).status).toBe(200);
+    expect((await call(app, 'GET', '/api/templates', undefined, { appId: 'app-a' })).body.filter((t: { key: string }) => t.key === 'plain')).toHaveLength(1);
+  });
+});
+
+describe('DELETE /api/templates/{id}', () => {
+  it('hard-deletes a runtime template and answers {success: true}', async () => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' })).body;
+    const res = await call(app, 'DELETE', `/api/templates/${created.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expectApiError(await call(app, 'GET', `/api/templates/${created.id}`), 404, 'ERR_NOT_FOUND');
+    expectApiError(await call(app, 'DELETE', `/api/templates/${created.id}`), 404, 'ERR_NOT_FOUND');
+  });
+
+  it('answers 400 ERR_BAD_REQUEST for a fixture template (read-only)', async () => {
+    const res = await call(makeTestApp(), 'DELETE', '/api/templates/plain');
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.devMessage).toMatch(/read-only/);
+  });
+
+  it('deleting an override brings the shared fixture template back', async () => {
+    const app = makeTestApp();
+    await call(app, 'PUT', '/api/templates/plain', { status: 'archived' });
+    expect((await call(app, 'DELETE', '/api/templates/plain')).status).toBe(200);
+    expect((await call(app, 'GET', '/api/templates/plain')).body).toMatchObject({ status: 'approved', source: 'fixture' });
+  });
+
+  it('answers 404 ERR_NOT_FOUND for another app\'s template and leaves it in place', async () => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
+    expectApiError(await call(app, 'DELETE', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+    expect((await call(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-a' })).status).toBe(200);
+  });
+});
+
+describe('sending with a runtime template', () => {
+  const body = (ref: Record<string, string>) => ({
+    template: { ...ref, variables: { customerName: 'Ada', cta: CTA } },
+    targets: ['user-1'],
+    mode: 'realtime',
+  });
+
+  async function runtimeTemplate(app: EmulatorApp) {
+    const channelId = await inAppChannel(app);
+    return (
+      await createTemplate(app, {
+        name: 'Shipped',
+        channelIds: [channelId],
+        variableSchema: { customerName: { type: 'string' }, cta: { type: 'action' } },
+        content: { in_app: { title: 'Hi {{customerName}}', url: '{{cta}}' } },
+      })
+    ).body;
+  }
+
+  it('answers 400 ERR_TEMPLATE_NOT_APPROVED while the template is a draft', async () => {
+    const app = makeTestApp();
+    const created = await runtimeTemplate(app);
+    expectApiError(await send(app, body({ key: created.templateId })), 400, 'ERR_TEMPLATE_NOT_APPROVED');
+  });
+
+  it('sends once approved, through the linked channel types, with rendered content', async () => {
+    const app = makeTestApp();
+    const created = await runtimeTemplate(app);
+    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    const res = await send(app, body({ id: created.id }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ templateKey: 'shipped', channels: ['in_app'], mode: 'realtime' });
+    const deliveries = (await call(app, 'GET', `/__inspect/deliveries?notificationId=${res.body.notificationId}`)).body;
+    expect(deliveries.items[0].rendered).toEqual({ in_app: { title: 'Hi Ada', url: CTA.data } });
+  });
+
+  it('is invisible to another app\'s sends (404)', async () => {
+    const app = makeTestApp();
+    const created = await runtimeTemplate(app);
+    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    expectApiError(await send(app, body({ key: 'shipped' }), { appId: 'other' }), 404, 'ERR_NOT_FOUND');
+  });
+});
