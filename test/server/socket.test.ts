@@ -1,0 +1,46 @@
+/**
+ * A real socket (CONTRACT §9, "in tests"): startEmulator on port 0, a send over HTTP with
+ * the production prefix, the records visible through the control plane.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { TEST_TEMPLATES } from '../helpers/app.js';
+
+let running: RunningEmulator | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+describe('startEmulator on a real socket', () => {
+  it('binds a free port and serves a send under /v3/business-messaging', async () => {
+    running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(running.port).toBeGreaterThan(0);
+    const res = await fetch(`${running.url}/v3/business-messaging/api/notifications/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', appid: 'sock', apikey: 'k' },
+      body: JSON.stringify({ template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }),
+    });
+    expect(res.status).toBe(200);
+    const notification = (await res.json()) as { notificationId: string };
+    expect(notification.notificationId).toMatch(/^notif_[0-9a-f]{24}$/);
+    const list = (await (await fetch(`${running.url}/__inspect/deliveries?appId=sock`)).json()) as { total: number };
+    expect(list.total).toBe(1);
+  });
+
+  it('answers the error envelope over the socket', async () => {
+    running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    const res = await fetch(`${running.url}/api/notifications/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_UNAUTHORIZED');
+  });
+
+  it('close() is idempotent and frees the port', async () => {
+    running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    const { url } = running;
+    await running.close();
+    await running.close();
+    await expect(fetch(`${url}/__health`)).rejects.toThrow();
+  });
+});
