@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { call, expectApiError, makeTestApp } from '../helpers/app.js';
+import { createCampaign, CTA_CELL, orderCsv, upload } from './campaign-helpers.js';
+
+describe('POST /api/campaigns/upload', () => {
+  it('adds one pending recipient per valid row with its variables, answering the contract fields', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const csv = `user_id,customerName,cta\r\nu1,"Ann, Jr.",${CTA_CELL}\r\nu2,Bob,${CTA_CELL}\r\n`;
+    const res = await upload(app, csv, c.id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ recipientsAdded: 2, uploaded: 2, total: 2, campaignId: c.id, skipped: 0, errors: [] });
+    const recipients = (await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body;
+    expect(recipients.total).toBe(2);
+    expect(recipients.items[0]).toMatchObject({
+      userId: 'u1', status: 'pending', campaignId: c.id, appId: 'app-test',
+      variables: { customerName: 'Ann, Jr.', cta: { type: 'web', data: 'https://shop.example/track' } },
+    });
+    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(2);
+  });
+
+  it('skips duplicates (in the file and already on the campaign) as row errors, counting the total', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u0'] });
+    const res = await upload(app, orderCsv(['u1', 'u0', 'u2', 'u1']), c.id);
+    expect(res.body).toEqual({
+      recipientsAdded: 2, uploaded: 2, total: 3, campaignId: c.id, skipped: 2,
+      errors: [{ row: 3, reason: 'duplicate user_id' }, { row: 5, reason: 'duplicate user_id' }],
+    });
+  });
+
+  it('skips row-level problems with spreadsheet row numbers and still succeeds', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const csv = ['user_id,customerName,cta', `u1,Ann,${CTA_CELL}`, `,NoId,${CTA_CELL}`, 'u3,Bad JSON,{oops', `u4,,${CTA_CELL}`].join('\n');
+    const res = await upload(app, csv, c.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ recipientsAdded: 1, total: 1, skipped: 3 });
+    expect(res.body.errors.map((e: any) => e.row)).toEqual([3, 4, 5]);
+    for (const error of res.body.errors) expect(error.reason).toEqual(expect.any(String));
+  });
+
+  it('lists at most 100 row errors but counts every skipped row', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const csv = ['user_id,customerName,cta', ...Array.from({ length: 150 }, () => `u1,Ann,${CTA_CELL}`)].join('\n');
+    const res = await upload(app, csv, c.id);
+    expect(res.body).toMatchObject({ recipientsAdded: 1, skipped: 149 });
+    expect(res.body.errors).toHaveLength(100);
+    expect(res.body.errors[0]).toEqual({ row: 3, reason: 'duplicate user_id' });
+  });
+
+  it('accepts the userId alias and a CSV sent as a text field', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app, { templateId: 'plain' });
+    const form = new FormData();
+    form.append('file', 'userId\nu1\nu2\n');
+    form.append('campaignId', c.id);
+    const res = await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: form });
+    expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2 });
+  });
+
+  it('answers 400 and adds nothing for a file-level problem (no user_id column)', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const res = await upload(app, `customerName,cta\nAnn,${CTA_CELL}`, c.id);
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(0);
+    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
+  });
+
+  it('answers 400 and adds nothing for more than 100,000 data rows', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app, { templateId: 'plain' });
+    let csv = 'user_id\n';
+    for (let i = 0; i <= 100_000; i++) csv += `u${i}\n`;
+    const res = await upload(app, csv, c.id);
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients?limit=1`)).body.total).toBe(0);
+  });
+
+  it('answers 400 naming both fields for a JSON body instead of multipart', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const res = await call(app, 'POST', '/api/campaigns/upload', { campaignId: c.id, file: 'user_id\nu1' });
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.details).toMatchObject({ 'content-type': expect.any(String), file: expect.any(String), campaignId: expect.any(String) });
+  });
+
+  it('answers 400 naming the missing field: file, campaignId, or both', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const noFile = await upload(app, null, c.id);
+    expectApiError(noFile, 400, 'ERR_BAD_REQUEST');
+    expect(Object.keys(noFile.body.error.details)).toEqual(['file']);
+    const noId = await upload(app, orderCsv(['u1']), null);
+    expect(Object.keys(noId.body.error.details)).toEqual(['campaignId']);
+    const neither = await upload(app, null, null);
+    expect(Object.keys(neither.body.error.details).sort()).toEqual(['campaignId', 'file']);
+  });
+
+  it('answers 404 for an unknown campaign and for another app\'s campaign', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    expectApiError(await upload(app, orderCsv(['u1']), 'ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
+    expectApiError(await upload(app, orderCsv(['u1']), c.id, { appId: 'app-other' }), 404, 'ERR_NOT_FOUND');
+    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(0);
+  });
+
+  it('answers 400 for a campaign that is no longer a draft, adding nothing', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    await upload(app, orderCsv(['u1']), c.id);
+    await call(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    const res = await upload(app, orderCsv(['u2']), c.id);
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.details.status).toMatch(/must be "draft"/);
+    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(1);
+  });
+
+  it('answers 413 ERR_PAYLOAD_TOO_LARGE past the upload limit', async () => {
+    const app = makeTestApp({ uploadLimitBytes: 1024 });
+    const c = await createCampaign(app);
+    expectApiError(await upload(app, orderCsv(Array.from({ length: 100 }, (_, i) => `user-${i}`)), c.id), 413, 'ERR_PAYLOAD_TOO_LARGE');
+  });
+});
