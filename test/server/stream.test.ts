@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { TEST_TEMPLATES } from '../helpers/app.js';
+
+interface SseEvent {
+  event: string;
+  data: any;
+}
+
+/** Reads SSE frames from a fetch body; comments (heartbeats) are kept as event ":comment". */
+function sseReader(res: Response) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const queued: SseEvent[] = [];
+  async function next(): Promise<SseEvent> {
+    for (;;) {
+      const shifted = queued.shift();
+      if (shifted) return shifted;
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (frame.startsWith(':')) {
+          queued.push({ event: ':comment', data: frame.slice(1).trim() });
+          continue;
+        }
+        const fields = Object.fromEntries(frame.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+        queued.push({ event: fields.event ?? 'message', data: JSON.parse(fields.data ?? 'null') });
+      }
+    }
+  }
+  /** The next n events that are not comments. */
+  async function take(n: number): Promise<SseEvent[]> {
+    const out: SseEvent[] = [];
+    while (out.length < n) {
+      const e = await next();
+      if (e.event !== ':comment') out.push(e);
+    }
+    return out;
+  }
+  return { next, take, cancel: () => reader.cancel() };
+}
+
+let emu: RunningEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+async function api(method: string, path: string, body: unknown, appId = 'app-a') {
+  const res = await fetch(`${emu!.url}${path}`, {
+    method,
+    headers: { appid: appId, apikey: 'key', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return res.json() as Promise<any>;
+}
+
+async function open(query = '') {
+  const res = await fetch(`${emu!.url}/__inspect/stream${query}`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+  const reader = sseReader(res);
+  expect(await reader.next()).toEqual({ event: ':comment', data: 'connected' });
+  return reader;
+}
+
+describe('GET /__inspect/stream', () => {
+  it('streams campaign status changes and deliveries of a campaign, filtered by campaignId', async () => {
+    emu = await startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    const campaign = await api('POST', '/api/campaigns', { name: 'c', templateId: 'plain', deliveryMode: 'batch' });
+    const stream = await open(`?campaignId=${campaign.id}&types=delivery,campaign`);
+    await api('POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1', 'u2'] });
+    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' }); // filtered out
+    await api('POST', `/api/campaigns/${campaign.id}/send`, {});
+    const events = await stream.take(4);
+    expect(events.map((e) => e.event)).toEqual(['campaign', 'delivery', 'delivery', 'campaign']);
+    expect(events[0]!.data).toMatchObject({ id: campaign.id, status: 'sending' });
+    expect(events[1]!.data).toMatchObject({ campaignId: campaign.id, userId: 'u1', status: 'sent' });
+    expect(events[3]!.data).toMatchObject({ id: campaign.id, status: 'sent', sentCount: 2 });
+    await stream.cancel();
+  });
+
+  it('streams requests and deliveries filtered by appId and userId, and sends heartbeats', async () => {
+    emu = await startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    const byUser = await open('?userId=u-7');
+    const byApp = await open('?appId=app-b&types=request&heartbeatMs=50');
+    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['u-1', 'u-7'], mode: 'batch' });
+    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['u-9'], mode: 'realtime' }, 'app-b');
+    const [delivery] = await byUser.take(1);
+    expect(delivery).toMatchObject({ event: 'delivery', data: { userId: 'u-7', appId: 'app-a' } });
+    const [request] = await byApp.take(1);
+    expect(request).toMatchObject({ event: 'request', data: { appId: 'app-b', method: 'POST', path: '/api/notifications/send', status: 200 } });
+    let comment = await byApp.next();
+    while (comment.event !== ':comment') comment = await byApp.next();
+    expect(comment.data).toBe('heartbeat');
+    await byUser.cancel();
+    await byApp.cancel();
+  });
+
+  it('unsubscribes from the event bus when the client disconnects', async () => {
+    emu = await startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    const bus = emu.app.emulator.events as unknown as { listenerCount(): number };
+    const before = bus.listenerCount();
+    const stream = await open();
+    expect(bus.listenerCount()).toBe(before + 1);
+    await stream.cancel();
+    for (let i = 0; i < 200 && bus.listenerCount() > before; i++) {
+      // The server notices the closed socket on its next write or close event.
+      await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(bus.listenerCount()).toBe(before);
+  });
+
+  it('answers 400 with the envelope for an unknown event type', async () => {
+    emu = await startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    const res = await fetch(`${emu.url}/__inspect/stream?types=delivery,bogus`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'ERR_BAD_REQUEST', details: { 'types.1': expect.stringContaining('must be one of delivery') } } });
+  });
+});
