@@ -8,14 +8,18 @@ const isoInstant = z
   .refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 instant')
   .transform((s) => Date.parse(s));
 
+/** A whole number from a query string; `?limit=` (empty) counts as absent, not as 0. */
+const queryInt = (min: number, max: number) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a whole number' }).int().min(min).max(max).optional());
+
 export const PageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(0).max(10_000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryInt(0, 10_000).transform((v) => v ?? 100),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER).transform((v) => v ?? 0),
 });
 
 export const WaitQuerySchema = z.object({
-  waitFor: z.coerce.number().int().min(1).max(10_000_000).optional(),
-  timeoutMs: z.coerce.number().int().min(0).max(300_000).default(5_000),
+  waitFor: queryInt(1, 10_000_000),
+  timeoutMs: queryInt(0, 300_000).transform((v) => v ?? 5_000),
 });
 
 export const DeliveryQuerySchema = PageQuerySchema.extend(WaitQuerySchema.shape).extend({

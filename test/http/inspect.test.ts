@@ -68,12 +68,13 @@ describe('GET /__inspect/deliveries filters', () => {
     expect(users(await deliveries(app, '?limit=0'))).toEqual([]);
   });
 
-  it('defaults limit to 100', async () => {
+  it('defaults limit to 100, also for an empty ?limit=', async () => {
     const app = makeTestApp();
     await send(app, plain(Array.from({ length: 150 }, (_, i) => `u${i}`)));
     const body = await deliveries(app);
     expect(body.total).toBe(150);
     expect(body.items).toHaveLength(100);
+    expect((await deliveries(app, '?limit=&offset=')).items).toHaveLength(100);
   });
 
   it('accepts limit 10,000 and answers 400 for 10,001, a negative offset or a bad date', async () => {

@@ -158,6 +158,13 @@ describe('POST /api/notifications/send: variables', () => {
     expectApiError(await send(app, { template: { key: 'greeting' }, targets: ['u'], mode: 'realtime' }), 400, 'ERR_INVALID_VARIABLES');
   });
 
+  it('answers 400 ERR_INVALID_VARIABLES for an undeclared "__proto__" variable', async () => {
+    const raw = '{"template":{"key":"plain","variables":{"__proto__":{"x":1}}},"targets":["u"],"mode":"realtime"}';
+    const res = await call(app, 'POST', '/api/notifications/send', undefined, { raw, headers: { 'content-type': 'application/json' } });
+    expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
+    expect(Object.keys(res.body.error.details)).toEqual(['template.variables.__proto__']);
+  });
+
   it('answers 400 ERR_BAD_REQUEST when variables is not an object', async () => {
     const res = await withVars(['a']);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
@@ -236,6 +243,10 @@ describe('POST /api/notifications/send: targets and modes', () => {
   it('answers 400 ERR_BAD_REQUEST when mode is missing or not a string', async () => {
     expectApiError(await send(app, { template: { key: 'plain' }, targets: ['a'] }), 400, 'ERR_BAD_REQUEST');
     expectApiError(await plain(['a'], 7), 400, 'ERR_BAD_REQUEST');
+  });
+
+  it('counts targets as given, before duplicates are removed (realtime ["u1","u1"] is 2)', async () => {
+    expectApiError(await plain(['u1', 'u1'], 'realtime'), 400, 'ERR_TARGET_LIMIT_EXCEEDED');
   });
 
   it('delivers duplicate targets once', async () => {
