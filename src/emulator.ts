@@ -7,6 +7,10 @@ import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
 import { type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
+import { createCampaignService, type CampaignService } from './domain/campaigns.js';
+import { createTemplateService, type TemplateService } from './domain/templates.js';
+import { createChannelService, type ChannelService } from './domain/channels.js';
+import { createAnalyticsService, type AnalyticsService } from './domain/analytics.js';
 import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
@@ -48,7 +52,7 @@ export interface Emulator {
   readonly events: Events;
   readonly logger: Logger;
   readonly startedAt: number;
-  readonly services: { notifications: NotificationService };
+  readonly services: { notifications: NotificationService; campaigns: CampaignService; templates: TemplateService; channels: ChannelService; analytics: AnalyticsService };
   /**
    * The delivery-fault policy for work started by a request that named `requestScenarios`
    * (x-emulator-scenario header) on top of the globally active scenarios. The policy reads
@@ -130,7 +134,15 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).
   const campaigns = createCampaignService({ store, templates, clock, ids, events, runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow } });
   cleanups.push(() => campaigns.close());
-  const services = { notifications: createNotificationService({ store, templates, clock, ids, events }) };
+  const services = {
+    notifications: createNotificationService({ store, templates, clock, ids, events }),
+    campaigns,
+    templates: createTemplateService({ store, templates, clock, ids }),
+    channels: createChannelService({ store, clock, ids }),
+    analytics: createAnalyticsService({ store, templates, clock, ids }),
+  };
+  // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
+  campaigns.restore(scenarios.deliveryFaults([]));
 
   return {
     options, clock, random, ids, store, templates, apps, events, logger, services,

@@ -9,11 +9,19 @@ import { limitBody } from '../middleware/body-limit.js';
 import { auth } from '../middleware/auth.js';
 import { scenarios } from '../middleware/scenario.js';
 import { notificationRoutes } from './notifications.js';
+import { campaignRoutes } from './campaigns.js';
+import { templateRoutes } from './templates.js';
+import { channelRoutes } from './channels.js';
+import { analyticsRoutes } from './analytics.js';
 
 export function apiRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .use(limitBody(emulator))
     .use(auth())
     .use(scenarios())
-    .route('/', notificationRoutes);
+    .route('/', notificationRoutes)
+    .route('/', campaignRoutes)
+    .route('/', templateRoutes)
+    .route('/', channelRoutes)
+    .route('/', analyticsRoutes);
 }
