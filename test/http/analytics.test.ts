@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, CTA, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
 import type { EmulatorApp } from '../../src/index.js';
+import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campaign-helpers.js';
 
 /** order-confirmation delivers through in_app and push. */
 async function sendOrder(app: EmulatorApp, userId: string, appId = 'app-test'): Promise<string> {
@@ -29,6 +30,18 @@ describe('POST /api/analytics/events', () => {
     const other = await call(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'));
     expect(other.body.eventId).not.toBe(first.body.eventId);
     expect((await call(app, 'GET', '/api/analytics/users/user-1')).body.summary.clicked).toBe(1);
+  });
+
+  it('accepts a campaign id and reports campaign deliveries under it', async () => {
+    const app = makeTestApp();
+    const campaign = await createCampaign(app);
+    expect((await upload(app, orderCsv(['user-1']), campaign.id)).status).toBe(200);
+    expect((await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {})).status).toBe(200);
+    await waitForCampaignStatus(app, campaign.id, 'sent');
+    expect((await call(app, 'POST', '/api/analytics/events', event(campaign.id, 'clicked', 'push'))).status).toBe(200);
+    const res = await call(app, 'GET', '/api/analytics/users/user-1');
+    expect(res.body.summary).toEqual({ delivered: 2, viewed: 0, clicked: 1 });
+    expect(res.body.notifications.every((n: { notificationId: string }) => n.notificationId === campaign.id)).toBe(true);
   });
 
   it('answers 400 ERR_BAD_REQUEST with details for missing and ill-typed fields', async () => {
