@@ -8,6 +8,11 @@ import { HELP, loadConfig } from './config.js';
 import { startEmulator } from './server.js';
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'generate-csv') {
+    // Loaded on demand: faker is heavy and the server never needs it.
+    const { runGenerateCsv } = await import('./tools/generate-csv.js');
+    return runGenerateCsv(argv.slice(1));
+  }
   const command = loadConfig(argv, process.env);
   if (command.kind === 'help') {
     process.stdout.write(HELP);
