@@ -4,7 +4,7 @@
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { ListResult } from '../domain/ports.js';
-import type { ClientOptions, ClockState, EmulatorClient, Health, Instant } from './types.js';
+import type { ClientOptions, ClockState, EmulatorClient, Health, Instant, ScenarioInfo, ScenarioList } from './types.js';
 
 export type * from './types.js';
 
@@ -90,11 +90,11 @@ export function createClient(options: ClientOptions): EmulatorClient {
       await send('DELETE', `/__inspect${queryString({ appId })}`);
     },
     scenarios: {
-      list: () => get('/__scenarios'),
-      activate: (names) => send('PUT', '/__scenarios/active', { names }),
-      load: (scenario) => send('POST', '/__scenarios', scenario),
-      reset: () => send('POST', '/__scenarios/reset'),
-      remove: (name) => send('DELETE', `/__scenarios/${seg(name)}`),
+      list: () => get<ScenarioList>('/__scenarios'),
+      activate: (names) => send<{ active: string[] }>('PUT', '/__scenarios/active', { names }),
+      load: (scenario) => send<{ replaced: boolean; scenario: ScenarioInfo }>('POST', '/__scenarios', scenario),
+      reset: () => send<ScenarioList>('POST', '/__scenarios/reset'),
+      remove: (name) => send<{ deleted: string; active: string[] }>('DELETE', `/__scenarios/${seg(name)}`),
     },
     clock: {
       get: () => get<ClockState>('/__clock'),

@@ -93,13 +93,18 @@ export interface ClockState {
   [more: string]: unknown;
 }
 
-/** A loaded scenario as GET /__scenarios lists it (rules with their remaining `times`). */
+/** A loaded scenario as GET /__scenarios lists it (rules explained, with their remaining `times`). */
 export interface ScenarioInfo {
   name: string;
   description?: string;
-  active?: boolean;
   rules: unknown[];
   [more: string]: unknown;
+}
+
+/** GET /__scenarios and POST /__scenarios/reset. */
+export interface ScenarioList {
+  active: string[];
+  scenarios: ScenarioInfo[];
 }
 
 export interface EmulatorClient {
@@ -116,11 +121,14 @@ export interface EmulatorClient {
   /** DELETE /__inspect: clears deliveries, notifications, campaigns and the journal (of one app when given). */
   reset(options?: { appId?: string }): Promise<void>;
   scenarios: {
-    list(): Promise<unknown>;
-    activate(names: string[]): Promise<unknown>;
-    load(scenario: unknown): Promise<unknown>;
-    reset(): Promise<unknown>;
-    remove(name: string): Promise<unknown>;
+    list(): Promise<ScenarioList>;
+    /** PUT /__scenarios/active: replaces the globally active set. */
+    activate(names: string[]): Promise<{ active: string[] }>;
+    /** POST /__scenarios: loads (or replaces) one scenario in the file format of CONTRACT §7. */
+    load(scenario: unknown): Promise<{ replaced: boolean; scenario: ScenarioInfo }>;
+    /** POST /__scenarios/reset: restores every rule's `times`/`after` counters. */
+    reset(): Promise<ScenarioList>;
+    remove(name: string): Promise<{ deleted: string; active: string[] }>;
   };
   clock: {
     get(): Promise<ClockState>;
