@@ -136,6 +136,15 @@ describe('scenario directory', () => {
     expect(() => makeTestApp({ scenariosDir: twice })).toThrow(/b\.json: field "name": scenario "same" is already defined/);
   });
 
+  it('ships at least six valid example scenarios in ./scenarios, each with a description', async () => {
+    app = makeTestApp({ scenariosDir: './scenarios' });
+    const { scenarios } = (await call(app, 'GET', '/__scenarios')).body;
+    expect(scenarios.length).toBeGreaterThanOrEqual(6);
+    for (const s of scenarios) expect(s.description, s.name).toEqual(expect.stringMatching(/\w{3}/));
+    const kinds = scenarios.flatMap((s: any) => s.rules.flatMap((r: any) => Object.keys(r.fault)));
+    for (const kind of ['error', 'delayMs', 'rateLimit', 'failDelivery', 'drop', 'status']) expect(kinds).toContain(kind);
+  });
+
   it('starts with no scenarios when the directory does not exist', async () => {
     app = makeTestApp({ scenariosDir: join(tmpdir(), 'no-such-scenarios-dir-xyz') });
     expect((await call(app, 'GET', '/__scenarios')).body).toEqual({ active: [], scenarios: [] });

@@ -34,7 +34,7 @@ describe('faults over a real socket', () => {
     await expect(post()).rejects.toThrow(/fetch failed/);
     const next = await post();
     expect(next.status).toBe(200);
-    const journal = await (await fetch(`${emu.url}/__inspect/requests?scenario=create-drop`)).json();
+    const journal = (await (await fetch(`${emu.url}/__inspect/requests?scenario=create-drop`)).json()) as { items: unknown[] };
     expect(journal.items[0]).toMatchObject({ scenario: 'create-drop', rule: expect.stringContaining('drop the connection') });
   });
 
@@ -56,6 +56,6 @@ describe('faults over a real socket', () => {
     emu = await start(['slow-fail']);
     const res = await post();
     expect(res.status).toBe(500);
-    expect((await res.json()).error.code).toBe('ERR_OPERATION_FAILED');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_OPERATION_FAILED');
   });
 });
