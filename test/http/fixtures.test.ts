@@ -136,9 +136,12 @@ describe('watching fixtures', () => {
   }
   const templatesCount = (app: EmulatorApp) => async () => (await call(app, 'GET', '/__health')).body.templates as number;
 
-  it('reloads on an edit and keeps the last good set after a bad edit', async () => {
+  it('reloads on an edit and keeps the last good set after a bad edit, reporting the file', async () => {
     const dir = fixturesDir({ 'a.json': tpl('first') });
-    const app = open(dir, true);
+    const errors: string[] = [];
+    const logger = { error: (m: string) => errors.push(m), warn: () => {}, info: () => {}, debug: () => {} };
+    const app = createApp({ fixturesDir: dir, watch: true, logLevel: 'silent', logger });
+    opened.push(app);
     expect(await templatesCount(app)()).toBe(1);
 
     writeFileSync(join(dir, 'templates', 'b.json'), JSON.stringify([tpl('second'), tpl('third')]));
@@ -150,6 +153,7 @@ describe('watching fixtures', () => {
     await new Promise((r) => setTimeout(r, 400));
     expect(await templatesCount(app)()).toBe(3);
     await templateIdOf(app, 'third');
+    expect(errors.join('\n')).toContain(join(dir, 'templates', 'b.json'));
 
     writeFileSync(join(dir, 'templates', 'b.json'), JSON.stringify(tpl('fourth')));
     expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);

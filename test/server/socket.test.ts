@@ -36,6 +36,26 @@ describe('startEmulator on a real socket', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_UNAUTHORIZED');
   });
 
+  it('answers 413 ERR_PAYLOAD_TOO_LARGE for a chunked body over the limit (no content-length)', async () => {
+    running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent', bodyLimitBytes: 256 });
+    const chunk = new TextEncoder().encode(JSON.stringify({ title: 'x'.repeat(200) }));
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(chunk);
+        controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const res = await fetch(`${running.url}/api/notifications/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', appid: 'a', apikey: 'k' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+  });
+
   it('close() is idempotent and frees the port', async () => {
     running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
     const { url } = running;
