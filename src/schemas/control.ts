@@ -52,7 +52,7 @@ export const JournalQuerySchema = PageQuerySchema.extend({
   appId: z.string().optional(),
   method: z.string().optional(),
   path: z.string().optional(),
-  status: z.coerce.number().int().optional(),
+  status: queryInt(100, 599),
   errorCode: z.string().optional(),
   scenario: z.string().optional(),
   since: isoInstant.optional(),

@@ -139,3 +139,17 @@ describe('app scoping', () => {
     expect(blog.body.total).toBe(1);
   });
 });
+
+describe('admin token on the control plane', () => {
+  const app = makeTestApp({ adminToken: 'tok' });
+
+  it('answers 401 ERR_UNAUTHORIZED on /__ paths without the bearer token', async () => {
+    expectApiError(await call(app, 'GET', '/__health'), 401, 'ERR_UNAUTHORIZED');
+    expectApiError(await call(app, 'GET', '/__inspect/deliveries', undefined, { headers: { authorization: 'Bearer nope' } }), 401, 'ERR_UNAUTHORIZED');
+  });
+
+  it('serves /__ paths with the token, and the API needs none', async () => {
+    expect((await call(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer tok' } })).status).toBe(200);
+    expect((await send(app, plain)).status).toBe(200);
+  });
+});

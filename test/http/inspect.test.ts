@@ -146,6 +146,8 @@ describe('GET /__inspect/requests', () => {
     for (const e of body.items) expect(e.durationMs).toBeGreaterThanOrEqual(0);
     expect((await call(app, 'GET', '/__inspect/requests?status=401')).body.total).toBe(1);
     expect((await call(app, 'GET', '/__inspect/requests?errorCode=ERR_BAD_REQUEST')).body.total).toBe(1);
+    expect((await call(app, 'GET', '/__inspect/requests?status=&method=post')).body.total).toBe(3);
+    expectApiError(await call(app, 'GET', '/__inspect/requests?status=abc'), 400, 'ERR_BAD_REQUEST');
   });
 });
 
