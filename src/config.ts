@@ -87,7 +87,9 @@ const FLAGS = {
 const splitList = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
 
 /** argv (without node and script) + env → what to do. Throws ConfigError for bad input. */
-export function loadConfig(argv: string[], env: Record<string, string | undefined>): CliCommand {
+export function loadConfig(argv: string[], rawEnv: Record<string, string | undefined>): CliCommand {
+  // An empty variable (`PORT=`) counts as unset, so it cannot turn into port 0 by coercion.
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== '')) as Record<string, string | undefined>;
   let values: ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: false }>>['values'];
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
@@ -97,6 +99,9 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   if (values.help) return { kind: 'help' };
 
   const problems: string[] = [];
+  for (const [flag, value] of Object.entries(values)) {
+    if (value === '') problems.push(`--${flag}: needs a value (got an empty string)`);
+  }
   let apps: unknown[] = [];
   try {
     apps = env.EMULATOR_APPS ? parseAppsEnv(env.EMULATOR_APPS) : [];

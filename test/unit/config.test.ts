@@ -76,6 +76,11 @@ describe('loadConfig', () => {
     expect(problems(argv)).toMatch(pattern);
   });
 
+  it('treats an empty env variable as unset and refuses an empty flag value', () => {
+    expect(options([], { PORT: '', EMULATOR_SEED: '' })).toMatchObject({ port: 4010, seed: undefined });
+    expect(problems(['--port', ''])).toMatch(/--port: needs a value/);
+  });
+
   it('names the env variable when only the env value is bad', () => {
     expect(problems([], { PORT: 'abc' })).toMatch(/^PORT: /);
     expect(problems([], { EMULATOR_LOG_LEVEL: 'loud' })).toMatch(/^EMULATOR_LOG_LEVEL: /);
