@@ -35,7 +35,7 @@ describe('faults over a real socket', () => {
     const next = await post();
     expect(next.status).toBe(200);
     const journal = (await (await fetch(`${emu.url}/__inspect/requests?scenario=create-drop`)).json()) as { items: unknown[] };
-    expect(journal.items[0]).toMatchObject({ scenario: 'create-drop', rule: expect.stringContaining('drop the connection') });
+    expect(journal.items[0]).toMatchObject({ status: 499, scenario: 'create-drop', rule: expect.stringContaining('drop the connection') });
   });
 
   it('drops only the request that names the scenario in its header', async () => {
