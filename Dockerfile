@@ -1,0 +1,35 @@
+# notification-emulator as an image (CONTRACT §9): build with the dev tools, run with the
+# production dependencies and dist/ only, as the non-root node user.
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: the prepare script (tsc) needs src/, which comes next.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4010 \
+    EMULATOR_FIXTURES=/fixtures \
+    EMULATOR_SCENARIOS_DIR=/scenarios
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# The bundled examples; mount your own over them with -v $PWD/fixtures:/fixtures.
+COPY fixtures /fixtures
+COPY scenarios /scenarios
+# A writable place for --data-file (EMULATOR_DATA_FILE=/data/state.json -v emulator-data:/data).
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 4010
+# node, not curl/wget (the slim base has neither); sends the admin token when one is set
+# through EMULATOR_ADMIN_TOKEN (pass the token by env rather than --admin-token in Docker).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["node", "-e", "const t=process.env.EMULATOR_ADMIN_TOKEN;fetch('http://127.0.0.1:'+(process.env.PORT||4010)+'/__health',{headers:t?{authorization:'Bearer '+t}:{}}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Exec form: node is PID 1 and gets SIGTERM itself (the CLI closes and exits at once).
+CMD ["node", "dist/cli.js"]
