@@ -62,7 +62,7 @@ describe('the packed package', () => {
         if (url) break;
       }
       expect(url, stderr).toBeDefined();
-      const health = await (await fetch(`${url}/__health`)).json();
+      const health = (await (await fetch(`${url}/__health`)).json()) as { status: string; templates: number };
       expect(health).toMatchObject({ status: 'ok', templates: expect.any(Number) });
       expect(health.templates).toBeGreaterThan(0);
     } finally {
