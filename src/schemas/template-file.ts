@@ -18,8 +18,16 @@ const VariableMapValueSchema = z.object({
   required: z.boolean().default(true),
 });
 
+const VariableArrayInputSchema = z.array(VariableEntryInputSchema).superRefine((entries, ctx) => {
+  const seen = new Set<string>();
+  entries.forEach((entry, index) => {
+    if (seen.has(entry.key)) ctx.addIssue({ code: 'custom', path: [index, 'key'], message: `variable "${entry.key}" is declared twice` });
+    seen.add(entry.key);
+  });
+});
+
 export const VariableSchemaInputSchema = z.union([
-  z.array(VariableEntryInputSchema),
+  VariableArrayInputSchema,
   z.record(z.string().min(1), VariableMapValueSchema),
 ]);
 

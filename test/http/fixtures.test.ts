@@ -85,6 +85,8 @@ describe('loading fixture files', () => {
     ['a bad variable type', tpl('v', { variableSchema: [{ key: 'x', type: 'number' }] }), 'bad.json', /field "variableSchema/],
     ['a missing key', { content: {} }, 'bad.json', /field "key"/],
     ['a bad id', tpl('i', { id: 'XYZ' }), 'bad.json', /field "id"/],
+    ['a variable declared twice', tpl('d', { variableSchema: [{ key: 'x', type: 'string' }, { key: 'x', type: 'image' }] }), 'bad.json', /declared twice/],
+    ['a bad entry in an array file', [tpl('ok'), tpl('bad', { channels: [] })], 'bad.json', /field "1\.channels"/],
   ])('refuses to start on %s, naming the file and field', (_what, content, name, pattern) => {
     const dir = fixturesDir({ 'good.json': tpl('good'), [name]: content });
     let error: unknown;
