@@ -34,6 +34,12 @@ describe('addressing', () => {
     expect(res.headers.get('allow')).toContain('GET');
   });
 
+  it('checks credentials before routing under the API prefixes (401 beats 404 and 405)', async () => {
+    const app = makeTestApp();
+    expectApiError(await call(app, 'GET', '/api/nothing-here', undefined, { appId: '' }), 401, 'ERR_UNAUTHORIZED');
+    expectApiError(await call(app, 'GET', '/api/notifications/send', undefined, { appId: '' }), 401, 'ERR_UNAUTHORIZED');
+  });
+
   it('journals a 404 under an API prefix', async () => {
     const app = makeTestApp();
     await call(app, 'GET', '/api/nothing-here');
