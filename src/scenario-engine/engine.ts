@@ -187,13 +187,15 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
      * The failDelivery policy for work started by a request. The global active set is read
      * at each call, so a scheduled campaign sees the scenarios active when it runs.
      */
-    deliveryFaults(requestScenarios: readonly string[], request?: RequestFacts): DeliveryFaultPolicy {
+    deliveryFaults(requestScenarios: readonly string[], request?: RequestFacts, onApplied?: (info: AppliedRuleInfo) => void): DeliveryFaultPolicy {
       const names = [...requestScenarios];
       return (facts) => {
         for (const { name, layer, scenario } of layers(names)) {
           for (const compiled of scenario.rules) {
             if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;
-            if (activate(layer, name, compiled)) return { reason: compiled.rule.fault.failDelivery!, scenario: name };
+            if (!activate(layer, name, compiled)) continue;
+            onApplied?.({ scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) });
+            return { reason: compiled.rule.fault.failDelivery!, scenario: name };
           }
         }
         return null;

@@ -4,7 +4,7 @@
  * file, rule and field; on reload a bad file is logged and its last good version stays.
  */
 import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '../domain/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { describeScenarioIssues, ScenarioSchema, type Scenario } from '../schemas/scenario-file.js';
@@ -63,7 +63,7 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
     const names = new Set([...next.values()].map((s) => s.name));
     for (const name of engine.names()) {
       const source = engine.sourceOf(name) ?? '';
-      if (source.startsWith(`${dir}`) && !names.has(name)) {
+      if (dirname(source) === dir && !names.has(name)) {
         if (engine.active().includes(name)) logger.warn(`scenario "${name}" was active and its file is gone; it is no longer active`);
         engine.remove(name);
       }

@@ -195,6 +195,15 @@ describe('failDelivery', () => {
     expect(byUser['user-91'].status).toBe('failed');
   });
 
+  it('names the failDelivery rule in the journal entry of the request that caused it', async () => {
+    make([scenario('flaky', { match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } })]);
+    await send(app, batch(['user-1']));
+    await send(app, batch(['user-90']));
+    const { body } = await call(app, 'GET', '/__inspect/requests');
+    expect(body.items.map((e: any) => e.scenario)).toEqual([null, 'flaky']);
+    expect(body.items[1].rule).toBe('rule 1: user "user-9*" → fail matching deliveries ("device unreachable")');
+  });
+
   it('counts `times` per recipient and honours request matchers', async () => {
     make([scenario('two', { match: { path: '/api/notifications/send', body: { tag: 'x' } }, fault: { failDelivery: 'bounced' }, times: 2 })]);
     await send(app, { ...batch(['a', 'b']), tag: 'y' });

@@ -5,6 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest } from '../../domain/errors.js';
+import type { AppliedRuleInfo } from '../../scenario-engine/engine.js';
 import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
@@ -77,11 +78,17 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
     const names = headerScenarios(c);
     const facts = await requestFacts(c, emulator.scenarios.needsBody(names));
     const decision = emulator.scenarios.decide(facts, names);
-    c.set('deliveryFaults', emulator.deliveryFaults(names, facts));
+    // A failDelivery rule that fires while the route runs is journaled too, unless a request rule already is.
+    let deliveryRule: AppliedRuleInfo | undefined;
+    c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, facts, (info) => (deliveryRule ??= info)));
     if (decision.applied) c.set('appliedRule', decision.applied);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     const fault = decision.fault;
-    if (!fault) return next();
+    if (!fault) {
+      await next();
+      if (deliveryRule && !c.var.appliedRule) c.set('appliedRule', deliveryRule);
+      return;
+    }
     const label = `"${decision.applied!.scenario}" ${decision.applied!.rule}`;
     switch (fault.kind) {
       case 'drop':
