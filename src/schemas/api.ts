@@ -15,8 +15,8 @@ export const SendNotificationBodySchema = z.object({
     .object({
       key: nonBlank('template key').optional(),
       id: nonBlank('template id').optional(),
-      variables: jsonObject.optional(),
-      notificationPushData: jsonObject.optional(),
+      variables: jsonObject.nullish(),
+      notificationPushData: jsonObject.nullish(),
     }, { error: 'must be an object with "key" or "id"' })
     .refine((t) => t.key !== undefined || t.id !== undefined, {
       message: 'one of "template.key" or "template.id" is required',

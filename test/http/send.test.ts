@@ -263,6 +263,15 @@ describe('POST /api/notifications/send: targets and modes', () => {
     expect(res.body.error.details).toHaveProperty(['template.notificationPushData']);
   });
 
+  it('treats null variables, notificationPushData, title and tag as omitted', async () => {
+    const local = makeTestApp();
+    const res = await send(local, { template: { key: 'plain', variables: null, notificationPushData: null }, targets: ['a'], mode: 'realtime', title: null, tag: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ title: null, tag: null });
+    const { body } = await call(local, 'GET', '/__inspect/deliveries');
+    expect(body.items[0]).toMatchObject({ variables: {}, pushData: null });
+  });
+
   it('answers 400 ERR_BAD_REQUEST when title or tag is not a string', async () => {
     expectApiError(await send(app, { template: { key: 'plain' }, targets: ['a'], mode: 'realtime', title: 5 }), 400, 'ERR_BAD_REQUEST');
     expectApiError(await send(app, { template: { key: 'plain' }, targets: ['a'], mode: 'realtime', tag: {} }), 400, 'ERR_BAD_REQUEST');
