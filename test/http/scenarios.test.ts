@@ -113,6 +113,12 @@ describe('matching', () => {
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
   });
 
+  it('matches a campaignId glob on a path with a malformed escape without failing the request itself', async () => {
+    make([scenario('c', { match: { campaignId: 'zz*' }, fault: { status: 418 } })]);
+    expect((await call(app, 'POST', '/api/campaigns/zz1/send', {})).status).toBe(418);
+    expect((await call(app, 'POST', '/api/campaigns/%E0%A4/send', {})).status).not.toBe(500);
+  });
+
   it('matches headers case-insensitively and the app ID', async () => {
     make([scenario('h', { match: { headers: { 'X-Client': 'ios' }, appId: 'app-a' }, fault: { status: 418 } })]);
     expect((await send(app, PLAIN, { appId: 'app-a', headers: { 'x-client': 'ios' } })).status).toBe(418);

@@ -41,6 +41,15 @@ function headerScenarios(c: Context<AppEnv>): string[] {
   return names;
 }
 
+/** A malformed %-escape in a path is the route's 404 to give, not a reason for a 500 here. */
+const safeDecode = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
 const asString = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** Lenient: a body that is not JSON (or a form without the field) just leaves the facts empty. */
@@ -68,7 +77,7 @@ async function requestFacts(c: Context<AppEnv>, withBody: boolean): Promise<Requ
     headers: Object.fromEntries(c.req.raw.headers),
     body,
     templateKey: asString(template.key) ?? asString(record.templateKey) ?? asString(record.templateId),
-    campaignId: (fromPath && fromPath !== 'upload' ? decodeURIComponent(fromPath) : null) ?? asString(record.campaignId) ?? asString(form?.campaignId),
+    campaignId: (fromPath && fromPath !== 'upload' ? safeDecode(fromPath) : null) ?? asString(record.campaignId) ?? asString(form?.campaignId),
   };
 }
 
