@@ -22,6 +22,10 @@ async function main(argv: string[]): Promise<number> {
   const { emulator } = running.app;
   process.stdout.write(`notification-emulator listening on ${running.url}\n`);
   emulator.logger.info(`auth ${emulator.apps.mode}, ${emulator.templates.count()} template(s) from ${command.options.fixturesDir}`);
+  if (emulator.templates.count() === 0) {
+    // A mistyped --fixtures path is otherwise only visible as 404s on every send.
+    emulator.logger.warn(`no templates found in ${command.options.fixturesDir}/templates: every send will answer 404 until one is added`);
+  }
   const stop = (signal: string) => {
     emulator.logger.info(`${signal} received, stopping`);
     running.close().then(

@@ -62,6 +62,23 @@ describe('notification-emulator CLI', () => {
     expect(result.stdout).toMatch(/--port/);
   });
 
+  it('warns on stderr when the fixtures folder holds no templates', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-empty-'));
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', dir, '--log-level', 'warn'], { env: cleanEnv() });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('no templates found')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    expect(stderr).toContain(dir);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
   it('exits 2 naming the file for a bad fixture', () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
     mkdirSync(join(dir, 'templates'));
