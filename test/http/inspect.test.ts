@@ -125,6 +125,11 @@ describe('GET /__inspect/notifications', () => {
     expect(all.items[0]).toMatchObject({ notificationId: firstId, appId: 'shop', targetCount: 2, sentCount: 2, failedCount: 0, sentFrom: 'api' });
     expect((await call(app, 'GET', '/__inspect/notifications?appId=blog')).body.total).toBe(1);
     expect((await call(app, 'GET', '/__inspect/notifications?tag=promo')).body.total).toBe(1);
+    expect((await call(app, 'GET', '/__inspect/notifications?mode=batch')).body.total).toBe(1);
+    expect((await call(app, 'GET', `/__inspect/notifications?notificationId=${firstId}`)).body.total).toBe(1);
+    expect((await call(app, 'GET', '/__inspect/notifications?since=2030-01-01T00:01:00Z&until=2030-01-01T00:01:00Z')).body.items).toEqual([
+      expect.objectContaining({ appId: 'blog' }),
+    ]);
     expect((await call(app, 'GET', '/__inspect/notifications?templateKey=plain&limit=1')).body).toMatchObject({ total: 2, items: [{ notificationId: firstId }] });
   });
 });
@@ -148,6 +153,21 @@ describe('GET /__inspect/requests', () => {
     expect((await call(app, 'GET', '/__inspect/requests?errorCode=ERR_BAD_REQUEST')).body.total).toBe(1);
     expect((await call(app, 'GET', '/__inspect/requests?status=&method=post')).body.total).toBe(3);
     expectApiError(await call(app, 'GET', '/__inspect/requests?status=abc'), 400, 'ERR_BAD_REQUEST');
+  });
+});
+
+describe('GET /__inspect/requests: refusals before the route', () => {
+  it('journals 405 and 413 with their codes, and requests under the production prefix', async () => {
+    const app = makeTestApp({ bodyLimitBytes: 50 });
+    await call(app, 'GET', '/api/notifications/send');
+    await send(app, plain(['a'], { title: 'x'.repeat(100) }));
+    await call(app, 'POST', '/v3/business-messaging/api/notifications/send', { mode: 'realtime' });
+    const { body } = await call(app, 'GET', '/__inspect/requests');
+    expect(body.items.map((e: any) => [e.path, e.status, e.errorCode])).toEqual([
+      ['/api/notifications/send', 405, 'ERR_BAD_REQUEST'],
+      ['/api/notifications/send', 413, 'ERR_PAYLOAD_TOO_LARGE'],
+      ['/v3/business-messaging/api/notifications/send', 400, 'ERR_BAD_REQUEST'],
+    ]);
   });
 });
 
