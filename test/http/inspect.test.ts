@@ -46,6 +46,8 @@ describe('GET /__inspect/deliveries filters', () => {
     ['?since=2030-01-01T00:01:00.000Z', ['o1', 'c']],
     ['?until=2030-01-01T00:01:00.000Z', ['a', 'b', 'o1']],
     ['?since=2030-01-01T00:00:30Z&until=2030-01-01T00:01:30Z', ['o1']],
+    ['?since=2030-01-01', ['a', 'b', 'o1', 'c']],
+    ['?until=2030-01-01T01:00:30%2B01:00', ['a', 'b']],
     ['?appId=shop&mode=realtime', ['c']],
     ['?campaignId=nope', []],
   ])('filters with %s', async (query, expected) => {
@@ -80,7 +82,7 @@ describe('GET /__inspect/deliveries filters', () => {
   it('accepts limit 10,000 and answers 400 for 10,001, a negative offset or a bad date', async () => {
     const app = makeTestApp();
     expect((await call(app, 'GET', '/__inspect/deliveries?limit=10000')).status).toBe(200);
-    for (const query of ['limit=10001', 'limit=abc', 'offset=-1', 'since=yesterday', 'waitFor=0']) {
+    for (const query of ['limit=10001', 'limit=abc', 'offset=-1', 'since=yesterday', 'until=5', 'since=March%207', 'waitFor=0']) {
       const res = await call(app, 'GET', `/__inspect/deliveries?${query}`);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
       expect(Object.keys(res.body.error.details).length).toBeGreaterThan(0);
