@@ -206,5 +206,10 @@ describe('GET /__health and retention', () => {
     await send(app, plain(['u3', 'u4', 'u5']));
     expect(users(await deliveries(app))).toEqual(['u3', 'u4', 'u5']);
     expect((await call(app, 'GET', '/__health')).body).toMatchObject({ droppedDeliveries: 2 });
+    expect((await deliveries(app, '?userId=u1')).total).toBe(0);
+    expect((await deliveries(app, '?userId=u4')).total).toBe(1);
+    await send(app, plain(['u6']), { appId: 'other' });
+    expect(users(await deliveries(app, '?appId=app-test'))).toEqual(['u4', 'u5']);
+    expect((await call(app, 'GET', '/__health')).body).toMatchObject({ droppedDeliveries: 3, deliveries: 3 });
   });
 });
