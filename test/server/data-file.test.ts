@@ -2,13 +2,13 @@
  * --data-file over a real socket (CONTRACT §9): state survives a restart of the emulator,
  * and a kill -9 in the middle of writes leaves a file that is still whole JSON.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, startEmulator, type RunningEmulator } from '../../src/index.js';
+import { ConfigError, startEmulator } from '../../src/index.js';
 import { TEST_TEMPLATES } from '../helpers/app.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emu-datafile-'));
@@ -51,28 +51,31 @@ describe('--data-file: restart', () => {
     }
   });
 
-  it('keeps a campaign, its recipients and its deliveries across a restart', async () => {
-    const file = join(dir, 'campaign.json');
+  it('keeps a campaign sent over the API, its recipients and deliveries across a restart', async () => {
+    const file = join(dir, 'campaign-api.json');
     const first = await start(file);
-    const { store } = first.app.emulator;
-    const now = '2030-01-01T00:00:00.000Z';
-    store.insertCampaign({
-      id: 'c0ffee0000000000000000aa', appId: 'app-a', name: 'Spring', templateId: 'tpl', status: 'sent', deliveryMode: 'batch',
-      tag: null, scheduledAt: null, recipientCount: 1, sentCount: 1, failedCount: 0, createdAt: now, updatedAt: now, startedAt: now, completedAt: now,
-    });
-    store.addRecipients('c0ffee0000000000000000aa', [
-      { id: 'r1', campaignId: 'c0ffee0000000000000000aa', appId: 'app-a', userId: 'u1', variables: {}, status: 'sent', failureReason: null, deliveryId: 'd1', createdAt: now, updatedAt: now },
-    ]);
-    store.addDeliveries([
-      { id: 'd1', appId: 'app-a', notificationId: null, campaignId: 'c0ffee0000000000000000aa', userId: 'u1', templateId: 'tpl', templateKey: 'plain', channels: ['in_app'], mode: 'batch', title: null, tag: null, variables: {}, rendered: {}, pushData: null, status: 'sent', failureReason: null, scenario: null, createdAt: now },
-    ]);
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${first.url}/api${path}`, {
+        method,
+        headers: { appid: 'app-a', apikey: 'key', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(res.status, `${method} ${path}`).toBe(200);
+      return (await res.json()) as { id: string };
+    };
+    const campaign = await api('POST', '/campaigns', { name: 'Spring', templateId: 'plain', deliveryMode: 'batch' });
+    await api('POST', `/campaigns/${campaign.id}/recipients`, { userIds: ['r1', 'r2', 'r3'] });
+    await api('POST', `/campaigns/${campaign.id}/send`, {});
+    await first.client.waitForDeliveries({ campaignId: campaign.id }, { count: 3, timeoutMs: 10_000 });
+    const before = await first.client.campaign(campaign.id);
     await first.close();
 
     const second = await start(file);
     try {
-      expect(second.app.emulator.store.getCampaign('c0ffee0000000000000000aa')).toMatchObject({ name: 'Spring', status: 'sent' });
-      expect(second.app.emulator.store.recipients('c0ffee0000000000000000aa')).toMatchObject([{ userId: 'u1', deliveryId: 'd1' }]);
-      expect(await second.client.deliveries({ campaignId: 'c0ffee0000000000000000aa' })).toMatchObject({ total: 1, items: [{ id: 'd1' }] });
+      expect(await second.client.campaign(campaign.id)).toEqual(before);
+      expect((await second.client.campaignRecipients(campaign.id)).total).toBe(3);
+      const deliveries = await second.client.deliveries({ campaignId: campaign.id });
+      expect(deliveries.items.map((d) => d.userId).sort()).toEqual(['r1', 'r2', 'r3']);
     } finally {
       await second.close();
     }
@@ -100,25 +103,37 @@ describe('--data-file: restart', () => {
   });
 });
 
+async function startCli(file: string): Promise<{ url: string; child: ChildProcess; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--data-file', file, '--log-level', 'silent', '--no-watch'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+    if (url) return { url, child, exited };
+  }
+  throw new Error('the CLI ended without a startup line');
+}
+
+describe('--data-file: SIGTERM', () => {
+  it('writes pending changes before the CLI exits on SIGTERM', async () => {
+    const file = join(dir, 'sigterm.json');
+    const { url, child, exited } = await startCli(file);
+    const sent = await sendOver(url, { template: { key: 'welcome-message', variables: { name: 'Ada' } }, targets: ['u1'], mode: 'realtime' });
+    expect(sent.status).toBe(200);
+    child.kill('SIGTERM'); // at once: well inside the write debounce
+    expect(await exited).toBe(0);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    expect(data.deliveries.map((d: { userId: string }) => d.userId)).toEqual(['u1']);
+    expect(data.notifications).toHaveLength(1);
+  });
+});
+
 describe('--data-file: kill -9', () => {
   it('leaves a file that parses as JSON when the process is killed during writes', async () => {
     const file = join(dir, 'killed.json');
-    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--data-file', file, '--log-level', 'silent', '--no-watch'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    let running: RunningEmulator['url'] | undefined;
+    const { url, child, exited } = await startCli(file);
     try {
-      const lines = createInterface({ input: child.stdout! });
-      for await (const line of lines) {
-        const match = /listening on (http:\/\/\S+)/.exec(line);
-        if (match) {
-          running = match[1];
-          break;
-        }
-      }
-      expect(running).toBeDefined();
-      const url = running!;
       // Enough traffic for several coalesced writes, then kill while requests are in flight.
       let stop = false;
       let sent = 0;
