@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DataFile } from 'lowdb/node';
 import { ConfigError, openLowdbStore } from '../../src/index.js';
 import { delivery, fill, storeContract } from './store-contract.js';
 
@@ -50,6 +51,20 @@ describe('lowdb store: the data file', () => {
     for (let i = 0; i < 50; i++) store.addDeliveries([delivery(i)]);
     await vi.waitFor(() => expect(JSON.parse(readFileSync(file, 'utf8')).deliveries).toHaveLength(50), { timeout: 5000 });
     await store.close();
+  });
+
+  it('coalesces a burst of changes into one write, not one per change', async () => {
+    const store = await openLowdbStore(freshFile(), { debounceMs: 60_000, maxWaitMs: 60_000 });
+    const writes = vi.spyOn(DataFile.prototype, 'write');
+    try {
+      for (let i = 0; i < 100; i++) store.addDeliveries([delivery(i)]);
+      await store.flush();
+      await store.flush(); // nothing pending: no second write
+      expect(writes).toHaveBeenCalledTimes(1);
+    } finally {
+      writes.mockRestore();
+      await store.close();
+    }
   });
 
   it('creates a missing file (and its folder) at open', async () => {
