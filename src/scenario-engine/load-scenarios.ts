@@ -5,10 +5,13 @@
  */
 import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ConfigError } from '../domain/errors.js';
 import type { Logger } from '../platform/logger.js';
-import { describeScenarioIssues, ScenarioSchema, type Scenario } from '../schemas/scenario-file.js';
+import { ConfigError, ERROR_CODES } from '../domain/errors.js';
+import { createScenarioSchema, describeScenarioIssues, type Scenario } from '../schemas/scenario-file.js';
 import type { ScenarioEngine } from './engine.js';
+
+/** Scenario files may name any error code of the contract's table (CONTRACT §2). */
+export const ScenarioSchema = createScenarioSchema(ERROR_CODES);
 
 export interface ScenarioDirRead {
   /** File path → its valid scenario. */

@@ -3,7 +3,6 @@
  * match (all given must hold), a fault, and activation limits (times, after, probability).
  */
 import { z } from 'zod';
-import { ERROR_CODES } from '../domain/errors.js';
 
 const text = z.string().min(1, 'must be a non-empty string');
 
@@ -27,57 +26,63 @@ export const RateLimitSchema = z.strictObject({
 /** The kinds that decide the answer; at most one per rule (delayMs may join any). */
 export const FINAL_FAULT_KINDS = ['error', 'status', 'rateLimit', 'drop', 'failDelivery'] as const;
 
-export const FaultSchema = z
-  .strictObject({
-    error: z.enum(ERROR_CODES as [string, ...string[]], { error: `must be one of ${ERROR_CODES.join(', ')}` }).optional(),
-    message: z.string().optional(),
-    status: z.number().int().min(200).max(599).optional(),
-    body: z.unknown().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    delayMs: z.number().int().min(0).max(600_000).optional(),
-    rateLimit: RateLimitSchema.optional(),
-    drop: z.literal(true, { error: 'must be true' }).optional(),
-    failDelivery: text.optional(),
-  })
-  .superRefine((fault, ctx) => {
-    const finals = FINAL_FAULT_KINDS.filter((k) => fault[k] !== undefined);
-    if (finals.length === 0 && fault.delayMs === undefined) {
-      ctx.addIssue({ code: 'custom', message: `needs one of ${FINAL_FAULT_KINDS.join(', ')} or delayMs`, path: [] });
-    }
-    if (finals.length > 1) {
-      ctx.addIssue({ code: 'custom', message: `combines ${finals.join(' and ')}; a rule has at most one of them (delayMs may join any)`, path: [finals[1]!] });
-    }
-    for (const k of ['body', 'headers'] as const) {
-      if (fault[k] !== undefined && fault.status === undefined) ctx.addIssue({ code: 'custom', message: `is only allowed with "status" (a raw answer)`, path: [k] });
-    }
-    if (fault.message !== undefined && fault.error === undefined) ctx.addIssue({ code: 'custom', message: 'is only allowed with "error"', path: ['message'] });
-  });
+/**
+ * The scenario schema for a list of error codes. The codes are passed in (the contract's
+ * table lives in domain/errors.ts, and schemas import nothing but zod).
+ */
+export function createScenarioSchema(errorCodes: readonly string[]) {
+  const FaultSchema = z
+    .strictObject({
+      error: z.enum(errorCodes as [string, ...string[]], { error: `must be one of ${errorCodes.join(', ')}` }).optional(),
+      message: z.string().optional(),
+      status: z.number().int().min(200).max(599).optional(),
+      body: z.unknown().optional(),
+      headers: z.record(z.string(), z.string()).optional(),
+      delayMs: z.number().int().min(0).max(600_000).optional(),
+      rateLimit: RateLimitSchema.optional(),
+      drop: z.literal(true, { error: 'must be true' }).optional(),
+      failDelivery: text.optional(),
+    })
+    .superRefine((fault, ctx) => {
+      const finals = FINAL_FAULT_KINDS.filter((k) => fault[k] !== undefined);
+      if (finals.length === 0 && fault.delayMs === undefined) {
+        ctx.addIssue({ code: 'custom', message: `needs one of ${FINAL_FAULT_KINDS.join(', ')} or delayMs`, path: [] });
+      }
+      if (finals.length > 1) {
+        ctx.addIssue({ code: 'custom', message: `combines ${finals.join(' and ')}; a rule has at most one of them (delayMs may join any)`, path: [finals[1]!] });
+      }
+      for (const k of ['body', 'headers'] as const) {
+        if (fault[k] !== undefined && fault.status === undefined) ctx.addIssue({ code: 'custom', message: `is only allowed with "status" (a raw answer)`, path: [k] });
+      }
+      if (fault.message !== undefined && fault.error === undefined) ctx.addIssue({ code: 'custom', message: 'is only allowed with "error"', path: ['message'] });
+    });
 
-export const RuleSchema = z
-  .strictObject({
+  const RuleSchema = z
+    .strictObject({
+      description: z.string().optional(),
+      match: MatchSchema.default({}),
+      fault: FaultSchema,
+      times: z.number().int().min(1).optional(),
+      after: z.number().int().min(0).default(0),
+      probability: z.number().min(0).max(1).optional(),
+    })
+    .superRefine((rule, ctx) => {
+      if (rule.match.userId !== undefined && rule.fault.failDelivery === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'matches recipients, so the fault must be failDelivery', path: ['match', 'userId'] });
+      }
+    });
+
+  return z.strictObject({
+    name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, "_", "-" or "." (it is used in headers and URLs)'),
     description: z.string().optional(),
-    match: MatchSchema.default({}),
-    fault: FaultSchema,
-    times: z.number().int().min(1).optional(),
-    after: z.number().int().min(0).default(0),
-    probability: z.number().min(0).max(1).optional(),
-  })
-  .superRefine((rule, ctx) => {
-    if (rule.match.userId !== undefined && rule.fault.failDelivery === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'matches recipients, so the fault must be failDelivery', path: ['match', 'userId'] });
-    }
+    rules: z.array(RuleSchema).min(1, 'must hold at least one rule'),
   });
+}
 
-export const ScenarioSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, "_", "-" or "." (it is used in headers and URLs)'),
-  description: z.string().optional(),
-  rules: z.array(RuleSchema).min(1, 'must hold at least one rule'),
-});
-
+export type Scenario = z.infer<ReturnType<typeof createScenarioSchema>>;
+export type ScenarioRule = Scenario['rules'][number];
+export type ScenarioFault = ScenarioRule['fault'];
 export type ScenarioMatch = z.infer<typeof MatchSchema>;
-export type ScenarioFault = z.infer<typeof FaultSchema>;
-export type ScenarioRule = z.infer<typeof RuleSchema>;
-export type Scenario = z.infer<typeof ScenarioSchema>;
 
 /** "rule 2, field "fault.error": …" for each issue: the rule index (1-based) and the field. */
 export function describeScenarioIssues(error: z.ZodError): { problems: string[]; details: Record<string, string> } {

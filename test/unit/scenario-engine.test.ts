@@ -7,7 +7,7 @@ import { createScenarioEngine } from '../../src/scenario-engine/engine.js';
 import { isSubset, normalisePath, pathToRegExp } from '../../src/scenario-engine/match.js';
 import type { RequestFacts } from '../../src/scenario-engine/match.js';
 import { createRandom } from '../../src/platform/random.js';
-import { ScenarioSchema } from '../../src/schemas/scenario-file.js';
+import { ScenarioSchema } from '../../src/scenario-engine/load-scenarios.js';
 
 const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
   method: 'POST', path: '/api/campaigns/upload', appId: 'app-1', headers: {}, body: undefined, templateKey: null, campaignId: null, ...over,
