@@ -20,12 +20,6 @@ async function main(argv: string[]): Promise<number> {
   }
   const running = await startEmulator(command.options);
   const { emulator } = running.app;
-  process.stdout.write(`notification-emulator listening on ${running.url}\n`);
-  emulator.logger.info(`auth ${emulator.apps.mode}, ${emulator.templates.count()} template(s) from ${command.options.fixturesDir}`);
-  if (emulator.templates.count() === 0) {
-    // A mistyped --fixtures path is otherwise only visible as 404s on every send.
-    emulator.logger.warn(`no templates found in ${command.options.fixturesDir}/templates: every send will answer 404 until one is added`);
-  }
   const stop = (signal: string) => {
     emulator.logger.info(`${signal} received, stopping`);
     running.close().then(
@@ -36,8 +30,15 @@ async function main(argv: string[]): Promise<number> {
       },
     );
   };
+  // Handlers first: a supervisor may send SIGTERM as soon as it reads the startup line.
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  process.stdout.write(`notification-emulator listening on ${running.url}\n`);
+  emulator.logger.info(`auth ${emulator.apps.mode}, ${emulator.templates.count()} template(s) from ${command.options.fixturesDir}`);
+  if (emulator.templates.count() === 0) {
+    // A mistyped --fixtures path is otherwise only visible as 404s on every send.
+    emulator.logger.warn(`no templates found in ${command.options.fixturesDir}/templates: every send will answer 404 until one is added`);
+  }
   return -1; // keep running
 }
 

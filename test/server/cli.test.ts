@@ -62,6 +62,15 @@ describe('notification-emulator CLI', () => {
     expect(result.stdout).toMatch(/--port/);
   });
 
+  it('exits 0 on SIGINT sent the moment the startup line appears', async () => {
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', 'fixtures', '--log-level', 'silent'], { env: cleanEnv() });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening on')) child.kill('SIGINT');
+    });
+    expect(await exited).toBe(0);
+  });
+
   it('warns on stderr when the fixtures folder holds no templates', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cli-empty-'));
     const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', dir, '--log-level', 'warn'], { env: cleanEnv() });
