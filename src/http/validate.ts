@@ -32,11 +32,32 @@ export async function readJson(c: Context): Promise<unknown> {
   }
   const text = await c.req.text();
   if (text.trim() === '') throw badRequest('The request body is empty; send a JSON object.', { body: 'must be a JSON object' });
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`, { body: 'malformed JSON' });
   }
+  // JSON.parse takes any depth but JSON.stringify overflows the stack on very deep values,
+  // which would turn a later inspect or SSE answer into a 500.
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    throw badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, { body: `nested more than ${MAX_JSON_DEPTH} levels` });
+  }
+  return value;
+}
+
+export const MAX_JSON_DEPTH = 64;
+
+/** Iterative, so the check itself cannot overflow the stack. */
+function depthExceeds(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {

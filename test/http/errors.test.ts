@@ -57,6 +57,17 @@ describe('unreadable bodies are clean 400s', () => {
     expectApiError(await call(app, 'POST', SEND, undefined, { headers }), 400, 'ERR_BAD_REQUEST');
   });
 
+  it('answers 400 ERR_BAD_REQUEST for a body nested deeper than 64 levels, and inspect stays readable', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const raw = `{"template":{"key":"plain","notificationPushData":{"x":${deep}}},"targets":["u"],"mode":"realtime"}`;
+    const res = await call(app, 'POST', SEND, undefined, { raw, headers });
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.details).toHaveProperty('body');
+    expect((await call(app, 'GET', '/__inspect/deliveries')).status).toBe(200);
+    const ok = `{"template":{"key":"plain","notificationPushData":{"x":${'['.repeat(40)}${']'.repeat(40)}}},"targets":["u"],"mode":"realtime"}`;
+    expect((await call(app, 'POST', SEND, undefined, { raw: ok, headers })).status).toBe(200);
+  });
+
   it.each(['null', '[]', '"text"', '42', 'true'])('answers 400 ERR_BAD_REQUEST for the JSON value %s', async (raw) => {
     expectApiError(await call(app, 'POST', SEND, undefined, { raw, headers }), 400, 'ERR_BAD_REQUEST');
   });
