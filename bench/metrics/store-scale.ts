@@ -1,0 +1,63 @@
+/**
+ * The store at 1,000,000 deliveries: filled by 100 batch sends of 10,000 targets over a
+ * population of 100,000 users (10 deliveries each), then RSS and the p50 of
+ * GET /__inspect/deliveries?userId=.
+ */
+import { batchBody, makeFaker, userOf } from '../data.js';
+import { API_HEADERS, median, now, QUICK, rssOf, SEED, sleep, type Child } from '../util.js';
+import { fmt, type Row } from './types.js';
+
+const POPULATION = 100_000;
+
+export async function fillDeliveries(emulator: Child, total: number): Promise<number> {
+  const faker = makeFaker(SEED + 2);
+  const started = now();
+  for (let sent = 0; sent < total; sent += 10_000) {
+    const targets = Array.from({ length: 10_000 }, (_, i) => userOf((sent + i) % POPULATION));
+    const res = await fetch(`${emulator.url}/api/notifications/send`, { method: 'POST', headers: API_HEADERS, body: batchBody(faker, targets) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`fill: batch send answered ${res.status}`);
+  }
+  return now() - started;
+}
+
+export async function storeScale(emulator: Child): Promise<Row[]> {
+  const fillMs = await fillDeliveries(emulator, 1_000_000);
+  const health = (await (await fetch(`${emulator.url}/__health`)).json()) as Record<string, unknown>;
+  await sleep(1000); // let the allocator settle after the last batch
+  const { rssMb } = rssOf(emulator.pid);
+
+  const faker = makeFaker(SEED + 3);
+  const runs = QUICK ? 100 : 300;
+  const times: number[] = [];
+  let total = -1;
+  for (let i = 0; i < runs + 20; i++) {
+    const userId = userOf(faker.number.int({ min: 0, max: POPULATION - 1 }));
+    const started = now();
+    const res = await fetch(`${emulator.url}/__inspect/deliveries?userId=${encodeURIComponent(userId)}`);
+    const json = (await res.json()) as { total: number };
+    if (i >= 20) times.push(now() - started);
+    total = json.total;
+  }
+  if (total !== 10) throw new Error(`inspect: expected 10 deliveries per user, got ${total} (health: ${JSON.stringify(health)})`);
+  const p50 = median(times);
+  return [
+    {
+      metric: 'GET /__inspect/deliveries?userId= at 1M (p50)',
+      value: `${fmt(p50, 2)} ms`,
+      baseline: '-',
+      ratio: '-',
+      target: '<= 10 ms',
+      pass: p50 <= 10,
+      note: `fill of 1M deliveries by 100 batch sends took ${fmt(fillMs / 1000, 1)} s`,
+    },
+    {
+      metric: 'RSS holding 1,000,000 deliveries',
+      value: `${fmt(rssMb, 0)} MB`,
+      baseline: '-',
+      ratio: '-',
+      target: '<= 700 MB',
+      pass: rssMb <= 700,
+    },
+  ];
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm run bench`: measures the emulator (built dist/, in child processes) against its
+ * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
+ * some metrics only (throughput, batch, store, cold, csv, campaign).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { QUICK, ROOT, RUNS, startEmulatorChild } from './util.js';
+import type { Row } from './metrics/types.js';
+import { unavailable } from './metrics/types.js';
+import { throughput } from './metrics/throughput.js';
+import { batchSend } from './metrics/batch.js';
+import { storeScale } from './metrics/store-scale.js';
+import { coldStart } from './metrics/cold-start.js';
+
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const wanted = (name: string) => !only || only.includes(name);
+
+function campaignFilesExist(): boolean {
+  return ['src/domain/csv.ts', 'src/tools/generate-csv.ts', 'dist/tools/generate-csv.js'].every((f) => existsSync(join(ROOT, f)));
+}
+
+async function guarded(name: string, target: string, fn: () => Promise<Row | Row[]>): Promise<Row[]> {
+  process.stderr.write(`bench: ${name}…\n`);
+  try {
+    const rows = await fn();
+    return Array.isArray(rows) ? rows : [rows];
+  } catch (error) {
+    process.stderr.write(`bench: ${name} failed: ${(error as Error).stack ?? String(error)}\n`);
+    return [unavailable(name, target, `failed: ${(error as Error).message.split('\n')[0]}`)];
+  }
+}
+
+async function withEmulator<T>(fn: (emulator: Awaited<ReturnType<typeof startEmulatorChild>>) => Promise<T>): Promise<T> {
+  const emulator = await startEmulatorChild();
+  try {
+    return await fn(emulator);
+  } finally {
+    await emulator.stop();
+  }
+}
+
+function printTable(rows: Row[]): void {
+  const header = ['metric', 'value', 'baseline', 'ratio', 'target', 'ok'];
+  const cells = rows.map((r) => [r.metric, r.value, r.baseline, r.ratio, r.target, r.pass === undefined ? 'n/a' : r.pass ? 'yes' : 'NO']);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
+  const out = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)];
+  const notes = rows.filter((r) => r.note).map((r) => `- ${r.metric}: ${r.note}`);
+  process.stdout.write(`\n${out.join('\n')}\n\n${notes.join('\n')}\n`);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  process.stderr.write(`bench: node ${process.version}, ${RUNS} runs per metric${QUICK ? ' (BENCH_QUICK)' : ''}\n`);
+  const rows: Row[] = [];
+  if (wanted('throughput') || wanted('batch')) {
+    await withEmulator(async (emulator) => {
+      if (wanted('throughput')) rows.push(...(await guarded('realtime send throughput', '>= 60%', () => throughput(emulator))));
+      if (wanted('batch')) rows.push(...(await guarded('batch send 10,000 targets', '<= 3x', () => batchSend(emulator))));
+    });
+  }
+  const campaignReady = campaignFilesExist();
+  const campaignMissing = 'the CSV parser / generator or campaign endpoints are not available in this build';
+  if (wanted('csv')) {
+    if (!campaignReady) rows.push(unavailable('CSV upload 100,000 rows', '<= 2x papaparse, peak RSS < 400 MB', campaignMissing));
+    else {
+      const { csvUpload } = await import('./metrics/csv-upload.js');
+      rows.push(...(await guarded('CSV upload 100,000 rows', '<= 2x papaparse, < 400 MB', () => csvUpload())));
+    }
+  }
+  if (wanted('campaign')) {
+    if (!campaignReady) rows.push(unavailable('campaign 100,000 recipients send -> sent', '<= 2 s, p99 < 100 ms', campaignMissing));
+    else {
+      const { campaignSend } = await import('./metrics/campaign.js');
+      rows.push(...(await guarded('campaign 100,000 recipients', '<= 2 s, p99 < 100 ms', () => campaignSend())));
+    }
+  }
+  if (wanted('store')) rows.push(...(await guarded('inspect / memory at 1M deliveries', '<= 10 ms, <= 700 MB', () => withEmulator(storeScale))));
+  if (wanted('cold')) rows.push(...(await guarded('cold start', '<= 500 ms', coldStart)));
+  printTable(rows);
+  process.stderr.write(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+}
+
+await main();

@@ -1,0 +1,146 @@
+/**
+ * Shared bench helpers: child processes for the emulator (from dist/) and the baseline
+ * server, RSS readings from /proc, statistics (median, percentiles) and an autocannon wrapper.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const QUICK = process.env.BENCH_QUICK === '1';
+/** Runs per metric whose median is reported. */
+export const RUNS = QUICK ? 3 : 5;
+export const SEED = 20261123;
+
+export const median = (values: number[]): number => percentile(values, 50);
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (p / 100) * (sorted.length - 1);
+  const low = Math.floor(rank);
+  const high = Math.ceil(rank);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
+}
+
+export const now = (): number => performance.now();
+
+export async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
+  const started = now();
+  const value = await fn();
+  return [value, now() - started];
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident set size and its peak (VmHWM) of a process, in MB, from /proc (Linux). */
+export function rssOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+export interface Child {
+  url: string;
+  pid: number;
+  process: ChildProcess;
+  /** ms from spawn to the "listening on" line */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns a node process and resolves once it prints a line containing `http://…`. */
+export function spawnServer(args: string[], nodeFlags: string[] = []): Promise<Child> {
+  const started = now();
+  const child = spawn(process.execPath, [...nodeFlags, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    const onData = (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /(http:\/\/[^\s]+)/.exec(stdout)?.[1];
+      if (!url) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      const startupMs = now() - started;
+      resolve({
+        url,
+        pid: child.pid!,
+        process: child,
+        startupMs,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+          }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening:\n${stderr}`)));
+  });
+}
+
+/** The emulator as users run it: dist/cli.js, open auth, quiet, seeded, no file watching. */
+export function startEmulatorChild(extra: string[] = [], nodeFlags: string[] = []): Promise<Child> {
+  return spawnServer(
+    ['dist/cli.js', '--port', '0', '--log-level', 'error', '--no-watch', '--seed', String(SEED), '--fixtures', 'fixtures', '--scenarios', 'scenarios', ...extra],
+    nodeFlags,
+  );
+}
+
+export function startBaselineChild(): Promise<Child> {
+  return spawnServer(['--import', 'tsx', 'bench/baseline-server.ts']);
+}
+
+export const API_HEADERS = { 'content-type': 'application/json', appid: 'bench-app', apikey: 'bench-key' } as const;
+
+export interface LoadResult {
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** autocannon with one fixed POST body; averages of requests/s and latency percentiles. */
+export async function load(options: { url: string; body?: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; connections: number; durationSec: number }): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'POST',
+    headers: options.headers ?? { ...API_HEADERS },
+    body: options.body,
+    connections: options.connections,
+    duration: options.durationSec,
+  });
+  return {
+    requestsPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export async function postJson(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(url, { method: 'POST', headers: API_HEADERS, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null };
+}
+
+export async function getJson(url: string): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(url);
+  return { status: res.status, json: (await res.json()) as unknown };
+}
+
+export function expectStatus(what: string, res: { status: number; json: unknown }, status = 200): void {
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
+}
+
+export function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
