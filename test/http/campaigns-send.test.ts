@@ -72,7 +72,7 @@ describe('POST /api/campaigns/{id}/send: the CSV workflow end to end', () => {
     expect(deliveries.body.items[0]).toMatchObject({ userId: 'user-99999', variables: { cta: { data: 'https://x/99999' } } });
     expect(await waitForCampaignStatus(app, c.id, 'sent', 60_000)).toMatchObject({ sentCount: 100_000, failedCount: 0 });
     expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients?status=pending&limit=0`)).body.total).toBe(0);
-  });
+  }, 120_000); // generous: the suite shares two cores
 });
 
 describe('POST /api/campaigns/{id}/send: preconditions', () => {
