@@ -36,6 +36,13 @@ export function createCampaignService(deps: CampaignDeps) {
     timers.set(campaign.id, cancel);
   }
 
+  function startLater(id: string, faults: DeliveryFaultPolicy): void {
+    deps.runtime.defer(() => {
+      const current = deps.store.getCampaign(id);
+      if (current?.status === 'scheduled') runner.start(current, faults);
+    });
+  }
+
   function assertSendable(campaign: Campaign): void {
     assertDraft(campaign, 'sending');
     const template = deps.templates.findById(campaign.appId, campaign.templateId);
@@ -110,12 +117,9 @@ export function createCampaignService(deps: CampaignDeps) {
     restore(faults: DeliveryFaultPolicy): void {
       for (const campaign of deps.store.listCampaigns({})) {
         if (campaign.status === 'sending') runner.resume(campaign, faults);
-        if (campaign.status !== 'scheduled') continue;
-        if (Date.parse(campaign.scheduledAt ?? '') <= deps.clock.now()) deps.runtime.defer(() => {
-          const current = deps.store.getCampaign(campaign.id);
-          if (current?.status === 'scheduled') runner.start(current, faults);
-        });
-        else arm(campaign, faults);
+        // arm() fires a past-due time at once on a real clock; a manual clock would wait for the next move.
+        if (campaign.status === 'scheduled' && Date.parse(campaign.scheduledAt ?? '') <= deps.clock.now()) startLater(campaign.id, faults);
+        else if (campaign.status === 'scheduled') arm(campaign, faults);
       }
     },
 

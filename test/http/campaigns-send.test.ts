@@ -209,4 +209,17 @@ describe('scheduled campaigns', () => {
     await waitForCampaignStatus(second, scheduled.id, 'sent');
     await second.close();
   });
+
+  it('starts a scheduled campaign whose time passed while the emulator was stopped', async () => {
+    const first = makeTestApp({ clock: manualClock() });
+    const c = await createCampaign(first);
+    await call(first, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['s1'] });
+    await call(first, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
+    const data = (first.emulator.store as any).snapshot();
+    await first.close();
+    const { createMemoryStore } = await import('../../src/index.js');
+    const second = makeTestApp({ clock: manualClock('2030-01-05T00:00:00Z'), store: createMemoryStore({ initial: data }) });
+    expect(await waitForCampaignStatus(second, c.id, 'sent')).toMatchObject({ startedAt: '2030-01-05T00:00:00.000Z' });
+    await second.close();
+  });
 });

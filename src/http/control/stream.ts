@@ -13,12 +13,13 @@ import { parseWith } from '../validate.js';
 /** A client that stops reading loses events past this many rather than growing memory without end. */
 const MAX_QUEUED_EVENTS = 200_000;
 
-function recordOf(event: EmulatorEvent): { appId: string | null; campaignId?: string | null; userId?: string } & object {
+/** The record an event carries: what the stream sends as `data`. */
+function payloadOf(event: EmulatorEvent): { appId: string | null; campaignId?: string | null; userId?: string } {
   switch (event.type) {
     case 'delivery':
       return event.delivery;
     case 'campaign':
-      return { ...event.campaign, campaignId: event.campaign.id };
+      return event.campaign;
     case 'notification':
       return event.notification;
     case 'recipient':
@@ -33,20 +34,17 @@ export function streamFilter(query: StreamQuery): (event: EmulatorEvent) => bool
   const types = new Set<string>(query.types ?? STREAM_EVENT_TYPES);
   return (event) => {
     if (!types.has(event.type)) return false;
-    const record = recordOf(event);
+    const record = payloadOf(event);
     if (query.appId !== undefined && record.appId !== query.appId) return false;
     if (query.campaignId !== undefined) {
+      const own = event.type === 'campaign' ? event.campaign.id : record.campaignId;
       const inPath = event.type === 'request' && event.entry.path.includes(query.campaignId);
-      if (!inPath && record.campaignId !== query.campaignId) return false;
+      if (!inPath && own !== query.campaignId) return false;
     }
     if (query.userId !== undefined && record.userId !== query.userId) return false;
     return true;
   };
 }
-
-const payloadOf = (event: EmulatorEvent): unknown =>
-  event.type === 'request' ? event.entry : event.type === 'delivery' ? event.delivery : event.type === 'campaign' ? event.campaign
-    : event.type === 'notification' ? event.notification : event.recipient;
 
 export const streamRoutes = new Hono<AppEnv>().get('/', (c) => {
   const query = parseWith(StreamQuerySchema, c.req.query(), 'query');
