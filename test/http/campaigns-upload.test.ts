@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../src/index.js';
 import { call, expectApiError, makeTestApp } from '../helpers/app.js';
 import { createCampaign, CTA_CELL, orderCsv, upload } from './campaign-helpers.js';
 
@@ -117,6 +118,17 @@ describe('POST /api/campaigns/upload', () => {
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details.status).toMatch(/must be "draft"/);
     expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(1);
+  });
+
+  it('answers 500 ERR_OPERATION_FAILED when storing the recipients fails unexpectedly, adding nothing', async () => {
+    const store = createMemoryStore();
+    const app = makeTestApp({ store: { ...store, addRecipients: () => { throw new Error('disk on fire'); } } });
+    const c = await createCampaign(app);
+    const res = await upload(app, orderCsv(['u1', 'u2']), c.id);
+    expectApiError(res, 500, 'ERR_OPERATION_FAILED');
+    expect(res.body.error.devMessage).toMatch(/Recipient creation failed: disk on fire/);
+    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
+    expect(store.recipients(c.id)).toHaveLength(0);
   });
 
   it('answers 413 ERR_PAYLOAD_TOO_LARGE past the upload limit', async () => {
