@@ -4,7 +4,7 @@
  * been checked by the schema.
  */
 import type { SendNotificationBody } from '../schemas/api.js';
-import type { Notification, Template } from '../schemas/records.js';
+import type { Delivery, Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
 import { createDeliveryBuilder } from './delivery.js';
@@ -77,11 +77,10 @@ function isPerTargetMap(template: Template, variables: Variables, targets: Set<s
 }
 
 /** Variables for each target, or ERR_INVALID_VARIABLES listing every problem. */
-function resolveVariables(template: Template, mode: Mode, variables: Variables, targets: string[]): (userId: string) => Variables {
-  const targetSet = new Set(targets);
+function resolveVariables(template: Template, mode: Mode, variables: Variables, targets: Set<string>): (userId: string) => Variables {
   let details: ErrorDetails;
   let forTarget: (userId: string) => Variables;
-  if (mode === 'batch' && isPerTargetMap(template, variables, targetSet)) {
+  if (mode === 'batch' && isPerTargetMap(template, variables, targets)) {
     details = {};
     for (const userId of targets) {
       Object.assign(details, checkVariables(template.variableSchema, (variables[userId] as Variables | undefined) ?? {}, `template.variables.${userId}`));
@@ -106,8 +105,8 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       assertTargetCount(mode, body.targets.length);
       const template = findTemplate(deps, appId, body.template);
       assertApproved(template);
-      const targets = [...new Set(body.targets)]; // CONTRACT §5.1: duplicates delivered once
-      const variablesFor = resolveVariables(template, mode, body.template.variables ?? {}, targets);
+      const targetSet = new Set(body.targets); // CONTRACT §5.1: duplicates delivered once
+      const variablesFor = resolveVariables(template, mode, body.template.variables ?? {}, targetSet);
 
       const createdAt = new Date(deps.clock.now()).toISOString();
       const notification: Notification = {
@@ -125,9 +124,16 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         pushData: body.template.notificationPushData ?? null,
         notificationId: notification.notificationId, campaignId: null, createdAt, ids: deps.ids, faults,
       });
-      const deliveries = targets.map((userId) => build(userId, variablesFor(userId)));
-      const failedCount = deliveries.filter((d) => d.status === 'failed').length;
-      const record = { ...notification, appId, templateId: template.id, targetCount: targets.length, sentCount: deliveries.length - failedCount, failedCount };
+      // One pass, no intermediate arrays: a 10,000-target batch is on the hot path (bench/).
+      const deliveries: Delivery[] = new Array(targetSet.size);
+      let failedCount = 0;
+      let i = 0;
+      for (const userId of targetSet) {
+        const delivery = build(userId, variablesFor(userId));
+        if (delivery.status === 'failed') failedCount++;
+        deliveries[i++] = delivery;
+      }
+      const record = { ...notification, appId, templateId: template.id, targetCount: targetSet.size, sentCount: deliveries.length - failedCount, failedCount };
       deps.store.addNotification(record);
       deps.store.addDeliveries(deliveries);
       deps.events.emit({ type: 'notification', notification: record });

@@ -31,10 +31,17 @@ function randomHex(random: RandomSource, length: number): string {
 export function createIds(clock: Clock, random: RandomSource): Ids {
   let counter = Math.floor(random.next() * 0xffffff);
   const machine = randomHex(random, 10);
+  // The seconds + machine prefix changes at most once a second: built once per second, not per id.
+  let prefixSeconds = -1;
+  let prefix = '';
   const objectId = (): string => {
     counter = (counter + 1) % 0x1000000;
     const seconds = Math.floor(clock.now() / 1000) % 0x100000000;
-    return seconds.toString(16).padStart(8, '0') + machine + counter.toString(16).padStart(6, '0');
+    if (seconds !== prefixSeconds) {
+      prefixSeconds = seconds;
+      prefix = seconds.toString(16).padStart(8, '0') + machine;
+    }
+    return prefix + (counter + 0x1000000).toString(16).slice(1);
   };
   return { objectId, notificationId: () => `notif_${objectId()}` };
 }

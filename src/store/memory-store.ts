@@ -83,20 +83,39 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const channels = new Map<string, Channel>();
   let analyticsEvents: AnalyticsEvent[] = [];
 
+  /**
+   * Per key, the list the previous delivery went to: a batch shares its app and
+   * notification (or campaign), so those lists are looked up once per batch, not per record.
+   */
+  let lastLists: { value: string | null; list: Deque<Delivery> | undefined }[] = [];
+  const forgetLastLists = () => (lastLists = INDEX_KEYS.map(() => ({ value: null, list: undefined })));
+
   function resetIndexes(): void {
     indexes = new Map(INDEX_KEYS.map((k) => [k, new Map()]));
+    forgetLastLists();
   }
   resetIndexes();
 
-  function indexDelivery(d: Delivery): void {
-    for (const key of INDEX_KEYS) {
-      const value = d[key];
-      if (value === null) continue;
-      const byValue = indexes.get(key)!;
-      let list = byValue.get(value);
+  function indexUnder(k: number, value: string | null, d: Delivery): void {
+    if (value === null) return;
+    const last = lastLists[k]!;
+    let list = last.value === value ? last.list : undefined;
+    if (!list) {
+      const byValue = indexes.get(INDEX_KEYS[k]!)!;
+      list = byValue.get(value);
       if (!list) byValue.set(value, (list = new Deque()));
-      list.push(d);
+      last.value = value;
+      last.list = list;
     }
+    list.push(d);
+  }
+
+  // Field by field (same order as INDEX_KEYS): a keyed read d[key] is several times slower at 10,000 records a call.
+  function indexDelivery(d: Delivery): void {
+    indexUnder(0, d.userId, d);
+    indexUnder(1, d.notificationId, d);
+    indexUnder(2, d.campaignId, d);
+    indexUnder(3, d.appId, d);
   }
 
   function dropOldestDelivery(): void {
@@ -109,7 +128,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (value === null) continue;
       const list = indexes.get(key)!.get(value);
       list?.shift();
-      if (list && list.length === 0) indexes.get(key)!.delete(value);
+      if (list && list.length === 0) {
+        indexes.get(key)!.delete(value);
+        forgetLastLists(); // the cached list may be the one just dropped
+      }
     }
   }
 
