@@ -10,7 +10,7 @@ import { createDeliveryBuilder } from './delivery.js';
 import type { DeliveryFaultPolicy } from './ports.js';
 
 /** Checked every this many recipients (reading the clock per recipient would cost more). */
-const BUDGET_CHECK_EVERY = 256;
+const BUDGET_CHECK_EVERY = 32;
 
 export interface CampaignRunner {
   /** draft|scheduled → sending now (announced at once); delivery runs in the background. */
@@ -29,7 +29,7 @@ function unusableReason(campaign: Campaign, template: Template | undefined): str
 }
 
 export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
-  const budgetMs = deps.chunkBudgetMs ?? 8;
+  const budgetMs = deps.chunkBudgetMs ?? 5;
   const running = new Set<string>();
   let closed = false;
 

@@ -23,7 +23,7 @@ export interface CampaignDeps {
   ids: Ids;
   events: Events;
   runtime: CampaignRuntime;
-  /** Work per chunk before yielding to the event loop. @default 8 */
+  /** Work per chunk before yielding to the event loop. @default 5 */
   chunkBudgetMs?: number;
 }
 
