@@ -6,7 +6,7 @@
 import type { Campaign, Delivery, Recipient, Template } from '../schemas/records.js';
 import { changeCampaignStatus, isoNow, type CampaignDeps } from './campaign-records.js';
 import { assertTransition } from './campaign-status.js';
-import { createDeliveryBuilder } from './delivery.js';
+import { createDeliveryBuilder, deliveredChannels } from './delivery.js';
 import type { DeliveryFaultPolicy } from './ports.js';
 
 /** Checked every this many recipients (reading the clock per recipient would cost more). */
@@ -71,6 +71,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
         ? createDeliveryBuilder({
             appId: campaign.appId, template, mode: campaign.deliveryMode, title: null, tag: campaign.tag, pushData: null,
             notificationId: null, campaignId: id, createdAt: at, ids: deps.ids, faults,
+            channels: deliveredChannels(template, deps.store.listChannels(campaign.appId)),
           })
         : null;
       const batch: Delivery[] = [];

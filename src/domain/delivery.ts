@@ -18,6 +18,24 @@ export interface DeliveryContext {
   createdAt: string;
   ids: Ids;
   faults: DeliveryFaultPolicy;
+  /** The template's channel types this app delivers through (see deliveredChannels). */
+  channels: string[];
+}
+
+const NO_CHANNEL_REASON = 'every channel of the template is disabled for this app';
+
+/**
+ * The template's channel types minus those the app has switched off (real docs: "notifications
+ * skip disabled channels"). A type the app has no channel record for stays, so fixture-only
+ * setups deliver as declared. Returns the template's own array when nothing is skipped.
+ */
+export function deliveredChannels(template: Template, appChannels: readonly { type: string; enabled: boolean }[]): string[] {
+  const switchedOff = (type: string) => {
+    const ofType = appChannels.filter((c) => c.type === type);
+    return ofType.length > 0 && ofType.every((c) => !c.enabled);
+  };
+  const kept = template.channels.filter((type) => !switchedOff(type));
+  return kept.length === template.channels.length ? template.channels : kept;
 }
 
 /** Renders once per distinct variables object, so a 10,000-target batch with shared variables renders once. */
@@ -28,8 +46,9 @@ export function createDeliveryBuilder(ctx: DeliveryContext): (userId: string, va
     if (!rendered) renderCache.set(variables, (rendered = renderContent(ctx.template.content, variables) as Record<string, unknown>));
     return rendered;
   };
+  const noChannel: { reason: string; scenario: string | null } | null = ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : null;
   return (userId, variables) => {
-    const failure = ctx.faults({ appId: ctx.appId, userId, templateKey: ctx.template.key, campaignId: ctx.campaignId });
+    const failure = noChannel ?? ctx.faults({ appId: ctx.appId, userId, templateKey: ctx.template.key, campaignId: ctx.campaignId });
     return {
       id: ctx.ids.objectId(),
       appId: ctx.appId,
@@ -38,7 +57,7 @@ export function createDeliveryBuilder(ctx: DeliveryContext): (userId: string, va
       userId,
       templateId: ctx.template.id,
       templateKey: ctx.template.key,
-      channels: ctx.template.channels,
+      channels: ctx.channels,
       mode: ctx.mode,
       title: ctx.title,
       tag: ctx.tag,

@@ -7,7 +7,7 @@ import type { SendNotificationBody } from '../schemas/api.js';
 import type { Delivery, Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
-import { createDeliveryBuilder } from './delivery.js';
+import { createDeliveryBuilder, deliveredChannels } from './delivery.js';
 import { checkVariables } from './variables.js';
 
 export const TARGET_LIMITS = { realtime: 1, batch: 10_000 } as const;
@@ -109,10 +109,11 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const variablesFor = resolveVariables(template, mode, body.template.variables ?? {}, targetSet);
 
       const createdAt = new Date(deps.clock.now()).toISOString();
+      const channels = deliveredChannels(template, deps.store.listChannels(appId));
       const notification: Notification = {
         notificationId: deps.ids.notificationId(),
         templateKey: template.key,
-        channels: template.channels,
+        channels,
         mode,
         title: body.title ?? null,
         tag: body.tag ?? null,
@@ -122,7 +123,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const build = createDeliveryBuilder({
         appId, template, mode, title: notification.title, tag: notification.tag,
         pushData: body.template.notificationPushData ?? null,
-        notificationId: notification.notificationId, campaignId: null, createdAt, ids: deps.ids, faults,
+        notificationId: notification.notificationId, campaignId: null, createdAt, ids: deps.ids, faults, channels,
       });
       // One pass, no intermediate arrays: a 10,000-target batch is on the hot path (bench/).
       const deliveries: Delivery[] = new Array(targetSet.size);

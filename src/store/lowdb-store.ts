@@ -83,11 +83,23 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     });
   }
 
+  // One timer, re-armed only when it fires: a 100,000-recipient campaign changes the store
+  // 100,000 times, and clearing and setting a timer on each change showed up in profiles.
+  let lastChange = 0;
+  function onQuietTimer(): void {
+    const quietFor = performance.now() - lastChange;
+    if (quietFor >= debounceMs) return background();
+    debounceTimer = setTimeout(onQuietTimer, debounceMs - quietFor);
+    debounceTimer.unref();
+  }
+
   function schedule(): void {
     dirty = true;
-    clearTimeout(debounceTimer);
-    debounceTimer = setTimeout(background, debounceMs);
-    debounceTimer.unref();
+    lastChange = performance.now();
+    if (!debounceTimer) {
+      debounceTimer = setTimeout(onQuietTimer, debounceMs);
+      debounceTimer.unref();
+    }
     if (!maxWaitTimer) {
       maxWaitTimer = setTimeout(background, maxWaitMs);
       maxWaitTimer.unref();

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { BANNER, CTA, call, makeTestApp, send } from '../helpers/app.js';
+
+const ORDER = { key: 'order-confirmation', variables: { customerName: 'Ada', banner: BANNER, cta: CTA } };
+
+async function channel(app: ReturnType<typeof makeTestApp>, name: string, type: string) {
+  const res = await call(app, 'POST', '/api/channels', { name, type, templateType: 'ui' });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.id as string;
+}
+
+describe('disabled channels are skipped at delivery', () => {
+  it('delivers through every template channel when the app has no channel records', async () => {
+    const app = makeTestApp();
+    const res = await send(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
+    expect(res.body.channels).toEqual(['in_app', 'push']);
+  });
+
+  it('leaves out a channel type whose only channel is disabled, in the answer and the delivery', async () => {
+    const app = makeTestApp();
+    await channel(app, 'In-App', 'in_app');
+    const push = await channel(app, 'Mobile Push', 'push');
+    expect((await call(app, 'PUT', `/api/channels/${push}`, { enabled: false })).status).toBe(200);
+
+    const res = await send(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
+    expect(res.body.channels).toEqual(['in_app']);
+    const { body } = await call(app, 'GET', '/__inspect/deliveries?userId=u1');
+    expect(body.items[0]).toMatchObject({ channels: ['in_app'], status: 'sent' });
+  });
+
+  it('records a failed delivery when every channel of the template is disabled, campaigns included', async () => {
+    const app = makeTestApp();
+    const inApp = await channel(app, 'In-App', 'in_app');
+    const push = await channel(app, 'Mobile Push', 'push');
+    for (const id of [inApp, push]) await call(app, 'PUT', `/api/channels/${id}`, { enabled: false });
+
+    await send(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
+    const one = await call(app, 'GET', '/__inspect/deliveries?userId=u1');
+    expect(one.body.items[0]).toMatchObject({ channels: [], status: 'failed', failureReason: expect.stringContaining('disabled') });
+
+    const created = await call(app, 'POST', '/api/campaigns', { name: 'c', templateId: 'plain', deliveryMode: 'batch' });
+    await call(app, 'POST', `/api/campaigns/${created.body.id}/recipients`, { userIds: ['u2'] });
+    await call(app, 'POST', `/api/campaigns/${created.body.id}/send`, {});
+    const waited = await call(app, 'GET', `/__inspect/deliveries?campaignId=${created.body.id}&waitFor=1&timeoutMs=5000`);
+    expect(waited.body.items[0]).toMatchObject({ channels: [], status: 'failed' });
+  });
+});
