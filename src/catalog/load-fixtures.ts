@@ -3,7 +3,7 @@
  * reports every problem with the file and field. Watches templates/ and reloads on
  * change, keeping the last good set when an edit is bad.
  */
-import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../domain/errors.js';
@@ -11,6 +11,7 @@ import type { Template } from '../schemas/records.js';
 import { parseTemplateFile, toVariableArray, type TemplateFileEntry } from '../schemas/template-file.js';
 import { stableIdFromKey } from '../platform/random.js';
 import { AppsFileSchema, type AppConfig } from './apps.js';
+import { watchDirectory } from '../platform/watch-dir.js';
 
 export function formatZodIssues(file: string, error: z.ZodError): string[] {
   return error.issues.map((issue) => {
@@ -91,21 +92,5 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
 
 /** Calls `reload` (debounced) whenever a file under `dir/templates` changes. */
 export function watchTemplates(fixturesDir: string, reload: () => void): () => void {
-  const dir = join(fixturesDir, 'templates');
-  if (!existsSync(dir)) return () => {};
-  let timer: NodeJS.Timeout | undefined;
-  let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(dir, () => {
-      clearTimeout(timer);
-      timer = setTimeout(reload, 100);
-    });
-    watcher.unref();
-  } catch {
-    return () => {};
-  }
-  return () => {
-    clearTimeout(timer);
-    watcher?.close();
-  };
+  return watchDirectory(join(fixturesDir, 'templates'), reload);
 }

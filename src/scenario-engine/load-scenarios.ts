@@ -3,12 +3,13 @@
  * the engine in step with the directory: at start every problem is a ConfigError naming
  * file, rule and field; on reload a bad file is logged and its last good version stays.
  */
-import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../platform/logger.js';
 import { ConfigError, ERROR_CODES } from '../domain/errors.js';
 import { createScenarioSchema, describeScenarioIssues, type Scenario } from '../schemas/scenario-file.js';
 import type { ScenarioEngine } from './engine.js';
+import { watchDirectory } from '../platform/watch-dir.js';
 
 /** Scenario files may name any error code of the contract's table (CONTRACT §2). */
 export const ScenarioSchema = createScenarioSchema(ERROR_CODES);
@@ -98,20 +99,5 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
 
 /** Calls `reload` (debounced) whenever a file under `dir` changes; returns the stop function. */
 export function watchScenarioDir(dir: string, reload: () => void): () => void {
-  if (!existsSync(dir)) return () => {};
-  let timer: NodeJS.Timeout | undefined;
-  let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(dir, () => {
-      clearTimeout(timer);
-      timer = setTimeout(reload, 100);
-    });
-    watcher.unref();
-  } catch {
-    return () => {};
-  }
-  return () => {
-    clearTimeout(timer);
-    watcher?.close();
-  };
+  return watchDirectory(dir, reload);
 }
