@@ -13,6 +13,8 @@ export const QUICK = process.env.BENCH_QUICK === '1';
 /** Runs per metric whose median is reported. */
 export const RUNS = QUICK ? 3 : 5;
 export const SEED = 20261123;
+/** The built emulator to measure (BENCH_DIST=path to compare another build). */
+export const DIST = process.env.BENCH_DIST ?? 'dist';
 
 export const median = (values: number[]): number => percentile(values, 50);
 
@@ -88,9 +90,14 @@ export function spawnServer(args: string[], nodeFlags: string[] = []): Promise<C
 /** The emulator as users run it: dist/cli.js, open auth, quiet, seeded, no file watching. */
 export function startEmulatorChild(extra: string[] = [], nodeFlags: string[] = []): Promise<Child> {
   return spawnServer(
-    ['dist/cli.js', '--port', '0', '--log-level', 'error', '--no-watch', '--seed', String(SEED), '--fixtures', 'fixtures', '--scenarios', 'scenarios', ...extra],
+    [`${DIST}/cli.js`, '--port', '0', '--log-level', 'error', '--no-watch', '--seed', String(SEED), '--fixtures', 'fixtures', '--scenarios', 'scenarios', ...extra],
     nodeFlags,
   );
+}
+
+/** The emulator with its default flags (file watching on), as `npx notification-emulator --port 0` starts it. */
+export function startDefaultEmulatorChild(): Promise<Child> {
+  return spawnServer([`${DIST}/cli.js`, '--port', '0', '--log-level', 'error']);
 }
 
 export function startBaselineChild(): Promise<Child> {

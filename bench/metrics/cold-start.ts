@@ -1,12 +1,13 @@
 /**
- * Cold start: from spawning `node dist/cli.js` to the first 200 from /__health.
+ * Cold start: from spawning `node dist/cli.js --port 0` (default flags, file watching on) to
+ * the first 200 from /__health.
  */
-import { median, now, RUNS, startEmulatorChild } from '../util.js';
+import { median, now, RUNS, startDefaultEmulatorChild } from '../util.js';
 import { fmt, type Row } from './types.js';
 
 async function once(): Promise<number> {
   const started = now();
-  const child = await startEmulatorChild();
+  const child = await startDefaultEmulatorChild();
   try {
     for (;;) {
       const res = await fetch(`${child.url}/__health`).catch(() => undefined);

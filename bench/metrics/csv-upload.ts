@@ -27,19 +27,22 @@ export async function csvUpload(): Promise<Row> {
     if (parsed.data.length !== ROWS) throw new Error(`papaparse read ${parsed.data.length} rows`);
   }
 
-  const emulator = await startEmulatorChild();
+  // A fresh emulator per run, so the peak RSS is the upload's alone; a 1,000-row upload
+  // first warms up the JIT on the same path.
+  const warmUp = recipientsCsv(1_000);
   const times: number[] = [];
   const peaks: number[] = [];
-  try {
-    for (let i = 0; i < RUNS; i++) {
-      await fetch(`${emulator.url}/__inspect`, { method: 'DELETE' }).then((r) => r.arrayBuffer());
+  for (let i = 0; i < RUNS; i++) {
+    const emulator = await startEmulatorChild();
+    try {
+      await upload(emulator.url, await createCampaign(emulator.url, `warm-up-${i}`), warmUp, 1_000);
       const id = await createCampaign(emulator.url, `csv-${i}`);
       resetPeak(emulator.pid);
       times.push(await upload(emulator.url, id, csv, ROWS));
       peaks.push(rssOf(emulator.pid).peakMb);
+    } finally {
+      await emulator.stop();
     }
-  } finally {
-    await emulator.stop();
   }
   const ratio = median(times) / median(papa);
   const peak = Math.max(...peaks);
@@ -50,6 +53,6 @@ export async function csvUpload(): Promise<Row> {
     ratio: `${fmt(ratio, 2)}x`,
     target: '<= 2x, RSS < 400 MB',
     pass: ratio <= 2 && peak < 400,
-    note: `upload runs ${times.map((t) => fmt(t, 0)).join('/')} ms (first is a cold JIT); peak RSS per run ${peaks.map((p) => fmt(p, 0)).join('/')} MB`,
+    note: `upload runs ${times.map((t) => fmt(t, 0)).join('/')} ms; peak RSS per run ${peaks.map((p) => fmt(p, 0)).join('/')} MB`,
   };
 }
