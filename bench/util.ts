@@ -84,6 +84,12 @@ export function spawnServer(args: string[], nodeFlags: string[] = []): Promise<C
     };
     child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening:\n${stderr}`)));
+    setTimeout(() => {
+      if (child.exitCode === null && !/http:\/\//.test(stdout)) {
+        child.kill('SIGKILL');
+        reject(new Error(`${args.join(' ')} did not print its URL within 20 s:\n${stderr}`));
+      }
+    }, 20_000).unref();
   });
 }
 
