@@ -9,10 +9,10 @@ import { parseWith, readJsonBody } from '../validate.js';
 export const analyticsRoutes = new Hono<AppEnv>()
   .get('/analytics/channels', (c) => {
     const query = parseWith(ChannelAnalyticsQuerySchema, c.req.query(), 'query');
-    return c.json(c.var.emulator.services.analytics.channels(c.var.app.appId, query), 200);
+    return c.json(c.get('emulator').services.analytics.channels(c.get('app').appId, query), 200);
   })
-  .get('/analytics/users/:userId', (c) => c.json(c.var.emulator.services.analytics.user(c.var.app.appId, c.req.param('userId')), 200))
+  .get('/analytics/users/:userId', (c) => c.json(c.get('emulator').services.analytics.user(c.get('app').appId, c.req.param('userId')), 200))
   .post('/analytics/events', async (c) => {
     const body = await readJsonBody(c, RecordEventBodySchema);
-    return c.json(c.var.emulator.services.analytics.recordEvent(c.var.app.appId, body), 200);
+    return c.json(c.get('emulator').services.analytics.recordEvent(c.get('app').appId, body), 200);
   });

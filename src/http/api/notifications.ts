@@ -8,6 +8,6 @@ import { readJsonBody } from '../validate.js';
 
 export const notificationRoutes = new Hono<AppEnv>().post('/notifications/send', async (c) => {
   const body = await readJsonBody(c, SendNotificationBodySchema);
-  const notification = c.var.emulator.services.notifications.send(c.var.app.appId, body, c.var.deliveryFaults);
+  const notification = c.get('emulator').services.notifications.send(c.get('app').appId, body, c.get('deliveryFaults'));
   return c.json(notification, 200);
 });

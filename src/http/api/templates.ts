@@ -10,15 +10,15 @@ import { parseWith, readJsonBody } from '../validate.js';
 export const templateRoutes = new Hono<AppEnv>()
   .get('/templates', (c) => {
     const query = parseWith(ListTemplatesQuerySchema, c.req.query(), 'query');
-    return c.json(c.var.emulator.services.templates.list(c.var.app.appId, query), 200);
+    return c.json(c.get('emulator').services.templates.list(c.get('app').appId, query), 200);
   })
   .post('/templates', async (c) => {
     const body = await readJsonBody(c, CreateTemplateBodySchema);
-    return c.json(c.var.emulator.services.templates.create(c.var.app.appId, body), 200);
+    return c.json(c.get('emulator').services.templates.create(c.get('app').appId, body), 200);
   })
-  .get('/templates/:id', (c) => c.json(c.var.emulator.services.templates.get(c.var.app.appId, c.req.param('id')), 200))
+  .get('/templates/:id', (c) => c.json(c.get('emulator').services.templates.get(c.get('app').appId, c.req.param('id')), 200))
   .put('/templates/:id', async (c) => {
     const body = await readJsonBody(c, UpdateTemplateBodySchema);
-    return c.json(c.var.emulator.services.templates.update(c.var.app.appId, c.req.param('id'), body), 200);
+    return c.json(c.get('emulator').services.templates.update(c.get('app').appId, c.req.param('id'), body), 200);
   })
-  .delete('/templates/:id', (c) => c.json(c.var.emulator.services.templates.remove(c.var.app.appId, c.req.param('id')), 200));
+  .delete('/templates/:id', (c) => c.json(c.get('emulator').services.templates.remove(c.get('app').appId, c.req.param('id')), 200));

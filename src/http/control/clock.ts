@@ -8,7 +8,7 @@ import { ClockBodySchema } from '../../schemas/control-campaigns.js';
 import { readJsonBody } from '../validate.js';
 
 const clockState = (c: Context<AppEnv>) => {
-  const clock = c.var.emulator.clock;
+  const clock = c.get('emulator').clock;
   return { now: new Date(clock.now()).toISOString(), mode: clock.mode };
 };
 
@@ -16,7 +16,7 @@ export const clockRoutes = new Hono<AppEnv>()
   .get('/', (c) => c.json(clockState(c)))
   .post('/', async (c) => {
     const body = await readJsonBody(c, ClockBodySchema);
-    const clock = c.var.emulator.clock;
+    const clock = c.get('emulator').clock;
     if (body.advanceMs !== undefined) clock.advance(body.advanceMs);
     else if (body.now !== undefined) clock.set(body.now);
     else if (body.mode === 'real') clock.useRealTime();

@@ -7,7 +7,7 @@ import { VERSION } from '../../version.js';
 import { realNow } from '../../platform/clock.js';
 
 export const healthRoutes = new Hono<AppEnv>().get('/', (c) => {
-  const emulator = c.var.emulator;
+  const emulator = c.get('emulator');
   const stats = emulator.store.stats();
   return c.json({
     status: 'ok',

@@ -10,10 +10,10 @@ import { parseWith } from '../validate.js';
 export const inspectCampaignRoutes = new Hono<AppEnv>()
   .get('/', (c) => {
     const { limit, offset, ...filter } = parseWith(InspectCampaignsQuerySchema, c.req.query(), 'query');
-    return c.json(c.var.emulator.services.campaigns.inspect.list(filter, { limit, offset }));
+    return c.json(c.get('emulator').services.campaigns.inspect.list(filter, { limit, offset }));
   })
-  .get('/:id', (c) => c.json(c.var.emulator.services.campaigns.inspect.get(c.req.param('id'))))
+  .get('/:id', (c) => c.json(c.get('emulator').services.campaigns.inspect.get(c.req.param('id'))))
   .get('/:id/recipients', (c) => {
     const { limit, offset, ...filter } = parseWith(InspectRecipientsQuerySchema, c.req.query(), 'query');
-    return c.json(c.var.emulator.services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset }));
+    return c.json(c.get('emulator').services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset }));
   });

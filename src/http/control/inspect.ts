@@ -10,23 +10,23 @@ import { waitForCount } from '../../inspect/wait-for.js';
 export const inspectRoutes = new Hono<AppEnv>()
   .get('/deliveries', async (c) => {
     const { limit, offset, waitFor, timeoutMs, ...filter } = parseWith(DeliveryQuerySchema, c.req.query(), 'query');
-    const store = c.var.emulator.store;
+    const store = c.get('emulator').store;
     if (waitFor !== undefined) {
-      const reached = await waitForCount(c.var.emulator.events, (e) => e.type === 'delivery', () => store.countDeliveries(filter), waitFor, timeoutMs);
+      const reached = await waitForCount(c.get('emulator').events, (e) => e.type === 'delivery', () => store.countDeliveries(filter), waitFor, timeoutMs);
       return c.json(store.queryDeliveries(filter, { limit, offset }), reached ? 200 : 408);
     }
     return c.json(store.queryDeliveries(filter, { limit, offset }));
   })
   .get('/notifications', (c) => {
     const { limit, offset, ...filter } = parseWith(NotificationQuerySchema, c.req.query(), 'query');
-    return c.json(c.var.emulator.store.queryNotifications(filter, { limit, offset }));
+    return c.json(c.get('emulator').store.queryNotifications(filter, { limit, offset }));
   })
   .get('/requests', (c) => {
     const { limit, offset, ...filter } = parseWith(JournalQuerySchema, c.req.query(), 'query');
-    return c.json(c.var.emulator.store.queryJournal(filter, { limit, offset }));
+    return c.json(c.get('emulator').store.queryJournal(filter, { limit, offset }));
   })
   .delete('/', (c) => {
     const { appId } = parseWith(ClearQuerySchema, c.req.query(), 'query');
-    c.var.emulator.store.clear(appId);
+    c.get('emulator').store.clear(appId);
     return c.json({ cleared: true, appId: appId ?? null });
   });

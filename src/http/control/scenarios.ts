@@ -13,26 +13,26 @@ const ActiveBodySchema = z.strictObject({ names: z.array(z.string().min(1), { er
 
 export const scenarioRoutes = new Hono<AppEnv>()
   .get('/', (c) => {
-    const engine = c.var.emulator.scenarios;
+    const engine = c.get('emulator').scenarios;
     return c.json({ active: engine.active(), scenarios: engine.explain() });
   })
   .post('/', async (c) => {
     const result = parseScenario(await readJson(c), 'scenario');
     if ('problems' in result) throw badRequest(`Invalid scenario: ${result.problems.join('; ')}`, result.details);
-    const engine = c.var.emulator.scenarios;
+    const engine = c.get('emulator').scenarios;
     const replaced = engine.has(result.scenario.name);
     engine.load(result.scenario, 'api');
     const view = engine.explain().find((s) => s.name === result.scenario.name);
     return c.json({ replaced, scenario: view }, replaced ? 200 : 201);
   })
   .post('/reset', (c) => {
-    const engine = c.var.emulator.scenarios;
+    const engine = c.get('emulator').scenarios;
     engine.reset();
     return c.json({ active: engine.active(), scenarios: engine.explain() });
   })
   .put('/active', async (c) => {
     const { names } = parseWith(ActiveBodySchema, await readJson(c), 'request body');
-    const engine = c.var.emulator.scenarios;
+    const engine = c.get('emulator').scenarios;
     const unknown = engine.unknown(names);
     if (unknown.length) {
       throw badRequest(`Unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; loaded: ${engine.names().join(', ') || 'none'}.`, {
@@ -44,7 +44,7 @@ export const scenarioRoutes = new Hono<AppEnv>()
   })
   .delete('/:name', (c) => {
     const name = c.req.param('name');
-    const engine = c.var.emulator.scenarios;
+    const engine = c.get('emulator').scenarios;
     if (!engine.remove(name)) {
       throw new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, { message: 'The scenario was not found.' });
     }

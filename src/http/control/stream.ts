@@ -49,7 +49,7 @@ export function streamFilter(query: StreamQuery): (event: EmulatorEvent) => bool
 export const streamRoutes = new Hono<AppEnv>().get('/', (c) => {
   const query = parseWith(StreamQuerySchema, c.req.query(), 'query');
   const matches = streamFilter(query);
-  const events = c.var.emulator.events;
+  const events = c.get('emulator').events;
   return streamSSE(c, async (stream) => {
     let queue: EmulatorEvent[] = [];
     let head = 0;

@@ -10,7 +10,7 @@ const PRODUCTION_HOST = /^([^.]+)\.api-([a-z0-9-]+)\./i;
 
 export function auth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const emulator = c.var.emulator;
+    const emulator = c.get('emulator');
     const appId = c.req.header('appid')?.trim() ?? '';
     const apiKey = c.req.header('apikey')?.trim() ?? '';
     if (!appId || !apiKey) {

@@ -5,7 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest } from '../../domain/errors.js';
-import type { AppliedRuleInfo } from '../../scenario-engine/engine.js';
+import type { AppliedRuleInfo, Decision } from '../../scenario-engine/engine.js';
 import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
@@ -28,11 +28,13 @@ function dropConnection(c: Context<AppEnv>, label: string): Response {
   return new Response(null, { status: 499 });
 }
 
+const NO_DECISION: Decision = { applied: null, delayMs: 0, fault: null };
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function headerScenarios(c: Context<AppEnv>): string[] {
   const names = (c.req.header(SCENARIO_HEADER) ?? '').split(',').map((n) => n.trim()).filter(Boolean);
-  const unknown = c.var.emulator.scenarios.unknown(names);
+  const unknown = c.get('emulator').scenarios.unknown(names);
   if (unknown.length) {
     throw badRequest(`Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET /__scenarios lists the loaded ones.`, {
       [SCENARIO_HEADER]: `unknown scenario "${unknown[0]}"`,
@@ -70,11 +72,15 @@ async function requestFacts(c: Context<AppEnv>, withBody: boolean): Promise<Requ
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const template = record.template !== null && typeof record.template === 'object' ? (record.template as Record<string, unknown>) : {};
   const fromPath = /^\/api\/campaigns\/([^/]+)/.exec(path)?.[1];
+  let headers: Record<string, string> | undefined;
   return {
     method: c.req.method,
     path,
-    appId: c.var.app?.appId ?? null,
-    headers: Object.fromEntries(c.req.raw.headers),
+    appId: c.get('app')?.appId ?? null,
+    // Copied only when a header matcher asks: most requests never need it (bench/).
+    get headers() {
+      return (headers ??= Object.fromEntries(c.req.raw.headers));
+    },
     body,
     templateKey: asString(template.key) ?? asString(record.templateKey) ?? asString(record.templateId),
     campaignId: (fromPath && fromPath !== 'upload' ? safeDecode(fromPath) : null) ?? asString(record.campaignId) ?? asString(form?.campaignId),
@@ -83,10 +89,13 @@ async function requestFacts(c: Context<AppEnv>, withBody: boolean): Promise<Requ
 
 export function scenarios(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const emulator = c.var.emulator;
+    const emulator = c.get('emulator');
     const names = headerScenarios(c);
-    const facts = await requestFacts(c, emulator.scenarios.needsBody(names));
-    const decision = emulator.scenarios.decide(facts, names);
+    const idle = names.length === 0 && emulator.scenarios.active().length === 0;
+    const facts = await requestFacts(c, !idle && emulator.scenarios.needsBody(names));
+    // Nothing active and nothing named: no rule can fire now (the delivery policy below still
+    // reads the active set later, for scheduled campaigns).
+    const decision = idle ? NO_DECISION : emulator.scenarios.decide(facts, names);
     // A failDelivery rule that fires while the route runs is journaled too, unless a request rule already is.
     let deliveryRule: AppliedRuleInfo | undefined;
     c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, facts, (info) => (deliveryRule ??= info)));
@@ -95,7 +104,7 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
     const fault = decision.fault;
     if (!fault) {
       await next();
-      if (deliveryRule && !c.var.appliedRule) c.set('appliedRule', deliveryRule);
+      if (deliveryRule && !c.get('appliedRule')) c.set('appliedRule', deliveryRule);
       return;
     }
     const label = `"${decision.applied!.scenario}" ${decision.applied!.rule}`;
