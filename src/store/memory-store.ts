@@ -1,7 +1,7 @@
 /**
- * The Store in memory: deliveries with per-key indexes (user, notification, campaign,
- * app) and a retention cap that drops the oldest first. The lowdb store wraps this one
- * and persists its snapshot.
+ * The Store in memory: deliveries (indexed, capped: delivery-log.ts), notifications,
+ * campaigns with their recipients, the journal and runtime resources. The lowdb store
+ * wraps this one and persists its snapshot.
  */
 import type {
   Campaign,
@@ -12,9 +12,10 @@ import type {
   Template,
 } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
-import type { CampaignFilter, DeliveryFilter, Page, Store, StoreStats } from '../domain/ports.js';
+import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js';
 import { Deque } from './deque.js';
-import { deliveryPredicate, journalPredicate, notificationPredicate, paginate } from './filters.js';
+import { journalPredicate, notificationPredicate, paginate } from './filters.js';
+import { createDeliveryLog } from './delivery-log.js';
 
 /** Everything the store holds, as plain JSON (what the data file contains). */
 export interface StoreData {
@@ -55,9 +56,6 @@ export interface MemoryStore extends Store {
   snapshot(): StoreData;
 }
 
-type IndexKey = 'userId' | 'notificationId' | 'campaignId' | 'appId';
-const INDEX_KEYS: IndexKey[] = ['userId', 'notificationId', 'campaignId', 'appId'];
-
 interface CampaignRecipients {
   list: Recipient[];
   byUser: Map<string, Recipient>;
@@ -69,9 +67,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const maxJournal = options.maxJournal ?? 100_000;
   const changed = options.onChange ?? (() => {});
 
-  let deliveries = new Deque<Delivery>();
-  let indexes = new Map<IndexKey, Map<string, Deque<Delivery>>>();
-  let dropped = 0;
+  let deliveries = createDeliveryLog(maxDeliveries);
   let notifications = new Deque<NotificationRecord>();
   const notificationById = new Map<string, NotificationRecord>();
   let journal = new Deque<JournalEntry>();
@@ -82,74 +78,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const templateKey = (appId: string | null, id: string) => `${appId ?? ''}\u0000${id}`;
   const channels = new Map<string, Channel>();
   let analyticsEvents: AnalyticsEvent[] = [];
-
-  /**
-   * Per key, the list the previous delivery went to: a batch shares its app and
-   * notification (or campaign), so those lists are looked up once per batch, not per record.
-   */
-  let lastLists: { value: string | null; list: Deque<Delivery> | undefined }[] = [];
-  const forgetLastLists = () => (lastLists = INDEX_KEYS.map(() => ({ value: null, list: undefined })));
-
-  function resetIndexes(): void {
-    indexes = new Map(INDEX_KEYS.map((k) => [k, new Map()]));
-    forgetLastLists();
-  }
-  resetIndexes();
-
-  function indexUnder(k: number, value: string | null, d: Delivery): void {
-    if (value === null) return;
-    const last = lastLists[k]!;
-    let list = last.value === value ? last.list : undefined;
-    if (!list) {
-      const byValue = indexes.get(INDEX_KEYS[k]!)!;
-      list = byValue.get(value);
-      if (!list) byValue.set(value, (list = new Deque()));
-      last.value = value;
-      last.list = list;
-    }
-    list.push(d);
-  }
-
-  // Field by field (same order as INDEX_KEYS): a keyed read d[key] is several times slower at 10,000 records a call.
-  function indexDelivery(d: Delivery): void {
-    indexUnder(0, d.userId, d);
-    indexUnder(1, d.notificationId, d);
-    indexUnder(2, d.campaignId, d);
-    indexUnder(3, d.appId, d);
-  }
-
-  function dropOldestDelivery(): void {
-    const d = deliveries.shift();
-    if (!d) return;
-    dropped++;
-    // The oldest overall is also the oldest under each of its keys.
-    for (const key of INDEX_KEYS) {
-      const value = d[key];
-      if (value === null) continue;
-      const list = indexes.get(key)!.get(value);
-      list?.shift();
-      if (list && list.length === 0) {
-        indexes.get(key)!.delete(value);
-        forgetLastLists(); // the cached list may be the one just dropped
-      }
-    }
-  }
-
-  function smallestCandidateSet(f: DeliveryFilter): Iterable<Delivery> {
-    let best: Iterable<Delivery> = deliveries;
-    let bestSize = deliveries.length;
-    for (const key of INDEX_KEYS) {
-      const value = f[key];
-      if (value === undefined) continue;
-      const list = indexes.get(key)!.get(value);
-      const size = list?.length ?? 0;
-      if (size < bestSize) {
-        best = list ?? [];
-        bestSize = size;
-      }
-    }
-    return best;
-  }
 
   function recipientsOf(campaignId: string): CampaignRecipients {
     let entry = recipientsByCampaign.get(campaignId);
@@ -167,12 +95,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   }
 
   function load(data: StoreData): void {
-    for (const d of data.deliveries) {
-      deliveries.push(d);
-      indexDelivery(d);
-    }
-    while (deliveries.length > maxDeliveries) dropOldestDelivery();
-    dropped = data.droppedDeliveries;
+    deliveries = createDeliveryLog(maxDeliveries, data.deliveries, data.droppedDeliveries);
     for (const n of data.notifications) {
       notifications.push(n);
       notificationById.set(n.notificationId, n);
@@ -188,17 +111,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   const store: MemoryStore = {
     addDeliveries(items) {
-      for (const d of items) {
-        deliveries.push(d);
-        indexDelivery(d);
-        if (deliveries.length > maxDeliveries) dropOldestDelivery();
-      }
+      for (const d of items) deliveries.add(d);
       changed();
     },
     queryDeliveries(filter, page: Page) {
-      const keys = Object.values(filter).filter((v) => v !== undefined);
-      if (keys.length === 0) return { total: deliveries.length, items: deliveries.slice(page.offset, page.offset + page.limit) };
-      return paginate(smallestCandidateSet(filter), deliveryPredicate(filter), page);
+      return deliveries.query(filter, page);
     },
     countDeliveries(filter) {
       return store.queryDeliveries(filter, { offset: 0, limit: 0 }).total;
@@ -313,8 +230,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     clear(appId) {
       if (appId === undefined) {
-        deliveries = new Deque();
-        resetIndexes();
+        deliveries.retain(() => false);
         notifications = new Deque();
         notificationById.clear();
         journal = new Deque();
@@ -322,13 +238,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         recipientsByCampaign.clear();
         analyticsEvents = [];
       } else {
-        const keep = deliveries.toArray().filter((d) => d.appId !== appId);
-        deliveries = new Deque();
-        resetIndexes();
-        for (const d of keep) {
-          deliveries.push(d);
-          indexDelivery(d);
-        }
+        deliveries.retain((d) => d.appId !== appId);
         const keptNotifications = notifications.toArray().filter((n) => n.appId !== appId);
         notifications = new Deque();
         notificationById.clear();
@@ -353,7 +263,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       for (const entry of recipientsByCampaign.values()) recipientCount += entry.list.length;
       return {
         deliveries: deliveries.length,
-        droppedDeliveries: dropped,
+        droppedDeliveries: deliveries.dropped,
         notifications: notifications.length,
         campaigns: campaigns.size,
         recipients: recipientCount,
@@ -365,7 +275,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     snapshot() {
       return {
         deliveries: deliveries.toArray(),
-        droppedDeliveries: dropped,
+        droppedDeliveries: deliveries.dropped,
         notifications: notifications.toArray(),
         campaigns: [...campaigns.values()],
         recipients: [...recipientsByCampaign.values()].flatMap((e) => e.list),
