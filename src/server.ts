@@ -6,7 +6,6 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp, type EmulatorApp } from './app.js';
 import type { CreateAppOptions } from './emulator.js';
-import { openLowdbStore } from './store/lowdb-store.js';
 import { createClient } from './client/index.js';
 import type { EmulatorClient } from './client/types.js';
 
@@ -24,6 +23,9 @@ export interface RunningEmulator {
 
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
   // --data-file (CONTRACT §9): state lives in a lowdb file; closed (flushed) by app.close().
+  // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
+  const openLowdbStore = async (...args: Parameters<typeof import('./store/lowdb-store.js').openLowdbStore>) =>
+    (await import('./store/lowdb-store.js')).openLowdbStore(...args);
   const store = options.store ?? (options.dataFile ? await openLowdbStore(options.dataFile, { maxDeliveries: options.maxDeliveries === undefined ? undefined : Number(options.maxDeliveries) }) : undefined);
   let app: EmulatorApp;
   try {
