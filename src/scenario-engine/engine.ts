@@ -159,6 +159,8 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     /** Names among `names` that are not loaded. */
     unknown: (names: readonly string[]) => names.filter((n) => !loaded.has(n)),
     active: (): string[] => [...active],
+    /** Whether any scenario is globally active (checked on every request: no copy). */
+    hasActive: (): boolean => active.length > 0,
     /** Replaces the global active set; the caller has checked the names with `unknown`. */
     setActive(names: readonly string[]): void {
       active = [...new Set(names)];

@@ -9,7 +9,6 @@ import type { Emulator } from '../../emulator.js';
 
 export function adminAuth(emulator: Emulator): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.set('emulator', emulator);
     const token = emulator.options.adminToken;
     if (token !== undefined) {
       const given = c.req.header('authorization') ?? '';

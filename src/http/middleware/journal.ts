@@ -10,7 +10,6 @@ import { realNow } from '../../platform/clock.js';
 export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = realNow();
-    c.set('emulator', emulator);
     try {
       await next();
     } finally {

@@ -91,7 +91,7 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const emulator = c.get('emulator');
     const names = headerScenarios(c);
-    const idle = names.length === 0 && emulator.scenarios.active().length === 0;
+    const idle = names.length === 0 && !emulator.scenarios.hasActive();
     const facts = await requestFacts(c, !idle && emulator.scenarios.needsBody(names));
     // Nothing active and nothing named: no rule can fire now (the delivery policy below still
     // reads the active set later, for scheduled campaigns).
