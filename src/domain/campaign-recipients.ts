@@ -6,7 +6,7 @@
 import type { Campaign, Recipient, Template } from '../schemas/records.js';
 import { findOwnedCampaign, isoNow, type CampaignDeps } from './campaign-records.js';
 import { assertDraft } from './campaign-status.js';
-import { parseRecipientsCsv, type CsvRowError, type ParsedRecipientsCsv } from './csv.js';
+import { readRecipientsCsv, type CsvReadSummary, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
 
 /** CONTRACT §5.3: the response lists at most this many row errors. */
@@ -19,11 +19,6 @@ export interface UploadResult {
   campaignId: string;
   skipped: number;
   errors: CsvRowError[];
-}
-
-interface NewRecipient {
-  userId: string;
-  variables: Record<string, unknown>;
 }
 
 /** Anything but an ApiError while parsing or storing is the spec's ERR_OPERATION_FAILED. */
@@ -43,15 +38,36 @@ function campaignTemplate(deps: CampaignDeps, campaign: Campaign): Template {
   return template;
 }
 
+/** A new recipient record; its id is given when the whole list is stored. */
+function newRecipient(campaign: Campaign, userId: string, variables: Record<string, unknown>, at: string): Recipient {
+  return {
+    id: '', campaignId: campaign.id, appId: campaign.appId, userId, variables,
+    status: 'pending', failureReason: null, deliveryId: null, createdAt: at, updatedAt: at,
+  };
+}
+
+/** Merges two row-sorted error lists (file order). */
+function mergeByRow(a: CsvRowError[], b: CsvRowError[]): CsvRowError[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const merged: CsvRowError[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) merged.push((a[i] as CsvRowError).row <= (b[j] as CsvRowError).row ? (a[i++] as CsvRowError) : (b[j++] as CsvRowError));
+  while (i < a.length) merged.push(a[i++] as CsvRowError);
+  while (j < b.length) merged.push(b[j++] as CsvRowError);
+  return merged;
+}
+
 export function createRecipientService(deps: CampaignDeps) {
-  /** Stores the new recipients in one call and bumps the campaign's count. */
-  function addAll(campaign: Campaign, items: NewRecipient[]): number {
-    const at = isoNow(deps.clock);
-    const recipients: Recipient[] = items.map(({ userId, variables }) => ({
-      id: deps.ids.objectId(), campaignId: campaign.id, appId: campaign.appId, userId, variables,
-      status: 'pending', failureReason: null, deliveryId: null, createdAt: at, updatedAt: at,
-    }));
-    if (recipients.length > 0) deps.store.addRecipients(campaign.id, recipients);
+  /** Names the new recipients, stores them in one call and bumps the campaign's count. */
+  function addAll(campaign: Campaign, recipients: Recipient[], at: string): number {
+    if (recipients.length > 0) {
+      // One id range for the list: the ids count objectId() calls would give, in file order.
+      const idOf = deps.ids.objectIds(recipients.length);
+      for (let i = 0; i < recipients.length; i++) (recipients[i] as Recipient).id = idOf(i);
+      deps.store.addRecipients(campaign.id, recipients);
+    }
     const total = deps.store.recipients(campaign.id).length;
     deps.store.updateCampaign(campaign.id, { recipientCount: total, updatedAt: at });
     return total;
@@ -61,8 +77,9 @@ export function createRecipientService(deps: CampaignDeps) {
     addRecipients(appId: string, campaignId: string, userIds: string[]): { added: number; total: number } {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'adding recipients');
+      const at = isoNow(deps.clock);
       const fresh = [...new Set(userIds)].filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
-      const total = addAll(campaign, fresh.map((userId) => ({ userId, variables: {} })));
+      const total = addAll(campaign, fresh.map((userId) => newRecipient(campaign, userId, {}, at)), at);
       return { added: fresh.length, total };
     },
 
@@ -70,31 +87,36 @@ export function createRecipientService(deps: CampaignDeps) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'a CSV upload');
       const template = campaignTemplate(deps, campaign);
-      let parsed: ParsedRecipientsCsv;
+      const at = isoNow(deps.clock);
+      // Rows become recipient records as they are read (no table of the file in between);
+      // nothing is stored before the whole file is accepted (CONTRACT §5.3).
+      // A user already on the campaign, or earlier in the file, skips the row.
+      const seen = new Set<string>();
+      const checkStore = deps.store.recipients(campaign.id).length > 0;
+      const duplicates: CsvRowError[] = [];
+      const fresh: Recipient[] = [];
+      const addRow: CsvRowSink = (row, userId, variables) => {
+        const before = seen.size;
+        seen.add(userId);
+        if (seen.size === before || (checkStore && deps.store.hasRecipient(campaign.id, userId))) {
+          duplicates.push({ row, reason: 'duplicate user_id' });
+        } else {
+          fresh.push(newRecipient(campaign, userId, variables, at));
+        }
+      };
+      let summary: CsvReadSummary;
       try {
-        parsed = parseRecipientsCsv(file, template);
+        summary = readRecipientsCsv(file, template, addRow);
       } catch (error) {
         throw asOperationFailed('CSV parsing', error);
       }
-      // CONTRACT §5.3: a user already on the campaign, or earlier in the file, skips the row.
-      const seen = new Set<string>();
-      const errors = [...parsed.errors];
-      const fresh: NewRecipient[] = [];
-      for (const row of parsed.rows) {
-        if (seen.has(row.userId) || deps.store.hasRecipient(campaign.id, row.userId)) {
-          errors.push({ row: row.row, reason: 'duplicate user_id' });
-        } else {
-          seen.add(row.userId);
-          fresh.push(row);
-        }
-      }
       let total: number;
       try {
-        total = addAll(campaign, fresh);
+        total = addAll(campaign, fresh, at);
       } catch (error) {
         throw asOperationFailed('Recipient creation', error);
       }
-      errors.sort((a, b) => a.row - b.row);
+      const errors = mergeByRow(summary.errors, duplicates);
       return {
         recipientsAdded: fresh.length, uploaded: fresh.length, total, campaignId: campaign.id,
         skipped: errors.length, errors: errors.slice(0, MAX_REPORTED_ROW_ERRORS),
