@@ -63,9 +63,8 @@ export function createRecipientService(deps: CampaignDeps) {
   /** Names the new recipients, stores them in one call and bumps the campaign's count. */
   function addAll(campaign: Campaign, recipients: Recipient[], at: string): number {
     if (recipients.length > 0) {
-      // One id range for the list: the ids count objectId() calls would give, in file order.
-      const idOf = deps.ids.objectIds(recipients.length);
-      for (let i = 0; i < recipients.length; i++) (recipients[i] as Recipient).id = idOf(i);
+      // Ids only for a list that is stored: a refused upload uses none (file order).
+      for (const r of recipients) r.id = deps.ids.objectId();
       deps.store.addRecipients(campaign.id, recipients);
     }
     const total = deps.store.recipients(campaign.id).length;
