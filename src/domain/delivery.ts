@@ -4,6 +4,7 @@
  */
 import type { Delivery, Template } from '../schemas/records.js';
 import type { DeliveryFaultPolicy, Ids } from './ports.js';
+import type { DeliveryRun, FailureMark, PerMember } from './delivery-run.js';
 import { renderContent } from './variables.js';
 
 export interface DeliveryContext {
@@ -38,14 +39,51 @@ export function deliveredChannels(template: Template, appChannels: readonly { ty
   return kept.length === template.channels.length ? template.channels : kept;
 }
 
+type Variables = Record<string, unknown>;
+
 /** Renders once per distinct variables object, so a 10,000-target batch with shared variables renders once. */
-export function createDeliveryBuilder(ctx: DeliveryContext): (userId: string, variables: Record<string, unknown>) => Delivery {
-  const renderCache = new WeakMap<object, Record<string, unknown>>();
-  const render = (variables: Record<string, unknown>) => {
+function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variables {
+  const renderCache = new WeakMap<object, Variables>();
+  return (variables) => {
     let rendered = renderCache.get(variables);
-    if (!rendered) renderCache.set(variables, (rendered = renderContent(ctx.template.content, variables) as Record<string, unknown>));
+    if (!rendered) renderCache.set(variables, (rendered = renderContent(ctx.template.content, variables) as Variables));
     return rendered;
   };
+}
+
+const NO_FAILURES: ReadonlyMap<number, FailureMark> = new Map();
+
+/**
+ * The deliveries of one send as a run: ids reserved in one step, content rendered once per
+ * distinct variables object, the fault policy asked once per target; no record per target.
+ */
+export function createDeliveryRun(ctx: DeliveryContext, userIds: readonly string[], variables: PerMember<Variables>): DeliveryRun {
+  const render = createRenderer(ctx);
+  let failures = NO_FAILURES;
+  const fail = (i: number, mark: FailureMark) => {
+    if (failures === NO_FAILURES) failures = new Map();
+    (failures as Map<number, FailureMark>).set(i, mark);
+  };
+  const { appId, campaignId } = ctx;
+  const templateKey = ctx.template.key;
+  for (let i = 0; i < userIds.length; i++) {
+    const failure = ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : ctx.faults({ appId, userId: userIds[i] as string, templateKey, campaignId });
+    if (failure) fail(i, failure);
+  }
+  return {
+    appId, notificationId: ctx.notificationId, campaignId, templateId: ctx.template.id, templateKey,
+    channels: ctx.channels, mode: ctx.mode, title: ctx.title, tag: ctx.tag, pushData: ctx.pushData, createdAt: ctx.createdAt,
+    userIds,
+    idAt: ctx.ids.objectIds(userIds.length),
+    variables,
+    rendered: 'all' in variables ? { all: render(variables.all) } : { each: variables.each.map(render) },
+    failures,
+  };
+}
+
+/** One delivery at a time (campaigns: each recipient records its delivery's id as it goes). */
+export function createDeliveryBuilder(ctx: DeliveryContext): (userId: string, variables: Record<string, unknown>) => Delivery {
+  const render = createRenderer(ctx);
   const noChannel: { reason: string; scenario: string | null } | null = ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : null;
   return (userId, variables) => {
     const failure = noChannel ?? ctx.faults({ appId: ctx.appId, userId, templateKey: ctx.template.key, campaignId: ctx.campaignId });

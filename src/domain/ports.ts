@@ -11,6 +11,7 @@ import type {
   Template,
 } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
+import type { DeliveryRun } from './delivery-run.js';
 
 export interface Clock {
   /** Epoch milliseconds on the emulator's clock (real or manual). */
@@ -22,6 +23,8 @@ export interface Clock {
 export interface Ids {
   /** 24 lowercase hex characters, ObjectId-shaped (timestamp + random + counter). */
   objectId(): string;
+  /** Reserves `count` consecutive ids (what `count` objectId() calls would give) and names them by index, lazily. */
+  objectIds(count: number): (index: number) => string;
   /** `notif_` + 24 hex. */
   notificationId(): string;
 }
@@ -96,6 +99,8 @@ export interface StoreStats {
 /** One storage interface, implemented in memory and (persisted) over lowdb. */
 export interface Store {
   addDeliveries(items: Delivery[]): void;
+  /** A batch send's deliveries as one run (domain/delivery-run.ts): stored without a record per target. */
+  addDeliveryRun(run: DeliveryRun): void;
   queryDeliveries(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
   countDeliveries(filter: DeliveryFilter): number;
 
@@ -158,6 +163,8 @@ export type EmulatorEvent =
 
 export interface Events {
   emit(event: EmulatorEvent): void;
+  /** False when nobody listens: a 10,000-target batch then skips building 10,000 event payloads. */
+  hasSubscribers(): boolean;
   subscribe(listener: (event: EmulatorEvent) => void): () => void;
 }
 

@@ -48,14 +48,18 @@ export async function readJson(c: Context): Promise<unknown> {
 
 export const MAX_JSON_DEPTH = 64;
 
-/** Iterative, so the check itself cannot overflow the stack. */
+/** Iterative, so the check itself cannot overflow the stack; visits containers only (a 10,000-id array is one step). */
 function depthExceeds(root: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
+  const stack: [object, number][] = [];
+  const visit = (value: unknown, depth: number) => {
+    if (typeof value === 'object' && value !== null) stack.push([value, depth]);
+  };
+  visit(root, 1);
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
     if (depth > max) return true;
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], depth + 1);
+    else for (const key in value) visit((value as Record<string, unknown>)[key], depth + 1);
   }
   return false;
 }

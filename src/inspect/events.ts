@@ -14,6 +14,7 @@ export function createEventBus(): Events & { listenerCount(): number } {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    hasSubscribers: () => listeners.size > 0,
     listenerCount: () => listeners.size,
   };
 }

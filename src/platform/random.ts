@@ -34,16 +34,26 @@ export function createIds(clock: Clock, random: RandomSource): Ids {
   // The seconds + machine prefix changes at most once a second: built once per second, not per id.
   let prefixSeconds = -1;
   let prefix = '';
-  const objectId = (): string => {
-    counter = (counter + 1) % 0x1000000;
+  const currentPrefix = (): string => {
     const seconds = Math.floor(clock.now() / 1000) % 0x100000000;
     if (seconds !== prefixSeconds) {
       prefixSeconds = seconds;
       prefix = seconds.toString(16).padStart(8, '0') + machine;
     }
-    return prefix + (counter + 0x1000000).toString(16).slice(1);
+    return prefix;
   };
-  return { objectId, notificationId: () => `notif_${objectId()}` };
+  const counterHex = (value: number): string => ((value % 0x1000000) + 0x1000000).toString(16).slice(1);
+  const objectId = (): string => {
+    counter = (counter + 1) % 0x1000000;
+    return currentPrefix() + counterHex(counter);
+  };
+  const objectIds = (count: number): ((index: number) => string) => {
+    const first = counter + 1;
+    counter = (counter + count) % 0x1000000;
+    const runPrefix = currentPrefix();
+    return (index) => runPrefix + counterHex(first + index);
+  };
+  return { objectId, objectIds, notificationId: () => `notif_${objectId()}` };
 }
 
 /** A stable 24-hex id derived from a template key (CONTRACT §4: id optional in fixtures). */

@@ -1,7 +1,8 @@
 /**
  * Pure predicates and paging shared by every list the store answers.
  */
-import type { Delivery, JournalEntry, NotificationRecord } from '../schemas/records.js';
+import type { JournalEntry, NotificationRecord } from '../schemas/records.js';
+import type { SharedDeliveryFields } from '../domain/delivery-run.js';
 import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter, Page } from '../domain/ports.js';
 
 const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -10,21 +11,31 @@ function inTimeRange(createdAt: string, since: string | undefined, until: string
   return (since === undefined || createdAt >= since) && (until === undefined || createdAt <= until);
 }
 
-export function deliveryPredicate(f: DeliveryFilter): (d: Delivery) => boolean {
+/**
+ * A delivery filter in two parts: the fields a whole run shares (tested once per run) and
+ * the two that differ per member (user and status).
+ */
+export interface DeliveryMatcher {
+  shared: (d: SharedDeliveryFields) => boolean;
+  member: (userId: string, status: string) => boolean;
+}
+
+export function deliveryMatcher(f: DeliveryFilter): DeliveryMatcher {
   const since = iso(f.since);
   const until = iso(f.until);
-  return (d) =>
-    (f.appId === undefined || d.appId === f.appId) &&
-    (f.userId === undefined || d.userId === f.userId) &&
-    (f.templateKey === undefined || d.templateKey === f.templateKey) &&
-    (f.templateId === undefined || d.templateId === f.templateId) &&
-    (f.campaignId === undefined || d.campaignId === f.campaignId) &&
-    (f.notificationId === undefined || d.notificationId === f.notificationId) &&
-    (f.mode === undefined || d.mode === f.mode) &&
-    (f.channel === undefined || d.channels.includes(f.channel)) &&
-    (f.status === undefined || d.status === f.status) &&
-    (f.tag === undefined || d.tag === f.tag) &&
-    inTimeRange(d.createdAt, since, until);
+  return {
+    shared: (d) =>
+      (f.appId === undefined || d.appId === f.appId) &&
+      (f.templateKey === undefined || d.templateKey === f.templateKey) &&
+      (f.templateId === undefined || d.templateId === f.templateId) &&
+      (f.campaignId === undefined || d.campaignId === f.campaignId) &&
+      (f.notificationId === undefined || d.notificationId === f.notificationId) &&
+      (f.mode === undefined || d.mode === f.mode) &&
+      (f.channel === undefined || d.channels.includes(f.channel)) &&
+      (f.tag === undefined || d.tag === f.tag) &&
+      inTimeRange(d.createdAt, since, until),
+    member: (userId, status) => (f.userId === undefined || userId === f.userId) && (f.status === undefined || status === f.status),
+  };
 }
 
 export function notificationPredicate(f: NotificationFilter): (n: NotificationRecord) => boolean {

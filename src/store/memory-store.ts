@@ -114,6 +114,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       for (const d of items) deliveries.add(d);
       changed();
     },
+    addDeliveryRun(run) {
+      deliveries.addRun(run);
+      changed();
+    },
     queryDeliveries(filter, page: Page) {
       return deliveries.query(filter, page);
     },

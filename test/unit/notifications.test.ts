@@ -20,7 +20,7 @@ function setup() {
   const templates = createTemplateCatalog(store, TEST_TEMPLATES.map((t) => toTemplate(TemplateFileEntrySchema.parse(t), '2030-03-03T00:00:00.000Z')));
   const events: EmulatorEvent[] = [];
   const service = createNotificationService({
-    store, templates, clock, ids: createIds(clock, createRandom(3)), events: { emit: (e) => events.push(e), subscribe: () => () => true },
+    store, templates, clock, ids: createIds(clock, createRandom(3)), events: { emit: (e) => events.push(e), subscribe: () => () => true, hasSubscribers: () => true },
   });
   return { service, store, events };
 }

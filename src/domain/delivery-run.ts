@@ -1,0 +1,59 @@
+/**
+ * A delivery run: the deliveries of one batch send, which share everything but the user,
+ * kept as one record with per-user columns. Delivery objects are built only when someone
+ * reads them, so a 10,000-target send stores a few objects instead of 10,000 (bench/).
+ */
+import type { Delivery } from '../schemas/records.js';
+
+/** The fields every delivery of a run has in common, named as on Delivery (filters read either). */
+export type SharedDeliveryFields = Pick<
+  Delivery,
+  'appId' | 'notificationId' | 'campaignId' | 'templateId' | 'templateKey' | 'channels' | 'mode' | 'title' | 'tag' | 'pushData' | 'createdAt'
+>;
+
+/** One value for every member, or one per member (batch sends with per-target variables). */
+export type PerMember<T> = { readonly all: T } | { readonly each: readonly T[] };
+
+export interface FailureMark {
+  reason: string;
+  scenario: string | null;
+}
+
+export interface DeliveryRun extends SharedDeliveryFields {
+  readonly userIds: readonly string[];
+  /** Delivery id of member `i` (ids are reserved when the run is made; see Ids.objectIds). */
+  readonly idAt: (i: number) => string;
+  readonly variables: PerMember<Record<string, unknown>>;
+  readonly rendered: PerMember<Record<string, unknown>>;
+  /** Failed members by index; every other member was sent. */
+  readonly failures: ReadonlyMap<number, FailureMark>;
+}
+
+export const memberValue = <T>(values: PerMember<T>, i: number): T => ('all' in values ? values.all : (values.each[i] as T));
+
+export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] => (run.failures.has(i) ? 'failed' : 'sent');
+
+/** Member `i` as a Delivery record (same key order as a delivery built one by one). */
+export function deliveryAt(run: DeliveryRun, i: number): Delivery {
+  const failure = run.failures.get(i);
+  return {
+    id: run.idAt(i),
+    appId: run.appId,
+    notificationId: run.notificationId,
+    campaignId: run.campaignId,
+    userId: run.userIds[i] as string,
+    templateId: run.templateId,
+    templateKey: run.templateKey,
+    channels: run.channels,
+    mode: run.mode,
+    title: run.title,
+    tag: run.tag,
+    variables: memberValue(run.variables, i),
+    rendered: memberValue(run.rendered, i),
+    pushData: run.pushData,
+    status: failure ? 'failed' : 'sent',
+    failureReason: failure?.reason ?? null,
+    scenario: failure?.scenario ?? null,
+    createdAt: run.createdAt,
+  };
+}

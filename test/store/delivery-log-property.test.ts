@@ -1,0 +1,122 @@
+/**
+ * The delivery log (runs, lazily built indexes, retention cap) against a plain array model:
+ * any sequence of writes, clears and queries must answer exactly what filtering the array does.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createDeliveryLog } from '../../src/store/delivery-log.js';
+import { deliveryAt, type DeliveryRun, type FailureMark } from '../../src/domain/delivery-run.js';
+import type { Delivery } from '../../src/schemas/records.js';
+import type { DeliveryFilter } from '../../src/domain/ports.js';
+
+const APPS = ['app-a', 'app-b'];
+const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8'];
+
+type Op =
+  | { kind: 'add'; app: number; user: number; campaign: boolean; failed: boolean }
+  | { kind: 'run'; app: number; users: number[]; failed: number[]; perMember: boolean }
+  | { kind: 'query'; filter: DeliveryFilter; offset: number; limit: number }
+  | { kind: 'retain'; app: number };
+
+const filterArb: fc.Arbitrary<DeliveryFilter> = fc.record(
+  {
+    appId: fc.constantFrom(...APPS),
+    userId: fc.constantFrom(...USERS, 'nobody'),
+    status: fc.constantFrom('sent', 'failed'),
+    notificationId: fc.constantFrom('n-1', 'n-2', 'n-3'),
+    campaignId: fc.constantFrom('c-1', 'c-2'),
+    templateKey: fc.constantFrom('welcome', 'other'),
+  },
+  { requiredKeys: [] },
+);
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('add' as const), app: fc.nat(1), user: fc.nat(7), campaign: fc.boolean(), failed: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('run' as const),
+    app: fc.nat(1),
+    users: fc.array(fc.nat(7), { minLength: 0, maxLength: 7 }),
+    failed: fc.array(fc.nat(6), { maxLength: 3 }),
+    perMember: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant('query' as const), filter: filterArb, offset: fc.nat(6), limit: fc.nat(9) }),
+  fc.record({ kind: fc.constant('retain' as const), app: fc.nat(1) }),
+);
+
+function runOf(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
+  const userIds = op.users.map((u) => USERS[u]!);
+  const failures = new Map<number, FailureMark>(op.failed.filter((i) => i < userIds.length).map((i) => [i, { reason: 'scripted', scenario: 's' }]));
+  return {
+    appId: APPS[op.app]!, notificationId: `n-${(serial % 3) + 1}`, campaignId: null, templateId: 't1', templateKey: 'welcome',
+    channels: ['push'], mode: 'batch', title: null, tag: null, pushData: null, createdAt: '2030-01-01T00:00:00.000Z',
+    userIds,
+    idAt: (i) => `r${serial}-${i}`,
+    variables: op.perMember ? { each: userIds.map((u) => ({ name: u })) } : { all: { name: 'all' } },
+    rendered: { all: { body: 'hi' } },
+    failures,
+  };
+}
+
+function single(op: Extract<Op, { kind: 'add' }>, serial: number): Delivery {
+  return {
+    id: `d${serial}`, appId: APPS[op.app]!, notificationId: op.campaign ? null : `n-${(serial % 3) + 1}`, campaignId: op.campaign ? `c-${(serial % 2) + 1}` : null,
+    userId: USERS[op.user]!, templateId: 't2', templateKey: serial % 2 ? 'welcome' : 'other', channels: ['push'], mode: 'realtime', title: null, tag: null,
+    variables: {}, rendered: {}, pushData: null, status: op.failed ? 'failed' : 'sent', failureReason: op.failed ? 'x' : null, scenario: null,
+    createdAt: '2030-01-01T00:00:00.000Z',
+  };
+}
+
+const matches = (d: Delivery, f: DeliveryFilter) =>
+  Object.entries(f).every(([key, value]) => value === undefined || d[key as keyof Delivery] === value);
+
+describe('delivery log against an array model', () => {
+  it('answers every query, count and drop as filtering a capped array would', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 80 }), fc.integer({ min: 1, max: 30 }), (ops, cap) => {
+        const log = createDeliveryLog(cap);
+        let model: Delivery[] = [];
+        let dropped = 0;
+        const capModel = () => {
+          const excess = Math.max(0, model.length - cap);
+          dropped += excess;
+          model = model.slice(excess);
+        };
+        ops.forEach((op, serial) => {
+          if (op.kind === 'add') {
+            const d = single(op, serial);
+            log.add(d);
+            model.push(d);
+            capModel();
+          } else if (op.kind === 'run') {
+            const run = runOf(op, serial);
+            log.addRun(run);
+            model.push(...run.userIds.map((_, i) => deliveryAt(run, i)));
+            capModel();
+          } else if (op.kind === 'retain') {
+            log.retain((d) => d.appId !== APPS[op.app]);
+            model = model.filter((d) => d.appId !== APPS[op.app]);
+          } else {
+            const expected = model.filter((d) => matches(d, op.filter));
+            expect(log.query(op.filter, { offset: op.offset, limit: op.limit })).toEqual({
+              total: expected.length,
+              items: expected.slice(op.offset, op.offset + op.limit),
+            });
+          }
+          expect(log.length).toBe(model.length);
+          expect(log.dropped).toBe(dropped);
+        });
+        expect(log.toArray()).toEqual(model);
+        expect(log.query({}, { offset: 1, limit: 3 })).toEqual({ total: model.length, items: model.slice(1, 4) });
+      }),
+      { numRuns: 400, seed: 20261123 },
+    );
+  });
+
+  it('keeps the persisted drop count and the cap when loaded from a snapshot', () => {
+    const op = { kind: 'add' as const, app: 0, user: 0, campaign: false, failed: false };
+    const initial = Array.from({ length: 5 }, (_, i) => single(op, i));
+    const log = createDeliveryLog(3, initial, 7);
+    expect(log.toArray().map((d) => d.id)).toEqual(['d2', 'd3', 'd4']);
+    expect(log.dropped).toBe(7);
+  });
+});
