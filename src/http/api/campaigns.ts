@@ -14,6 +14,7 @@ import {
   UpdateCampaignBodySchema,
 } from '../../schemas/campaigns.js';
 import type { AppEnv } from '../context.js';
+import { readMultipart } from '../multipart.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 const service = (c: Context<AppEnv>) => c.get('emulator').services.campaigns;
@@ -34,22 +35,39 @@ async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string;
       campaignId: 'is required',
     });
   }
-  let form: Record<string, unknown>;
+  let fields: { campaignId: unknown; file: Uint8Array | null };
   try {
-    form = await c.req.parseBody();
+    fields = await readUploadFields(c, type);
   } catch (error) {
     throw badRequest(`The multipart body could not be read: ${(error as Error).message}`, { body: 'malformed multipart/form-data' });
   }
   const details: ErrorDetails = {};
-  const campaignId = form.campaignId;
+  const { campaignId, file } = fields;
   if (typeof campaignId !== 'string' || campaignId.trim() === '') details.campaignId = 'is required: the id of a draft campaign';
-  const file = form.file;
-  if (!(file instanceof Blob) && typeof file !== 'string') details.file = 'is required: the CSV file as a multipart file part';
+  if (file === null) details.file = 'is required: the CSV file as a multipart file part';
   if (Object.keys(details).length > 0) {
     throw badRequest(`Missing form field(s): ${Object.keys(details).join(', ')}.`, details);
   }
-  const bytes = typeof file === 'string' ? new TextEncoder().encode(file) : new Uint8Array(await (file as Blob).arrayBuffer());
-  return { campaignId: (campaignId as string).trim(), file: bytes };
+  return { campaignId: (campaignId as string).trim(), file: file as Uint8Array };
+}
+
+/**
+ * The two fields, with the file as a view into the one body buffer (multipart.ts) rather
+ * than FormData → Blob → ArrayBuffer copies of it. The file may be a file part or a text field.
+ */
+async function readUploadFields(c: Context<AppEnv>, type: string): Promise<{ campaignId: unknown; file: Uint8Array | null }> {
+  if (c.req.bodyCache.formData) {
+    // Already read as FormData (a scenario's body matcher): its boundary is no longer the header's.
+    const form = await c.req.parseBody();
+    const file = form.file;
+    const bytes = typeof file === 'string' ? new TextEncoder().encode(file) : file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : null;
+    return { campaignId: form.campaignId, file: bytes };
+  }
+  const parts = readMultipart(new Uint8Array(await c.req.arrayBuffer()), type);
+  const id = parts.get('campaignId');
+  // A campaignId sent as a file part is not the field (as with FormData).
+  const campaignId = id && id.filename === null ? new TextDecoder().decode(id.data) : undefined;
+  return { campaignId, file: parts.get('file')?.data ?? null };
 }
 
 export const campaignRoutes = new Hono<AppEnv>()
