@@ -4,9 +4,10 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: the prepare script (tsc) needs src/, which comes next.
+# --ignore-scripts: the prepare script (the build) needs src/ and scripts/, which come next.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 

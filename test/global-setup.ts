@@ -1,8 +1,8 @@
 /**
- * Builds dist/ once before the suite, so tests that start the CLI run what users run.
+ * Builds dist/ once before the suite (as `npm run build` does: tsc, then the CLI bundle), so tests that start the CLI run what users run.
  */
 import { execFileSync } from 'node:child_process';
 
 export default function setup(): void {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
