@@ -58,8 +58,11 @@ export interface MemoryStore extends Store {
 
 interface CampaignRecipients {
   list: Recipient[];
-  byUser: Map<string, Recipient>;
-  byId: Map<string, Recipient>;
+  userIds: Set<string>;
+  /** id → position in list, built on the first lookup the in-order guess misses: uploads skip it. */
+  byId: Map<string, number> | null;
+  /** Where the next lookup by id guesses first: a campaign send updates recipients in list order. */
+  next: number;
 }
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
@@ -81,17 +84,34 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   function recipientsOf(campaignId: string): CampaignRecipients {
     let entry = recipientsByCampaign.get(campaignId);
-    if (!entry) recipientsByCampaign.set(campaignId, (entry = { list: [], byUser: new Map(), byId: new Map() }));
+    if (!entry) recipientsByCampaign.set(campaignId, (entry = { list: [], userIds: new Set(), byId: null, next: 0 }));
     return entry;
   }
 
+  /** One list push and one set add per recipient (a 100,000-row upload: bench/). */
   function addRecipientsQuietly(campaignId: string, list: Recipient[]): void {
     const entry = recipientsOf(campaignId);
+    const { byId, userIds } = entry;
     for (const r of list) {
+      if (byId !== null) byId.set(r.id, entry.list.length);
       entry.list.push(r);
-      entry.byUser.set(r.userId, r);
-      entry.byId.set(r.id, r);
+      userIds.add(r.userId);
     }
+  }
+
+  function recipientById(entry: CampaignRecipients, id: string): Recipient | undefined {
+    let position = entry.next;
+    if (entry.list[position]?.id !== id) {
+      if (entry.byId === null) {
+        const byId = new Map<string, number>();
+        entry.list.forEach((r, i) => byId.set(r.id, i));
+        entry.byId = byId;
+      }
+      position = entry.byId.get(id) ?? -1;
+      if (position < 0) return undefined;
+    }
+    entry.next = position + 1;
+    return entry.list[position];
   }
 
   function load(data: StoreData): void {
@@ -173,7 +193,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
     },
     hasRecipient(campaignId, userId) {
-      return recipientsByCampaign.get(campaignId)?.byUser.has(userId) ?? false;
+      return recipientsByCampaign.get(campaignId)?.userIds.has(userId) ?? false;
     },
     recipients(campaignId) {
       return recipientsByCampaign.get(campaignId)?.list ?? [];
@@ -183,7 +203,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return paginate(list, (r) => filter.status === undefined || r.status === filter.status, page);
     },
     updateRecipient(campaignId, recipientId, patch) {
-      const r = recipientsByCampaign.get(campaignId)?.byId.get(recipientId);
+      const entry = recipientsByCampaign.get(campaignId);
+      const r = entry && recipientById(entry, recipientId);
       if (r) Object.assign(r, patch);
       changed();
     },
