@@ -88,4 +88,20 @@ describe('POST /api/campaigns/upload: request body', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2 });
   });
+  it('answers 413 for a chunked body (no Content-Length) past the upload limit', async () => {
+    const app = makeTestApp({ uploadLimitBytes: 1024 });
+    const c = await createCampaign(app, { templateId: 'plain' });
+    const bytes = curlBody(c.id, `user_id\n${'u1234567\n'.repeat(500)}`);
+    const body = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 500) controller.enqueue(bytes.subarray(i, i + 500));
+        controller.close();
+      },
+    });
+    const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE };
+    const res = await app.request('/api/campaigns/upload', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    expect(await recipientTotal(app, c.id)).toBe(0);
+  });
 });
