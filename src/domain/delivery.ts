@@ -5,7 +5,7 @@
 import type { Delivery, Template } from '../schemas/records.js';
 import type { DeliveryFaultPolicy, Ids } from './ports.js';
 import type { DeliveryRun, FailureMark, PerMember } from './delivery-run.js';
-import { renderContent } from './variables.js';
+import { compileContent } from './variables.js';
 
 export interface DeliveryContext {
   appId: string;
@@ -21,6 +21,23 @@ export interface DeliveryContext {
   faults: DeliveryFaultPolicy;
   /** The template's channel types this app delivers through (see deliveredChannels). */
   channels: string[];
+  /** Compiles (and may cache) the template's content; see createContentCompiler. */
+  compile?: ContentCompiler;
+}
+
+type Variables = Record<string, unknown>;
+type ContentCompiler = (template: Template) => (variables: Variables) => unknown;
+
+/** Compiled content per template content object, for one service: a template is scanned once, not per send. */
+export function createContentCompiler(): ContentCompiler {
+  const compiled = new WeakMap<object, (variables: Variables) => unknown>();
+  return (template) => {
+    const content = template.content;
+    if (typeof content !== 'object' || content === null) return compileContent(content);
+    let render = compiled.get(content);
+    if (!render) compiled.set(content, (render = compileContent(content)));
+    return render;
+  };
 }
 
 const NO_CHANNEL_REASON = 'every channel of the template is disabled for this app';
@@ -39,14 +56,13 @@ export function deliveredChannels(template: Template, appChannels: readonly { ty
   return kept.length === template.channels.length ? template.channels : kept;
 }
 
-type Variables = Record<string, unknown>;
-
 /** Renders once per distinct variables object, so a 10,000-target batch with shared variables renders once. */
 function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variables {
   const renderCache = new WeakMap<object, Variables>();
+  const renderContent = (ctx.compile ?? ((t: Template) => compileContent(t.content)))(ctx.template);
   return (variables) => {
     let rendered = renderCache.get(variables);
-    if (!rendered) renderCache.set(variables, (rendered = renderContent(ctx.template.content, variables) as Variables));
+    if (!rendered) renderCache.set(variables, (rendered = renderContent(variables) as Variables));
     return rendered;
   };
 }

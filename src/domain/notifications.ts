@@ -7,7 +7,7 @@ import type { SendNotificationBody } from '../schemas/api.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
-import { createDeliveryRun, deliveredChannels } from './delivery.js';
+import { createContentCompiler, createDeliveryRun, deliveredChannels } from './delivery.js';
 import { deliveryAt, type PerMember } from './delivery-run.js';
 import { checkVariables } from './variables.js';
 
@@ -111,6 +111,7 @@ function distinctTargets(targets: string[]): string[] {
 }
 
 export function createNotificationService(deps: NotificationServiceDeps) {
+  const compile = createContentCompiler();
   return {
     send(appId: string, body: SendNotificationBody, faults: DeliveryFaultPolicy): Notification {
       assertMode(body.mode);
@@ -137,7 +138,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         {
           appId, template, mode, title: notification.title, tag: notification.tag,
           pushData: body.template.notificationPushData ?? null,
-          notificationId: notification.notificationId, campaignId: null, createdAt, ids: deps.ids, faults, channels,
+          notificationId: notification.notificationId, campaignId: null, createdAt, ids: deps.ids, faults, channels, compile,
         },
         targets,
         variables,

@@ -69,16 +69,42 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /** Replaces `{{key}}` in every string of `content`; unresolved placeholders stay literally. */
 export function renderContent(content: unknown, values: Record<string, unknown>): unknown {
+  return compileContent(content)(values);
+}
+
+type Render = (values: Record<string, unknown>) => unknown;
+
+/**
+ * `content` as a function of the values: the placeholders are found once, so a template
+ * sent many times (compiled once per emulator, see delivery.ts) is not re-scanned per send.
+ */
+export function compileContent(content: unknown): Render {
   if (typeof content === 'string') {
-    return content.replace(PLACEHOLDER, (whole, key: string) =>
-      Object.hasOwn(values, key) && values[key] !== undefined && values[key] !== null ? valueAsText(values[key]) : whole,
-    );
+    // split with a capture group: text, key, text, key, …, text
+    const parts = content.split(PLACEHOLDER);
+    if (parts.length === 1) return () => content;
+    const wholes = [...content.matchAll(PLACEHOLDER)].map((m) => m[0]);
+    return (values) => {
+      let out = parts[0] as string;
+      for (let i = 1; i < parts.length; i += 2) {
+        const key = parts[i] as string;
+        const value = Object.hasOwn(values, key) ? values[key] : undefined;
+        out += (value !== undefined && value !== null ? valueAsText(value) : wholes[(i - 1) / 2]) + (parts[i + 1] as string);
+      }
+      return out;
+    };
   }
-  if (Array.isArray(content)) return content.map((item) => renderContent(item, values));
+  if (Array.isArray(content)) {
+    const items = content.map(compileContent);
+    return (values) => items.map((render) => render(values));
+  }
   if (isPlainObject(content)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(content)) out[k] = renderContent(v, values);
-    return out;
+    const fields = Object.entries(content).map(([k, v]) => [k, compileContent(v)] as const);
+    return (values) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, render] of fields) out[k] = render(values);
+      return out;
+    };
   }
-  return content;
+  return () => content;
 }

@@ -189,10 +189,15 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
      * The failDelivery policy for work started by a request. The global active set is read
      * at each call, so a scheduled campaign sees the scenarios active when it runs.
      */
-    deliveryFaults(requestScenarios: readonly string[], request?: RequestFacts, onApplied?: (info: AppliedRuleInfo) => void): DeliveryFaultPolicy {
+    deliveryFaults(
+      requestScenarios: readonly string[],
+      requestFacts?: RequestFacts | (() => RequestFacts),
+      onApplied?: (info: AppliedRuleInfo) => void,
+    ): DeliveryFaultPolicy {
       const names = [...requestScenarios];
       return (facts) => {
         if (names.length === 0 && active.length === 0) return null; // asked per target: 10,000 times for one batch
+        const request = typeof requestFacts === 'function' ? requestFacts() : requestFacts;
         for (const { name, layer, scenario } of layers(names)) {
           for (const compiled of scenario.rules) {
             if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;

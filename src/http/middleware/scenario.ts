@@ -5,7 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest } from '../../domain/errors.js';
-import type { AppliedRuleInfo, Decision } from '../../scenario-engine/engine.js';
+import type { AppliedRuleInfo } from '../../scenario-engine/engine.js';
 import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
@@ -28,12 +28,12 @@ function dropConnection(c: Context<AppEnv>, label: string): Response {
   return new Response(null, { status: 499 });
 }
 
-const NO_DECISION: Decision = { applied: null, delayMs: 0, fault: null };
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function headerScenarios(c: Context<AppEnv>): string[] {
-  const names = (c.req.header(SCENARIO_HEADER) ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  const header = c.req.header(SCENARIO_HEADER);
+  if (header === undefined) return [];
+  const names = header.split(',').map((n) => n.trim()).filter(Boolean);
   const unknown = c.get('emulator').scenarios.unknown(names);
   if (unknown.length) {
     throw badRequest(`Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET /__scenarios lists the loaded ones.`, {
@@ -67,8 +67,12 @@ async function readBodyFacts(c: Context<AppEnv>): Promise<{ body: unknown; form:
 }
 
 async function requestFacts(c: Context<AppEnv>, withBody: boolean): Promise<RequestFacts> {
-  const path = normalisePath(c.req.path);
   const { body, form } = withBody ? await readBodyFacts(c) : { body: undefined, form: undefined };
+  return factsOf(c, body, form);
+}
+
+function factsOf(c: Context<AppEnv>, body: unknown, form: Record<string, unknown> | undefined): RequestFacts {
+  const path = normalisePath(c.req.path);
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const template = record.template !== null && typeof record.template === 'object' ? (record.template as Record<string, unknown>) : {};
   const fromPath = /^\/api\/campaigns\/([^/]+)/.exec(path)?.[1];
@@ -91,14 +95,21 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const emulator = c.get('emulator');
     const names = headerScenarios(c);
-    const idle = names.length === 0 && !emulator.scenarios.hasActive();
-    const facts = await requestFacts(c, !idle && emulator.scenarios.needsBody(names));
-    // Nothing active and nothing named: no rule can fire now (the delivery policy below still
-    // reads the active set later, for scheduled campaigns).
-    const decision = idle ? NO_DECISION : emulator.scenarios.decide(facts, names);
     // A failDelivery rule that fires while the route runs is journaled too, unless a request rule already is.
     let deliveryRule: AppliedRuleInfo | undefined;
-    c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, facts, (info) => (deliveryRule ??= info)));
+    const onDeliveryRule = (info: AppliedRuleInfo) => (deliveryRule ??= info);
+    if (names.length === 0 && !emulator.scenarios.hasActive()) {
+      // Nothing active and nothing named: no rule can fire now. The delivery policy still reads
+      // the active set when a scheduled campaign runs later, so it gets the facts on demand.
+      let facts: RequestFacts | undefined;
+      c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule));
+      await next();
+      if (deliveryRule && !c.get('appliedRule')) c.set('appliedRule', deliveryRule);
+      return;
+    }
+    const facts = await requestFacts(c, emulator.scenarios.needsBody(names));
+    const decision = emulator.scenarios.decide(facts, names);
+    c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, facts, onDeliveryRule));
     if (decision.applied) c.set('appliedRule', decision.applied);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     const fault = decision.fault;
