@@ -4,7 +4,7 @@
  */
 import type { Delivery, Template } from '../schemas/records.js';
 import type { DeliveryFaultPolicy, Ids } from './ports.js';
-import type { DeliveryRun, FailureMark, PerMember } from './delivery-run.js';
+import { packStrings, type DeliveryRun, type FailureMark, type PerMember } from './delivery-run.js';
 import { compileContent } from './variables.js';
 
 export interface DeliveryContext {
@@ -89,7 +89,7 @@ export function createDeliveryRun(ctx: DeliveryContext, userIds: readonly string
   return {
     appId, notificationId: ctx.notificationId, campaignId, templateId: ctx.template.id, templateKey,
     channels: ctx.channels, mode: ctx.mode, title: ctx.title, tag: ctx.tag, pushData: ctx.pushData, createdAt: ctx.createdAt,
-    userIds,
+    userIds: userIds.length > 1 ? packStrings(userIds) : userIds,
     idAt: ctx.ids.objectIds(userIds.length),
     variables,
     rendered: 'all' in variables ? { all: render(variables.all) } : { each: variables.each.map(render) },

@@ -67,7 +67,7 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
     }
     if (!(entry instanceof RunEntry)) return byUser.add(entry.userId, position);
     const { userIds } = entry.run;
-    for (let i = entry.start; i < userIds.length; i++) byUser.add(userIds[i]!, position + i);
+    for (let i = entry.start; i < userIds.length; i++) byUser.add(userIds.at(i)!, position + i);
   }
 
   function catchUpIndexes(): void {
@@ -85,7 +85,7 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
       if (entry instanceof RunEntry) {
         const { userIds } = entry.run;
         gone = Math.min(userIds.length - entry.start, excess);
-        if (indexed) for (let i = entry.start; i < entry.start + gone; i++) byUser.removeOldest(userIds[i]!, position + i);
+        if (indexed) for (let i = entry.start; i < entry.start + gone; i++) byUser.removeOldest(userIds.at(i)!, position + i);
         entry.start += gone;
         whole = entry.start === userIds.length;
       } else {
@@ -149,7 +149,7 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
       if (!matcher.shared(entry instanceof RunEntry ? entry.run : entry)) return;
       if (!(entry instanceof RunEntry)) return void (matcher.member(entry.userId, entry.status) && visit(entry, 0));
       const { run } = entry;
-      for (let i = entry.start; i < run.userIds.length; i++) if (matcher.member(run.userIds[i]!, memberStatus(run, i))) visit(entry, i);
+      for (let i = entry.start; i < run.userIds.length; i++) if (matcher.member(run.userIds.at(i)!, memberStatus(run, i))) visit(entry, i);
     };
     if (source.kind === 'entries') for (const position of source.positions) scan(entryIndexOf(position));
     else for (let e = 0; e < entries.length; e++) scan(e);
@@ -158,7 +158,7 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
 
   function memberMatches(matcher: DeliveryMatcher, entry: Entry, i: number): boolean {
     if (!(entry instanceof RunEntry)) return matcher.shared(entry) && matcher.member(entry.userId, entry.status);
-    return matcher.shared(entry.run) && matcher.member(entry.run.userIds[i]!, memberStatus(entry.run, i));
+    return matcher.shared(entry.run) && matcher.member(entry.run.userIds.at(i)!, memberStatus(entry.run, i));
   }
 
   /** The smallest indexed list that covers the filter, or every entry. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createDeliveryLog } from '../../src/store/delivery-log.js';
-import { deliveryAt, type DeliveryRun, type FailureMark } from '../../src/domain/delivery-run.js';
+import { deliveryAt, packStrings, type DeliveryRun, type FailureMark } from '../../src/domain/delivery-run.js';
 import type { Delivery } from '../../src/schemas/records.js';
 import type { DeliveryFilter } from '../../src/domain/ports.js';
 
@@ -49,7 +49,7 @@ function runOf(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
   return {
     appId: APPS[op.app]!, notificationId: `n-${(serial % 3) + 1}`, campaignId: null, templateId: 't1', templateKey: 'welcome',
     channels: ['push'], mode: 'batch', title: null, tag: null, pushData: null, createdAt: '2030-01-01T00:00:00.000Z',
-    userIds,
+    userIds: op.perMember ? userIds : packStrings(userIds), // both list forms
     idAt: (i) => `r${serial}-${i}`,
     variables: op.perMember ? { each: userIds.map((u) => ({ name: u })) } : { all: { name: 'all' } },
     rendered: { all: { body: 'hi' } },
@@ -90,7 +90,7 @@ describe('delivery log against an array model', () => {
           } else if (op.kind === 'run') {
             const run = runOf(op, serial);
             log.addRun(run);
-            model.push(...run.userIds.map((_, i) => deliveryAt(run, i)));
+            model.push(...Array.from({ length: run.userIds.length }, (_, i) => deliveryAt(run, i)));
             capModel();
           } else if (op.kind === 'retain') {
             log.retain((d) => d.appId !== APPS[op.app]);
@@ -118,5 +118,20 @@ describe('delivery log against an array model', () => {
     const log = createDeliveryLog(3, initial, 7);
     expect(log.toArray().map((d) => d.id)).toEqual(['d2', 'd3', 'd4']);
     expect(log.dropped).toBe(7);
+  });
+});
+
+describe('packStrings', () => {
+  it('gives back every string, empty and multi-byte ones included, and undefined out of range', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 6 }), { maxLength: 30 }), (values) => {
+        const packed = packStrings(values);
+        expect(packed.length).toBe(values.length);
+        expect(Array.from({ length: values.length }, (_, i) => packed.at(i))).toEqual(values);
+        expect(packed.at(values.length)).toBeUndefined();
+        expect(packed.at(-1)).toBeUndefined();
+      }),
+      { seed: 20261123 },
+    );
   });
 });
