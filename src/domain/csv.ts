@@ -4,13 +4,13 @@
  */
 import Papa from 'papaparse';
 import type { Template } from '../schemas/records.js';
-import { csvFileError, planColumns, type ColumnPlan } from './csv-header.js';
+import { csvFileError, planColumns } from './csv-header.js';
+import { createRowReader, type CsvRowError, type CsvRowSink, type RowReader } from './csv-rows.js';
 import type { ErrorDetails } from './errors.js';
-import { problemWithValue } from './variables.js';
+
+export type { CsvRowError, CsvRowSink } from './csv-rows.js';
 
 export const MAX_CSV_ROWS = 100_000;
-/** Distinct image/action cells remembered per column; files of all-distinct cells just parse each. */
-const JSON_CACHE_LIMIT = 4096;
 /** Quoting errors named in a refusal's details. */
 const MAX_REPORTED_QUOTE_ERRORS = 20;
 
@@ -20,10 +20,6 @@ export interface CsvRecipientRow {
   userId: string;
   variables: Record<string, unknown>;
 }
-export interface CsvRowError {
-  row: number;
-  reason: string;
-}
 export interface CsvReadSummary {
   errors: CsvRowError[];
   /** Non-blank data records: accepted rows + errors.length. */
@@ -32,12 +28,6 @@ export interface CsvReadSummary {
 export interface ParsedRecipientsCsv extends CsvReadSummary {
   rows: CsvRecipientRow[];
 }
-/**
- * Receives each accepted row as it is read. The file may still be refused afterwards (a
- * quoting error or the row limit further on), so collect rows and act only once
- * readRecipientsCsv returns: a refused file must add nothing.
- */
-export type CsvRowSink = (row: number, userId: string, variables: Record<string, unknown>) => void;
 
 /** The whole file as rows (tests, tools); the upload path streams with readRecipientsCsv. */
 export function parseRecipientsCsv(input: Uint8Array, template: Template, options: { maxRows?: number } = {}): ParsedRecipientsCsv {
@@ -121,70 +111,4 @@ function decodeUtf8(input: Uint8Array): string {
 function isBlank(record: readonly string[]): boolean {
   for (let i = 0; i < record.length; i++) if (record[i] !== '') return false;
   return true;
-}
-
-interface RowReader {
-  errors: CsvRowError[];
-  read(record: string[], row: number): void;
-}
-
-interface JsonCell {
-  value: unknown;
-  problem: string | null;
-}
-
-/** The hot loop: kept free of per-row closures; one variables object per accepted row. */
-function createRowReader(plan: ColumnPlan, onRow: CsvRowSink): RowReader {
-  const errors: CsvRowError[] = [];
-  const { idIndex, idName, width, variables: columns } = plan;
-  // Campaign files repeat the same banner/button JSON on most rows: parse and check each once.
-  const jsonCells = columns.map(() => new Map<string, JsonCell>());
-  function read(record: string[], row: number): void {
-    if (record.length !== width) {
-      errors.push({ row, reason: `has ${record.length} fields but the header row has ${width}` });
-      return;
-    }
-    const userId = record[idIndex] as string;
-    if (userId.trim() === '') {
-      errors.push({ row, reason: `${idName} is empty` });
-      return;
-    }
-    const variables: Record<string, unknown> = {};
-    let problems = '';
-    for (let c = 0; c < columns.length; c++) {
-      const column = columns[c] as (typeof columns)[number];
-      const cell = record[column.index] as string;
-      if (cell === '') {
-        if (column.entry.required) problems += `${problems ? '; ' : ''}column ${column.name}: required variable "${column.name}" is empty`;
-        continue;
-      }
-      if (!column.json) {
-        variables[column.name] = cell;
-        continue;
-      }
-      const cache = jsonCells[c] as Map<string, JsonCell>;
-      let parsed = cache.get(cell);
-      if (parsed === undefined) {
-        parsed = readJsonCell(column, cell);
-        if (cache.size < JSON_CACHE_LIMIT) cache.set(cell, parsed);
-      }
-      if (parsed.problem !== null) problems += `${problems ? '; ' : ''}column ${column.name}: ${parsed.problem}`;
-      else variables[column.name] = parsed.value;
-    }
-    if (problems) errors.push({ row, reason: problems });
-    else onRow(row, userId, variables);
-  }
-  return { errors, read };
-}
-
-/** An image/action cell: JSON text of the value shape (CONTRACT §4). Values are frozen: rows share them. */
-function readJsonCell(column: ColumnPlan['variables'][number], cell: string): JsonCell {
-  let value: unknown;
-  try {
-    value = JSON.parse(cell);
-  } catch (error) {
-    return { value: undefined, problem: `not valid JSON (${(error as Error).message})` };
-  }
-  const problem = problemWithValue(column.entry, value);
-  return { value: problem === null ? Object.freeze(value) : undefined, problem };
 }

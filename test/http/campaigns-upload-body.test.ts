@@ -101,7 +101,7 @@ describe('POST /api/campaigns/upload: request body', () => {
     const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE };
     const res = await app.request('/api/campaigns/upload', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
     expect(await recipientTotal(app, c.id)).toBe(0);
   });
 });
