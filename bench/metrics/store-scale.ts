@@ -25,20 +25,25 @@ export async function storeScale(emulator: Child): Promise<Row[]> {
   const fillMs = await fillDeliveries(emulator, 1_000_000);
   const health = (await (await fetch(`${emulator.url}/__health`)).json()) as Record<string, unknown>;
   await sleep(1000); // let the allocator settle after the last batch
-  const { rssMb } = rssOf(emulator.pid);
+  const { rssMb: rssBeforeIndex } = rssOf(emulator.pid);
 
   const faker = makeFaker(SEED + 3);
   const runs = QUICK ? 100 : 300;
   const times: number[] = [];
   let total = -1;
+  let firstQueryMs = 0;
   for (let i = 0; i < runs + 20; i++) {
     const userId = userOf(faker.number.int({ min: 0, max: POPULATION - 1 }));
     const started = now();
     const res = await fetch(`${emulator.url}/__inspect/deliveries?userId=${encodeURIComponent(userId)}`);
     const json = (await res.json()) as { total: number };
+    if (i === 0) firstQueryMs = now() - started; // builds the per-user index (store/delivery-log.ts)
     if (i >= 20) times.push(now() - started);
     total = json.total;
   }
+  // Both readings count: the indexes exist only once a filtered query has asked for them.
+  const { rssMb: rssWithIndex } = rssOf(emulator.pid);
+  const rssMb = Math.max(rssBeforeIndex, rssWithIndex);
   if (total !== 10) throw new Error(`inspect: expected 10 deliveries per user, got ${total} (health: ${JSON.stringify(health)})`);
   const p50 = median(times);
   return [
@@ -49,7 +54,7 @@ export async function storeScale(emulator: Child): Promise<Row[]> {
       ratio: '-',
       target: '<= 10 ms',
       pass: p50 <= 10,
-      note: `fill of 1M deliveries by 100 batch sends took ${fmt(fillMs / 1000, 1)} s`,
+      note: `fill of 1M deliveries by 100 batch sends took ${fmt(fillMs / 1000, 1)} s; the first query, which indexes the 1M deliveries, took ${fmt(firstQueryMs, 0)} ms`,
     },
     {
       metric: 'RSS holding 1,000,000 deliveries',
@@ -58,6 +63,7 @@ export async function storeScale(emulator: Child): Promise<Row[]> {
       ratio: '-',
       target: '<= 700 MB',
       pass: rssMb <= 700,
+      note: `${fmt(rssBeforeIndex, 0)} MB after the fill, ${fmt(rssWithIndex, 0)} MB once queries have built the indexes`,
     },
   ];
 }
