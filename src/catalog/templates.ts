@@ -12,6 +12,14 @@ export interface MutableTemplateCatalog extends TemplateCatalog {
 export function createTemplateCatalog(store: Store, fixtures: Template[] = []): MutableTemplateCatalog {
   let fixtureSet = fixtures;
   const visibleTo = (appId: string) => (t: Template) => t.appId === null || t.appId === appId;
+  /** Templates `appId` sees that pass `test`, fixtures first; one pass, no copies (asked on every send). */
+  const visibleMatching = (appId: string, test: (t: Template) => boolean): Template[] => {
+    const out: Template[] = [];
+    for (const list of [fixtureSet, store.listRuntimeTemplates()]) {
+      for (const t of list) if ((t.appId === null || t.appId === appId) && test(t)) out.push(t);
+    }
+    return out;
+  };
   // An app's own template wins over a shared one with the same key; among its own, a
   // runtime one (created or overridden through PUT /api/templates) wins over a fixture.
   const preferOwn = (list: Template[]) =>
@@ -23,10 +31,10 @@ export function createTemplateCatalog(store: Store, fixtures: Template[] = []): 
       fixtureSet = templates;
     },
     findById(appId, id) {
-      return preferOwn(all().filter((t) => t.id === id && visibleTo(appId)(t)));
+      return preferOwn(visibleMatching(appId, (t) => t.id === id));
     },
     findByKey(appId, key) {
-      return preferOwn(all().filter((t) => t.key === key && visibleTo(appId)(t)));
+      return preferOwn(visibleMatching(appId, (t) => t.key === key));
     },
     find(appId, ref) {
       return catalog.findById(appId, ref) ?? catalog.findByKey(appId, ref);

@@ -219,6 +219,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     listRuntimeTemplates() {
+      if (templates.size === 0) return []; // every send looks templates up
       return [...templates.values()];
     },
     putRuntimeTemplate(template) {
