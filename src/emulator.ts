@@ -85,7 +85,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const ids = createIds(clock, random);
   const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
   const events = createEventBus();
-  const nowIso = () => new Date(clock.now()).toISOString();
+  const nowIso = () => clock.nowIso();
 
   const readTemplates = () => (rawTemplates ? inlineTemplates(rawTemplates, nowIso()) : loadTemplates(fixturesDir, nowIso()));
   const templates = createTemplateCatalog(store, readTemplates());

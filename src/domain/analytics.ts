@@ -71,7 +71,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         .listAnalyticsEvents(appId)
         .find((e) => e.campaignId === body.campaignId && e.userId === body.userId && e.eventType === body.eventType);
       if (same) return { success: true, eventId: same.id };
-      const event: AnalyticsEvent = { id: `evt_${deps.ids.objectId()}`, appId, ...body, createdAt: new Date(deps.clock.now()).toISOString() };
+      const event: AnalyticsEvent = { id: `evt_${deps.ids.objectId()}`, appId, ...body, createdAt: deps.clock.nowIso() };
       deps.store.addAnalyticsEvent(event);
       return { success: true, eventId: event.id };
     },

@@ -30,7 +30,7 @@ export interface CampaignDeps {
 /** List/get answer: the record plus the real service's enrichment (research §2.4). */
 export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
 
-export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString();
+export const isoNow = (clock: Clock): string => clock.nowIso();
 
 export function findOwnedCampaign(deps: Pick<CampaignDeps, 'store'>, appId: string, id: string): Campaign {
   const campaign = deps.store.getCampaign(id);

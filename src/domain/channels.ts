@@ -26,7 +26,7 @@ export interface ChannelServiceDeps {
 }
 
 export function createChannelService(deps: ChannelServiceDeps) {
-  const nowIso = () => new Date(deps.clock.now()).toISOString();
+  const nowIso = () => deps.clock.nowIso();
 
   function find(appId: string, ref: string): Channel {
     const byId = deps.store.getChannel(ref);

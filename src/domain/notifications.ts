@@ -122,7 +122,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const targets = distinctTargets(body.targets);
       const variables = resolveVariables(template, mode, body.template.variables ?? {}, targets);
 
-      const createdAt = new Date(deps.clock.now()).toISOString();
+      const createdAt = deps.clock.nowIso();
       const channels = deliveredChannels(template, deps.store.listChannels(appId));
       const notification: Notification = {
         notificationId: deps.ids.notificationId(),

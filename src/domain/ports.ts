@@ -16,6 +16,8 @@ import type { DeliveryRun } from './delivery-run.js';
 export interface Clock {
   /** Epoch milliseconds on the emulator's clock (real or manual). */
   now(): number;
+  /** `now()` as ISO 8601 text (what toISOString gives), the form every record stores. */
+  nowIso(): string;
   /** Calls `fn` once the clock reaches `atMs`; at once on a manual advance past it. Returns a cancel function. */
   schedule(atMs: number, fn: () => void): () => void;
 }
@@ -105,7 +107,6 @@ export interface Store {
   countDeliveries(filter: DeliveryFilter): number;
 
   addNotification(record: NotificationRecord): void;
-  updateNotification(notificationId: string, patch: Partial<NotificationRecord>): void;
   queryNotifications(filter: NotificationFilter, page: Page): ListResult<NotificationRecord>;
 
   insertCampaign(campaign: Campaign): void;

@@ -52,7 +52,7 @@ function normaliseVariables(input: NonNullable<UpdateTemplateBody['variableSchem
 }
 
 export function createTemplateService(deps: TemplateServiceDeps) {
-  const nowIso = () => new Date(deps.clock.now()).toISOString();
+  const nowIso = () => deps.clock.nowIso();
 
   function find(appId: string, ref: string): Template {
     const template = deps.templates.find(appId, ref);

@@ -35,6 +35,18 @@ export class EmulatorClock implements Clock {
     return this.#mode === 'real' ? Date.now() : this.#manualNow;
   }
 
+  /** The start of the ISO text for one second (`2030-01-01T00:00:00.`): built once per second, not per record. */
+  #isoSecond = { second: Number.NaN, prefix: '' };
+
+  nowIso(): string {
+    const ms = this.now();
+    const second = Math.floor(ms / 1000);
+    // Outside four-digit years toISOString has another shape: no shortcut there.
+    if (ms < 0 || ms >= 253402300800000) return new Date(ms).toISOString();
+    if (second !== this.#isoSecond.second) this.#isoSecond = { second, prefix: new Date(second * 1000).toISOString().slice(0, 20) };
+    return `${this.#isoSecond.prefix}${String(ms - second * 1000).padStart(3, '0')}Z`;
+  }
+
   schedule(atMs: number, fn: () => void): () => void {
     const timer: Timer = { at: atMs, fn, handle: undefined };
     this.#timers.add(timer);

@@ -14,8 +14,9 @@ import type {
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
 import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js';
 import { Deque } from './deque.js';
-import { journalPredicate, notificationPredicate, paginate } from './filters.js';
+import { journalPredicate, paginate } from './filters.js';
 import { createDeliveryLog } from './delivery-log.js';
+import { createNotificationLog } from './notification-log.js';
 
 /** Everything the store holds, as plain JSON (what the data file contains). */
 export interface StoreData {
@@ -71,8 +72,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const changed = options.onChange ?? (() => {});
 
   let deliveries = createDeliveryLog(maxDeliveries);
-  let notifications = new Deque<NotificationRecord>();
-  const notificationById = new Map<string, NotificationRecord>();
+  let notifications = createNotificationLog(maxDeliveries);
   let journal = new Deque<JournalEntry>();
   const campaigns = new Map<string, Campaign>();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
@@ -116,10 +116,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   function load(data: StoreData): void {
     deliveries = createDeliveryLog(maxDeliveries, data.deliveries, data.droppedDeliveries);
-    for (const n of data.notifications) {
-      notifications.push(n);
-      notificationById.set(n.notificationId, n);
-    }
+    notifications = createNotificationLog(maxDeliveries, data.notifications);
     for (const e of data.journal) journal.push(e);
     for (const c of data.campaigns) campaigns.set(c.id, c);
     for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
@@ -146,25 +143,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     addNotification(record) {
-      notifications.push(record);
-      notificationById.set(record.notificationId, record);
-      if (notifications.length > maxDeliveries) {
-        const old = notifications.shift();
-        if (old) notificationById.delete(old.notificationId);
-      }
-      changed();
-    },
-    updateNotification(notificationId, patch) {
-      const record = notificationById.get(notificationId);
-      if (record) Object.assign(record, patch);
+      notifications.add(record);
       changed();
     },
     queryNotifications(filter, page) {
-      if (filter.notificationId !== undefined) {
-        const one = notificationById.get(filter.notificationId);
-        return paginate(one ? [one] : [], notificationPredicate(filter), page);
-      }
-      return paginate(notifications, notificationPredicate(filter), page);
+      return notifications.query(filter, page);
     },
 
     insertCampaign(campaign) {
@@ -258,21 +241,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     clear(appId) {
       if (appId === undefined) {
         deliveries.retain(() => false);
-        notifications = new Deque();
-        notificationById.clear();
+        notifications.retain(() => false);
         journal = new Deque();
         campaigns.clear();
         recipientsByCampaign.clear();
         analyticsEvents = [];
       } else {
         deliveries.retain((d) => d.appId !== appId);
-        const keptNotifications = notifications.toArray().filter((n) => n.appId !== appId);
-        notifications = new Deque();
-        notificationById.clear();
-        for (const n of keptNotifications) {
-          notifications.push(n);
-          notificationById.set(n.notificationId, n);
-        }
+        notifications.retain((n) => n.appId !== appId);
         const keptJournal = journal.toArray().filter((e) => e.appId !== appId);
         journal = new Deque();
         for (const e of keptJournal) journal.push(e);

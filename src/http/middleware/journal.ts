@@ -17,7 +17,7 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
       const rule = c.get('appliedRule');
       const entry = {
         id: emulator.ids.objectId(),
-        time: new Date(emulator.clock.now()).toISOString(),
+        time: emulator.clock.nowIso(),
         method: c.req.method,
         path: c.req.path,
         appId: c.get('app')?.appId ?? c.req.header('appid') ?? null,
