@@ -28,7 +28,7 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
         durationMs: Math.round((realNow() - started) * 100) / 100,
       };
       emulator.store.addJournal(entry);
-      emulator.events.emit({ type: 'request', entry });
+      if (emulator.events.hasSubscribers()) emulator.events.emit({ type: 'request', entry });
     }
   };
 }
