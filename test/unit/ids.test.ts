@@ -1,0 +1,41 @@
+/**
+ * ObjectId-shaped ids: reserving a range (objectIds) names the same ids, in the same order,
+ * as asking one by one; the 3-byte counter wraps; ids follow the emulator clock's seconds.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createIds, createRandom } from '../../src/platform/random.js';
+import { EmulatorClock } from '../../src/platform/clock.js';
+
+const twins = (seed: number) => {
+  const clock = new EmulatorClock('2030-01-01T00:00:00.000Z');
+  return { clock, ranged: createIds(clock, createRandom(seed)), single: createIds(clock, createRandom(seed)) };
+};
+
+describe('ids', () => {
+  it('objectIds(n) names what n objectId() calls would, and later ids go on after the range', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 5 }), (seed, counts) => {
+        const { ranged, single } = twins(seed);
+        for (const count of counts) {
+          const idAt = ranged.objectIds(count);
+          const expected = Array.from({ length: count }, () => single.objectId());
+          expect(Array.from({ length: count }, (_, i) => idAt(i))).toEqual(expected);
+        }
+        expect(ranged.objectId()).toBe(single.objectId());
+      }),
+      { seed: 20261123 },
+    );
+  });
+
+  it('gives 24 lowercase hex characters whose first 8 are the clock seconds, and never repeats within a range', () => {
+    const { clock, ranged } = twins(7);
+    const idAt = ranged.objectIds(0x1000000); // the whole counter space: wraps once
+    const ids = new Set([0, 1, 0xffffff - 1, 0xffffff].map(idAt));
+    expect(ids.size).toBe(4);
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{24}$/);
+      expect(Number.parseInt(id.slice(0, 8), 16)).toBe(Math.floor(clock.now() / 1000));
+    }
+  });
+});
