@@ -7,6 +7,8 @@ import { problemWithValue } from './variables.js';
 
 /** Distinct image/action cells remembered per column; files of all-distinct cells just parse each. */
 const JSON_CACHE_LIMIT = 4096;
+/** After this many lookups a column whose cells rarely repeat stops looking them up. */
+const JSON_CACHE_TRIAL = 1024;
 
 export interface CsvRowError {
   row: number;
@@ -37,7 +39,7 @@ export function createRowReader(plan: ColumnPlan, onRow: CsvRowSink): RowReader 
   // Campaign files repeat the same banner/button JSON on most rows: parse and check each once.
   // The lookup is most of this loop's time (papaparse's unescaped cells are cons strings
   // the Map flattens and hashes), yet cheaper than JSON.parse per cell, and rows share values.
-  const jsonCells = columns.map(() => new Map<string, JsonCell>());
+  const jsonCells = columns.map(() => ({ cache: new Map<string, JsonCell>() as Map<string, JsonCell> | null, lookups: 0, hits: 0 }));
   function read(record: string[], row: number): void {
     if (record.length !== width) {
       errors.push({ row, reason: `has ${record.length} fields but the header row has ${width}` });
@@ -61,12 +63,15 @@ export function createRowReader(plan: ColumnPlan, onRow: CsvRowSink): RowReader 
         variables[column.name] = cell;
         continue;
       }
-      const cache = jsonCells[c] as Map<string, JsonCell>;
-      let parsed = cache.get(cell);
-      if (parsed === undefined) {
+      const cells = jsonCells[c]!;
+      let parsed = cells.cache?.get(cell);
+      if (parsed !== undefined) cells.hits++;
+      else {
         parsed = readJsonCell(column, cell);
-        if (cache.size < JSON_CACHE_LIMIT) cache.set(cell, parsed);
+        if (cells.cache && cells.cache.size < JSON_CACHE_LIMIT) cells.cache.set(cell, parsed);
       }
+      // Generated or per-user cells (all distinct) would pay a hash per row for nothing.
+      if (cells.cache && ++cells.lookups === JSON_CACHE_TRIAL && cells.hits * 4 < cells.lookups) cells.cache = null;
       if (parsed.problem !== null) problems += `${problems ? '; ' : ''}column ${column.name}: ${parsed.problem}`;
       else variables[column.name] = parsed.value;
     }

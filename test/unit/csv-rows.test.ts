@@ -97,3 +97,26 @@ describe('recipients CSV: row problems', () => {
     expect(result.errors.map((e) => e.row)).toEqual([2, 3, 4, 5]);
   });
 });
+
+describe('recipients CSV: image/action cells over many rows', () => {
+  const cta = (n: number) => `"{""type"":""web"",""data"":""https://shop.example/${n}""}"`;
+
+  it('reads every distinct cell and reports a bad one far into the file (past the cache trial)', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => (i === 2500 ? `u${i},Jane,,,"{not json"` : `u${i},Jane,,,${cta(i)}`));
+    const result = parse(`${HEADER}\n${lines.join('\n')}\n`);
+    expect(result.rows).toHaveLength(2999);
+    expect(result.rows[2999 - 1]!.variables.cta).toEqual({ type: 'web', data: 'https://shop.example/2999' });
+    expect(result.rows[1234]!.variables.cta).toEqual({ type: 'web', data: 'https://shop.example/1234' });
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]!.row).toBe(2502);
+    expect(result.errors[0]!.reason).toMatch(/column cta: not valid JSON/);
+  });
+
+  it('parses a repeated cell once: rows share the same frozen value', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `u${i},Jane,,,${CTA_CELL}`);
+    const result = parse(`${HEADER}\n${lines.join('\n')}\n`);
+    expect(result.rows).toHaveLength(3000);
+    expect(result.rows[2999]!.variables.cta).toBe(result.rows[0]!.variables.cta);
+    expect(Object.isFrozen(result.rows[0]!.variables.cta)).toBe(true);
+  });
+});
