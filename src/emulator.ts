@@ -85,9 +85,8 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const ids = createIds(clock, random);
   const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
   const events = createEventBus();
-  const nowIso = () => clock.nowIso();
 
-  const readTemplates = () => (rawTemplates ? inlineTemplates(rawTemplates, nowIso()) : loadTemplates(fixturesDir, nowIso()));
+  const readTemplates = () => (rawTemplates ? inlineTemplates(rawTemplates, clock.nowIso()) : loadTemplates(fixturesDir, clock.nowIso()));
   const templates = createTemplateCatalog(store, readTemplates());
   const configuredApps: AppConfig[] = options.apps.length ? options.apps : rawTemplates ? [] : loadAppsFile(fixturesDir);
   const apps = createAppRegistry(configuredApps);

@@ -4,7 +4,7 @@
  * 100,000-recipient campaign never blocks other requests, then closes the campaign.
  */
 import type { Campaign, Delivery, Recipient, Template } from '../schemas/records.js';
-import { changeCampaignStatus, isoNow, type CampaignDeps } from './campaign-records.js';
+import { changeCampaignStatus, type CampaignDeps } from './campaign-records.js';
 import { assertTransition } from './campaign-status.js';
 import { createDeliveryBuilder, deliveredChannels } from './delivery.js';
 import type { DeliveryFaultPolicy } from './ports.js';
@@ -49,7 +49,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
       sentCount: sent,
       failedCount: failed,
-      completedAt: isoNow(deps.clock),
+      completedAt: deps.clock.nowIso(),
     });
   }
 
@@ -66,7 +66,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
       const campaign = deps.store.getCampaign(id);
       if (closed || !campaign) return void running.delete(id); // emulator closed or data cleared
       const started = deps.runtime.elapsed();
-      const at = isoNow(deps.clock);
+      const at = deps.clock.nowIso();
       const build = template && !unusable
         ? createDeliveryBuilder({
             appId: campaign.appId, template, mode: campaign.deliveryMode, title: null, tag: campaign.tag, pushData: null,
@@ -100,7 +100,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
 
   return {
     start(campaign, faults) {
-      const sending = changeCampaignStatus(deps, campaign, 'sending', { startedAt: isoNow(deps.clock) });
+      const sending = changeCampaignStatus(deps, campaign, 'sending', { startedAt: deps.clock.nowIso() });
       run(sending, faults);
       return sending;
     },

@@ -4,7 +4,7 @@
  * everything in one store call so a refused upload adds nothing.
  */
 import type { Campaign, Recipient, Template } from '../schemas/records.js';
-import { findOwnedCampaign, isoNow, type CampaignDeps } from './campaign-records.js';
+import { findOwnedCampaign, type CampaignDeps } from './campaign-records.js';
 import { assertDraft } from './campaign-status.js';
 import { readRecipientsCsv, type CsvReadSummary, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
@@ -76,7 +76,7 @@ export function createRecipientService(deps: CampaignDeps) {
     addRecipients(appId: string, campaignId: string, userIds: string[]): { added: number; total: number } {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'adding recipients');
-      const at = isoNow(deps.clock);
+      const at = deps.clock.nowIso();
       const fresh = [...new Set(userIds)].filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
       const total = addAll(campaign, fresh.map((userId) => newRecipient(campaign, userId, {}, at)), at);
       return { added: fresh.length, total };
@@ -86,7 +86,7 @@ export function createRecipientService(deps: CampaignDeps) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'a CSV upload');
       const template = campaignTemplate(deps, campaign);
-      const at = isoNow(deps.clock);
+      const at = deps.clock.nowIso();
       // Rows become recipient records as they are read (no table of the file in between);
       // nothing is stored before the whole file is accepted (CONTRACT §5.3).
       // A user already on the campaign, or earlier in the file, skips the row.

@@ -7,7 +7,7 @@ import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '.
 import type { Campaign } from '../schemas/records.js';
 import { createCampaignRunner } from './campaign-delivery.js';
 import { createRecipientService } from './campaign-recipients.js';
-import { changeCampaignStatus, findCampaign, findOwnedCampaign, isoNow, toCampaignView, type CampaignDeps, type CampaignView } from './campaign-records.js';
+import { changeCampaignStatus, findCampaign, findOwnedCampaign, toCampaignView, type CampaignDeps, type CampaignView } from './campaign-records.js';
 import { assertDraft } from './campaign-status.js';
 import { badRequest, notFound } from './errors.js';
 import { assertApproved } from './notifications.js';
@@ -60,7 +60,7 @@ export function createCampaignService(deps: CampaignDeps) {
       const template = deps.templates.find(appId, body.templateId);
       if (!template) throw notFound('template', body.templateId);
       assertApproved(template);
-      const at = isoNow(deps.clock);
+      const at = deps.clock.nowIso();
       const campaign: Campaign = {
         id: deps.ids.objectId(), appId, name: body.name, templateId: template.id, status: 'draft',
         deliveryMode: body.deliveryMode, tag: body.tag ?? null, scheduledAt: null, recipientCount: 0,
@@ -82,7 +82,7 @@ export function createCampaignService(deps: CampaignDeps) {
     update(appId: string, id: string, body: UpdateCampaignBody): Campaign {
       const campaign = findOwnedCampaign(deps, appId, id);
       assertDraft(campaign, 'an update');
-      const patch: Partial<Campaign> = { updatedAt: isoNow(deps.clock) };
+      const patch: Partial<Campaign> = { updatedAt: deps.clock.nowIso() };
       if (body.name !== undefined) patch.name = body.name;
       if (body.tag !== undefined) patch.tag = body.tag;
       if (body.deliveryMode !== undefined) patch.deliveryMode = body.deliveryMode;
@@ -98,7 +98,7 @@ export function createCampaignService(deps: CampaignDeps) {
       } else {
         const at = Date.parse(body.scheduledAt);
         if (at <= deps.clock.now()) {
-          throw badRequest(`scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${isoNow(deps.clock)}); omit it to send now.`, {
+          throw badRequest(`scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit it to send now.`, {
             scheduledAt: 'must be in the future',
           });
         }

@@ -26,7 +26,6 @@ export interface ChannelServiceDeps {
 }
 
 export function createChannelService(deps: ChannelServiceDeps) {
-  const nowIso = () => deps.clock.nowIso();
 
   function find(appId: string, ref: string): Channel {
     const byId = deps.store.getChannel(ref);
@@ -62,7 +61,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         });
       }
       assertWithinLimit(appId, body.type);
-      const now = nowIso();
+      const now = deps.clock.nowIso();
       const channel: Channel = { id: deps.ids.objectId(), appId, key, ...body, createdAt: now, updatedAt: now };
       deps.store.putChannel(channel);
       return channel;
@@ -84,7 +83,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         enabled: body.enabled ?? current.enabled,
         templateType: body.templateType ?? current.templateType,
         config: body.config ?? current.config,
-        updatedAt: nowIso(),
+        updatedAt: deps.clock.nowIso(),
       };
       deps.store.putChannel(next);
       return next;

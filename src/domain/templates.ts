@@ -52,7 +52,6 @@ function normaliseVariables(input: NonNullable<UpdateTemplateBody['variableSchem
 }
 
 export function createTemplateService(deps: TemplateServiceDeps) {
-  const nowIso = () => deps.clock.nowIso();
 
   function find(appId: string, ref: string): Template {
     const template = deps.templates.find(appId, ref);
@@ -104,7 +103,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       }
       const variableSchema = normaliseVariables(body.variableSchema);
       const channels = channelTypes(appId, body.channelIds);
-      const now = nowIso();
+      const now = deps.clock.nowIso();
       const template: RuntimeTemplate = {
         id: deps.ids.objectId(), key, name: body.name, status: 'draft', channels, variableSchema,
         content: body.content, category: body.category ?? null, appId, source: 'runtime', createdAt: now, updatedAt: now,
@@ -136,7 +135,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         // A shared fixture becomes this app's override copy (same id and key) [decided].
         appId,
         source: 'runtime',
-        updatedAt: nowIso(),
+        updatedAt: deps.clock.nowIso(),
         channelIds,
         config: body.config ?? extras.config,
         availability: body.availability !== undefined ? body.availability : extras.availability,

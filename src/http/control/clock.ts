@@ -9,7 +9,7 @@ import { readJsonBody } from '../validate.js';
 
 const clockState = (c: Context<AppEnv>) => {
   const clock = c.get('emulator').clock;
-  return { now: new Date(clock.now()).toISOString(), mode: clock.mode };
+  return { now: clock.nowIso(), mode: clock.mode };
 };
 
 export const clockRoutes = new Hono<AppEnv>()

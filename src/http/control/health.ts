@@ -20,6 +20,6 @@ export const healthRoutes = new Hono<AppEnv>().get('/', (c) => {
     deliveries: stats.deliveries,
     droppedDeliveries: stats.droppedDeliveries,
     maxDeliveries: emulator.options.maxDeliveries,
-    clock: { now: new Date(emulator.clock.now()).toISOString(), mode: emulator.clock.mode },
+    clock: { now: emulator.clock.nowIso(), mode: emulator.clock.mode },
   });
 });
