@@ -5,7 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest } from '../../domain/errors.js';
-import type { AppliedRuleInfo } from '../../scenario-engine/engine.js';
+import type { AppliedRuleInfo, Decision } from '../../scenario-engine/engine.js';
 import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
@@ -27,6 +27,8 @@ function dropConnection(c: Context<AppEnv>, label: string): Response {
   incoming.socket.destroy();
   return new Response(null, { status: 499 });
 }
+
+const NO_DECISION: Decision = { applied: null, delayMs: 0, fault: null };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -98,18 +100,13 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
     // A failDelivery rule that fires while the route runs is journaled too, unless a request rule already is.
     let deliveryRule: AppliedRuleInfo | undefined;
     const onDeliveryRule = (info: AppliedRuleInfo) => (deliveryRule ??= info);
-    if (names.length === 0 && !emulator.scenarios.hasActive()) {
-      // Nothing active and nothing named: no rule can fire now. The delivery policy still reads
-      // the active set when a scheduled campaign runs later, so it gets the facts on demand.
-      let facts: RequestFacts | undefined;
-      c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule));
-      await next();
-      if (deliveryRule && !c.get('appliedRule')) c.set('appliedRule', deliveryRule);
-      return;
-    }
-    const facts = await requestFacts(c, emulator.scenarios.needsBody(names));
-    const decision = emulator.scenarios.decide(facts, names);
-    c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, facts, onDeliveryRule));
+    // Nothing active and nothing named: no rule can fire now, so no facts are gathered. The
+    // delivery policy still reads the active set when a scheduled campaign runs later, and
+    // then builds the facts on demand.
+    const idle = names.length === 0 && !emulator.scenarios.hasActive();
+    let facts: RequestFacts | undefined = idle ? undefined : await requestFacts(c, emulator.scenarios.needsBody(names));
+    const decision = facts ? emulator.scenarios.decide(facts, names) : NO_DECISION;
+    c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule));
     if (decision.applied) c.set('appliedRule', decision.applied);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     const fault = decision.fault;
