@@ -6,7 +6,7 @@
 import type { Campaign, Delivery, Recipient, Template } from '../schemas/records.js';
 import { changeCampaignStatus, type CampaignDeps } from './campaign-records.js';
 import { assertTransition } from './campaign-status.js';
-import { createDeliveryBuilder, deliveredChannels } from './delivery.js';
+import { createContentCompiler, createDeliveryBuilder, deliveredChannels } from './delivery.js';
 import type { DeliveryFaultPolicy } from './ports.js';
 
 /** Checked every this many recipients (reading the clock per recipient would cost more). */
@@ -31,6 +31,7 @@ function unusableReason(campaign: Campaign, template: Template | undefined): str
 export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
   const budgetMs = deps.chunkBudgetMs ?? 5;
   const running = new Set<string>();
+  const compile = createContentCompiler();
   let closed = false;
 
   function markRecipient(campaignId: string, r: Recipient, status: 'sent' | 'failed', reason: string | null, deliveryId: string | null, at: string): void {
@@ -70,7 +71,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
       const build = template && !unusable
         ? createDeliveryBuilder({
             appId: campaign.appId, template, mode: campaign.deliveryMode, title: null, tag: campaign.tag, pushData: null,
-            notificationId: null, campaignId: id, createdAt: at, ids: deps.ids, faults,
+            notificationId: null, campaignId: id, createdAt: at, ids: deps.ids, faults, compile,
             channels: deliveredChannels(template, deps.store.listChannels(campaign.appId)),
           })
         : null;

@@ -55,27 +55,38 @@ export const memberValue = <T>(values: PerMember<T>, i: number): T => ('all' in 
 
 export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] => (run.failures.has(i) ? 'failed' : 'sent');
 
-/** Member `i` as a Delivery record (same key order as a delivery built one by one). */
+/** Member `i` as a Delivery record. */
 export function deliveryAt(run: DeliveryRun, i: number): Delivery {
-  const failure = run.failures.get(i);
+  return toDelivery(run, run.idAt(i), run.userIds.at(i) as string, memberValue(run.variables, i), memberValue(run.rendered, i), run.failures.get(i));
+}
+
+/** The one place a Delivery record is shaped (same key order for runs and one-by-one sends). */
+export function toDelivery(
+  shared: SharedDeliveryFields,
+  id: string,
+  userId: string,
+  variables: Record<string, unknown>,
+  rendered: Record<string, unknown>,
+  failure: FailureMark | null | undefined,
+): Delivery {
   return {
-    id: run.idAt(i),
-    appId: run.appId,
-    notificationId: run.notificationId,
-    campaignId: run.campaignId,
-    userId: run.userIds.at(i) as string,
-    templateId: run.templateId,
-    templateKey: run.templateKey,
-    channels: run.channels,
-    mode: run.mode,
-    title: run.title,
-    tag: run.tag,
-    variables: memberValue(run.variables, i),
-    rendered: memberValue(run.rendered, i),
-    pushData: run.pushData,
+    id,
+    appId: shared.appId,
+    notificationId: shared.notificationId,
+    campaignId: shared.campaignId,
+    userId,
+    templateId: shared.templateId,
+    templateKey: shared.templateKey,
+    channels: shared.channels,
+    mode: shared.mode,
+    title: shared.title,
+    tag: shared.tag,
+    variables,
+    rendered,
+    pushData: shared.pushData,
     status: failure ? 'failed' : 'sent',
     failureReason: failure?.reason ?? null,
     scenario: failure?.scenario ?? null,
-    createdAt: run.createdAt,
+    createdAt: shared.createdAt,
   };
 }

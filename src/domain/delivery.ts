@@ -4,7 +4,7 @@
  */
 import type { Delivery, Template } from '../schemas/records.js';
 import type { DeliveryFaultPolicy, Ids } from './ports.js';
-import { packStrings, type DeliveryRun, type FailureMark, type PerMember } from './delivery-run.js';
+import { packStrings, toDelivery, type DeliveryRun, type FailureMark, type PerMember, type SharedDeliveryFields } from './delivery-run.js';
 import { compileContent } from './variables.js';
 
 export interface DeliveryContext {
@@ -21,8 +21,8 @@ export interface DeliveryContext {
   faults: DeliveryFaultPolicy;
   /** The template's channel types this app delivers through (see deliveredChannels). */
   channels: string[];
-  /** Compiles (and may cache) the template's content; see createContentCompiler. */
-  compile?: ContentCompiler;
+  /** Compiles (and caches) the template's content: one per service, see createContentCompiler. */
+  compile: ContentCompiler;
 }
 
 type Variables = Record<string, unknown>;
@@ -59,13 +59,26 @@ export function deliveredChannels(template: Template, appChannels: readonly { ty
 /** Renders once per distinct variables object, so a 10,000-target batch with shared variables renders once. */
 function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variables {
   const renderCache = new WeakMap<object, Variables>();
-  const renderContent = (ctx.compile ?? ((t: Template) => compileContent(t.content)))(ctx.template);
+  const renderContent = ctx.compile(ctx.template);
   return (variables) => {
     let rendered = renderCache.get(variables);
     if (!rendered) renderCache.set(variables, (rendered = renderContent(variables) as Variables));
     return rendered;
   };
 }
+
+/** Whether the delivery to `userId` fails: every channel switched off, or a failDelivery rule. */
+function createFailureCheck(ctx: DeliveryContext): (userId: string) => FailureMark | null {
+  const noChannel: FailureMark | null = ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : null;
+  const { appId, campaignId } = ctx;
+  const templateKey = ctx.template.key;
+  return (userId) => noChannel ?? ctx.faults({ appId, userId, templateKey, campaignId });
+}
+
+const sharedFieldsOf = (ctx: DeliveryContext): SharedDeliveryFields => ({
+  appId: ctx.appId, notificationId: ctx.notificationId, campaignId: ctx.campaignId, templateId: ctx.template.id, templateKey: ctx.template.key,
+  channels: ctx.channels, mode: ctx.mode, title: ctx.title, tag: ctx.tag, pushData: ctx.pushData, createdAt: ctx.createdAt,
+});
 
 const NO_FAILURES: ReadonlyMap<number, FailureMark> = new Map();
 
@@ -75,20 +88,16 @@ const NO_FAILURES: ReadonlyMap<number, FailureMark> = new Map();
  */
 export function createDeliveryRun(ctx: DeliveryContext, userIds: readonly string[], variables: PerMember<Variables>): DeliveryRun {
   const render = createRenderer(ctx);
+  const failureOf = createFailureCheck(ctx);
   let failures = NO_FAILURES;
-  const fail = (i: number, mark: FailureMark) => {
-    if (failures === NO_FAILURES) failures = new Map();
-    (failures as Map<number, FailureMark>).set(i, mark);
-  };
-  const { appId, campaignId } = ctx;
-  const templateKey = ctx.template.key;
   for (let i = 0; i < userIds.length; i++) {
-    const failure = ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : ctx.faults({ appId, userId: userIds[i] as string, templateKey, campaignId });
-    if (failure) fail(i, failure);
+    const failure = failureOf(userIds[i] as string);
+    if (!failure) continue;
+    if (failures === NO_FAILURES) failures = new Map();
+    (failures as Map<number, FailureMark>).set(i, failure);
   }
   return {
-    appId, notificationId: ctx.notificationId, campaignId, templateId: ctx.template.id, templateKey,
-    channels: ctx.channels, mode: ctx.mode, title: ctx.title, tag: ctx.tag, pushData: ctx.pushData, createdAt: ctx.createdAt,
+    ...sharedFieldsOf(ctx),
     userIds: userIds.length > 1 ? packStrings(userIds) : userIds,
     idAt: ctx.ids.objectIds(userIds.length),
     variables,
@@ -98,30 +107,9 @@ export function createDeliveryRun(ctx: DeliveryContext, userIds: readonly string
 }
 
 /** One delivery at a time (campaigns: each recipient records its delivery's id as it goes). */
-export function createDeliveryBuilder(ctx: DeliveryContext): (userId: string, variables: Record<string, unknown>) => Delivery {
+export function createDeliveryBuilder(ctx: DeliveryContext): (userId: string, variables: Variables) => Delivery {
   const render = createRenderer(ctx);
-  const noChannel: { reason: string; scenario: string | null } | null = ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : null;
-  return (userId, variables) => {
-    const failure = noChannel ?? ctx.faults({ appId: ctx.appId, userId, templateKey: ctx.template.key, campaignId: ctx.campaignId });
-    return {
-      id: ctx.ids.objectId(),
-      appId: ctx.appId,
-      notificationId: ctx.notificationId,
-      campaignId: ctx.campaignId,
-      userId,
-      templateId: ctx.template.id,
-      templateKey: ctx.template.key,
-      channels: ctx.channels,
-      mode: ctx.mode,
-      title: ctx.title,
-      tag: ctx.tag,
-      variables,
-      rendered: render(variables),
-      pushData: ctx.pushData,
-      status: failure ? 'failed' : 'sent',
-      failureReason: failure?.reason ?? null,
-      scenario: failure?.scenario ?? null,
-      createdAt: ctx.createdAt,
-    };
-  };
+  const failureOf = createFailureCheck(ctx);
+  const shared = sharedFieldsOf(ctx);
+  return (userId, variables) => toDelivery(shared, ctx.ids.objectId(), userId, variables, render(variables), failureOf(userId));
 }
