@@ -8,7 +8,7 @@ import type { Delivery } from '../schemas/records.js';
 import type { DeliveryFilter, ListResult, Page } from '../domain/ports.js';
 import { deliveryAt, memberStatus, type DeliveryRun, type SharedDeliveryFields } from '../domain/delivery-run.js';
 import { Deque } from './deque.js';
-import { deliveryMatcher, type DeliveryMatcher } from './filters.js';
+import { deliveryMatcher } from './filters.js';
 import { PositionIndex } from './position-index.js';
 
 export interface DeliveryLog {
@@ -32,6 +32,16 @@ class RunEntry {
 }
 type Entry = Delivery | RunEntry;
 
+// Both kinds of entry through one set of accessors; a single delivery is a run of one.
+const sharedOf = (e: Entry): SharedDeliveryFields => (e instanceof RunEntry ? e.run : e);
+/** Members before this one were dropped by the cap. */
+const firstMember = (e: Entry): number => (e instanceof RunEntry ? e.start : 0);
+/** Members the entry was added with, dropped ones included. */
+const memberCount = (e: Entry): number => (e instanceof RunEntry ? e.run.userIds.length : 1);
+const userAt = (e: Entry, i: number): string => (e instanceof RunEntry ? e.run.userIds.at(i)! : e.userId);
+const statusAt = (e: Entry, i: number): string => (e instanceof RunEntry ? memberStatus(e.run, i) : e.status);
+const memberAt = (e: Entry, i: number): Delivery => (e instanceof RunEntry ? deliveryAt(e.run, i) : e);
+
 const ENTRY_KEYS = ['appId', 'notificationId', 'campaignId'] as const;
 
 /** `initial` is loaded under the cap; `initialDropped` then restores the persisted count. */
@@ -49,8 +59,8 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
   let unindexed = 0;
 
   function append(entry: Entry): void {
-    const start = entry instanceof RunEntry ? entry.start : 0;
-    const size = entry instanceof RunEntry ? entry.run.userIds.length - start : 1;
+    const start = firstMember(entry);
+    const size = memberCount(entry) - start;
     entries.push(entry);
     entryPositions.push(nextPosition - start);
     nextPosition += size;
@@ -59,15 +69,18 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
     if (length > maxDeliveries) dropOldest(length - maxDeliveries);
   }
 
-  function indexEntry(entry: Entry, position: number): void {
-    const shared = entry instanceof RunEntry ? entry.run : entry;
+  /** The app, notification and campaign keys of an entry, with their index. */
+  function forEachEntryKey(entry: Entry, fn: (index: PositionIndex, value: string) => void): void {
+    const shared = sharedOf(entry);
     for (let k = 0; k < ENTRY_KEYS.length; k++) {
       const value = shared[ENTRY_KEYS[k]!];
-      if (value !== null) byEntryKey[k]!.add(value, position);
+      if (value !== null) fn(byEntryKey[k]!, value);
     }
-    if (!(entry instanceof RunEntry)) return byUser.add(entry.userId, position);
-    const { userIds } = entry.run;
-    for (let i = entry.start; i < userIds.length; i++) byUser.add(userIds.at(i)!, position + i);
+  }
+
+  function indexEntry(entry: Entry, position: number): void {
+    forEachEntryKey(entry, (index, value) => index.add(value, position));
+    for (let i = firstMember(entry); i < memberCount(entry); i++) byUser.add(userAt(entry, i), position + i);
   }
 
   function catchUpIndexes(): void {
@@ -80,32 +93,20 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
       const entry = entries.at(0)!;
       const position = entryPositions.at(0)!;
       const indexed = entries.length > unindexed;
-      let gone: number;
-      let whole = true;
-      if (entry instanceof RunEntry) {
-        const { userIds } = entry.run;
-        gone = Math.min(userIds.length - entry.start, excess);
-        if (indexed) for (let i = entry.start; i < entry.start + gone; i++) byUser.removeOldest(userIds.at(i)!, position + i);
-        entry.start += gone;
-        whole = entry.start === userIds.length;
-      } else {
-        gone = 1;
-        if (indexed) byUser.removeOldest(entry.userId, position);
-      }
+      const first = firstMember(entry);
+      const gone = Math.min(memberCount(entry) - first, excess);
+      if (indexed) for (let i = first; i < first + gone; i++) byUser.removeOldest(userAt(entry, i), position + i);
       length -= gone;
       dropped += gone;
       excess -= gone;
-      if (!whole) continue;
+      if (first + gone < memberCount(entry)) {
+        (entry as RunEntry).start += gone; // only a run can lose part of itself
+        continue;
+      }
       entries.shift();
       entryPositions.shift();
-      if (!indexed) unindexed--;
-      else {
-        const shared = entry instanceof RunEntry ? entry.run : entry;
-        for (let k = 0; k < ENTRY_KEYS.length; k++) {
-          const value = shared[ENTRY_KEYS[k]!];
-          if (value !== null) byEntryKey[k]!.removeOldest(value, position);
-        }
-      }
+      if (indexed) forEachEntryKey(entry, (index, value) => index.removeOldest(value, position));
+      else unindexed--;
     }
   }
 
@@ -121,15 +122,14 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
     return low;
   }
 
-  const memberAt = (entry: Entry, i: number): Delivery => (entry instanceof RunEntry ? deliveryAt(entry.run, i) : entry);
-
   /** Counts every match and materialises only the requested window. */
   function collect(filter: DeliveryFilter, page: Page): ListResult<Delivery> {
     const matcher = deliveryMatcher(filter);
     const items: Delivery[] = [];
     const end = page.offset + page.limit;
     let total = 0;
-    const visit = (entry: Entry, i: number) => {
+    const visitIfMember = (entry: Entry, i: number) => {
+      if (!matcher.member(userAt(entry, i), statusAt(entry, i))) return;
       if (total >= page.offset && total < end) items.push(memberAt(entry, i));
       total++;
     };
@@ -140,25 +140,18 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
         if (position < firstLive) continue; // defensive: dropped positions leave the index as they go
         const e = entryIndexOf(position);
         const entry = entries.at(e)!;
-        if (memberMatches(matcher, entry, position - entryPositions.at(e)!)) visit(entry, position - entryPositions.at(e)!);
+        if (matcher.shared(sharedOf(entry))) visitIfMember(entry, position - entryPositions.at(e)!);
       }
       return { total, items };
     }
     const scan = (e: number) => {
       const entry = entries.at(e)!;
-      if (!matcher.shared(entry instanceof RunEntry ? entry.run : entry)) return;
-      if (!(entry instanceof RunEntry)) return void (matcher.member(entry.userId, entry.status) && visit(entry, 0));
-      const { run } = entry;
-      for (let i = entry.start; i < run.userIds.length; i++) if (matcher.member(run.userIds.at(i)!, memberStatus(run, i))) visit(entry, i);
+      if (!matcher.shared(sharedOf(entry))) return;
+      for (let i = firstMember(entry); i < memberCount(entry); i++) visitIfMember(entry, i);
     };
     if (source.kind === 'entries') for (const position of source.positions) scan(entryIndexOf(position));
     else for (let e = 0; e < entries.length; e++) scan(e);
     return { total, items };
-  }
-
-  function memberMatches(matcher: DeliveryMatcher, entry: Entry, i: number): boolean {
-    if (!(entry instanceof RunEntry)) return matcher.shared(entry) && matcher.member(entry.userId, entry.status);
-    return matcher.shared(entry.run) && matcher.member(entry.run.userIds.at(i)!, memberStatus(entry.run, i));
   }
 
   /** The smallest indexed list that covers the filter, or every entry. */
@@ -182,8 +175,7 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
     if (page.limit > 0 && position < nextPosition) {
       for (let e = entryIndexOf(position); e < entries.length && items.length < page.limit; e++) {
         const entry = entries.at(e)!;
-        const size = entry instanceof RunEntry ? entry.run.userIds.length : 1;
-        for (let i = position - entryPositions.at(e)!; i < size && items.length < page.limit; i++, position++) items.push(memberAt(entry, i));
+        for (let i = position - entryPositions.at(e)!; i < memberCount(entry) && items.length < page.limit; i++, position++) items.push(memberAt(entry, i));
       }
     }
     return { total: length, items };
@@ -217,7 +209,7 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
       return filtered ? collect(filter, page) : unfiltered(page);
     },
     retain(keep) {
-      const kept = entries.toArray().filter((entry) => keep(entry instanceof RunEntry ? entry.run : entry));
+      const kept = entries.toArray().filter((entry) => keep(sharedOf(entry)));
       const droppedBefore = dropped;
       reset();
       for (const entry of kept) append(entry);
