@@ -202,7 +202,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     listRuntimeTemplates() {
-      if (templates.size === 0) return []; // every send looks templates up
       return [...templates.values()];
     },
     putRuntimeTemplate(template) {
@@ -219,8 +218,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     listChannels(appId) {
-      if (channels.size === 0) return []; // every send asks: most setups have no channel records
-      return [...channels.values()].filter((ch) => ch.appId === appId);
+      // One pass, no copy of every app's channels: each send asks.
+      const own: Channel[] = [];
+      for (const channel of channels.values()) if (channel.appId === appId) own.push(channel);
+      return own;
     },
     getChannel(id) {
       return channels.get(id);
