@@ -3,7 +3,7 @@
  * accept, CONTRACT §6-§8) and answers.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
-import type { ListResult } from '../domain/ports.js';
+import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter } from '../domain/ports.js';
 
 export interface ClientOptions {
   /** Base URL of a running emulator, e.g. http://127.0.0.1:4010 (a trailing slash is fine). */
@@ -23,41 +23,15 @@ export interface PageQuery {
   offset?: number;
 }
 
-export interface DeliveryQuery extends PageQuery {
-  appId?: string;
-  userId?: string;
-  templateKey?: string;
-  templateId?: string;
-  campaignId?: string;
-  notificationId?: string;
-  mode?: 'realtime' | 'batch';
-  channel?: string;
-  status?: 'sent' | 'failed';
-  tag?: string;
-  since?: Instant;
-  until?: Instant;
-}
+/** A store filter as the client takes it: instants as ISO text or Date, not epoch ms. */
+type WithInstants<F> = Omit<F, 'since' | 'until'> & { since?: Instant; until?: Instant };
 
-export interface NotificationQuery extends PageQuery {
-  appId?: string;
-  templateKey?: string;
-  notificationId?: string;
-  mode?: 'realtime' | 'batch';
-  tag?: string;
-  since?: Instant;
-  until?: Instant;
-}
+export type DeliveryQuery = PageQuery &
+  WithInstants<Omit<DeliveryFilter, 'mode' | 'status'>> & { mode?: 'realtime' | 'batch'; status?: 'sent' | 'failed' };
 
-export interface RequestQuery extends PageQuery {
-  appId?: string;
-  method?: string;
-  path?: string;
-  status?: number;
-  errorCode?: string;
-  scenario?: string;
-  since?: Instant;
-  until?: Instant;
-}
+export type NotificationQuery = PageQuery & WithInstants<Omit<NotificationFilter, 'mode'>> & { mode?: 'realtime' | 'batch' };
+
+export type RequestQuery = PageQuery & WithInstants<JournalFilter>;
 
 export interface CampaignQuery extends PageQuery {
   appId?: string;
