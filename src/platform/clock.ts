@@ -20,6 +20,8 @@ export class EmulatorClock implements Clock {
   #mode: ClockMode;
   #manualNow: number;
   readonly #timers = new Set<Timer>();
+  /** The start of the ISO text for one second (`2030-01-01T00:00:00.`): built once per second, not per record. */
+  #isoSecond = { second: Number.NaN, prefix: '' };
 
   /** With `start`, the clock begins in manual mode at that instant. */
   constructor(start?: Date | string | number) {
@@ -34,9 +36,6 @@ export class EmulatorClock implements Clock {
   now(): number {
     return this.#mode === 'real' ? Date.now() : this.#manualNow;
   }
-
-  /** The start of the ISO text for one second (`2030-01-01T00:00:00.`): built once per second, not per record. */
-  #isoSecond = { second: Number.NaN, prefix: '' };
 
   nowIso(): string {
     const ms = this.now();
