@@ -41,7 +41,9 @@ export function packStrings(values: readonly string[]): StringList {
   };
 }
 
-export interface DeliveryRun extends SharedDeliveryFields {
+export interface DeliveryRun {
+  /** Held by reference: every member's record reads these. */
+  readonly shared: SharedDeliveryFields;
   readonly userIds: StringList;
   /** Delivery id of member `i` (ids are reserved when the run is made; see Ids.objectIds). */
   readonly idAt: (i: number) => string;
@@ -57,7 +59,7 @@ export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] =>
 
 /** Member `i` as a Delivery record. */
 export function deliveryAt(run: DeliveryRun, i: number): Delivery {
-  return toDelivery(run, run.idAt(i), run.userIds.at(i) as string, memberValue(run.variables, i), memberValue(run.rendered, i), run.failures.get(i));
+  return toDelivery(run.shared, run.idAt(i), run.userIds.at(i) as string, memberValue(run.variables, i), memberValue(run.rendered, i), run.failures.get(i));
 }
 
 /** The one place a Delivery record is shaped (same key order for runs and one-by-one sends). */

@@ -97,7 +97,7 @@ export function createDeliveryRun(ctx: DeliveryContext, userIds: readonly string
     (failures as Map<number, FailureMark>).set(i, failure);
   }
   return {
-    ...sharedFieldsOf(ctx),
+    shared: sharedFieldsOf(ctx),
     userIds: userIds.length > 1 ? packStrings(userIds) : userIds,
     idAt: ctx.ids.objectIds(userIds.length),
     variables,

@@ -33,7 +33,7 @@ class RunEntry {
 type Entry = Delivery | RunEntry;
 
 // Both kinds of entry through one set of accessors; a single delivery is a run of one.
-const sharedOf = (e: Entry): SharedDeliveryFields => (e instanceof RunEntry ? e.run : e);
+const sharedOf = (e: Entry): SharedDeliveryFields => (e instanceof RunEntry ? e.run.shared : e);
 /** Members before this one were dropped by the cap. */
 const firstMember = (e: Entry): number => (e instanceof RunEntry ? e.start : 0);
 /** Members the entry was added with, dropped ones included. */

@@ -47,8 +47,10 @@ function runOf(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
   const userIds = op.users.map((u) => USERS[u]!);
   const failures = new Map<number, FailureMark>(op.failed.filter((i) => i < userIds.length).map((i) => [i, { reason: 'scripted', scenario: 's' }]));
   return {
-    appId: APPS[op.app]!, notificationId: `n-${(serial % 3) + 1}`, campaignId: null, templateId: 't1', templateKey: 'welcome',
-    channels: ['push'], mode: 'batch', title: null, tag: null, pushData: null, createdAt: '2030-01-01T00:00:00.000Z',
+    shared: {
+      appId: APPS[op.app]!, notificationId: `n-${(serial % 3) + 1}`, campaignId: null, templateId: 't1', templateKey: 'welcome',
+      channels: ['push'], mode: 'batch', title: null, tag: null, pushData: null, createdAt: '2030-01-01T00:00:00.000Z',
+    },
     userIds: op.perMember ? userIds : packStrings(userIds), // both list forms
     idAt: (i) => `r${serial}-${i}`,
     variables: op.perMember ? { each: userIds.map((u) => ({ name: u })) } : { all: { name: 'all' } },
