@@ -17,7 +17,9 @@ const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const wanted = (name: string) => !only || only.includes(name);
 
 function campaignFilesExist(): boolean {
-  return ['src/domain/csv.ts', 'src/tools/generate-csv.ts', 'dist/tools/generate-csv.js'].every((f) => existsSync(join(ROOT, f)));
+  return ['src/domain/csv.ts', 'src/tools/generate-csv.ts', 'dist/tools/generate-csv.js'].every((f) =>
+    existsSync(join(ROOT, f)),
+  );
 }
 
 async function guarded(name: string, target: string, fn: () => Promise<Row | Row[]>): Promise<Row[]> {
@@ -31,7 +33,9 @@ async function guarded(name: string, target: string, fn: () => Promise<Row | Row
   }
 }
 
-async function withEmulator<T>(fn: (emulator: Awaited<ReturnType<typeof startEmulatorChild>>) => Promise<T>): Promise<T> {
+async function withEmulator<T>(
+  fn: (emulator: Awaited<ReturnType<typeof startEmulatorChild>>) => Promise<T>,
+): Promise<T> {
   const emulator = await startEmulatorChild();
   try {
     return await fn(emulator);
@@ -42,7 +46,14 @@ async function withEmulator<T>(fn: (emulator: Awaited<ReturnType<typeof startEmu
 
 function printTable(rows: Row[]): void {
   const header = ['metric', 'value', 'baseline', 'ratio', 'target', 'ok'];
-  const cells = rows.map((r) => [r.metric, r.value, r.baseline, r.ratio, r.target, r.pass === undefined ? 'n/a' : r.pass ? 'yes' : 'NO']);
+  const cells = rows.map((r) => [
+    r.metric,
+    r.value,
+    r.baseline,
+    r.ratio,
+    r.target,
+    r.pass === undefined ? 'n/a' : r.pass ? 'yes' : 'NO',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
   const out = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)];
@@ -56,27 +67,34 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   if (wanted('throughput') || wanted('batch')) {
     await withEmulator(async (emulator) => {
-      if (wanted('throughput')) rows.push(...(await guarded('realtime send throughput', '>= 60%', () => throughput(emulator))));
-      if (wanted('batch')) rows.push(...(await guarded('batch send 10,000 targets', '<= 3x', () => batchSend(emulator))));
+      if (wanted('throughput'))
+        rows.push(...(await guarded('realtime send throughput', '>= 60%', () => throughput(emulator))));
+      if (wanted('batch'))
+        rows.push(...(await guarded('batch send 10,000 targets', '<= 3x', () => batchSend(emulator))));
     });
   }
   const campaignReady = campaignFilesExist();
   const campaignMissing = 'the CSV parser / generator or campaign endpoints are not available in this build';
   if (wanted('csv')) {
-    if (!campaignReady) rows.push(unavailable('CSV upload 100,000 rows', '<= 2x papaparse, peak RSS < 400 MB', campaignMissing));
+    if (!campaignReady)
+      rows.push(unavailable('CSV upload 100,000 rows', '<= 2x papaparse, peak RSS < 400 MB', campaignMissing));
     else {
       const { csvUpload } = await import('./metrics/csv-upload.js');
       rows.push(...(await guarded('CSV upload 100,000 rows', '<= 2x papaparse, < 400 MB', () => csvUpload())));
     }
   }
   if (wanted('campaign')) {
-    if (!campaignReady) rows.push(unavailable('campaign 100,000 recipients send -> sent', '<= 2 s, p99 < 100 ms', campaignMissing));
+    if (!campaignReady)
+      rows.push(unavailable('campaign 100,000 recipients send -> sent', '<= 2 s, p99 < 100 ms', campaignMissing));
     else {
       const { campaignSend } = await import('./metrics/campaign.js');
       rows.push(...(await guarded('campaign 100,000 recipients', '<= 2 s, p99 < 100 ms', () => campaignSend())));
     }
   }
-  if (wanted('store')) rows.push(...(await guarded('inspect / memory at 1M deliveries', '<= 10 ms, <= 700 MB', () => withEmulator(storeScale))));
+  if (wanted('store'))
+    rows.push(
+      ...(await guarded('inspect / memory at 1M deliveries', '<= 10 ms, <= 700 MB', () => withEmulator(storeScale))),
+    );
   if (wanted('cold')) rows.push(...(await guarded('cold start', '<= 500 ms', coldStart)));
   printTable(rows);
   process.stderr.write(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);

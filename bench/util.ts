@@ -83,7 +83,9 @@ export function spawnServer(args: string[], nodeFlags: string[] = []): Promise<C
       });
     };
     child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening:\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${args.join(' ')} exited with ${code} before listening:\n${stderr}`)),
+    );
     setTimeout(() => {
       if (child.exitCode === null && !/http:\/\//.test(stdout)) {
         child.kill('SIGKILL');
@@ -96,7 +98,21 @@ export function spawnServer(args: string[], nodeFlags: string[] = []): Promise<C
 /** The emulator as users run it: dist/cli.js, open auth, quiet, seeded, no file watching. */
 export function startEmulatorChild(extra: string[] = [], nodeFlags: string[] = []): Promise<Child> {
   return spawnServer(
-    [`${DIST}/cli.js`, '--port', '0', '--log-level', 'error', '--no-watch', '--seed', String(SEED), '--fixtures', 'fixtures', '--scenarios', 'scenarios', ...extra],
+    [
+      `${DIST}/cli.js`,
+      '--port',
+      '0',
+      '--log-level',
+      'error',
+      '--no-watch',
+      '--seed',
+      String(SEED),
+      '--fixtures',
+      'fixtures',
+      '--scenarios',
+      'scenarios',
+      ...extra,
+    ],
     nodeFlags,
   );
 }
@@ -121,7 +137,14 @@ export interface LoadResult {
 }
 
 /** autocannon with one fixed POST body; averages of requests/s and latency percentiles. */
-export async function load(options: { url: string; body?: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; connections: number; durationSec: number }): Promise<LoadResult> {
+export async function load(options: {
+  url: string;
+  body?: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  connections: number;
+  durationSec: number;
+}): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'POST',
@@ -140,7 +163,11 @@ export async function load(options: { url: string; body?: string; method?: 'GET'
 }
 
 export async function postJson(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(url, { method: 'POST', headers: API_HEADERS, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: API_HEADERS,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null };
 }
@@ -151,7 +178,8 @@ export async function getJson(url: string): Promise<{ status: number; json: unkn
 }
 
 export function expectStatus(what: string, res: { status: number; json: unknown }, status = 200): void {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
+  if (res.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${res.status}: ${JSON.stringify(res.json).slice(0, 300)}`);
 }
 
 export function gc(): void {

@@ -37,11 +37,15 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) => {
-        throw new ApiError('ERR_BAD_REQUEST', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}.`, {
-          message: 'Method not allowed.',
-          status: 405,
-          headers: { Allow: methods.join(', ') },
-        });
+        throw new ApiError(
+          'ERR_BAD_REQUEST',
+          `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}.`,
+          {
+            message: 'Method not allowed.',
+            status: 405,
+            headers: { Allow: methods.join(', ') },
+          },
+        );
       },
     }),
   );

@@ -34,10 +34,14 @@ async function main(argv: string[]): Promise<number> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
   process.stdout.write(`notification-emulator listening on ${running.url}\n`);
-  emulator.logger.info(`auth ${emulator.apps.mode}, ${emulator.templates.count()} template(s) from ${command.options.fixturesDir}`);
+  emulator.logger.info(
+    `auth ${emulator.apps.mode}, ${emulator.templates.count()} template(s) from ${command.options.fixturesDir}`,
+  );
   if (emulator.templates.count() === 0) {
     // A mistyped --fixtures path is otherwise only visible as 404s on every send.
-    emulator.logger.warn(`no templates found in ${command.options.fixturesDir}/templates: every send will answer 404 until one is added`);
+    emulator.logger.warn(
+      `no templates found in ${command.options.fixturesDir}/templates: every send will answer 404 until one is added`,
+    );
   }
   return -1; // keep running
 }
@@ -48,12 +52,16 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof ConfigError) {
-      process.stderr.write(`notification-emulator: cannot start:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+      process.stderr.write(
+        `notification-emulator: cannot start:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`,
+      );
       process.exit(2);
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      process.stderr.write(`notification-emulator: the port is already in use (${(error as Error).message}); pick another with --port or PORT.\n`);
+      process.stderr.write(
+        `notification-emulator: the port is already in use (${(error as Error).message}); pick another with --port or PORT.\n`,
+      );
       process.exit(1);
     }
     process.stderr.write(`notification-emulator: ${(error as Error).stack ?? String(error)}\n`);

@@ -84,12 +84,19 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const splitList = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
+const splitList = (v: string | undefined) =>
+  v
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** argv (without node and script) + env → what to do. Throws ConfigError for bad input. */
 export function loadConfig(argv: string[], rawEnv: Record<string, string | undefined>): CliCommand {
   // An empty variable (`PORT=`) counts as unset, so it cannot turn into port 0 by coercion.
-  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== '')) as Record<string, string | undefined>;
+  const env = Object.fromEntries(Object.entries(rawEnv).filter(([, v]) => v !== '')) as Record<
+    string,
+    string | undefined
+  >;
   let values: ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: false }>>['values'];
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
@@ -125,18 +132,37 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
   const parsed = EmulatorOptionsSchema.safeParse(raw);
   if (!parsed.success) {
     const flagOf: Record<string, string> = {
-      port: '--port', host: '--host', fixturesDir: '--fixtures', scenariosDir: '--scenarios', activeScenarios: '--scenario',
-      dataFile: '--data-file', seed: '--seed', adminToken: '--admin-token', maxDeliveries: '--max-deliveries', logLevel: '--log-level',
+      port: '--port',
+      host: '--host',
+      fixturesDir: '--fixtures',
+      scenariosDir: '--scenarios',
+      activeScenarios: '--scenario',
+      dataFile: '--data-file',
+      seed: '--seed',
+      adminToken: '--admin-token',
+      maxDeliveries: '--max-deliveries',
+      logLevel: '--log-level',
     };
     const envOf: Record<string, string> = {
-      port: 'PORT', host: 'HOST', fixturesDir: 'EMULATOR_FIXTURES', scenariosDir: 'EMULATOR_SCENARIOS_DIR', activeScenarios: 'EMULATOR_SCENARIOS',
-      dataFile: 'EMULATOR_DATA_FILE', seed: 'EMULATOR_SEED', adminToken: 'EMULATOR_ADMIN_TOKEN', maxDeliveries: 'EMULATOR_MAX_DELIVERIES', logLevel: 'EMULATOR_LOG_LEVEL',
+      port: 'PORT',
+      host: 'HOST',
+      fixturesDir: 'EMULATOR_FIXTURES',
+      scenariosDir: 'EMULATOR_SCENARIOS_DIR',
+      activeScenarios: 'EMULATOR_SCENARIOS',
+      dataFile: 'EMULATOR_DATA_FILE',
+      seed: 'EMULATOR_SEED',
+      adminToken: 'EMULATOR_ADMIN_TOKEN',
+      maxDeliveries: 'EMULATOR_MAX_DELIVERIES',
+      logLevel: 'EMULATOR_LOG_LEVEL',
     };
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? '');
       // Name where the bad value came from: the flag, or the env variable when no flag was given.
       const flagName = flagOf[key]?.slice(2);
-      const source = flagName !== undefined && (values as Record<string, unknown>)[flagName] === undefined && envOf[key] ? envOf[key] : (flagOf[key] ?? key);
+      const source =
+        flagName !== undefined && (values as Record<string, unknown>)[flagName] === undefined && envOf[key]
+          ? envOf[key]
+          : (flagOf[key] ?? key);
       problems.push(`${source}: ${issue.message} (got ${JSON.stringify((raw as Record<string, unknown>)[key])})`);
     }
   }

@@ -52,7 +52,13 @@ export interface Emulator {
   readonly events: Events;
   readonly logger: Logger;
   readonly startedAt: number;
-  readonly services: { notifications: NotificationService; campaigns: CampaignService; templates: TemplateService; channels: ChannelService; analytics: AnalyticsService };
+  readonly services: {
+    notifications: NotificationService;
+    campaigns: CampaignService;
+    templates: TemplateService;
+    channels: ChannelService;
+    analytics: AnalyticsService;
+  };
   /**
    * The delivery-fault policy for work started by a request that named `requestScenarios`
    * (x-emulator-scenario header) on top of the globally active scenarios. The policy reads
@@ -73,7 +79,15 @@ function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
 }
 
 export function createEmulator(input: CreateAppOptions = {}): Emulator {
-  const { clock: injectedClock, random: injectedRandom, store: injectedStore, templates: rawTemplates, scenarios: rawScenarios, logger: injectedLogger, ...rest } = input;
+  const {
+    clock: injectedClock,
+    random: injectedRandom,
+    store: injectedStore,
+    templates: rawTemplates,
+    scenarios: rawScenarios,
+    logger: injectedLogger,
+    ...rest
+  } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
   const options = parsed.data;
@@ -86,9 +100,14 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
   const events = createEventBus();
 
-  const readTemplates = () => (rawTemplates ? inlineTemplates(rawTemplates, clock.nowIso()) : loadTemplates(fixturesDir, clock.nowIso()));
+  const readTemplates = () =>
+    rawTemplates ? inlineTemplates(rawTemplates, clock.nowIso()) : loadTemplates(fixturesDir, clock.nowIso());
   const templates = createTemplateCatalog(store, readTemplates());
-  const configuredApps: AppConfig[] = options.apps.length ? options.apps : rawTemplates ? [] : loadAppsFile(fixturesDir);
+  const configuredApps: AppConfig[] = options.apps.length
+    ? options.apps
+    : rawTemplates
+      ? []
+      : loadAppsFile(fixturesDir);
   const apps = createAppRegistry(configuredApps);
 
   const cleanups: (() => void | Promise<void>)[] = [];
@@ -112,7 +131,8 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     rawScenarios.forEach((raw, i) => {
       const result = parseScenario(raw, `options.scenarios[${i}]`);
       if ('problems' in result) problems.push(...result.problems);
-      else if (scenarios.has(result.scenario.name)) problems.push(`options.scenarios[${i}]: field "name": scenario "${result.scenario.name}" is defined twice`);
+      else if (scenarios.has(result.scenario.name))
+        problems.push(`options.scenarios[${i}]: field "name": scenario "${result.scenario.name}" is defined twice`);
       else scenarios.load(result.scenario, 'options.scenarios');
     });
     if (problems.length) throw new ConfigError(problems);
@@ -125,13 +145,23 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const unknownScenarios = scenarios.unknown(options.activeScenarios);
   if (unknownScenarios.length) {
     throw new ConfigError(
-      unknownScenarios.map((n) => `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`),
+      unknownScenarios.map(
+        (n) =>
+          `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`,
+      ),
     );
   }
   scenarios.setActive(options.activeScenarios);
 
   // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).
-  const campaigns = createCampaignService({ store, templates, clock, ids, events, runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow } });
+  const campaigns = createCampaignService({
+    store,
+    templates,
+    clock,
+    ids,
+    events,
+    runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow },
+  });
   cleanups.push(() => campaigns.close());
   const services = {
     notifications: createNotificationService({ store, templates, clock, ids, events }),
@@ -144,7 +174,16 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   campaigns.restore(scenarios.deliveryFaults([]));
 
   return {
-    options, clock, random, ids, store, templates, apps, events, logger, services,
+    options,
+    clock,
+    random,
+    ids,
+    store,
+    templates,
+    apps,
+    events,
+    logger,
+    services,
     scenarios,
     deliveryFaults: (requestScenarios, request) => scenarios.deliveryFaults(requestScenarios, request),
     startedAt: realNow(),

@@ -26,7 +26,13 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
   // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
   const openLowdbStore = async (...args: Parameters<typeof import('./store/lowdb-store.js').openLowdbStore>) =>
     (await import('./store/lowdb-store.js')).openLowdbStore(...args);
-  const store = options.store ?? (options.dataFile ? await openLowdbStore(options.dataFile, { maxDeliveries: options.maxDeliveries === undefined ? undefined : Number(options.maxDeliveries) }) : undefined);
+  const store =
+    options.store ??
+    (options.dataFile
+      ? await openLowdbStore(options.dataFile, {
+          maxDeliveries: options.maxDeliveries === undefined ? undefined : Number(options.maxDeliveries),
+        })
+      : undefined);
   let app: EmulatorApp;
   try {
     app = createApp(store ? { ...options, store } : options);

@@ -12,7 +12,11 @@ const files = (readdirSync(SRC, { recursive: true }) as string[])
   .map((f) => join(SRC, f));
 const rel = (file: string) => relative(SRC, file).split('\\').join('/');
 const importsOf = (file: string) =>
-  [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => (m[1] ?? m[2])!);
+  [
+    ...readFileSync(file, 'utf8').matchAll(
+      /(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    ),
+  ].map((m) => (m[1] ?? m[2])!);
 /** The src/ folder an import lands in ('' for a top-level file), or null for a package. */
 const folderOf = (file: string, spec: string): string | null => {
   if (!spec.startsWith('.')) return null;
@@ -40,7 +44,8 @@ describe('architecture (design.md §4.2)', () => {
     for (const file of files.filter((f) => rel(f).startsWith('schemas/'))) {
       for (const spec of importsOf(file)) {
         const folder = folderOf(file, spec);
-        if (folder === null ? spec !== 'zod' && !spec.startsWith('zod/') : folder !== 'schemas') bad.push(`${rel(file)} imports ${spec}`);
+        if (folder === null ? spec !== 'zod' && !spec.startsWith('zod/') : folder !== 'schemas')
+          bad.push(`${rel(file)} imports ${spec}`);
       }
     }
     expect(bad).toEqual([]);
@@ -50,7 +55,12 @@ describe('architecture (design.md §4.2)', () => {
     const bad: string[] = [];
     for (const file of files.filter((f) => !rel(f).startsWith('platform/'))) {
       const text = stripComments(readFileSync(file, 'utf8'));
-      for (const pattern of [/\bDate\.now\s*\(/, /\bMath\.random\s*\(/, /\bnew Date\s*\(\s*\)/, /\bnew Date\b(?!\s*\()/]) {
+      for (const pattern of [
+        /\bDate\.now\s*\(/,
+        /\bMath\.random\s*\(/,
+        /\bnew Date\s*\(\s*\)/,
+        /\bnew Date\b(?!\s*\()/,
+      ]) {
         if (pattern.test(text)) bad.push(`${rel(file)}: ${pattern.source}`);
       }
     }

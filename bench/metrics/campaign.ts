@@ -36,7 +36,17 @@ export async function campaignSend(): Promise<Row[]> {
       await upload(emulator.url, id, csv, ROWS);
       let instance!: autocannon.Instance;
       const result = new Promise<autocannon.Result>((resolve, reject) => {
-        instance = autocannon({ url: `${emulator.url}/api/notifications/send`, method: 'POST', headers: { ...API_HEADERS }, body, duration: 60, ...LOAD }, (error, r) => (error ? reject(error) : resolve(r)));
+        instance = autocannon(
+          {
+            url: `${emulator.url}/api/notifications/send`,
+            method: 'POST',
+            headers: { ...API_HEADERS },
+            body,
+            duration: 60,
+            ...LOAD,
+          },
+          (error, r) => (error ? reject(error) : resolve(r)),
+        );
       });
       await sleep(300);
       const started = now();

@@ -11,7 +11,9 @@ import { postJson, expectStatus, ROOT, SEED, API_HEADERS, now } from '../util.js
 export const CSV_TEMPLATE = process.env.BENCH_CSV_TEMPLATE ?? 'order-confirmation';
 
 export function recipientsCsv(rows: number): Uint8Array {
-  const template = loadTemplates(join(ROOT, 'fixtures'), '1970-01-01T00:00:00.000Z').find((t) => t.key === CSV_TEMPLATE);
+  const template = loadTemplates(join(ROOT, 'fixtures'), '1970-01-01T00:00:00.000Z').find(
+    (t) => t.key === CSV_TEMPLATE,
+  );
   if (!template) throw new Error(`no fixture template "${CSV_TEMPLATE}"`);
   return new TextEncoder().encode(generateRecipientsCsv(template, rows, SEED));
 }
@@ -28,7 +30,11 @@ export async function upload(url: string, campaignId: string, csv: Uint8Array, e
   form.set('campaignId', campaignId);
   form.set('file', new Blob([csv], { type: 'text/csv' }), 'recipients.csv');
   const started = now();
-  const res = await fetch(`${url}/api/campaigns/upload`, { method: 'POST', headers: { appid: API_HEADERS.appid, apikey: API_HEADERS.apikey }, body: form });
+  const res = await fetch(`${url}/api/campaigns/upload`, {
+    method: 'POST',
+    headers: { appid: API_HEADERS.appid, apikey: API_HEADERS.apikey },
+    body: form,
+  });
   const json = (await res.json()) as { recipientsAdded?: number };
   const elapsed = now() - started;
   if (res.status !== 200 || json.recipientsAdded !== expectedRows) {

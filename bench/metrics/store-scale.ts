@@ -14,7 +14,11 @@ export async function fillDeliveries(emulator: Child, total: number): Promise<nu
   const started = now();
   for (let sent = 0; sent < total; sent += 10_000) {
     const targets = Array.from({ length: 10_000 }, (_, i) => userOf((sent + i) % POPULATION));
-    const res = await fetch(`${emulator.url}/api/notifications/send`, { method: 'POST', headers: API_HEADERS, body: batchBody(faker, targets) });
+    const res = await fetch(`${emulator.url}/api/notifications/send`, {
+      method: 'POST',
+      headers: API_HEADERS,
+      body: batchBody(faker, targets),
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`fill: batch send answered ${res.status}`);
   }
@@ -44,7 +48,8 @@ export async function storeScale(emulator: Child): Promise<Row[]> {
   // Both readings count: the indexes exist only once a filtered query has asked for them.
   const { rssMb: rssWithIndex } = rssOf(emulator.pid);
   const rssMb = Math.max(rssBeforeIndex, rssWithIndex);
-  if (total !== 10) throw new Error(`inspect: expected 10 deliveries per user, got ${total} (health: ${JSON.stringify(health)})`);
+  if (total !== 10)
+    throw new Error(`inspect: expected 10 deliveries per user, got ${total} (health: ${JSON.stringify(health)})`);
   const p50 = median(times);
   return [
     {

@@ -14,7 +14,13 @@ export interface Row {
 }
 
 export const unavailable = (metric: string, target: string, note: string): Row => ({
-  metric, value: 'n/a', baseline: 'n/a', ratio: 'n/a', target, pass: undefined, note,
+  metric,
+  value: 'n/a',
+  baseline: 'n/a',
+  ratio: 'n/a',
+  target,
+  pass: undefined,
+  note,
 });
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');

@@ -54,7 +54,9 @@ export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
   if (!existsSync(dir)) return [];
   const problems: string[] = [];
   const templates: Template[] = [];
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const file = join(dir, name);
     const json = readJson(file, problems);
     if (json === undefined) continue;

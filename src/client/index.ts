@@ -4,7 +4,15 @@
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { ListResult } from '../domain/ports.js';
-import type { ClientOptions, ClockState, EmulatorClient, Health, Instant, ScenarioInfo, ScenarioList } from './types.js';
+import type {
+  ClientOptions,
+  ClockState,
+  EmulatorClient,
+  Health,
+  Instant,
+  ScenarioInfo,
+  ScenarioList,
+} from './types.js';
 
 export type * from './types.js';
 
@@ -40,11 +48,20 @@ export function createClient(options: ClientOptions): EmulatorClient {
   const base = options.url.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
 
-  async function request(method: string, path: string, body?: unknown, accept: number[] = []): Promise<{ status: number; body: unknown }> {
+  async function request(
+    method: string,
+    path: string,
+    body?: unknown,
+    accept: number[] = [],
+  ): Promise<{ status: number; body: unknown }> {
     const headers: Record<string, string> = {};
     if (options.adminToken !== undefined) headers.authorization = `Bearer ${options.adminToken}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await doFetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -60,7 +77,8 @@ export function createClient(options: ClientOptions): EmulatorClient {
     return { status: res.status, body: parsed };
   }
   const get = async <T>(path: string): Promise<T> => (await request('GET', path)).body as T;
-  const send = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await request(method, path, body)).body as T;
+  const send = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    (await request(method, path, body)).body as T;
   const seg = encodeURIComponent;
 
   return {
@@ -72,7 +90,9 @@ export function createClient(options: ClientOptions): EmulatorClient {
       const res = await request('GET', path, undefined, [408]);
       const result = res.body as ListResult<Delivery>;
       if (res.status === 408) {
-        const filter = JSON.stringify(Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'limit' && k !== 'offset')));
+        const filter = JSON.stringify(
+          Object.fromEntries(Object.entries(query).filter(([k]) => k !== 'limit' && k !== 'offset')),
+        );
         throw new EmulatorClientError(
           `waited ${timeoutMs ?? 5000} ms for ${count} deliveries matching ${filter}, but only ${result.total} matched`,
           408,
@@ -85,7 +105,8 @@ export function createClient(options: ClientOptions): EmulatorClient {
     requests: (query = {}) => get<ListResult<JournalEntry>>(`/__inspect/requests${queryString(query)}`),
     campaigns: (query = {}) => get<ListResult<Campaign>>(`/__inspect/campaigns${queryString(query)}`),
     campaign: (id) => get<Campaign>(`/__inspect/campaigns/${seg(id)}`),
-    campaignRecipients: (id, query = {}) => get<ListResult<Recipient>>(`/__inspect/campaigns/${seg(id)}/recipients${queryString(query)}`),
+    campaignRecipients: (id, query = {}) =>
+      get<ListResult<Recipient>>(`/__inspect/campaigns/${seg(id)}/recipients${queryString(query)}`),
     async reset({ appId } = {}) {
       await send('DELETE', `/__inspect${queryString({ appId })}`);
     },

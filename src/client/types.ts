@@ -29,7 +29,8 @@ type WithInstants<F> = Omit<F, 'since' | 'until'> & { since?: Instant; until?: I
 export type DeliveryQuery = PageQuery &
   WithInstants<Omit<DeliveryFilter, 'mode' | 'status'>> & { mode?: 'realtime' | 'batch'; status?: 'sent' | 'failed' };
 
-export type NotificationQuery = PageQuery & WithInstants<Omit<NotificationFilter, 'mode'>> & { mode?: 'realtime' | 'batch' };
+export type NotificationQuery = PageQuery &
+  WithInstants<Omit<NotificationFilter, 'mode'>> & { mode?: 'realtime' | 'batch' };
 
 export type RequestQuery = PageQuery & WithInstants<JournalFilter>;
 

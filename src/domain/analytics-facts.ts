@@ -31,7 +31,17 @@ export function engagementRows(deliveries: Iterable<Delivery>, events: Iterable<
     const id = `${ref}\u0000${userId}\u0000${channelType}`;
     let row = rows.get(id);
     if (!row) {
-      row = { ref, userId, channelType, templateId: null, templateKey: null, deliveredAt: null, viewedAt: null, clickedAt: null, firstAt: at };
+      row = {
+        ref,
+        userId,
+        channelType,
+        templateId: null,
+        templateKey: null,
+        deliveredAt: null,
+        viewedAt: null,
+        clickedAt: null,
+        firstAt: at,
+      };
       rows.set(id, row);
     }
     row.firstAt = earliest(row.firstAt, at);

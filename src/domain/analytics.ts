@@ -3,7 +3,12 @@
  * user's notification history, and idempotent event recording. Computed from stored
  * deliveries and recorded events of the calling app only.
  */
-import { CHANNEL_TYPES, type AnalyticsEvent, type ChannelAnalyticsQuery, type RecordEventBody } from '../schemas/resources.js';
+import {
+  CHANNEL_TYPES,
+  type AnalyticsEvent,
+  type ChannelAnalyticsQuery,
+  type RecordEventBody,
+} from '../schemas/resources.js';
 import { badRequest, notFound } from './errors.js';
 import type { Clock, Ids, Store, TemplateCatalog } from './ports.js';
 import { engagementRows, type EngagementRow } from './analytics-facts.js';
@@ -52,12 +57,16 @@ const bucketOf = (iso: string, granularity: ChannelAnalyticsQuery['granularity']
 
 export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   const knownRef = (appId: string, ref: string): boolean =>
-    deps.store.getCampaign(ref)?.appId === appId || deps.store.queryNotifications({ appId, notificationId: ref }, { offset: 0, limit: 1 }).total > 0;
+    deps.store.getCampaign(ref)?.appId === appId ||
+    deps.store.queryNotifications({ appId, notificationId: ref }, { offset: 0, limit: 1 }).total > 0;
 
   function templateNameOf(appId: string, row: EngagementRow): string | null {
     let templateRef = row.templateId;
     if (templateRef === null) {
-      templateRef = deps.store.getCampaign(row.ref)?.templateId ?? deps.store.queryNotifications({ appId, notificationId: row.ref }, ALL).items[0]?.templateId ?? null;
+      templateRef =
+        deps.store.getCampaign(row.ref)?.templateId ??
+        deps.store.queryNotifications({ appId, notificationId: row.ref }, ALL).items[0]?.templateId ??
+        null;
     }
     if (templateRef === null) return null;
     return deps.templates.find(appId, templateRef)?.name ?? row.templateKey;
@@ -71,7 +80,12 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         .listAnalyticsEvents(appId)
         .find((e) => e.campaignId === body.campaignId && e.userId === body.userId && e.eventType === body.eventType);
       if (same) return { success: true, eventId: same.id };
-      const event: AnalyticsEvent = { id: `evt_${deps.ids.objectId()}`, appId, ...body, createdAt: deps.clock.nowIso() };
+      const event: AnalyticsEvent = {
+        id: `evt_${deps.ids.objectId()}`,
+        appId,
+        ...body,
+        createdAt: deps.clock.nowIso(),
+      };
       deps.store.addAnalyticsEvent(event);
       return { success: true, eventId: event.id };
     },
@@ -79,7 +93,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     user(appId: string, userId: string): UserInsights {
       const deliveries = deps.store.queryDeliveries({ appId, userId }, ALL).items;
       const events = deps.store.listAnalyticsEvents(appId).filter((e) => e.userId === userId);
-      const rows = engagementRows(deliveries, events).sort((a, b) => (a.firstAt < b.firstAt ? 1 : a.firstAt > b.firstAt ? -1 : 0));
+      const rows = engagementRows(deliveries, events).sort((a, b) =>
+        a.firstAt < b.firstAt ? 1 : a.firstAt > b.firstAt ? -1 : 0,
+      );
       const notifications = rows.map((row) => ({
         notificationId: row.ref,
         templateName: templateNameOf(appId, row),
@@ -92,7 +108,11 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         clickedAt: row.clickedAt,
       }));
       const count = (k: 'delivered' | 'viewed' | 'clicked') => notifications.filter((n) => n[k]).length;
-      return { userId, summary: { delivered: count('delivered'), viewed: count('viewed'), clicked: count('clicked') }, notifications };
+      return {
+        userId,
+        summary: { delivered: count('delivered'), viewed: count('viewed'), clicked: count('clicked') },
+        notifications,
+      };
     },
 
     channels(appId: string, query: ChannelAnalyticsQuery): ChannelMetrics[] {
@@ -101,9 +121,12 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       const step = STEP_MS[granularity];
       const start = Math.floor(from / step) * step;
       if ((to - start) / step >= MAX_BUCKETS) {
-        throw badRequest(`The range holds more than ${MAX_BUCKETS} ${granularity} buckets; narrow it or use daily granularity.`, {
-          to: `range too long for ${granularity} granularity (max ${MAX_BUCKETS} buckets)`,
-        });
+        throw badRequest(
+          `The range holds more than ${MAX_BUCKETS} ${granularity} buckets; narrow it or use daily granularity.`,
+          {
+            to: `range too long for ${granularity} granularity (max ${MAX_BUCKETS} buckets)`,
+          },
+        );
       }
       const labels: string[] = [];
       for (let t = start; t <= to; t += step) labels.push(bucketOf(new Date(t).toISOString(), granularity));
@@ -111,11 +134,15 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       const fromIso = new Date(from).toISOString();
       const toIso = new Date(to).toISOString();
       const inRange = (at: string | null): at is string => at !== null && at >= fromIso && at <= toIso;
-      const rows = engagementRows(deps.store.queryDeliveries({ appId }, ALL).items, deps.store.listAnalyticsEvents(appId));
+      const rows = engagementRows(
+        deps.store.queryDeliveries({ appId }, ALL).items,
+        deps.store.listAnalyticsEvents(appId),
+      );
       const series = new Map<string, Map<string, Counts>>();
       const bump = (type: string, at: string, k: keyof Counts) => {
         let byBucket = series.get(type);
-        if (!byBucket) series.set(type, (byBucket = new Map(labels.map((l) => [l, { delivered: 0, viewed: 0, clicked: 0 }]))));
+        if (!byBucket)
+          series.set(type, (byBucket = new Map(labels.map((l) => [l, { delivered: 0, viewed: 0, clicked: 0 }]))));
         byBucket.get(bucketOf(at, granularity))![k]++;
       };
       for (const row of rows) {
@@ -126,9 +153,15 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       // Listed: every type with activity in the range or with a channel in this app [decided].
       const configured = new Set<string>(deps.store.listChannels(appId).map((ch) => ch.type));
       const standard: readonly string[] = CHANNEL_TYPES;
-      const types = [...standard.filter((t) => series.has(t) || configured.has(t)), ...[...series.keys()].filter((t) => !standard.includes(t))];
+      const types = [
+        ...standard.filter((t) => series.has(t) || configured.has(t)),
+        ...[...series.keys()].filter((t) => !standard.includes(t)),
+      ];
       return types.map((channelType) => {
-        const timeSeries = labels.map((date) => ({ date, ...(series.get(channelType)?.get(date) ?? { delivered: 0, viewed: 0, clicked: 0 }) }));
+        const timeSeries = labels.map((date) => ({
+          date,
+          ...(series.get(channelType)?.get(date) ?? { delivered: 0, viewed: 0, clicked: 0 }),
+        }));
         const sum = (k: keyof Counts) => timeSeries.reduce((n, b) => n + b[k], 0);
         return { channelType, delivered: sum('delivered'), viewed: sum('viewed'), clicked: sum('clicked'), timeSeries };
       });

@@ -24,7 +24,8 @@ export interface CampaignRunner {
 /** Why every recipient fails when the template became unusable between schedule and start. */
 function unusableReason(campaign: Campaign, template: Template | undefined): string | null {
   if (!template) return `template ${campaign.templateId} no longer exists`;
-  if (template.status !== 'approved') return `template "${template.key}" is "${template.status}" at send time; only approved templates can be sent`;
+  if (template.status !== 'approved')
+    return `template "${template.key}" is "${template.status}" at send time; only approved templates can be sent`;
   return null;
 }
 
@@ -34,7 +35,14 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
   const compile = createContentCompiler();
   let closed = false;
 
-  function markRecipient(campaignId: string, r: Recipient, status: 'sent' | 'failed', reason: string | null, deliveryId: string | null, at: string): void {
+  function markRecipient(
+    campaignId: string,
+    r: Recipient,
+    status: 'sent' | 'failed',
+    reason: string | null,
+    deliveryId: string | null,
+    at: string,
+  ): void {
     assertTransition('recipient', r.status, status);
     deps.store.updateRecipient(campaignId, r.id, { status, failureReason: reason, deliveryId, updatedAt: at });
   }
@@ -68,13 +76,24 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
       if (closed || !campaign) return void running.delete(id); // emulator closed or data cleared
       const started = deps.runtime.elapsed();
       const at = deps.clock.nowIso();
-      const build = template && !unusable
-        ? createDeliveryBuilder({
-            appId: campaign.appId, template, mode: campaign.deliveryMode, title: null, tag: campaign.tag, pushData: null,
-            notificationId: null, campaignId: id, createdAt: at, ids: deps.ids, faults, compile,
-            channels: deliveredChannels(template, deps.store.listChannels(campaign.appId)),
-          })
-        : null;
+      const build =
+        template && !unusable
+          ? createDeliveryBuilder({
+              appId: campaign.appId,
+              template,
+              mode: campaign.deliveryMode,
+              title: null,
+              tag: campaign.tag,
+              pushData: null,
+              notificationId: null,
+              campaignId: id,
+              createdAt: at,
+              ids: deps.ids,
+              faults,
+              compile,
+              channels: deliveredChannels(template, deps.store.listChannels(campaign.appId)),
+            })
+          : null;
       const batch: Delivery[] = [];
       while (index < list.length) {
         const r = list[index++] as Recipient;

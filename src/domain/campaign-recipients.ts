@@ -24,16 +24,23 @@ export interface UploadResult {
 /** Anything but an ApiError while parsing or storing is the spec's ERR_OPERATION_FAILED. */
 function asOperationFailed(step: string, error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  return new ApiError('ERR_OPERATION_FAILED', `${step} failed: ${(error as Error)?.message ?? String(error)}. Nothing was added; retry the upload.`);
+  return new ApiError(
+    'ERR_OPERATION_FAILED',
+    `${step} failed: ${(error as Error)?.message ?? String(error)}. Nothing was added; retry the upload.`,
+  );
 }
 
 function campaignTemplate(deps: CampaignDeps, campaign: Campaign): Template {
   const template = deps.templates.findById(campaign.appId, campaign.templateId);
   if (!template) {
-    throw new ApiError('ERR_NOT_FOUND', `Campaign ${campaign.id} uses template ${campaign.templateId}, which no longer exists; its CSV columns cannot be checked.`, {
-      message: 'The template was not found.',
-      details: { templateId: `template ${campaign.templateId} no longer exists` },
-    });
+    throw new ApiError(
+      'ERR_NOT_FOUND',
+      `Campaign ${campaign.id} uses template ${campaign.templateId}, which no longer exists; its CSV columns cannot be checked.`,
+      {
+        message: 'The template was not found.',
+        details: { templateId: `template ${campaign.templateId} no longer exists` },
+      },
+    );
   }
   return template;
 }
@@ -41,8 +48,16 @@ function campaignTemplate(deps: CampaignDeps, campaign: Campaign): Template {
 /** A new recipient record; its id is given when the whole list is stored. */
 function newRecipient(campaign: Campaign, userId: string, variables: Record<string, unknown>, at: string): Recipient {
   return {
-    id: '', campaignId: campaign.id, appId: campaign.appId, userId, variables,
-    status: 'pending', failureReason: null, deliveryId: null, createdAt: at, updatedAt: at,
+    id: '',
+    campaignId: campaign.id,
+    appId: campaign.appId,
+    userId,
+    variables,
+    status: 'pending',
+    failureReason: null,
+    deliveryId: null,
+    createdAt: at,
+    updatedAt: at,
   };
 }
 
@@ -53,7 +68,10 @@ function mergeByRow(a: CsvRowError[], b: CsvRowError[]): CsvRowError[] {
   const merged: CsvRowError[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) merged.push((a[i] as CsvRowError).row <= (b[j] as CsvRowError).row ? (a[i++] as CsvRowError) : (b[j++] as CsvRowError));
+  while (i < a.length && j < b.length)
+    merged.push(
+      (a[i] as CsvRowError).row <= (b[j] as CsvRowError).row ? (a[i++] as CsvRowError) : (b[j++] as CsvRowError),
+    );
   while (i < a.length) merged.push(a[i++] as CsvRowError);
   while (j < b.length) merged.push(b[j++] as CsvRowError);
   return merged;
@@ -78,7 +96,11 @@ export function createRecipientService(deps: CampaignDeps) {
       assertDraft(campaign, 'adding recipients');
       const at = deps.clock.nowIso();
       const fresh = [...new Set(userIds)].filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
-      const total = addAll(campaign, fresh.map((userId) => newRecipient(campaign, userId, {}, at)), at);
+      const total = addAll(
+        campaign,
+        fresh.map((userId) => newRecipient(campaign, userId, {}, at)),
+        at,
+      );
       return { added: fresh.length, total };
     },
 
@@ -117,14 +139,21 @@ export function createRecipientService(deps: CampaignDeps) {
       }
       const errors = mergeByRow(summary.errors, duplicates);
       return {
-        recipientsAdded: fresh.length, uploaded: fresh.length, total, campaignId: campaign.id,
-        skipped: errors.length, errors: errors.slice(0, MAX_REPORTED_ROW_ERRORS),
+        recipientsAdded: fresh.length,
+        uploaded: fresh.length,
+        total,
+        campaignId: campaign.id,
+        skipped: errors.length,
+        errors: errors.slice(0, MAX_REPORTED_ROW_ERRORS),
       };
     },
 
     list(appId: string, campaignId: string, filter: { status?: string }, page: { page: number; limit: number }) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
-      return deps.store.listRecipients(campaign.id, filter, { offset: (page.page - 1) * page.limit, limit: page.limit });
+      return deps.store.listRecipients(campaign.id, filter, {
+        offset: (page.page - 1) * page.limit,
+        limit: page.limit,
+      });
     },
   };
 }

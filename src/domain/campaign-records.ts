@@ -30,7 +30,6 @@ export interface CampaignDeps {
 /** List/get answer: the record plus the real service's enrichment (research §2.4). */
 export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
 
-
 export function findOwnedCampaign(deps: Pick<CampaignDeps, 'store'>, appId: string, id: string): Campaign {
   const campaign = deps.store.getCampaign(id);
   if (!campaign || campaign.appId !== appId) throw notFound('campaign', id);
@@ -44,7 +43,12 @@ export function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string): Cam
 }
 
 /** The only way a campaign's status changes: checked against the table, stamped, announced. */
-export function changeCampaignStatus(deps: CampaignDeps, campaign: Campaign, to: CampaignStatus, patch: Partial<Campaign> = {}): Campaign {
+export function changeCampaignStatus(
+  deps: CampaignDeps,
+  campaign: Campaign,
+  to: CampaignStatus,
+  patch: Partial<Campaign> = {},
+): Campaign {
   assertTransition('campaign', campaign.status, to);
   const next = deps.store.updateCampaign(campaign.id, { ...patch, status: to, updatedAt: deps.clock.nowIso() });
   deps.events.emit({ type: 'campaign', campaign: next });

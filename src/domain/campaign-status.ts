@@ -38,10 +38,14 @@ export function canTransition<M extends Machine>(machine: M, from: StatusOf<M>, 
 export function assertTransition<M extends Machine>(machine: M, from: StatusOf<M>, to: StatusOf<M>): void {
   if (canTransition(machine, from, to)) return;
   const allowed = (TABLES[machine] as Readonly<Record<string, readonly string[]>>)[from] ?? [];
-  throw new ApiError('ERR_BAD_REQUEST', `A ${machine} in status "${from}" cannot become "${to}"; from "${from}" it can become: ${allowed.length ? allowed.join(', ') : 'nothing (final state)'}.`, {
-    message: `The ${machine} is not in a state that allows this operation.`,
-    details: { status: `is "${from}"` },
-  });
+  throw new ApiError(
+    'ERR_BAD_REQUEST',
+    `A ${machine} in status "${from}" cannot become "${to}"; from "${from}" it can become: ${allowed.length ? allowed.join(', ') : 'nothing (final state)'}.`,
+    {
+      message: `The ${machine} is not in a state that allows this operation.`,
+      details: { status: `is "${from}"` },
+    },
+  );
 }
 
 /**
@@ -50,7 +54,10 @@ export function assertTransition<M extends Machine>(machine: M, from: StatusOf<M
  */
 export function assertDraft(campaign: { id: string; status: CampaignStatus }, operation: string): void {
   if (campaign.status === 'draft') return;
-  throw badRequest(`Campaign ${campaign.id} is "${campaign.status}"; ${operation} needs a campaign in "draft" status.`, {
-    status: `is "${campaign.status}", must be "draft"`,
-  });
+  throw badRequest(
+    `Campaign ${campaign.id} is "${campaign.status}"; ${operation} needs a campaign in "draft" status.`,
+    {
+      status: `is "${campaign.status}", must be "draft"`,
+    },
+  );
 }

@@ -7,7 +7,14 @@ import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '.
 import type { Campaign } from '../schemas/records.js';
 import { createCampaignRunner } from './campaign-delivery.js';
 import { createRecipientService } from './campaign-recipients.js';
-import { changeCampaignStatus, findCampaign, findOwnedCampaign, toCampaignView, type CampaignDeps, type CampaignView } from './campaign-records.js';
+import {
+  changeCampaignStatus,
+  findCampaign,
+  findOwnedCampaign,
+  toCampaignView,
+  type CampaignDeps,
+  type CampaignView,
+} from './campaign-records.js';
 import { assertDraft } from './campaign-status.js';
 import { badRequest, notFound } from './errors.js';
 import { assertApproved } from './notifications.js';
@@ -49,9 +56,12 @@ export function createCampaignService(deps: CampaignDeps) {
     if (!template) throw notFound('template', campaign.templateId);
     assertApproved(template);
     if (deps.store.recipients(campaign.id).length === 0) {
-      throw badRequest(`Campaign ${campaign.id} has no recipients; add some with POST /api/campaigns/${campaign.id}/recipients or a CSV upload first.`, {
-        recipientCount: 'must be at least 1',
-      });
+      throw badRequest(
+        `Campaign ${campaign.id} has no recipients; add some with POST /api/campaigns/${campaign.id}/recipients or a CSV upload first.`,
+        {
+          recipientCount: 'must be at least 1',
+        },
+      );
     }
   }
 
@@ -62,9 +72,21 @@ export function createCampaignService(deps: CampaignDeps) {
       assertApproved(template);
       const at = deps.clock.nowIso();
       const campaign: Campaign = {
-        id: deps.ids.objectId(), appId, name: body.name, templateId: template.id, status: 'draft',
-        deliveryMode: body.deliveryMode, tag: body.tag ?? null, scheduledAt: null, recipientCount: 0,
-        sentCount: 0, failedCount: 0, createdAt: at, updatedAt: at, startedAt: null, completedAt: null,
+        id: deps.ids.objectId(),
+        appId,
+        name: body.name,
+        templateId: template.id,
+        status: 'draft',
+        deliveryMode: body.deliveryMode,
+        tag: body.tag ?? null,
+        scheduledAt: null,
+        recipientCount: 0,
+        sentCount: 0,
+        failedCount: 0,
+        createdAt: at,
+        updatedAt: at,
+        startedAt: null,
+        completedAt: null,
       };
       deps.store.insertCampaign(campaign);
       deps.events.emit({ type: 'campaign', campaign });
@@ -98,9 +120,12 @@ export function createCampaignService(deps: CampaignDeps) {
       } else {
         const at = Date.parse(body.scheduledAt);
         if (at <= deps.clock.now()) {
-          throw badRequest(`scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit it to send now.`, {
-            scheduledAt: 'must be in the future',
-          });
+          throw badRequest(
+            `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit it to send now.`,
+            {
+              scheduledAt: 'must be in the future',
+            },
+          );
         }
         // The fault policy is captured now; it reads the active scenarios when the campaign starts.
         next = changeCampaignStatus(deps, campaign, 'scheduled', { scheduledAt: new Date(at).toISOString() });
@@ -118,7 +143,8 @@ export function createCampaignService(deps: CampaignDeps) {
       for (const campaign of deps.store.listCampaigns({})) {
         if (campaign.status === 'sending') runner.resume(campaign, faults);
         // arm() fires a past-due time at once on a real clock; a manual clock would wait for the next move.
-        if (campaign.status === 'scheduled' && Date.parse(campaign.scheduledAt ?? '') <= deps.clock.now()) startLater(campaign.id, faults);
+        if (campaign.status === 'scheduled' && Date.parse(campaign.scheduledAt ?? '') <= deps.clock.now())
+          startLater(campaign.id, faults);
         else if (campaign.status === 'scheduled') arm(campaign, faults);
       }
     },
@@ -126,7 +152,10 @@ export function createCampaignService(deps: CampaignDeps) {
     inspect: {
       list(filter: { appId?: string; status?: string }, page: Page): ListResult<CampaignView> {
         const all = deps.store.listCampaigns(filter);
-        return { total: all.length, items: all.slice(page.offset, page.offset + page.limit).map((c) => toCampaignView(deps, c)) };
+        return {
+          total: all.length,
+          items: all.slice(page.offset, page.offset + page.limit).map((c) => toCampaignView(deps, c)),
+        };
       },
       get: (id: string): CampaignView => toCampaignView(deps, findCampaign(deps, id)),
       recipients(id: string, filter: { status?: string }, page: Page) {

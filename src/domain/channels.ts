@@ -3,13 +3,26 @@
  * derived from the name, per-type limits (in_app unlimited, one push, others 0) and
  * immutable type/key/categoryFilter/templateLabel.
  */
-import { CHANNEL_TYPES, type Channel, type ChannelType, type CreateChannelBody, type UpdateChannelBody } from '../schemas/resources.js';
+import {
+  CHANNEL_TYPES,
+  type Channel,
+  type ChannelType,
+  type CreateChannelBody,
+  type UpdateChannelBody,
+} from '../schemas/resources.js';
 import { badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { Clock, Ids, Store } from './ports.js';
 import { slugFromName } from './slug.js';
 
 /** Research §2.2 availability: −1 unlimited, 0 needs a sales-provisioned plan. */
-export const CHANNEL_LIMITS: Record<ChannelType, number> = { in_app: -1, push: 1, sms: 0, email: 0, whatsapp: 0, custom: 0 };
+export const CHANNEL_LIMITS: Record<ChannelType, number> = {
+  in_app: -1,
+  push: 1,
+  sms: 0,
+  email: 0,
+  whatsapp: 0,
+  custom: 0,
+};
 
 const IMMUTABLE = ['type', 'key', 'categoryFilter', 'templateLabel'] as const;
 
@@ -26,7 +39,6 @@ export interface ChannelServiceDeps {
 }
 
 export function createChannelService(deps: ChannelServiceDeps) {
-
   function find(appId: string, ref: string): Channel {
     const byId = deps.store.getChannel(ref);
     const channel = byId?.appId === appId ? byId : deps.store.listChannels(appId).find((ch) => ch.key === ref);
@@ -56,9 +68,12 @@ export function createChannelService(deps: ChannelServiceDeps) {
       const key = slugFromName(body.name, 'name');
       const clash = deps.store.listChannels(appId).find((ch) => ch.key === key);
       if (clash) {
-        throw badRequest(`A channel with key "${key}" already exists in this app (id ${clash.id}); choose another name.`, {
-          name: `derives key "${key}", already used by channel ${clash.id}`,
-        });
+        throw badRequest(
+          `A channel with key "${key}" already exists in this app (id ${clash.id}); choose another name.`,
+          {
+            name: `derives key "${key}", already used by channel ${clash.id}`,
+          },
+        );
       }
       assertWithinLimit(appId, body.type);
       const now = deps.clock.nowIso();
@@ -75,7 +90,10 @@ export function createChannelService(deps: ChannelServiceDeps) {
         if (body[field] !== undefined && body[field] !== current[field]) details[field] = 'is immutable after creation';
       }
       if (Object.keys(details).length) {
-        throw badRequest(`Cannot change ${Object.keys(details).join(', ')} of channel ${current.id}: immutable after creation.`, details);
+        throw badRequest(
+          `Cannot change ${Object.keys(details).join(', ')} of channel ${current.id}: immutable after creation.`,
+          details,
+        );
       }
       const next: Channel = {
         ...current,
@@ -91,7 +109,11 @@ export function createChannelService(deps: ChannelServiceDeps) {
 
     availability(appId: string): ChannelAvailability[] {
       const channels = deps.store.listChannels(appId);
-      return CHANNEL_TYPES.map((type) => ({ type, limit: CHANNEL_LIMITS[type], used: channels.filter((ch) => ch.type === type).length }));
+      return CHANNEL_TYPES.map((type) => ({
+        type,
+        limit: CHANNEL_LIMITS[type],
+        used: channels.filter((ch) => ch.type === type).length,
+      }));
     },
   };
 }

@@ -29,7 +29,10 @@ export interface ColumnPlan {
 
 /** A file-level refusal: nothing from the file is used (CONTRACT §5.3). */
 export function csvFileError(devMessage: string, details?: ErrorDetails): ApiError {
-  return new ApiError('ERR_BAD_REQUEST', devMessage, { message: 'The CSV file is invalid.', ...(details ? { details } : {}) });
+  return new ApiError('ERR_BAD_REQUEST', devMessage, {
+    message: 'The CSV file is invalid.',
+    ...(details ? { details } : {}),
+  });
 }
 
 /** Maps header cells to the id column and template variables; throws listing every problem. */
@@ -61,7 +64,8 @@ export function planColumns(header: readonly string[], template: Template, heade
     }
     const entry = entries.get(name);
     if (!entry) {
-      details[`column ${name}`] = `is not a variable of template "${template.key}" (its variables: ${listKeys(template)})`;
+      details[`column ${name}`] =
+        `is not a variable of template "${template.key}" (its variables: ${listKeys(template)})`;
       return;
     }
     variables.push({ index, name, entry, json: entry.type !== 'string' });
@@ -75,13 +79,17 @@ export function planColumns(header: readonly string[], template: Template, heade
   const present = new Set(header);
   for (const entry of template.variableSchema) {
     if (entry.required && !present.has(entry.key)) {
-      details[`column ${entry.key}`] = `is missing: template "${template.key}" requires variable "${entry.key}" (type "${entry.type}")`;
+      details[`column ${entry.key}`] =
+        `is missing: template "${template.key}" requires variable "${entry.key}" (type "${entry.type}")`;
     }
   }
 
   const problems = Object.keys(details);
   if (problems.length > 0) {
-    throw csvFileError(`The CSV header row (row ${headerRow}) is not accepted: ${problems.map((k) => `${k} ${details[k]}`).join('; ')}.`, details);
+    throw csvFileError(
+      `The CSV header row (row ${headerRow}) is not accepted: ${problems.map((k) => `${k} ${details[k]}`).join('; ')}.`,
+      details,
+    );
   }
   const idIndex = idIndexes[0] as number;
   return { idIndex, idName: header[idIndex] as string, width: header.length, variables };

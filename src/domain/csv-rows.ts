@@ -39,7 +39,11 @@ export function createRowReader(plan: ColumnPlan, onRow: CsvRowSink): RowReader 
   // Campaign files repeat the same banner/button JSON on most rows: parse and check each once.
   // The lookup is most of this loop's time (papaparse's unescaped cells are cons strings
   // the Map flattens and hashes), yet cheaper than JSON.parse per cell, and rows share values.
-  const jsonCells = columns.map(() => ({ cache: new Map<string, JsonCell>() as Map<string, JsonCell> | null, lookups: 0, hits: 0 }));
+  const jsonCells = columns.map(() => ({
+    cache: new Map<string, JsonCell>() as Map<string, JsonCell> | null,
+    lookups: 0,
+    hits: 0,
+  }));
   function read(record: string[], row: number): void {
     if (record.length !== width) {
       errors.push({ row, reason: `has ${record.length} fields but the header row has ${width}` });
@@ -56,7 +60,8 @@ export function createRowReader(plan: ColumnPlan, onRow: CsvRowSink): RowReader 
       const column = columns[c] as (typeof columns)[number];
       const cell = record[column.index] as string;
       if (cell === '') {
-        if (column.entry.required) problems += `${problems ? '; ' : ''}column ${column.name}: required variable "${column.name}" is empty`;
+        if (column.entry.required)
+          problems += `${problems ? '; ' : ''}column ${column.name}: required variable "${column.name}" is empty`;
         continue;
       }
       if (!column.json) {

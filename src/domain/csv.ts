@@ -30,9 +30,18 @@ export interface ParsedRecipientsCsv extends CsvReadSummary {
 }
 
 /** The whole file as rows (tests, tools); the upload path streams with readRecipientsCsv. */
-export function parseRecipientsCsv(input: Uint8Array, template: Template, options: { maxRows?: number } = {}): ParsedRecipientsCsv {
+export function parseRecipientsCsv(
+  input: Uint8Array,
+  template: Template,
+  options: { maxRows?: number } = {},
+): ParsedRecipientsCsv {
   const rows: CsvRecipientRow[] = [];
-  const summary = readRecipientsCsv(input, template, (row, userId, variables) => rows.push({ row, userId, variables }), options);
+  const summary = readRecipientsCsv(
+    input,
+    template,
+    (row, userId, variables) => rows.push({ row, userId, variables }),
+    options,
+  );
   return { rows, ...summary };
 }
 
@@ -41,7 +50,12 @@ export function parseRecipientsCsv(input: Uint8Array, template: Template, option
  * order: UTF-8, quoting anywhere, no header, header rules, row limit. Each record is checked
  * as papaparse reads it, so no table of the whole file is ever built.
  */
-export function readRecipientsCsv(input: Uint8Array, template: Template, onRow: CsvRowSink, options: { maxRows?: number } = {}): CsvReadSummary {
+export function readRecipientsCsv(
+  input: Uint8Array,
+  template: Template,
+  onRow: CsvRowSink,
+  options: { maxRows?: number } = {},
+): CsvReadSummary {
   const maxRows = options.maxRows ?? MAX_CSV_ROWS;
   const quoteErrors: ErrorDetails = {};
   let quoteErrorCount = 0;
@@ -51,13 +65,19 @@ export function readRecipientsCsv(input: Uint8Array, template: Template, onRow: 
   let row = 0;
 
   Papa.parse<string[]>(decodeUtf8(input), {
-    header: false, delimiter: ',', newline: '\n', quoteChar: '"', escapeChar: '"', dynamicTyping: false,
+    header: false,
+    delimiter: ',',
+    newline: '\n',
+    quoteChar: '"',
+    escapeChar: '"',
+    dynamicTyping: false,
     step(results) {
       row++;
       const record = results.data;
       if (results.errors.length > 0) {
         for (const error of results.errors) {
-          if (quoteErrorCount++ < MAX_REPORTED_QUOTE_ERRORS) quoteErrors[`row ${row}`] ??= `${error.message} (${error.code})`;
+          if (quoteErrorCount++ < MAX_REPORTED_QUOTE_ERRORS)
+            quoteErrors[`row ${row}`] ??= `${error.message} (${error.code})`;
         }
       }
       // After a quoting error, the header error or the limit, the file is refused: only count.
@@ -77,7 +97,10 @@ export function readRecipientsCsv(input: Uint8Array, template: Template, onRow: 
 
   if (quoteErrorCount > 0) {
     const first = Object.keys(quoteErrors)[0] as string;
-    throw csvFileError(`The CSV file cannot be parsed: ${first}: ${quoteErrors[first]}. Quote cells holding commas, quotes or line breaks, and double the quotes inside them.`, quoteErrors);
+    throw csvFileError(
+      `The CSV file cannot be parsed: ${first}: ${quoteErrors[first]}. Quote cells holding commas, quotes or line breaks, and double the quotes inside them.`,
+      quoteErrors,
+    );
   }
   if (headerError !== null) throw headerError;
   if (reader === null) {

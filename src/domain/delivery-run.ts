@@ -8,7 +8,17 @@ import type { Delivery } from '../schemas/records.js';
 /** The fields every delivery of a run has in common, named as on Delivery (filters read either). */
 export type SharedDeliveryFields = Pick<
   Delivery,
-  'appId' | 'notificationId' | 'campaignId' | 'templateId' | 'templateKey' | 'channels' | 'mode' | 'title' | 'tag' | 'pushData' | 'createdAt'
+  | 'appId'
+  | 'notificationId'
+  | 'campaignId'
+  | 'templateId'
+  | 'templateKey'
+  | 'channels'
+  | 'mode'
+  | 'title'
+  | 'tag'
+  | 'pushData'
+  | 'createdAt'
 >;
 
 /** One value for every member, or one per member (batch sends with per-target variables). */
@@ -37,7 +47,8 @@ export function packStrings(values: readonly string[]): StringList {
   for (let i = 0; i < values.length; i++) ends[i] = end += (values[i] as string).length;
   return {
     length: values.length,
-    at: (index) => (index < 0 || index >= ends.length ? undefined : text.slice(index === 0 ? 0 : ends[index - 1], ends[index])),
+    at: (index) =>
+      index < 0 || index >= ends.length ? undefined : text.slice(index === 0 ? 0 : ends[index - 1], ends[index]),
   };
 }
 
@@ -53,13 +64,22 @@ export interface DeliveryRun {
   readonly failures: ReadonlyMap<number, FailureMark>;
 }
 
-export const memberValue = <T>(values: PerMember<T>, i: number): T => ('all' in values ? values.all : (values.each[i] as T));
+export const memberValue = <T>(values: PerMember<T>, i: number): T =>
+  'all' in values ? values.all : (values.each[i] as T);
 
-export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] => (run.failures.has(i) ? 'failed' : 'sent');
+export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] =>
+  run.failures.has(i) ? 'failed' : 'sent';
 
 /** Member `i` as a Delivery record. */
 export function deliveryAt(run: DeliveryRun, i: number): Delivery {
-  return toDelivery(run.shared, run.idAt(i), run.userIds.at(i) as string, memberValue(run.variables, i), memberValue(run.rendered, i), run.failures.get(i));
+  return toDelivery(
+    run.shared,
+    run.idAt(i),
+    run.userIds.at(i) as string,
+    memberValue(run.variables, i),
+    memberValue(run.rendered, i),
+    run.failures.get(i),
+  );
 }
 
 /** The one place a Delivery record is shaped (same key order for runs and one-by-one sends). */

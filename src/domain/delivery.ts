@@ -4,7 +4,14 @@
  */
 import type { Delivery, Template } from '../schemas/records.js';
 import type { DeliveryFaultPolicy, Ids } from './ports.js';
-import { packStrings, toDelivery, type DeliveryRun, type FailureMark, type PerMember, type SharedDeliveryFields } from './delivery-run.js';
+import {
+  packStrings,
+  toDelivery,
+  type DeliveryRun,
+  type FailureMark,
+  type PerMember,
+  type SharedDeliveryFields,
+} from './delivery-run.js';
 import { compileContent } from './variables.js';
 
 export interface DeliveryContext {
@@ -47,7 +54,10 @@ const NO_CHANNEL_REASON = 'every channel of the template is disabled for this ap
  * skip disabled channels"). A type the app has no channel record for stays, so fixture-only
  * setups deliver as declared. Returns the template's own array when nothing is skipped.
  */
-export function deliveredChannels(template: Template, appChannels: readonly { type: string; enabled: boolean }[]): string[] {
+export function deliveredChannels(
+  template: Template,
+  appChannels: readonly { type: string; enabled: boolean }[],
+): string[] {
   const switchedOff = (type: string) => {
     const ofType = appChannels.filter((c) => c.type === type);
     return ofType.length > 0 && ofType.every((c) => !c.enabled);
@@ -69,15 +79,25 @@ function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variabl
 
 /** Whether the delivery to `userId` fails: every channel switched off, or a failDelivery rule. */
 function createFailureCheck(ctx: DeliveryContext): (userId: string) => FailureMark | null {
-  const noChannel: FailureMark | null = ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : null;
+  const noChannel: FailureMark | null =
+    ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : null;
   const { appId, campaignId } = ctx;
   const templateKey = ctx.template.key;
   return (userId) => noChannel ?? ctx.faults({ appId, userId, templateKey, campaignId });
 }
 
 const sharedFieldsOf = (ctx: DeliveryContext): SharedDeliveryFields => ({
-  appId: ctx.appId, notificationId: ctx.notificationId, campaignId: ctx.campaignId, templateId: ctx.template.id, templateKey: ctx.template.key,
-  channels: ctx.channels, mode: ctx.mode, title: ctx.title, tag: ctx.tag, pushData: ctx.pushData, createdAt: ctx.createdAt,
+  appId: ctx.appId,
+  notificationId: ctx.notificationId,
+  campaignId: ctx.campaignId,
+  templateId: ctx.template.id,
+  templateKey: ctx.template.key,
+  channels: ctx.channels,
+  mode: ctx.mode,
+  title: ctx.title,
+  tag: ctx.tag,
+  pushData: ctx.pushData,
+  createdAt: ctx.createdAt,
 });
 
 const NO_FAILURES: ReadonlyMap<number, FailureMark> = new Map();
@@ -86,7 +106,11 @@ const NO_FAILURES: ReadonlyMap<number, FailureMark> = new Map();
  * The deliveries of one send as a run: ids reserved in one step, content rendered once per
  * distinct variables object, the fault policy asked once per target; no record per target.
  */
-export function createDeliveryRun(ctx: DeliveryContext, userIds: readonly string[], variables: PerMember<Variables>): DeliveryRun {
+export function createDeliveryRun(
+  ctx: DeliveryContext,
+  userIds: readonly string[],
+  variables: PerMember<Variables>,
+): DeliveryRun {
   const render = createRenderer(ctx);
   const failureOf = createFailureCheck(ctx);
   let failures = NO_FAILURES;
@@ -111,5 +135,6 @@ export function createDeliveryBuilder(ctx: DeliveryContext): (userId: string, va
   const render = createRenderer(ctx);
   const failureOf = createFailureCheck(ctx);
   const shared = sharedFieldsOf(ctx);
-  return (userId, variables) => toDelivery(shared, ctx.ids.objectId(), userId, variables, render(variables), failureOf(userId));
+  return (userId, variables) =>
+    toDelivery(shared, ctx.ids.objectId(), userId, variables, render(variables), failureOf(userId));
 }

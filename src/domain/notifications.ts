@@ -45,9 +45,13 @@ function assertTargetCount(mode: Mode, count: number): void {
 
 export function assertApproved(template: Template): void {
   if (template.status !== 'approved') {
-    throw new ApiError('ERR_TEMPLATE_NOT_APPROVED', `Template "${template.key}" is "${template.status}"; only approved templates can be sent.`, {
-      details: { template: `status is "${template.status}"` },
-    });
+    throw new ApiError(
+      'ERR_TEMPLATE_NOT_APPROVED',
+      `Template "${template.key}" is "${template.status}"; only approved templates can be sent.`,
+      {
+        details: { template: `status is "${template.status}"` },
+      },
+    );
   }
 }
 
@@ -55,9 +59,12 @@ function findTemplate(deps: NotificationServiceDeps, appId: string, ref: SendNot
   const byKey = ref.key !== undefined ? deps.templates.findByKey(appId, ref.key) : undefined;
   const byId = ref.id !== undefined ? deps.templates.findById(appId, ref.id) : undefined;
   if (ref.key !== undefined && ref.id !== undefined && byKey && byId && byKey.id !== byId.id) {
-    throw badRequest(`"template.key" (${ref.key}) and "template.id" (${ref.id}) name different templates; give one of them.`, {
-      'template.id': `names template "${byId.key}", not "${ref.key}"`,
-    });
+    throw badRequest(
+      `"template.key" (${ref.key}) and "template.id" (${ref.id}) name different templates; give one of them.`,
+      {
+        'template.id': `names template "${byId.key}", not "${ref.key}"`,
+      },
+    );
   }
   // Both given: each must exist (a missing one is a 404 naming it), then they must agree.
   if (ref.id !== undefined && !byId) throw notFound('template', ref.id);
@@ -79,13 +86,23 @@ function isPerTargetMap(template: Template, variables: Variables, targets: reado
 }
 
 /** Variables for each target (in `targets` order), or ERR_INVALID_VARIABLES listing every problem. */
-function resolveVariables(template: Template, mode: Mode, variables: Variables, targets: readonly string[]): PerMember<Variables> {
+function resolveVariables(
+  template: Template,
+  mode: Mode,
+  variables: Variables,
+  targets: readonly string[],
+): PerMember<Variables> {
   let details: ErrorDetails;
   let resolved: PerMember<Variables>;
   if (mode === 'batch' && isPerTargetMap(template, variables, targets)) {
     details = {};
     const each = targets.map((userId) => (variables[userId] as Variables | undefined) ?? {});
-    targets.forEach((userId, i) => Object.assign(details, checkVariables(template.variableSchema, each[i] as Variables, `template.variables.${userId}`)));
+    targets.forEach((userId, i) =>
+      Object.assign(
+        details,
+        checkVariables(template.variableSchema, each[i] as Variables, `template.variables.${userId}`),
+      ),
+    );
     resolved = { each };
   } else {
     details = checkVariables(template.variableSchema, variables, 'template.variables');
@@ -93,7 +110,14 @@ function resolveVariables(template: Template, mode: Mode, variables: Variables, 
   }
   const problems = Object.keys(details);
   if (problems.length > 0) {
-    throw new ApiError('ERR_INVALID_VARIABLES', `${problems.length} variable problem(s) for template "${template.key}": ${problems.slice(0, 5).map((k) => `${k} ${details[k]}`).join('; ')}`, { details });
+    throw new ApiError(
+      'ERR_INVALID_VARIABLES',
+      `${problems.length} variable problem(s) for template "${template.key}": ${problems
+        .slice(0, 5)
+        .map((k) => `${k} ${details[k]}`)
+        .join('; ')}`,
+      { details },
+    );
   }
   return resolved;
 }
@@ -136,9 +160,19 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       };
       const run = createDeliveryRun(
         {
-          appId, template, mode, title: notification.title, tag: notification.tag,
+          appId,
+          template,
+          mode,
+          title: notification.title,
+          tag: notification.tag,
           pushData: body.template.notificationPushData ?? null,
-          notificationId: notification.notificationId, campaignId: null, createdAt, ids: deps.ids, faults, channels, compile,
+          notificationId: notification.notificationId,
+          campaignId: null,
+          createdAt,
+          ids: deps.ids,
+          faults,
+          channels,
+          compile,
         },
         targets,
         variables,
@@ -147,14 +181,25 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       // Spelled out (same key order as a spread): `{ ...notification, more }` is a slow path in V8.
       const n = notification;
       const record = {
-        notificationId: n.notificationId, templateKey: n.templateKey, channels: n.channels, mode: n.mode, title: n.title, tag: n.tag,
-        sentFrom: n.sentFrom, createdAt: n.createdAt,
-        appId, templateId: template.id, targetCount: targets.length, sentCount: targets.length - failedCount, failedCount,
+        notificationId: n.notificationId,
+        templateKey: n.templateKey,
+        channels: n.channels,
+        mode: n.mode,
+        title: n.title,
+        tag: n.tag,
+        sentFrom: n.sentFrom,
+        createdAt: n.createdAt,
+        appId,
+        templateId: template.id,
+        targetCount: targets.length,
+        sentCount: targets.length - failedCount,
+        failedCount,
       };
       deps.store.addNotification(record);
       deps.store.addDeliveryRun(run);
       deps.events.emit({ type: 'notification', notification: record });
-      if (deps.events.hasSubscribers()) for (let i = 0; i < targets.length; i++) deps.events.emit({ type: 'delivery', delivery: deliveryAt(run, i) });
+      if (deps.events.hasSubscribers())
+        for (let i = 0; i < targets.length; i++) deps.events.emit({ type: 'delivery', delivery: deliveryAt(run, i) });
       return notification;
     },
   };

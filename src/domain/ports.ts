@@ -2,14 +2,7 @@
  * The interfaces the domain needs from the outside world. Concrete clocks, stores,
  * catalogs and scenario engines implement them; the domain only sees these.
  */
-import type {
-  Campaign,
-  Delivery,
-  JournalEntry,
-  NotificationRecord,
-  Recipient,
-  Template,
-} from '../schemas/records.js';
+import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
 import type { DeliveryRun } from './delivery-run.js';
 

@@ -63,7 +63,9 @@ export function toTemplateView(store: Store, appId: string, template: Template):
     category: template.category,
     channelIds: channelIdsOf(store, appId, template),
     channels: template.channels,
-    variableSchema: Object.fromEntries(template.variableSchema.map((v) => [v.key, { type: v.type, name: v.name, required: v.required }])),
+    variableSchema: Object.fromEntries(
+      template.variableSchema.map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
+    ),
     config: extras.config,
     availability: extras.availability,
     sequence: extras.sequence,

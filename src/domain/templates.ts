@@ -52,7 +52,6 @@ function normaliseVariables(input: NonNullable<UpdateTemplateBody['variableSchem
 }
 
 export function createTemplateService(deps: TemplateServiceDeps) {
-
   function find(appId: string, ref: string): Template {
     const template = deps.templates.find(appId, ref);
     if (!template) throw notFound('template', ref);
@@ -68,7 +67,11 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       if (!channel || channel.appId !== appId) details[`channelIds.${i}`] = `no channel with id "${id}" in this app`;
       else if (!types.includes(channel.type)) types.push(channel.type);
     });
-    if (Object.keys(details).length) throw badRequest('channelIds names channels that do not exist in this app (create them with POST /api/channels).', details);
+    if (Object.keys(details).length)
+      throw badRequest(
+        'channelIds names channels that do not exist in this app (create them with POST /api/channels).',
+        details,
+      );
     return types;
   }
 
@@ -84,7 +87,9 @@ export function createTemplateService(deps: TemplateServiceDeps) {
 
   return {
     list(appId: string, filter: { channelId?: string }): TemplateView[] {
-      const list = visible(appId).filter((t) => filter.channelId === undefined || channelIdsOf(deps.store, appId, t).includes(filter.channelId));
+      const list = visible(appId).filter(
+        (t) => filter.channelId === undefined || channelIdsOf(deps.store, appId, t).includes(filter.channelId),
+      );
       return list.map((t) => toTemplateView(deps.store, appId, t));
     },
 
@@ -105,9 +110,22 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       const channels = channelTypes(appId, body.channelIds);
       const now = deps.clock.nowIso();
       const template: RuntimeTemplate = {
-        id: deps.ids.objectId(), key, name: body.name, status: 'draft', channels, variableSchema,
-        content: body.content, category: body.category ?? null, appId, source: 'runtime', createdAt: now, updatedAt: now,
-        channelIds: [...new Set(body.channelIds)], config: body.config, availability: body.availability ?? null, sequence: body.sequence ?? null,
+        id: deps.ids.objectId(),
+        key,
+        name: body.name,
+        status: 'draft',
+        channels,
+        variableSchema,
+        content: body.content,
+        category: body.category ?? null,
+        appId,
+        source: 'runtime',
+        createdAt: now,
+        updatedAt: now,
+        channelIds: [...new Set(body.channelIds)],
+        config: body.config,
+        availability: body.availability ?? null,
+        sequence: body.sequence ?? null,
       };
       deps.store.putRuntimeTemplate(template);
       return toTemplateView(deps.store, appId, template);
@@ -118,7 +136,9 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       for (const field of ['templateId', 'key'] as const) {
         const value = body[field];
         if (value !== undefined && value !== current.key) {
-          throw badRequest(`The slug of template ${current.id} is immutable (it is "${current.key}").`, { [field]: 'is immutable after creation' });
+          throw badRequest(`The slug of template ${current.id} is immutable (it is "${current.key}").`, {
+            [field]: 'is immutable after creation',
+          });
         }
       }
       if (body.status !== undefined) assertTransition(current.status, body.status);

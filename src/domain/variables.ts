@@ -19,14 +19,17 @@ export function problemWithValue(entry: VariableSchemaEntry, value: unknown): st
       const shape = 'must be an image object {"url": string, "width": number, "height": number}';
       if (!isPlainObject(value)) return shape;
       if (typeof value.url !== 'string' || value.url.length === 0) return `${shape}: "url" is missing or not a string`;
-      if (typeof value.width !== 'number' || !Number.isFinite(value.width)) return `${shape}: "width" is missing or not a number`;
-      if (typeof value.height !== 'number' || !Number.isFinite(value.height)) return `${shape}: "height" is missing or not a number`;
+      if (typeof value.width !== 'number' || !Number.isFinite(value.width))
+        return `${shape}: "width" is missing or not a number`;
+      if (typeof value.height !== 'number' || !Number.isFinite(value.height))
+        return `${shape}: "height" is missing or not a number`;
       return null;
     }
     case 'action': {
       const shape = 'must be an action object {"type": "web"|"custom", "data": string}';
       if (!isPlainObject(value)) return shape;
-      if (typeof value.type !== 'string' || !ACTION_TYPES.includes(value.type)) return `${shape}: "type" must be "web" or "custom"`;
+      if (typeof value.type !== 'string' || !ACTION_TYPES.includes(value.type))
+        return `${shape}: "type" must be "web" or "custom"`;
       if (typeof value.data !== 'string') return `${shape}: "data" is missing or not a string`;
       return null;
     }
@@ -37,7 +40,11 @@ export function problemWithValue(entry: VariableSchemaEntry, value: unknown): st
  * Every problem of `values` against `schema`, keyed by `${prefix}.${key}`: required
  * variables missing, undeclared variables, values of the wrong shape. Empty when valid.
  */
-export function checkVariables(schema: VariableSchemaEntry[], values: Record<string, unknown>, prefix: string): ErrorDetails {
+export function checkVariables(
+  schema: VariableSchemaEntry[],
+  values: Record<string, unknown>,
+  prefix: string,
+): ErrorDetails {
   const details: ErrorDetails = {};
   const declared = new Map(schema.map((e) => [e.key, e]));
   for (const entry of schema) {
@@ -50,7 +57,7 @@ export function checkVariables(schema: VariableSchemaEntry[], values: Record<str
     if (problem) details[`${prefix}.${entry.key}`] = problem;
   }
   for (const key of Object.keys(values)) {
-    if (!declared.has(key)) details[`${prefix}.${key}`] = 'is not declared in the template\'s variableSchema';
+    if (!declared.has(key)) details[`${prefix}.${key}`] = "is not declared in the template's variableSchema";
   }
   return details;
 }
@@ -89,7 +96,8 @@ export function compileContent(content: unknown): Render {
       for (let i = 1; i < parts.length; i += 2) {
         const key = parts[i] as string;
         const value = Object.hasOwn(values, key) ? values[key] : undefined;
-        out += (value !== undefined && value !== null ? valueAsText(value) : wholes[(i - 1) / 2]) + (parts[i + 1] as string);
+        out +=
+          (value !== undefined && value !== null ? valueAsText(value) : wholes[(i - 1) / 2]) + (parts[i + 1] as string);
       }
       return out;
     };

@@ -48,7 +48,11 @@ export function readMultipart(body: Uint8Array, contentType: string): Map<string
     const end = buf.indexOf(next, dataStart - CRLF.length);
     if (end < 0) throw new MultipartError('the body ends before the closing boundary');
     const disposition = readDisposition(headers);
-    if (disposition) parts.set(disposition.name, { filename: disposition.filename, data: body.subarray(Math.min(dataStart, end), end) });
+    if (disposition)
+      parts.set(disposition.name, {
+        filename: disposition.filename,
+        data: body.subarray(Math.min(dataStart, end), end),
+      });
     at = end + CRLF.length;
   }
 }
@@ -70,5 +74,9 @@ function param(value: string, key: string): string | null {
   const match = new RegExp(`;\\s*${key}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^;\\s]*))`, 'i').exec(value);
   if (!match) return null;
   if (match[2] !== undefined) return match[2];
-  return (match[1] as string).replace(/\\(.)/g, '$1').replace(/%22/g, '"').replace(/%0D/gi, '\r').replace(/%0A/gi, '\n');
+  return (match[1] as string)
+    .replace(/\\(.)/g, '$1')
+    .replace(/%22/g, '"')
+    .replace(/%0D/gi, '\r')
+    .replace(/%0A/gi, '\n');
 }

@@ -20,12 +20,22 @@ export const onError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof HTTPException && error.status < 500) {
     return errorResponse(c, new ApiError('ERR_BAD_REQUEST', error.message || 'The request could not be read.'));
   }
-  c.get('emulator')?.logger.error(`unexpected error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? String(error)}`);
+  c.get('emulator')?.logger.error(
+    `unexpected error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? String(error)}`,
+  );
   return errorResponse(
     c,
-    new ApiError('ERR_OPERATION_FAILED', `Internal emulator error: ${(error as Error).message}. This is a bug in the emulator, not an injected fault.`),
+    new ApiError(
+      'ERR_OPERATION_FAILED',
+      `Internal emulator error: ${(error as Error).message}. This is a bug in the emulator, not an injected fault.`,
+    ),
   );
 };
 
 export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
-  errorResponse(c, new ApiError('ERR_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`, { message: 'The requested resource was not found.' }));
+  errorResponse(
+    c,
+    new ApiError('ERR_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`, {
+      message: 'The requested resource was not found.',
+    }),
+  );

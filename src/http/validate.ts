@@ -19,7 +19,10 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
   const result = schema.safeParse(value);
   if (!result.success) {
     const details = zodDetails(result.error, prefix);
-    const summary = Object.entries(details).slice(0, 3).map(([k, v]) => `${k}: ${v}`).join('; ');
+    const summary = Object.entries(details)
+      .slice(0, 3)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; ');
     throw badRequest(`Invalid ${what}: ${summary}`, details);
   }
   return result.data;
@@ -28,10 +31,13 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
 export async function readJson(c: Context): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
-    throw badRequest(`Content-Type must be application/json (got "${type || 'none'}").`, { 'content-type': 'must be application/json' });
+    throw badRequest(`Content-Type must be application/json (got "${type || 'none'}").`, {
+      'content-type': 'must be application/json',
+    });
   }
   const text = await c.req.text();
-  if (text.trim() === '') throw badRequest('The request body is empty; send a JSON object.', { body: 'must be a JSON object' });
+  if (text.trim() === '')
+    throw badRequest('The request body is empty; send a JSON object.', { body: 'must be a JSON object' });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -42,7 +48,9 @@ export async function readJson(c: Context): Promise<unknown> {
   // which would turn a later inspect or SSE answer into a 500.
   // Nesting n levels deep takes at least 2n characters: short bodies (most sends) need no walk.
   if (text.length > 2 * MAX_JSON_DEPTH && depthExceeds(value, MAX_JSON_DEPTH)) {
-    throw badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, { body: `nested more than ${MAX_JSON_DEPTH} levels` });
+    throw badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, {
+      body: `nested more than ${MAX_JSON_DEPTH} levels`,
+    });
   }
   return value;
 }

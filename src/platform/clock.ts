@@ -42,7 +42,8 @@ export class EmulatorClock implements Clock {
     const second = Math.floor(ms / 1000);
     // Outside four-digit years toISOString has another shape: no shortcut there.
     if (ms < 0 || ms >= 253402300800000) return new Date(ms).toISOString();
-    if (second !== this.#isoSecond.second) this.#isoSecond = { second, prefix: new Date(second * 1000).toISOString().slice(0, 20) };
+    if (second !== this.#isoSecond.second)
+      this.#isoSecond = { second, prefix: new Date(second * 1000).toISOString().slice(0, 20) };
     return `${this.#isoSecond.prefix}${String(ms - second * 1000).padStart(3, '0')}Z`;
   }
 
@@ -102,7 +103,10 @@ export class EmulatorClock implements Clock {
       // Fire on the next turn so callers finish registering first.
       timer.handle = setTimeout(() => this.#fireDue(), 0);
     } else {
-      timer.handle = setTimeout(() => (wait > MAX_TIMEOUT_MS ? this.#arm(timer) : this.#fireDue()), Math.min(wait, MAX_TIMEOUT_MS));
+      timer.handle = setTimeout(
+        () => (wait > MAX_TIMEOUT_MS ? this.#arm(timer) : this.#fireDue()),
+        Math.min(wait, MAX_TIMEOUT_MS),
+      );
     }
     timer.handle.unref();
   }

@@ -76,7 +76,13 @@ function sequencePrefix(key: string): string | null {
   return `${(letters || 'REF').slice(0, 3).toUpperCase()}-`;
 }
 
-const IMAGE_SIZES = [[600, 400], [1200, 628], [300, 300], [1080, 1080], [640, 480]] as const;
+const IMAGE_SIZES = [
+  [600, 400],
+  [1200, 628],
+  [300, 300],
+  [1080, 1080],
+  [640, 480],
+] as const;
 
 /** Realistic values from the variable's type and the words in its key. */
 function valueMaker(faker: Faker, entry: VariableSchemaEntry): () => string {
@@ -104,10 +110,13 @@ function valueMaker(faker: Faker, entry: VariableSchemaEntry): () => string {
   if (/email|mail/.test(key)) return () => faker.internet.email();
   if (/phone|mobile/.test(key)) return () => faker.phone.number();
   if (/url|link|href/.test(key)) return () => faker.internet.url();
-  if (/date|day/.test(key)) return () => faker.date.soon({ days: 60, refDate: '2030-01-01T00:00:00.000Z' }).toISOString().slice(0, 10);
-  if (/time/.test(key)) return () => `${faker.number.int({ min: 8, max: 19 })}:${faker.helpers.arrayElement(['00', '15', '30', '45'])}`;
+  if (/date|day/.test(key))
+    return () => faker.date.soon({ days: 60, refDate: '2030-01-01T00:00:00.000Z' }).toISOString().slice(0, 10);
+  if (/time/.test(key))
+    return () => `${faker.number.int({ min: 8, max: 19 })}:${faker.helpers.arrayElement(['00', '15', '30', '45'])}`;
   if (/code|coupon|promo|voucher/.test(key)) {
-    return () => `${faker.helpers.arrayElement(['SAVE', 'DEAL', 'VIP', 'WELCOME', 'FALL'])}${faker.string.alphanumeric({ length: 6, casing: 'upper' })}`;
+    return () =>
+      `${faker.helpers.arrayElement(['SAVE', 'DEAL', 'VIP', 'WELCOME', 'FALL'])}${faker.string.alphanumeric({ length: 6, casing: 'upper' })}`;
   }
   if (/amount|price|total|balance/.test(key)) return () => faker.commerce.price({ min: 5, max: 500, symbol: '$' });
   if (/percent|discount/.test(key)) return () => `${faker.number.int({ min: 5, max: 70 })}%`;

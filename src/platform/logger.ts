@@ -11,7 +11,10 @@ export interface Logger {
   debug(message: string): void;
 }
 
-export function createLogger(level: LogLevel = 'info', write: (line: string) => void = (l) => process.stderr.write(l + '\n')): Logger {
+export function createLogger(
+  level: LogLevel = 'info',
+  write: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+): Logger {
   const rank = LOG_LEVELS.indexOf(level);
   const at = (lvl: LogLevel) => (message: string) => {
     if (LOG_LEVELS.indexOf(lvl) <= rank) write(`[notification-emulator] ${lvl}: ${message}`);

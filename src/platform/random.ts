@@ -23,7 +23,10 @@ export function createRandom(seed?: number): RandomSource & { readonly seed: num
 
 function randomHex(random: RandomSource, length: number): string {
   let out = '';
-  while (out.length < length) out += Math.floor(random.next() * 0x10000).toString(16).padStart(4, '0');
+  while (out.length < length)
+    out += Math.floor(random.next() * 0x10000)
+      .toString(16)
+      .padStart(4, '0');
   return out.slice(0, length);
 }
 

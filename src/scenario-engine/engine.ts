@@ -168,7 +168,12 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     /** Whether any rule these scenarios would consult looks at the request body. */
     needsBody(requestScenarios: readonly string[]): boolean {
       return layers(requestScenarios).some(({ scenario }) =>
-        scenario.rules.some(({ rule }) => rule.match.body !== undefined || rule.match.templateKey !== undefined || rule.match.campaignId !== undefined),
+        scenario.rules.some(
+          ({ rule }) =>
+            rule.match.body !== undefined ||
+            rule.match.templateKey !== undefined ||
+            rule.match.campaignId !== undefined,
+        ),
       );
     },
     decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
@@ -222,7 +227,8 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
           return {
             rule: compiled.index,
             explanation: explainRule(compiled, c),
-            match, fault,
+            match,
+            fault,
             times: times ?? null,
             after,
             probability: probability ?? null,

@@ -32,11 +32,17 @@ export const FAULT_KINDS: Record<string, FaultKind> = {
     explain: (f) => `answer 429 ERR_TOO_MANY_REQUESTS (retry after ${f.rateLimit!.retryAfterSec} s)`,
   },
   drop: { final: true, present: (f) => f.drop === true, explain: () => 'drop the connection without an answer' },
-  failDelivery: { final: false, present: (f) => f.failDelivery !== undefined, explain: (f) => `fail matching deliveries ("${f.failDelivery}")` },
+  failDelivery: {
+    final: false,
+    present: (f) => f.failDelivery !== undefined,
+    explain: (f) => `fail matching deliveries ("${f.failDelivery}")`,
+  },
 };
 
 export function explainFault(fault: ScenarioFault): string {
-  const parts = Object.values(FAULT_KINDS).filter((k) => k.present(fault)).map((k) => k.explain(fault));
+  const parts = Object.values(FAULT_KINDS)
+    .filter((k) => k.present(fault))
+    .map((k) => k.explain(fault));
   if (parts.length === 1 && fault.delayMs !== undefined) return `${parts[0]}, then answer normally`;
   return parts.join(', then ');
 }
@@ -46,25 +52,38 @@ export const isDeliveryFault = (fault: ScenarioFault): boolean => fault.failDeli
 /** The final request-level fault of a rule, or null for a delay-only (or delivery) rule. */
 export function toRequestFault(fault: ScenarioFault): RequestFault | null {
   if (fault.error !== undefined) return { kind: 'error', code: fault.error as ErrorCode, message: fault.message };
-  if (fault.status !== undefined) return { kind: 'raw', status: fault.status, body: fault.body ?? null, headers: fault.headers ?? {} };
+  if (fault.status !== undefined)
+    return { kind: 'raw', status: fault.status, body: fault.body ?? null, headers: fault.headers ?? {} };
   if (fault.rateLimit !== undefined) {
-    return { kind: 'rateLimit', retryAfterSec: fault.rateLimit.retryAfterSec, limit: fault.rateLimit.limit ?? DEFAULT_RATE_LIMIT };
+    return {
+      kind: 'rateLimit',
+      retryAfterSec: fault.rateLimit.retryAfterSec,
+      limit: fault.rateLimit.limit ?? DEFAULT_RATE_LIMIT,
+    };
   }
   if (fault.drop) return { kind: 'drop' };
   return null;
 }
 
 /** The ApiError of an `error` or `rateLimit` fault; `label` says which scenario rule injected it. */
-export function faultError(fault: RequestFault & { kind: 'error' | 'rateLimit' }, label: string, nowMs: number): ApiError {
+export function faultError(
+  fault: RequestFault & { kind: 'error' | 'rateLimit' },
+  label: string,
+  nowMs: number,
+): ApiError {
   if (fault.kind === 'error') {
     return new ApiError(fault.code, `Injected by scenario ${label}.`, fault.message ? { message: fault.message } : {});
   }
-  return new ApiError('ERR_TOO_MANY_REQUESTS', `Rate limit injected by scenario ${label}; retry after ${fault.retryAfterSec} s.`, {
-    headers: {
-      'Retry-After': String(fault.retryAfterSec),
-      'X-RateLimit-Limit': String(fault.limit),
-      'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': String(Math.ceil(nowMs / 1000) + fault.retryAfterSec),
+  return new ApiError(
+    'ERR_TOO_MANY_REQUESTS',
+    `Rate limit injected by scenario ${label}; retry after ${fault.retryAfterSec} s.`,
+    {
+      headers: {
+        'Retry-After': String(fault.retryAfterSec),
+        'X-RateLimit-Limit': String(fault.limit),
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(Math.ceil(nowMs / 1000) + fault.retryAfterSec),
+      },
     },
-  });
+  );
 }

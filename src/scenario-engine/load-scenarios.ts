@@ -22,7 +22,10 @@ export interface ScenarioDirRead {
 }
 
 /** Validates a scenario given as data; `where` prefixes each problem (a file name or "options.scenarios[0]"). */
-export function parseScenario(raw: unknown, where: string): { scenario: Scenario } | { problems: string[]; details: Record<string, string> } {
+export function parseScenario(
+  raw: unknown,
+  where: string,
+): { scenario: Scenario } | { problems: string[]; details: Record<string, string> } {
   const parsed = ScenarioSchema.safeParse(raw);
   if (parsed.success) return { scenario: parsed.data };
   const { problems, details } = describeScenarioIssues(parsed.error);
@@ -34,7 +37,9 @@ export function readScenarioDir(dir: string): ScenarioDirRead {
   const bad = new Map<string, string[]>();
   if (!existsSync(dir)) return { good, bad };
   const owner = new Map<string, string>();
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const file = join(dir, name);
     let json: unknown;
     try {
@@ -50,7 +55,9 @@ export function readScenarioDir(dir: string): ScenarioDirRead {
     }
     const other = owner.get(result.scenario.name);
     if (other) {
-      bad.set(file, [`${file}: field "name": scenario "${result.scenario.name}" is already defined in ${other}; names must be unique`]);
+      bad.set(file, [
+        `${file}: field "name": scenario "${result.scenario.name}" is already defined in ${other}; names must be unique`,
+      ]);
       continue;
     }
     owner.set(result.scenario.name, file);
@@ -68,7 +75,8 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
     for (const name of engine.names()) {
       const source = engine.sourceOf(name) ?? '';
       if (dirname(source) === dir && !names.has(name)) {
-        if (engine.active().includes(name)) logger.warn(`scenario "${name}" was active and its file is gone; it is no longer active`);
+        if (engine.active().includes(name))
+          logger.warn(`scenario "${name}" was active and its file is gone; it is no longer active`);
         engine.remove(name);
       }
     }
@@ -88,7 +96,9 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
       const { good, bad } = readScenarioDir(dir);
       for (const [file, problems] of bad) {
         const kept = lastGood.get(file);
-        logger.error(`scenario reload refused for ${file}${kept ? `, keeping the previous "${kept.name}"` : ''}:\n${problems.join('\n')}`);
+        logger.error(
+          `scenario reload refused for ${file}${kept ? `, keeping the previous "${kept.name}"` : ''}:\n${problems.join('\n')}`,
+        );
         if (kept && ![...good.values()].some((s) => s.name === kept.name)) good.set(file, kept);
       }
       apply(good);

@@ -63,7 +63,11 @@ const onRequest = (explain: string, test: (r: RequestFacts) => boolean): Matcher
 });
 
 /** Delivery facts win when present (they know the real template and campaign of each recipient). */
-const onEither = (explain: string, pick: (facts: RequestFacts | DeliveryFacts) => string | null, pattern: RegExp): Matcher => ({
+const onEither = (
+  explain: string,
+  pick: (facts: RequestFacts | DeliveryFacts) => string | null,
+  pattern: RegExp,
+): Matcher => ({
   explain: () => explain,
   test: (request, delivery) => {
     const value = delivery ? pick(delivery) : request ? pick(request) : null;
@@ -75,25 +79,48 @@ export function buildMatchers(match: ScenarioMatch): Matcher[] {
   const matchers: Matcher[] = [];
   if (match.method !== undefined || match.path !== undefined) {
     const path = match.path === undefined ? undefined : pathToRegExp(match.path);
-    const words = [match.method ?? 'any method', match.path === undefined ? 'on any path' : normalisePath(match.path)].join(' ');
-    matchers.push(onRequest(words, (r) => (match.method === undefined || r.method === match.method) && (path === undefined || path.test(r.path))));
-  }
-  if (match.appId !== undefined) matchers.push(onEither(`app "${match.appId}"`, (f) => f.appId, globToRegExp(match.appId)));
-  if (match.headers !== undefined) {
-    const wanted = Object.entries(match.headers).map(([name, value]) => [name.toLowerCase(), globToRegExp(value)] as const);
+    const words = [
+      match.method ?? 'any method',
+      match.path === undefined ? 'on any path' : normalisePath(match.path),
+    ].join(' ');
     matchers.push(
-      onRequest(`headers ${JSON.stringify(match.headers)}`, (r) => wanted.every(([name, value]) => r.headers[name] !== undefined && value.test(r.headers[name]!))),
+      onRequest(
+        words,
+        (r) => (match.method === undefined || r.method === match.method) && (path === undefined || path.test(r.path)),
+      ),
+    );
+  }
+  if (match.appId !== undefined)
+    matchers.push(onEither(`app "${match.appId}"`, (f) => f.appId, globToRegExp(match.appId)));
+  if (match.headers !== undefined) {
+    const wanted = Object.entries(match.headers).map(
+      ([name, value]) => [name.toLowerCase(), globToRegExp(value)] as const,
+    );
+    matchers.push(
+      onRequest(`headers ${JSON.stringify(match.headers)}`, (r) =>
+        wanted.every(([name, value]) => r.headers[name] !== undefined && value.test(r.headers[name]!)),
+      ),
     );
   }
   if (match.body !== undefined) {
     const expected = match.body;
-    matchers.push(onRequest(`body containing ${JSON.stringify(expected)}`, (r) => r.body !== undefined && isSubset(expected, r.body)));
+    matchers.push(
+      onRequest(
+        `body containing ${JSON.stringify(expected)}`,
+        (r) => r.body !== undefined && isSubset(expected, r.body),
+      ),
+    );
   }
-  if (match.templateKey !== undefined) matchers.push(onEither(`template "${match.templateKey}"`, (f) => f.templateKey, globToRegExp(match.templateKey)));
-  if (match.campaignId !== undefined) matchers.push(onEither(`campaign "${match.campaignId}"`, (f) => f.campaignId, globToRegExp(match.campaignId)));
+  if (match.templateKey !== undefined)
+    matchers.push(onEither(`template "${match.templateKey}"`, (f) => f.templateKey, globToRegExp(match.templateKey)));
+  if (match.campaignId !== undefined)
+    matchers.push(onEither(`campaign "${match.campaignId}"`, (f) => f.campaignId, globToRegExp(match.campaignId)));
   if (match.userId !== undefined) {
     const pattern = globToRegExp(match.userId);
-    matchers.push({ explain: () => `user "${match.userId}"`, test: (_r, d) => d !== undefined && pattern.test(d.userId) });
+    matchers.push({
+      explain: () => `user "${match.userId}"`,
+      test: (_r, d) => d !== undefined && pattern.test(d.userId),
+    });
   }
   return matchers;
 }

@@ -5,19 +5,23 @@
 import { z } from 'zod';
 
 const nonBlank = (what: string) => z.string().refine((s) => s.trim().length > 0, `must be a non-empty ${what}`);
-const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 // z.custom keeps the parsed object as is: a copying record schema would turn an own
 // "__proto__" key into a prototype and hide it from the undeclared-variable check.
 const jsonObject = z.custom<Record<string, unknown>>(isJsonObject, { error: 'must be an object' });
 
 export const SendNotificationBodySchema = z.object({
   template: z
-    .object({
-      key: nonBlank('template key').optional(),
-      id: nonBlank('template id').optional(),
-      variables: jsonObject.nullish(),
-      notificationPushData: jsonObject.nullish(),
-    }, { error: 'must be an object with "key" or "id"' })
+    .object(
+      {
+        key: nonBlank('template key').optional(),
+        id: nonBlank('template id').optional(),
+        variables: jsonObject.nullish(),
+        notificationPushData: jsonObject.nullish(),
+      },
+      { error: 'must be an object with "key" or "id"' },
+    )
     .refine((t) => t.key !== undefined || t.id !== undefined, {
       message: 'one of "template.key" or "template.id" is required',
       path: ['key'],

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { MODES, RECIPIENT_STATUSES, CAMPAIGN_STATUSES } from './records.js';
 
 const nonBlank = (what: string) =>
-  z.string({ error: `is required: a non-empty ${what}` }).refine((s) => s.trim().length > 0, `must be a non-empty ${what}`);
+  z
+    .string({ error: `is required: a non-empty ${what}` })
+    .refine((s) => s.trim().length > 0, `must be a non-empty ${what}`);
 const deliveryMode = z.enum(MODES, { error: 'must be "batch" or "realtime"' });
 
 export const CreateCampaignBodySchema = z.object({
@@ -35,8 +37,8 @@ export const AddRecipientsBodySchema = z.object({
 export type AddRecipientsBody = z.infer<typeof AddRecipientsBodySchema>;
 
 export const SendCampaignBodySchema = z.object({
-  scheduledAt: z
-    .iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-01T09:00:00Z' })
+  scheduledAt: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-01T09:00:00Z' })
     .nullish(),
 });
 export type SendCampaignBody = z.infer<typeof SendCampaignBodySchema>;

@@ -25,20 +25,36 @@ export const StreamQuerySchema = z.object({
   /** Comma-separated subset of the event types; all of them when absent. */
   types: z
     .string()
-    .transform((s) => s.split(',').map((t) => t.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(STREAM_EVENT_TYPES, { error: `each type must be one of ${STREAM_EVENT_TYPES.join(', ')}` })).min(1, 'name at least one type'))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.enum(STREAM_EVENT_TYPES, { error: `each type must be one of ${STREAM_EVENT_TYPES.join(', ')}` }))
+        .min(1, 'name at least one type'),
+    )
     .optional(),
   /** Interval of the `: heartbeat` comment. */
   heartbeatMs: z.coerce.number().int().min(50).max(600_000).default(15_000),
 });
 export type StreamQuery = z.infer<typeof StreamQuerySchema>;
 
-const isoDateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-01T09:00:00Z' });
+const isoDateTime = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-01T09:00:00Z',
+});
 
 /** Exactly one of: move forward, jump to an instant, or choose the mode. */
 export const ClockBodySchema = z
   .strictObject({
-    advanceMs: z.number({ error: 'must be an integer ≥ 0' }).int('must be an integer ≥ 0').min(0, 'must be an integer ≥ 0').optional(),
+    advanceMs: z
+      .number({ error: 'must be an integer ≥ 0' })
+      .int('must be an integer ≥ 0')
+      .min(0, 'must be an integer ≥ 0')
+      .optional(),
     now: isoDateTime.optional(),
     mode: z.enum(['real', 'manual'], { error: 'must be "real" or "manual"' }).optional(),
   })

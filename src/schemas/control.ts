@@ -6,12 +6,18 @@ import { z } from 'zod';
 const isoInstant = z
   .string()
   // Date.parse alone takes "5" or "March 7"; require the ISO date at least.
-  .refine((s) => /^\d{4}-\d{2}-\d{2}(T|$)/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 instant, e.g. 2030-01-01T00:00:00Z')
+  .refine(
+    (s) => /^\d{4}-\d{2}-\d{2}(T|$)/.test(s) && !Number.isNaN(Date.parse(s)),
+    'must be an ISO 8601 instant, e.g. 2030-01-01T00:00:00Z',
+  )
   .transform((s) => Date.parse(s));
 
 /** A whole number from a query string; `?limit=` (empty) counts as absent, not as 0. */
 const queryInt = (min: number, max: number) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'must be a whole number' }).int().min(min).max(max).optional());
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number({ error: 'must be a whole number' }).int().min(min).max(max).optional(),
+  );
 
 export const PageQuerySchema = z.object({
   limit: queryInt(0, 10_000).transform((v) => v ?? 100),

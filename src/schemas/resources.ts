@@ -60,7 +60,10 @@ export type UpdateChannelBody = z.infer<typeof UpdateChannelBodySchema>;
 const SlugSchema = z
   .string()
   .max(100, 'must be at most 100 characters')
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be a slug: letters, digits, "-" and "_", starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_-]*$/,
+    'must be a slug: letters, digits, "-" and "_", starting with a letter or digit',
+  );
 
 /** Fields a runtime template keeps beyond our Template record; stored alongside it. */
 export const TemplateExtrasSchema = z.object({
@@ -129,7 +132,10 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const isoInstant = (endOfDay: boolean) =>
   z
     .string({ error: 'is required (ISO 8601 date or date-time)' })
-    .refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date or date-time')
+    .refine(
+      (s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)),
+      'must be an ISO 8601 date or date-time',
+    )
     // A bare date as `to` covers that whole day.
     .transform((s) => Date.parse(s) + (endOfDay && DATE_ONLY.test(s) ? 86_400_000 - 1 : 0));
 

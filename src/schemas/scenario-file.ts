@@ -33,7 +33,9 @@ export const FINAL_FAULT_KINDS = ['error', 'status', 'rateLimit', 'drop', 'failD
 export function createScenarioSchema(errorCodes: readonly string[]) {
   const FaultSchema = z
     .strictObject({
-      error: z.enum(errorCodes as [string, ...string[]], { error: `must be one of ${errorCodes.join(', ')}` }).optional(),
+      error: z
+        .enum(errorCodes as [string, ...string[]], { error: `must be one of ${errorCodes.join(', ')}` })
+        .optional(),
       message: z.string().optional(),
       status: z.number().int().min(200).max(599).optional(),
       body: z.unknown().optional(),
@@ -49,12 +51,18 @@ export function createScenarioSchema(errorCodes: readonly string[]) {
         ctx.addIssue({ code: 'custom', message: `needs one of ${FINAL_FAULT_KINDS.join(', ')} or delayMs`, path: [] });
       }
       if (finals.length > 1) {
-        ctx.addIssue({ code: 'custom', message: `combines ${finals.join(' and ')}; a rule has at most one of them (delayMs may join any)`, path: [finals[1]!] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `combines ${finals.join(' and ')}; a rule has at most one of them (delayMs may join any)`,
+          path: [finals[1]!],
+        });
       }
       for (const k of ['body', 'headers'] as const) {
-        if (fault[k] !== undefined && fault.status === undefined) ctx.addIssue({ code: 'custom', message: `is only allowed with "status" (a raw answer)`, path: [k] });
+        if (fault[k] !== undefined && fault.status === undefined)
+          ctx.addIssue({ code: 'custom', message: `is only allowed with "status" (a raw answer)`, path: [k] });
       }
-      if (fault.message !== undefined && fault.error === undefined) ctx.addIssue({ code: 'custom', message: 'is only allowed with "error"', path: ['message'] });
+      if (fault.message !== undefined && fault.error === undefined)
+        ctx.addIssue({ code: 'custom', message: 'is only allowed with "error"', path: ['message'] });
     });
 
   const RuleSchema = z
@@ -68,12 +76,18 @@ export function createScenarioSchema(errorCodes: readonly string[]) {
     })
     .superRefine((rule, ctx) => {
       if (rule.match.userId !== undefined && rule.fault.failDelivery === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'matches recipients, so the fault must be failDelivery', path: ['match', 'userId'] });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'matches recipients, so the fault must be failDelivery',
+          path: ['match', 'userId'],
+        });
       }
     });
 
   return z.strictObject({
-    name: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, "_", "-" or "." (it is used in headers and URLs)'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, "_", "-" or "." (it is used in headers and URLs)'),
     description: z.string().optional(),
     rules: z.array(RuleSchema).min(1, 'must hold at least one rule'),
   });

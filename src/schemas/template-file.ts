@@ -21,7 +21,8 @@ const VariableMapValueSchema = z.object({
 const VariableArrayInputSchema = z.array(VariableEntryInputSchema).superRefine((entries, ctx) => {
   const seen = new Set<string>();
   entries.forEach((entry, index) => {
-    if (seen.has(entry.key)) ctx.addIssue({ code: 'custom', path: [index, 'key'], message: `variable "${entry.key}" is declared twice` });
+    if (seen.has(entry.key))
+      ctx.addIssue({ code: 'custom', path: [index, 'key'], message: `variable "${entry.key}" is declared twice` });
     seen.add(entry.key);
   });
 });
@@ -32,7 +33,10 @@ export const VariableSchemaInputSchema = z.union([
 ]);
 
 export const TemplateFileEntrySchema = z.object({
-  id: z.string().regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters').optional(),
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters')
+    .optional(),
   key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'must be a slug: letters, digits, "-" and "_"'),
   name: z.string().min(1).optional(),
   status: z.enum(TEMPLATE_STATUSES).default('approved'),
@@ -51,7 +55,9 @@ export const TemplateFileSchema = z.union([TemplateFileEntrySchema, z.array(Temp
  * (`status`, `1.variableSchema.0.type`) instead of a bare "invalid input" from the union.
  */
 export function parseTemplateFile(json: unknown) {
-  return Array.isArray(json) ? z.array(TemplateFileEntrySchema).safeParse(json) : TemplateFileEntrySchema.safeParse(json);
+  return Array.isArray(json)
+    ? z.array(TemplateFileEntrySchema).safeParse(json)
+    : TemplateFileEntrySchema.safeParse(json);
 }
 
 export interface NormalisedVariable {

@@ -45,7 +45,11 @@ const memberAt = (e: Entry, i: number): Delivery => (e instanceof RunEntry ? del
 const ENTRY_KEYS = ['appId', 'notificationId', 'campaignId'] as const;
 
 /** `initial` is loaded under the cap; `initialDropped` then restores the persisted count. */
-export function createDeliveryLog(maxDeliveries: number, initial: readonly Delivery[] = [], initialDropped = 0): DeliveryLog {
+export function createDeliveryLog(
+  maxDeliveries: number,
+  initial: readonly Delivery[] = [],
+  initialDropped = 0,
+): DeliveryLog {
   let entries = new Deque<Entry>();
   /** Position of member 0 of each entry; live members hold positions [nextPosition - length, nextPosition). */
   let entryPositions = new Deque<number>();
@@ -155,7 +159,9 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
   }
 
   /** The smallest indexed list that covers the filter, or every entry. */
-  function candidates(filter: DeliveryFilter): { kind: 'members' | 'entries'; positions: Iterable<number> } | { kind: 'all' } {
+  function candidates(
+    filter: DeliveryFilter,
+  ): { kind: 'members' | 'entries'; positions: Iterable<number> } | { kind: 'all' } {
     catchUpIndexes();
     let best: { kind: 'members' | 'entries'; positions: Iterable<number> } | { kind: 'all' } = { kind: 'all' };
     let bestSize = length;
@@ -175,7 +181,12 @@ export function createDeliveryLog(maxDeliveries: number, initial: readonly Deliv
     if (page.limit > 0 && position < nextPosition) {
       for (let e = entryIndexOf(position); e < entries.length && items.length < page.limit; e++) {
         const entry = entries.at(e)!;
-        for (let i = position - entryPositions.at(e)!; i < memberCount(entry) && items.length < page.limit; i++, position++) items.push(memberAt(entry, i));
+        for (
+          let i = position - entryPositions.at(e)!;
+          i < memberCount(entry) && items.length < page.limit;
+          i++, position++
+        )
+          items.push(memberAt(entry, i));
       }
     }
     return { total: length, items };

@@ -34,7 +34,8 @@ export function deliveryMatcher(f: DeliveryFilter): DeliveryMatcher {
       (f.channel === undefined || d.channels.includes(f.channel)) &&
       (f.tag === undefined || d.tag === f.tag) &&
       inTimeRange(d.createdAt, since, until),
-    member: (userId, status) => (f.userId === undefined || userId === f.userId) && (f.status === undefined || status === f.status),
+    member: (userId, status) =>
+      (f.userId === undefined || userId === f.userId) && (f.status === undefined || status === f.status),
   };
 }
 

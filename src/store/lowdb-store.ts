@@ -26,7 +26,9 @@ export interface LowdbStoreOptions {
  */
 function checkShape(file: string, data: unknown): StoreData {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ConfigError([`--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete it to start fresh.`]);
+    throw new ConfigError([
+      `--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete it to start fresh.`,
+    ]);
   }
   const defaults = emptyStoreData();
   const merged = { ...defaults, ...(data as Partial<StoreData>) };
@@ -34,7 +36,8 @@ function checkShape(file: string, data: unknown): StoreData {
   for (const [key, value] of Object.entries(defaults)) {
     const given: unknown = merged[key as keyof StoreData];
     if (Array.isArray(value) && !Array.isArray(given)) problems.push(`--data-file ${file}: "${key}" must be an array`);
-    if (typeof value === 'number' && typeof given !== 'number') problems.push(`--data-file ${file}: "${key}" must be a number`);
+    if (typeof value === 'number' && typeof given !== 'number')
+      problems.push(`--data-file ${file}: "${key}" must be a number`);
   }
   if (problems.length) throw new ConfigError([...problems, `Move or delete ${file} to start fresh.`]);
   return merged;
@@ -51,8 +54,13 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     mkdirSync(dirname(path), { recursive: true });
     await db.read();
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : `cannot be read (${(error as Error).message})`;
-    throw new ConfigError([`--data-file ${path} ${reason}. It was left untouched; fix it, or move/delete it to start with empty state.`]);
+    const reason =
+      error instanceof SyntaxError
+        ? `is not valid JSON (${error.message})`
+        : `cannot be read (${(error as Error).message})`;
+    throw new ConfigError([
+      `--data-file ${path} ${reason}. It was left untouched; fix it, or move/delete it to start with empty state.`,
+    ]);
   }
   const initial = checkShape(path, db.data);
 

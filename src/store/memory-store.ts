@@ -3,14 +3,7 @@
  * campaigns with their recipients, the journal and runtime resources. The lowdb store
  * wraps this one and persists its snapshot.
  */
-import type {
-  Campaign,
-  Delivery,
-  JournalEntry,
-  NotificationRecord,
-  Recipient,
-  Template,
-} from '../schemas/records.js';
+import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
 import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js';
 import { Deque } from './deque.js';
@@ -167,7 +160,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     listCampaigns(filter: CampaignFilter) {
       return [...campaigns.values()].filter(
-        (c) => (filter.appId === undefined || c.appId === filter.appId) && (filter.status === undefined || c.status === filter.status),
+        (c) =>
+          (filter.appId === undefined || c.appId === filter.appId) &&
+          (filter.status === undefined || c.status === filter.status),
       );
     },
 

@@ -16,7 +16,10 @@ export interface NotificationLog {
   toArray(): NotificationRecord[];
 }
 
-export function createNotificationLog(maxRecords: number, initial: readonly NotificationRecord[] = []): NotificationLog {
+export function createNotificationLog(
+  maxRecords: number,
+  initial: readonly NotificationRecord[] = [],
+): NotificationLog {
   let records = new Deque<NotificationRecord>();
   let byId = new Map<string, NotificationRecord>();
   /** Records at the end not yet in byId. */

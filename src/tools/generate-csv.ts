@@ -41,7 +41,10 @@ class UsageError extends Error {}
 /** Flags fine, but the template cannot be found. */
 class LookupError extends Error {}
 
-export async function runGenerateCsv(argv: string[], io: GenerateCsvIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function runGenerateCsv(
+  argv: string[],
+  io: GenerateCsvIo = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
   let options: GenerateCsvOptions | 'help';
   let template: Template;
   try {
@@ -53,7 +56,9 @@ export async function runGenerateCsv(argv: string[], io: GenerateCsvIo = { stdou
     template = findTemplate(options.fixturesDir, options.templateKey);
   } catch (error) {
     if (error instanceof UsageError || error instanceof LookupError || error instanceof ConfigError) {
-      io.stderr.write(`notification-emulator generate-csv: ${error.message}\n${error instanceof UsageError ? GENERATE_CSV_HELP : ''}`);
+      io.stderr.write(
+        `notification-emulator generate-csv: ${error.message}\n${error instanceof UsageError ? GENERATE_CSV_HELP : ''}`,
+      );
       return 2;
     }
     throw error;
@@ -70,7 +75,9 @@ export async function runGenerateCsv(argv: string[], io: GenerateCsvIo = { stdou
     io.stderr.write(`notification-emulator generate-csv: cannot write ${target}: ${(error as Error).message}\n`);
     return 1;
   }
-  io.stderr.write(`generate-csv: wrote ${options.rows} rows for template "${template.key}" (seed ${options.seed}) to ${target}\n`);
+  io.stderr.write(
+    `generate-csv: wrote ${options.rows} rows for template "${template.key}" (seed ${options.seed}) to ${target}\n`,
+  );
   return 0;
 }
 
@@ -114,7 +121,8 @@ function readInteger(flag: string, text: string): number {
 
 function findTemplate(fixturesDir: string, key: string): Template {
   const templates = loadTemplates(fixturesDir, '1970-01-01T00:00:00.000Z');
-  const found = templates.find((t) => t.key === key && t.appId === null) ?? templates.find((t) => t.key === key || t.id === key);
+  const found =
+    templates.find((t) => t.key === key && t.appId === null) ?? templates.find((t) => t.key === key || t.id === key);
   if (found) return found;
   const keys = [...new Set(templates.map((t) => t.key))].sort();
   throw new LookupError(

@@ -22,8 +22,21 @@ export const TEST_TEMPLATES = [
       push: { title: 'Order for {{customerName}}', body: 'Open {{cta}} {{unknownVar}}' },
     },
   },
-  { key: 'plain', name: 'Plain', status: 'approved', channels: ['in_app'], variableSchema: [], content: { in_app: { title: 'Hello' } } },
-  { key: 'greeting', name: 'Greeting', status: 'approved', variableSchema: { name: { type: 'string' } }, content: { in_app: { title: 'Hi {{name}}' } } },
+  {
+    key: 'plain',
+    name: 'Plain',
+    status: 'approved',
+    channels: ['in_app'],
+    variableSchema: [],
+    content: { in_app: { title: 'Hello' } },
+  },
+  {
+    key: 'greeting',
+    name: 'Greeting',
+    status: 'approved',
+    variableSchema: { name: { type: 'string' } },
+    content: { in_app: { title: 'Hi {{name}}' } },
+  },
   { key: 'draft-one', status: 'draft', variableSchema: [], content: { in_app: { title: 'Draft' } } },
   { key: 'archived-one', status: 'archived', variableSchema: [], content: { in_app: { title: 'Archived' } } },
 ];
@@ -52,14 +65,20 @@ export interface CallResult {
 }
 
 /** Calls the app in-process. API paths get auth headers unless `appId: ''` is passed. */
-export async function call(app: EmulatorApp, method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<CallResult> {
+export async function call(
+  app: EmulatorApp,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: CallOptions = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (!path.startsWith('/__')) {
     if (options.appId !== '') headers.appid ??= options.appId ?? 'app-test';
     if (options.apiKey !== '') headers.apikey ??= options.apiKey ?? 'key-test';
   }
   let init: RequestInit = { method, headers };
-  if (options.raw !== undefined) init = { ...init, body: options.raw as RequestInit["body"] };
+  if (options.raw !== undefined) init = { ...init, body: options.raw as RequestInit['body'] };
   else if (body !== undefined) {
     headers['content-type'] ??= 'application/json';
     init = { ...init, body: JSON.stringify(body) };
@@ -81,4 +100,5 @@ export function expectApiError(res: CallResult, status: number, code: string): v
   expect(res.body).toMatchObject({ error: { code, message: expect.any(String), devMessage: expect.any(String) } });
 }
 
-export const send = (app: EmulatorApp, body: unknown, options?: CallOptions) => call(app, 'POST', '/api/notifications/send', body, options);
+export const send = (app: EmulatorApp, body: unknown, options?: CallOptions) =>
+  call(app, 'POST', '/api/notifications/send', body, options);

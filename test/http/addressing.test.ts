@@ -14,18 +14,24 @@ describe('addressing', () => {
     expect(res.status).toBe(200);
   });
 
-  it.each(['/api/nothing-here', '/v3/business-messaging/api/nope', '/elsewhere', '/__nope'])('answers 404 ERR_NOT_FOUND for %s', async (path) => {
-    const app = makeTestApp();
-    const res = await call(app, 'GET', path);
-    expectApiError(res, 404, 'ERR_NOT_FOUND');
-  });
+  it.each(['/api/nothing-here', '/v3/business-messaging/api/nope', '/elsewhere', '/__nope'])(
+    'answers 404 ERR_NOT_FOUND for %s',
+    async (path) => {
+      const app = makeTestApp();
+      const res = await call(app, 'GET', path);
+      expectApiError(res, 404, 'ERR_NOT_FOUND');
+    },
+  );
 
-  it.each(['/api/notifications/send', '/v3/business-messaging/api/notifications/send'])('answers 405 with Allow for GET %s', async (path) => {
-    const app = makeTestApp();
-    const res = await call(app, 'GET', path);
-    expectApiError(res, 405, 'ERR_BAD_REQUEST');
-    expect(res.headers.get('allow')).toContain('POST');
-  });
+  it.each(['/api/notifications/send', '/v3/business-messaging/api/notifications/send'])(
+    'answers 405 with Allow for GET %s',
+    async (path) => {
+      const app = makeTestApp();
+      const res = await call(app, 'GET', path);
+      expectApiError(res, 405, 'ERR_BAD_REQUEST');
+      expect(res.headers.get('allow')).toContain('POST');
+    },
+  );
 
   it('answers 405 for PUT on a control path that only reads', async () => {
     const app = makeTestApp();
@@ -37,13 +43,19 @@ describe('addressing', () => {
   it('checks credentials before routing under the API prefixes (401 beats 404 and 405)', async () => {
     const app = makeTestApp();
     expectApiError(await call(app, 'GET', '/api/nothing-here', undefined, { appId: '' }), 401, 'ERR_UNAUTHORIZED');
-    expectApiError(await call(app, 'GET', '/api/notifications/send', undefined, { appId: '' }), 401, 'ERR_UNAUTHORIZED');
+    expectApiError(
+      await call(app, 'GET', '/api/notifications/send', undefined, { appId: '' }),
+      401,
+      'ERR_UNAUTHORIZED',
+    );
   });
 
   it('journals a 404 under an API prefix', async () => {
     const app = makeTestApp();
     await call(app, 'GET', '/api/nothing-here');
     const { body: journal } = await call(app, 'GET', '/__inspect/requests');
-    expect(journal.items).toEqual([expect.objectContaining({ path: '/api/nothing-here', status: 404, errorCode: 'ERR_NOT_FOUND' })]);
+    expect(journal.items).toEqual([
+      expect.objectContaining({ path: '/api/nothing-here', status: 404, errorCode: 'ERR_NOT_FOUND' }),
+    ]);
   });
 });

@@ -5,12 +5,25 @@ import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campa
 
 /** order-confirmation delivers through in_app and push. */
 async function sendOrder(app: EmulatorApp, userId: string, appId = 'app-test'): Promise<string> {
-  const res = await send(app, { template: { key: 'order-confirmation', variables: { customerName: 'Ada', cta: CTA } }, targets: [userId], mode: 'realtime' }, { appId });
+  const res = await send(
+    app,
+    {
+      template: { key: 'order-confirmation', variables: { customerName: 'Ada', cta: CTA } },
+      targets: [userId],
+      mode: 'realtime',
+    },
+    { appId },
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.notificationId;
 }
 
-const event = (campaignId: string, eventType: string, channelType = 'in_app', userId = 'user-1') => ({ campaignId, userId, channelType, eventType });
+const event = (campaignId: string, eventType: string, channelType = 'in_app', userId = 'user-1') => ({
+  campaignId,
+  userId,
+  channelType,
+  eventType,
+});
 
 describe('POST /api/analytics/events', () => {
   it('records an event and answers {success, eventId}', async () => {
@@ -41,7 +54,9 @@ describe('POST /api/analytics/events', () => {
     expect((await call(app, 'POST', '/api/analytics/events', event(campaign.id, 'clicked', 'push'))).status).toBe(200);
     const res = await call(app, 'GET', '/api/analytics/users/user-1');
     expect(res.body.summary).toEqual({ delivered: 2, viewed: 0, clicked: 1 });
-    expect(res.body.notifications.every((n: { notificationId: string }) => n.notificationId === campaign.id)).toBe(true);
+    expect(res.body.notifications.every((n: { notificationId: string }) => n.notificationId === campaign.id)).toBe(
+      true,
+    );
   });
 
   it('answers 400 ERR_BAD_REQUEST with details for missing and ill-typed fields', async () => {
@@ -50,11 +65,19 @@ describe('POST /api/analytics/events', () => {
     expect(Object.keys(res.body.error.details).sort()).toEqual(['campaignId', 'channelType', 'eventType', 'userId']);
   });
 
-  it('answers 404 ERR_NOT_FOUND for an unknown campaignId and for another app\'s notification', async () => {
+  it("answers 404 ERR_NOT_FOUND for an unknown campaignId and for another app's notification", async () => {
     const app = makeTestApp();
     const notificationId = await sendOrder(app, 'user-1', 'app-a');
-    expectApiError(await call(app, 'POST', '/api/analytics/events', event('ffffffffffffffffffffffff', 'viewed')), 404, 'ERR_NOT_FOUND');
-    expectApiError(await call(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'), { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'POST', '/api/analytics/events', event('ffffffffffffffffffffffff', 'viewed')),
+      404,
+      'ERR_NOT_FOUND',
+    );
+    expectApiError(
+      await call(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'), { appId: 'app-b' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 });
 
@@ -70,7 +93,9 @@ describe('GET /api/analytics/users/{userId}', () => {
     expect(res.status).toBe(200);
     expect(res.body.userId).toBe('user-1');
     expect(res.body.summary).toEqual({ delivered: 2, viewed: 1, clicked: 1 });
-    const byChannel = Object.fromEntries(res.body.notifications.map((n: { channelType: string }) => [n.channelType, n]));
+    const byChannel = Object.fromEntries(
+      res.body.notifications.map((n: { channelType: string }) => [n.channelType, n]),
+    );
     expect(byChannel.in_app).toEqual({
       notificationId,
       templateName: 'Order Confirmation',
@@ -82,7 +107,13 @@ describe('GET /api/analytics/users/{userId}', () => {
       viewedAt: '2030-01-01T00:00:05.000Z',
       clickedAt: '2030-01-01T00:00:05.000Z',
     });
-    expect(byChannel.push).toMatchObject({ delivered: true, viewed: false, clicked: false, viewedAt: null, clickedAt: null });
+    expect(byChannel.push).toMatchObject({
+      delivered: true,
+      viewed: false,
+      clicked: false,
+      viewedAt: null,
+      clickedAt: null,
+    });
   });
 
   it('lists the newest notification first', async () => {
@@ -119,7 +150,10 @@ describe('GET /api/analytics/channels', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       {
-        channelType: 'in_app', delivered: 2, viewed: 1, clicked: 0,
+        channelType: 'in_app',
+        delivered: 2,
+        viewed: 1,
+        clicked: 0,
         timeSeries: [
           { date: '2030-01-01', delivered: 2, viewed: 0, clicked: 0 },
           { date: '2030-01-02', delivered: 0, viewed: 1, clicked: 0 },
@@ -127,7 +161,10 @@ describe('GET /api/analytics/channels', () => {
         ],
       },
       {
-        channelType: 'push', delivered: 2, viewed: 0, clicked: 1,
+        channelType: 'push',
+        delivered: 2,
+        viewed: 0,
+        clicked: 1,
         timeSeries: [
           { date: '2030-01-01', delivered: 2, viewed: 0, clicked: 0 },
           { date: '2030-01-02', delivered: 0, viewed: 0, clicked: 1 },
@@ -143,10 +180,17 @@ describe('GET /api/analytics/channels', () => {
     await send(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
     clock.advance(3 * 3_600_000);
     await send(app, { template: { key: 'plain' }, targets: ['user-2'], mode: 'realtime' });
-    const res = await call(app, 'GET', '/api/analytics/channels?from=2030-01-01T10:00:00Z&to=2030-01-01T12:59:59Z&granularity=hourly');
+    const res = await call(
+      app,
+      'GET',
+      '/api/analytics/channels?from=2030-01-01T10:00:00Z&to=2030-01-01T12:59:59Z&granularity=hourly',
+    );
     expect(res.body).toEqual([
       {
-        channelType: 'in_app', delivered: 1, viewed: 0, clicked: 0,
+        channelType: 'in_app',
+        delivered: 1,
+        viewed: 0,
+        clicked: 0,
         timeSeries: [
           { date: '2030-01-01T10:00:00.000Z', delivered: 1, viewed: 0, clicked: 0 },
           { date: '2030-01-01T11:00:00.000Z', delivered: 0, viewed: 0, clicked: 0 },
@@ -156,11 +200,19 @@ describe('GET /api/analytics/channels', () => {
     ]);
   });
 
-  it('lists the app\'s configured channel types even without activity', async () => {
+  it("lists the app's configured channel types even without activity", async () => {
     const app = makeTestApp();
     await call(app, 'POST', '/api/channels', { name: 'Push', type: 'push', templateType: 'data' });
     const res = await call(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-01');
-    expect(res.body).toEqual([{ channelType: 'push', delivered: 0, viewed: 0, clicked: 0, timeSeries: [{ date: '2030-01-01', delivered: 0, viewed: 0, clicked: 0 }] }]);
+    expect(res.body).toEqual([
+      {
+        channelType: 'push',
+        delivered: 0,
+        viewed: 0,
+        clicked: 0,
+        timeSeries: [{ date: '2030-01-01', delivered: 0, viewed: 0, clicked: 0 }],
+      },
+    ]);
   });
 
   it('answers 400 ERR_BAD_REQUEST when from or to is missing or not a date', async () => {

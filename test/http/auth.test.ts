@@ -16,7 +16,12 @@ afterEach(async () => {
 });
 
 describe('strict mode from the apps option', () => {
-  const app = makeTestApp({ apps: [{ appId: 'shop', apiKey: 's3cret' }, { appId: 'blog', apiKey: 'b-key' }] });
+  const app = makeTestApp({
+    apps: [
+      { appId: 'shop', apiKey: 's3cret' },
+      { appId: 'blog', apiKey: 'b-key' },
+    ],
+  });
 
   it('accepts a configured pair', async () => {
     expect((await send(app, plain, { appId: 'shop', apiKey: 's3cret' })).status).toBe(200);
@@ -29,7 +34,7 @@ describe('strict mode from the apps option', () => {
     ['both missing', { appId: '', apiKey: '' }],
     ['unknown appid', { appId: 'other', apiKey: 's3cret' }],
     ['wrong apikey', { appId: 'shop', apiKey: 'nope' }],
-    ['another app\'s key', { appId: 'shop', apiKey: 'b-key' }],
+    ["another app's key", { appId: 'shop', apiKey: 'b-key' }],
   ])('answers 401 ERR_UNAUTHORIZED for %s', async (_what, creds) => {
     expectApiError(await send(app, plain, creds), 401, 'ERR_UNAUTHORIZED');
   });
@@ -111,7 +116,10 @@ describe('production Host header', () => {
 describe('app scoping', () => {
   it('app-scoped templates are invisible to other apps (404)', async () => {
     const app = makeTestApp({
-      templates: [...TEST_TEMPLATES, { key: 'shop-only', appId: 'shop', variableSchema: [], content: { in_app: { title: 'S' } } }],
+      templates: [
+        ...TEST_TEMPLATES,
+        { key: 'shop-only', appId: 'shop', variableSchema: [], content: { in_app: { title: 'S' } } },
+      ],
     });
     const body = { template: { key: 'shop-only' }, targets: ['u'], mode: 'realtime' };
     expect((await send(app, body, { appId: 'shop' })).status).toBe(200);
@@ -120,7 +128,10 @@ describe('app scoping', () => {
 
   it('an app-scoped template with a shared key wins for its own app only', async () => {
     const app = makeTestApp({
-      templates: [...TEST_TEMPLATES, { key: 'plain', appId: 'shop', variableSchema: [], content: { in_app: { title: 'Shop hello' } } }],
+      templates: [
+        ...TEST_TEMPLATES,
+        { key: 'plain', appId: 'shop', variableSchema: [], content: { in_app: { title: 'Shop hello' } } },
+      ],
     });
     await send(app, plain, { appId: 'shop' });
     await send(app, plain, { appId: 'blog' });
@@ -145,11 +156,17 @@ describe('admin token on the control plane', () => {
 
   it('answers 401 ERR_UNAUTHORIZED on /__ paths without the bearer token', async () => {
     expectApiError(await call(app, 'GET', '/__health'), 401, 'ERR_UNAUTHORIZED');
-    expectApiError(await call(app, 'GET', '/__inspect/deliveries', undefined, { headers: { authorization: 'Bearer nope' } }), 401, 'ERR_UNAUTHORIZED');
+    expectApiError(
+      await call(app, 'GET', '/__inspect/deliveries', undefined, { headers: { authorization: 'Bearer nope' } }),
+      401,
+      'ERR_UNAUTHORIZED',
+    );
   });
 
   it('serves /__ paths with the token, and the API needs none', async () => {
-    expect((await call(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer tok' } })).status).toBe(200);
+    expect((await call(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer tok' } })).status).toBe(
+      200,
+    );
     expect((await send(app, plain)).status).toBe(200);
   });
 });

@@ -9,8 +9,18 @@ import { call, type CallOptions } from '../helpers/app.js';
 export const ORDER_TEMPLATE_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 export const CTA_CELL = '"{""type"":""web"",""data"":""https://shop.example/track""}"';
 
-export async function createCampaign(app: EmulatorApp, body: Record<string, unknown> = {}, options?: CallOptions): Promise<any> {
-  const res = await call(app, 'POST', '/api/campaigns', { name: 'Spring sale', templateId: 'order-confirmation', deliveryMode: 'batch', ...body }, options);
+export async function createCampaign(
+  app: EmulatorApp,
+  body: Record<string, unknown> = {},
+  options?: CallOptions,
+): Promise<any> {
+  const res = await call(
+    app,
+    'POST',
+    '/api/campaigns',
+    { name: 'Spring sale', templateId: 'order-confirmation', deliveryMode: 'batch', ...body },
+    options,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
@@ -31,7 +41,12 @@ export function orderCsv(userIds: string[]): string {
 }
 
 /** Polls the inspect view (no timing assertion: only an upper bound to fail instead of hanging). */
-export async function waitForCampaignStatus(app: EmulatorApp, id: string, status: string, timeoutMs = 10_000): Promise<any> {
+export async function waitForCampaignStatus(
+  app: EmulatorApp,
+  id: string,
+  status: string,
+  timeoutMs = 10_000,
+): Promise<any> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const res = await call(app, 'GET', `/__inspect/campaigns/${id}`);

@@ -12,15 +12,20 @@ describe('/__inspect/campaigns', () => {
     return { app, a, b };
   }
 
-  it('lists every app\'s campaigns as {total, items}, filtered by appId and status, paged', async () => {
+  it("lists every app's campaigns as {total, items}, filtered by appId and status, paged", async () => {
     const { app, a, b } = await seed();
     const all = (await call(app, 'GET', '/__inspect/campaigns')).body;
     expect(all.total).toBe(2);
     expect(all.items.map((c: any) => c.id)).toEqual([a.id, b.id]);
     expect(all.items[0]).toMatchObject({ templateName: 'Plain', recipientCount: 3 });
-    expect((await call(app, 'GET', '/__inspect/campaigns?appId=app-b')).body.items.map((c: any) => c.id)).toEqual([b.id]);
+    expect((await call(app, 'GET', '/__inspect/campaigns?appId=app-b')).body.items.map((c: any) => c.id)).toEqual([
+      b.id,
+    ]);
     expect((await call(app, 'GET', '/__inspect/campaigns?status=sent')).body).toEqual({ total: 0, items: [] });
-    expect((await call(app, 'GET', '/__inspect/campaigns?limit=1&offset=1')).body).toMatchObject({ total: 2, items: [{ id: b.id }] });
+    expect((await call(app, 'GET', '/__inspect/campaigns?limit=1&offset=1')).body).toMatchObject({
+      total: 2,
+      items: [{ id: b.id }],
+    });
     expectApiError(await call(app, 'GET', '/__inspect/campaigns?status=bogus'), 400, 'ERR_BAD_REQUEST');
   });
 
@@ -36,11 +41,19 @@ describe('/__inspect/campaigns', () => {
     expect(page.total).toBe(3);
     expect(page.items.map((r: any) => r.userId)).toEqual(['u2', 'u3']);
     expect((await call(app, 'GET', `/__inspect/campaigns/${a.id}/recipients?status=pending`)).body.total).toBe(3);
-    expectApiError(await call(app, 'GET', `/__inspect/campaigns/${a.id}/recipients?status=sending`), 400, 'ERR_BAD_REQUEST');
-    expectApiError(await call(app, 'GET', '/__inspect/campaigns/ffffffffffffffffffffffff/recipients'), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'GET', `/__inspect/campaigns/${a.id}/recipients?status=sending`),
+      400,
+      'ERR_BAD_REQUEST',
+    );
+    expectApiError(
+      await call(app, 'GET', '/__inspect/campaigns/ffffffffffffffffffffffff/recipients'),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 
-  it('DELETE /__inspect?appId= removes that app\'s campaigns only', async () => {
+  it("DELETE /__inspect?appId= removes that app's campaigns only", async () => {
     const { app, b } = await seed();
     await call(app, 'DELETE', '/__inspect?appId=app-a');
     expect((await call(app, 'GET', '/__inspect/campaigns')).body.items.map((c: any) => c.id)).toEqual([b.id]);

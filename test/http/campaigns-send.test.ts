@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { call, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
 import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campaign-helpers.js';
 
-const FAIL_USER_9 = { name: 'fail-9', rules: [{ match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } }] };
+const FAIL_USER_9 = {
+  name: 'fail-9',
+  rules: [{ match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } }],
+};
 const FAIL_ALL = { name: 'fail-all', rules: [{ match: { userId: '*' }, fault: { failDelivery: 'offline' } }] };
 
 describe('POST /api/campaigns/{id}/send: the CSV workflow end to end', () => {
@@ -18,11 +21,24 @@ describe('POST /api/campaigns/{id}/send: the CSV workflow end to end', () => {
     const deliveries = (await call(app, 'GET', `/__inspect/deliveries?campaignId=${c.id}&waitFor=3`)).body;
     expect(deliveries.total).toBe(3);
     expect(deliveries.items[0]).toMatchObject({
-      campaignId: c.id, notificationId: null, userId: 'u1', mode: 'batch', tag: 'spring', status: 'sent', templateKey: 'order-confirmation',
-      variables: { customerName: 'Name u1' }, rendered: { in_app: { title: 'Hi Name u1', button: 'https://shop.example/track' } },
+      campaignId: c.id,
+      notificationId: null,
+      userId: 'u1',
+      mode: 'batch',
+      tag: 'spring',
+      status: 'sent',
+      templateKey: 'order-confirmation',
+      variables: { customerName: 'Name u1' },
+      rendered: { in_app: { title: 'Hi Name u1', button: 'https://shop.example/track' } },
     });
     const done = await waitForCampaignStatus(app, c.id, 'sent');
-    expect(done).toMatchObject({ sentCount: 3, failedCount: 0, recipientCount: 3, startedAt: expect.any(String), completedAt: expect.any(String) });
+    expect(done).toMatchObject({
+      sentCount: 3,
+      failedCount: 0,
+      recipientCount: 3,
+      startedAt: expect.any(String),
+      completedAt: expect.any(String),
+    });
     const recipients = (await call(app, 'GET', `/api/campaigns/${c.id}/recipients?status=sent`)).body;
     expect(recipients).toHaveLength(3);
     const byDelivery = new Map(deliveries.items.map((d: any) => [d.id, d.userId]));
@@ -47,8 +63,12 @@ describe('POST /api/campaigns/{id}/send: the CSV workflow end to end', () => {
     const done = await waitForCampaignStatus(app, c.id, 'sent');
     expect(done).toMatchObject({ sentCount: 2, failedCount: 1 });
     const failed = (await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients?status=failed`)).body;
-    expect(failed.items).toEqual([expect.objectContaining({ userId: 'user-9a', status: 'failed', failureReason: 'device unreachable' })]);
-    expect((await call(app, 'GET', `/__inspect/deliveries?campaignId=${c.id}&status=failed`)).body.items[0]).toMatchObject({ userId: 'user-9a', scenario: 'fail-9' });
+    expect(failed.items).toEqual([
+      expect.objectContaining({ userId: 'user-9a', status: 'failed', failureReason: 'device unreachable' }),
+    ]);
+    expect(
+      (await call(app, 'GET', `/__inspect/deliveries?campaignId=${c.id}&status=failed`)).body.items[0],
+    ).toMatchObject({ userId: 'user-9a', scenario: 'fail-9' });
   });
 
   it('ends failed when every recipient failed', async () => {
@@ -63,15 +83,32 @@ describe('POST /api/campaigns/{id}/send: the CSV workflow end to end', () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     const rows: string[] = ['user_id,customerName,cta'];
-    for (let i = 0; i < 100_000; i++) rows.push(`user-${i},Customer ${i},"{""type"":""web"",""data"":""https://x/${i}""}"`);
+    for (let i = 0; i < 100_000; i++)
+      rows.push(`user-${i},Customer ${i},"{""type"":""web"",""data"":""https://x/${i}""}"`);
     const up = await upload(app, rows.join('\n'), c.id);
-    expect(up.body, JSON.stringify(up.body).slice(0, 500)).toMatchObject({ recipientsAdded: 100_000, total: 100_000, skipped: 0 });
+    expect(up.body, JSON.stringify(up.body).slice(0, 500)).toMatchObject({
+      recipientsAdded: 100_000,
+      total: 100_000,
+      skipped: 0,
+    });
     expect((await call(app, 'POST', `/api/campaigns/${c.id}/send`, {})).body.status).toBe('sending');
-    const deliveries = await call(app, 'GET', `/__inspect/deliveries?campaignId=${c.id}&waitFor=100000&timeoutMs=60000&limit=1&offset=99999`);
+    const deliveries = await call(
+      app,
+      'GET',
+      `/__inspect/deliveries?campaignId=${c.id}&waitFor=100000&timeoutMs=60000&limit=1&offset=99999`,
+    );
     expect(deliveries.status).toBe(200);
-    expect(deliveries.body.items[0]).toMatchObject({ userId: 'user-99999', variables: { cta: { data: 'https://x/99999' } } });
-    expect(await waitForCampaignStatus(app, c.id, 'sent', 60_000)).toMatchObject({ sentCount: 100_000, failedCount: 0 });
-    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients?status=pending&limit=0`)).body.total).toBe(0);
+    expect(deliveries.body.items[0]).toMatchObject({
+      userId: 'user-99999',
+      variables: { cta: { data: 'https://x/99999' } },
+    });
+    expect(await waitForCampaignStatus(app, c.id, 'sent', 60_000)).toMatchObject({
+      sentCount: 100_000,
+      failedCount: 0,
+    });
+    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients?status=pending&limit=0`)).body.total).toBe(
+      0,
+    );
   }, 120_000); // generous: the suite shares two cores
 });
 
@@ -101,7 +138,9 @@ describe('POST /api/campaigns/{id}/send: preconditions', () => {
     const c = await createCampaign(app, { templateId: 'plain' });
     await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
     const template = app.emulator.templates.findByKey('app-test', 'plain')!;
-    app.emulator.templates.replaceFixtures(app.emulator.templates.list().map((t) => (t.id === template.id ? { ...t, status: 'draft' as const } : t)));
+    app.emulator.templates.replaceFixtures(
+      app.emulator.templates.list().map((t) => (t.id === template.id ? { ...t, status: 'draft' as const } : t)),
+    );
     expectApiError(await call(app, 'POST', `/api/campaigns/${c.id}/send`, {}), 400, 'ERR_TEMPLATE_NOT_APPROVED');
   });
 
@@ -117,12 +156,23 @@ describe('POST /api/campaigns/{id}/send: preconditions', () => {
     expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.status).toBe('draft');
   });
 
-  it('answers 404 for another app\'s campaign and for malformed JSON 400', async () => {
+  it("answers 404 for another app's campaign and for malformed JSON 400", async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
-    expectApiError(await call(app, 'POST', `/api/campaigns/${c.id}/send`, {}, { appId: 'app-other' }), 404, 'ERR_NOT_FOUND');
-    expectApiError(await call(app, 'POST', `/api/campaigns/${c.id}/send`, undefined, { raw: '{oops', headers: { 'content-type': 'application/json' } }), 400, 'ERR_BAD_REQUEST');
+    expectApiError(
+      await call(app, 'POST', `/api/campaigns/${c.id}/send`, {}, { appId: 'app-other' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
+    expectApiError(
+      await call(app, 'POST', `/api/campaigns/${c.id}/send`, undefined, {
+        raw: '{oops',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'ERR_BAD_REQUEST',
+    );
     expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.status).toBe('draft');
   });
 });
@@ -133,8 +183,16 @@ describe('scheduled campaigns', () => {
     const c = await createCampaign(app);
     await upload(app, orderCsv(['u1', 'u2']), c.id);
     const res = await call(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-01T10:00:00+01:00' });
-    expect(res.body).toEqual({ id: c.id, status: 'scheduled', scheduledAt: '2030-01-01T09:00:00.000Z', updatedAt: '2030-01-01T00:00:00.000Z' });
-    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body).toMatchObject({ status: 'scheduled', scheduledAt: '2030-01-01T09:00:00.000Z' });
+    expect(res.body).toEqual({
+      id: c.id,
+      status: 'scheduled',
+      scheduledAt: '2030-01-01T09:00:00.000Z',
+      updatedAt: '2030-01-01T00:00:00.000Z',
+    });
+    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body).toMatchObject({
+      status: 'scheduled',
+      scheduledAt: '2030-01-01T09:00:00.000Z',
+    });
 
     await call(app, 'POST', '/__clock', { advanceMs: 9 * 3_600_000 - 1 });
     expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.status).toBe('scheduled');
@@ -143,7 +201,10 @@ describe('scheduled campaigns', () => {
     const done = await waitForCampaignStatus(app, c.id, 'sent');
     expect(done).toMatchObject({ startedAt: '2030-01-01T09:00:00.000Z', sentCount: 2 });
     const deliveries = (await call(app, 'GET', `/__inspect/deliveries?campaignId=${c.id}`)).body;
-    expect(deliveries.items.map((d: any) => d.createdAt)).toEqual(['2030-01-01T09:00:00.000Z', '2030-01-01T09:00:00.000Z']);
+    expect(deliveries.items.map((d: any) => d.createdAt)).toEqual([
+      '2030-01-01T09:00:00.000Z',
+      '2030-01-01T09:00:00.000Z',
+    ]);
   });
 
   it('starts a campaign when POST /__clock {now} jumps past scheduledAt', async () => {
@@ -171,7 +232,13 @@ describe('scheduled campaigns', () => {
     const app = makeTestApp({ clock: manualClock(), scenarios: [FAIL_ALL] });
     const c = await createCampaign(app);
     await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
-    await call(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' }, { headers: { 'x-emulator-scenario': 'fail-all' } });
+    await call(
+      app,
+      'POST',
+      `/api/campaigns/${c.id}/send`,
+      { scheduledAt: '2030-01-02T00:00:00Z' },
+      { headers: { 'x-emulator-scenario': 'fail-all' } },
+    );
     await call(app, 'POST', '/__clock', { advanceMs: 86_400_000 });
     expect(await waitForCampaignStatus(app, c.id, 'failed')).toMatchObject({ failedCount: 1 });
   });
@@ -182,11 +249,17 @@ describe('scheduled campaigns', () => {
     await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
     await call(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
     const templates = app.emulator.templates;
-    templates.replaceFixtures(templates.list().map((t) => (t.key === 'plain' ? { ...t, status: 'archived' as const } : t)));
+    templates.replaceFixtures(
+      templates.list().map((t) => (t.key === 'plain' ? { ...t, status: 'archived' as const } : t)),
+    );
     await call(app, 'POST', '/__clock', { advanceMs: 86_400_000 });
     await waitForCampaignStatus(app, c.id, 'failed');
     const recipients = (await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.items;
-    expect(recipients[0]).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('archived'), deliveryId: null });
+    expect(recipients[0]).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringContaining('archived'),
+      deliveryId: null,
+    });
   });
 
   it('re-arms scheduled campaigns and resumes sending ones when an emulator starts on saved data', async () => {
@@ -218,7 +291,10 @@ describe('scheduled campaigns', () => {
     const data = (first.emulator.store as any).snapshot();
     await first.close();
     const { createMemoryStore } = await import('../../src/index.js');
-    const second = makeTestApp({ clock: manualClock('2030-01-05T00:00:00Z'), store: createMemoryStore({ initial: data }) });
+    const second = makeTestApp({
+      clock: manualClock('2030-01-05T00:00:00Z'),
+      store: createMemoryStore({ initial: data }),
+    });
     expect(await waitForCampaignStatus(second, c.id, 'sent')).toMatchObject({ startedAt: '2030-01-05T00:00:00.000Z' });
     await second.close();
   });

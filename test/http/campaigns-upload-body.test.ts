@@ -12,7 +12,9 @@ const DELIMITER = '--------------------------d74496d66958873e';
 function curlBody(campaignId: string, file: string | Uint8Array, filename: string | null = 'r.csv'): Uint8Array {
   const enc = new TextEncoder();
   const fileHead = `Content-Disposition: form-data; name="file"${filename === null ? '' : `; filename="${filename}"\r\nContent-Type: text/csv`}`;
-  const head = enc.encode(`${DELIMITER}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n${DELIMITER}\r\n${fileHead}\r\n\r\n`);
+  const head = enc.encode(
+    `${DELIMITER}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n${DELIMITER}\r\n${fileHead}\r\n\r\n`,
+  );
   const data = typeof file === 'string' ? enc.encode(file) : file;
   return new Uint8Array([...head, ...data, ...enc.encode(`\r\n${DELIMITER}--\r\n`)]);
 }
@@ -27,7 +29,10 @@ describe('POST /api/campaigns/upload: request body', () => {
   it('reads a curl-style body whose CSV has CRLF line ends and a trailing blank line', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const res = await post(app, curlBody(c.id, `user_id,customerName,cta\r\nu1,Ann,${CTA_CELL}\r\nu2,"Bob\r\nJr.",${CTA_CELL}\r\n\r\n`));
+    const res = await post(
+      app,
+      curlBody(c.id, `user_id,customerName,cta\r\nu1,Ann,${CTA_CELL}\r\nu2,"Bob\r\nJr.",${CTA_CELL}\r\n\r\n`),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2, skipped: 0 });
     const items = (await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.items;
@@ -39,7 +44,10 @@ describe('POST /api/campaigns/upload: request body', () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     const whole = curlBody(c.id, orderCsv(['u1']));
-    for (const [raw, type] of [[whole.subarray(0, whole.length - 30), TYPE], [whole, 'multipart/form-data']] as const) {
+    for (const [raw, type] of [
+      [whole.subarray(0, whole.length - 30), TYPE],
+      [whole, 'multipart/form-data'],
+    ] as const) {
       const res = await post(app, raw, type);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
       expect(res.body.error.details).toEqual({ body: 'malformed multipart/form-data' });
@@ -72,16 +80,37 @@ describe('POST /api/campaigns/upload: request body', () => {
   it('lists row problems and duplicates together in row order', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const csv = ['user_id,customerName,cta', `u1,Ann,${CTA_CELL}`, `u1,Ann,${CTA_CELL}`, `,NoId,${CTA_CELL}`, `u1,Ann,${CTA_CELL}`, 'u5,Bad,{oops', `u6,Cy,${CTA_CELL}`].join('\n');
+    const csv = [
+      'user_id,customerName,cta',
+      `u1,Ann,${CTA_CELL}`,
+      `u1,Ann,${CTA_CELL}`,
+      `,NoId,${CTA_CELL}`,
+      `u1,Ann,${CTA_CELL}`,
+      'u5,Bad,{oops',
+      `u6,Cy,${CTA_CELL}`,
+    ].join('\n');
     const res = await upload(app, csv, c.id);
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2, skipped: 4 });
-    expect(res.body.errors.map((e: any) => [e.row, e.reason.slice(0, 9)])).toEqual([[3, 'duplicate'], [4, 'user_id i'], [5, 'duplicate'], [6, 'column ct']]);
+    expect(res.body.errors.map((e: any) => [e.row, e.reason.slice(0, 9)])).toEqual([
+      [3, 'duplicate'],
+      [4, 'user_id i'],
+      [5, 'duplicate'],
+      [6, 'column ct'],
+    ]);
   });
 
   it('reads the form when a scenario body matcher has read it first', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const scenario = { name: 'other-campaign', rules: [{ match: { path: '/api/campaigns/upload', campaignId: 'ffffffffffffffffffffffff' }, fault: { error: 'ERR_OPERATION_FAILED' } }] };
+    const scenario = {
+      name: 'other-campaign',
+      rules: [
+        {
+          match: { path: '/api/campaigns/upload', campaignId: 'ffffffffffffffffffffffff' },
+          fault: { error: 'ERR_OPERATION_FAILED' },
+        },
+      ],
+    };
     expect((await call(app, 'POST', '/__scenarios', scenario)).status).toBe(201);
     await call(app, 'PUT', '/__scenarios/active', { names: ['other-campaign'] });
     const res = await upload(app, orderCsv(['u1', 'u2']), c.id);
@@ -99,7 +128,12 @@ describe('POST /api/campaigns/upload: request body', () => {
       },
     });
     const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE };
-    const res = await app.request('/api/campaigns/upload', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
+    const res = await app.request('/api/campaigns/upload', {
+      method: 'POST',
+      body,
+      headers,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
     expect(await recipientTotal(app, c.id)).toBe(0);

@@ -14,7 +14,10 @@ describe('POST /api/campaigns/upload', () => {
     const recipients = (await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body;
     expect(recipients.total).toBe(2);
     expect(recipients.items[0]).toMatchObject({
-      userId: 'u1', status: 'pending', campaignId: c.id, appId: 'app-test',
+      userId: 'u1',
+      status: 'pending',
+      campaignId: c.id,
+      appId: 'app-test',
       variables: { customerName: 'Ann, Jr.', cta: { type: 'web', data: 'https://shop.example/track' } },
     });
     expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(2);
@@ -26,15 +29,28 @@ describe('POST /api/campaigns/upload', () => {
     await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u0'] });
     const res = await upload(app, orderCsv(['u1', 'u0', 'u2', 'u1']), c.id);
     expect(res.body).toEqual({
-      recipientsAdded: 2, uploaded: 2, total: 3, campaignId: c.id, skipped: 2,
-      errors: [{ row: 3, reason: 'duplicate user_id' }, { row: 5, reason: 'duplicate user_id' }],
+      recipientsAdded: 2,
+      uploaded: 2,
+      total: 3,
+      campaignId: c.id,
+      skipped: 2,
+      errors: [
+        { row: 3, reason: 'duplicate user_id' },
+        { row: 5, reason: 'duplicate user_id' },
+      ],
     });
   });
 
   it('skips row-level problems with spreadsheet row numbers and still succeeds', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const csv = ['user_id,customerName,cta', `u1,Ann,${CTA_CELL}`, `,NoId,${CTA_CELL}`, 'u3,Bad JSON,{oops', `u4,,${CTA_CELL}`].join('\n');
+    const csv = [
+      'user_id,customerName,cta',
+      `u1,Ann,${CTA_CELL}`,
+      `,NoId,${CTA_CELL}`,
+      'u3,Bad JSON,{oops',
+      `u4,,${CTA_CELL}`,
+    ].join('\n');
     const res = await upload(app, csv, c.id);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ recipientsAdded: 1, total: 1, skipped: 3 });
@@ -86,7 +102,11 @@ describe('POST /api/campaigns/upload', () => {
     const c = await createCampaign(app);
     const res = await call(app, 'POST', '/api/campaigns/upload', { campaignId: c.id, file: 'user_id\nu1' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toMatchObject({ 'content-type': expect.any(String), file: expect.any(String), campaignId: expect.any(String) });
+    expect(res.body.error.details).toMatchObject({
+      'content-type': expect.any(String),
+      file: expect.any(String),
+      campaignId: expect.any(String),
+    });
   });
 
   it('answers 400 naming the missing field: file, campaignId, or both', async () => {
@@ -101,7 +121,7 @@ describe('POST /api/campaigns/upload', () => {
     expect(Object.keys(neither.body.error.details).sort()).toEqual(['campaignId', 'file']);
   });
 
-  it('answers 404 for an unknown campaign and for another app\'s campaign', async () => {
+  it("answers 404 for an unknown campaign and for another app's campaign", async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     expectApiError(await upload(app, orderCsv(['u1']), 'ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
@@ -122,7 +142,14 @@ describe('POST /api/campaigns/upload', () => {
 
   it('answers 500 ERR_OPERATION_FAILED when storing the recipients fails unexpectedly, adding nothing', async () => {
     const store = createMemoryStore();
-    const app = makeTestApp({ store: { ...store, addRecipients: () => { throw new Error('disk on fire'); } } });
+    const app = makeTestApp({
+      store: {
+        ...store,
+        addRecipients: () => {
+          throw new Error('disk on fire');
+        },
+      },
+    });
     const c = await createCampaign(app);
     const res = await upload(app, orderCsv(['u1', 'u2']), c.id);
     expectApiError(res, 500, 'ERR_OPERATION_FAILED');
@@ -134,6 +161,10 @@ describe('POST /api/campaigns/upload', () => {
   it('answers 413 ERR_PAYLOAD_TOO_LARGE past the upload limit', async () => {
     const app = makeTestApp({ uploadLimitBytes: 1024 });
     const c = await createCampaign(app);
-    expectApiError(await upload(app, orderCsv(Array.from({ length: 100 }, (_, i) => `user-${i}`)), c.id), 413, 'ERR_PAYLOAD_TOO_LARGE');
+    expectApiError(
+      await upload(app, orderCsv(Array.from({ length: 100 }, (_, i) => `user-${i}`)), c.id),
+      413,
+      'ERR_PAYLOAD_TOO_LARGE',
+    );
   });
 });

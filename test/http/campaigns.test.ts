@@ -5,23 +5,44 @@ import { createCampaign, ORDER_TEMPLATE_ID } from './campaign-helpers.js';
 describe('POST /api/campaigns', () => {
   it('answers 200 with the full draft record, storing the template id when given its key', async () => {
     const app = makeTestApp({ clock: manualClock() });
-    const res = await call(app, 'POST', '/api/campaigns', { name: 'Black Friday', templateId: 'order-confirmation', deliveryMode: 'batch', tag: 'marketing' });
+    const res = await call(app, 'POST', '/api/campaigns', {
+      name: 'Black Friday',
+      templateId: 'order-confirmation',
+      deliveryMode: 'batch',
+      tag: 'marketing',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      id: expect.stringMatching(/^[0-9a-f]{24}$/), appId: 'app-test', name: 'Black Friday', templateId: ORDER_TEMPLATE_ID,
-      status: 'draft', deliveryMode: 'batch', tag: 'marketing', scheduledAt: null, recipientCount: 0,
-      createdAt: '2030-01-01T00:00:00.000Z', updatedAt: '2030-01-01T00:00:00.000Z',
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      appId: 'app-test',
+      name: 'Black Friday',
+      templateId: ORDER_TEMPLATE_ID,
+      status: 'draft',
+      deliveryMode: 'batch',
+      tag: 'marketing',
+      scheduledAt: null,
+      recipientCount: 0,
+      createdAt: '2030-01-01T00:00:00.000Z',
+      updatedAt: '2030-01-01T00:00:00.000Z',
     });
   });
 
   it('accepts the template id and a missing tag (null)', async () => {
     const app = makeTestApp();
-    const campaign = await createCampaign(app, { templateId: ORDER_TEMPLATE_ID, deliveryMode: 'realtime', tag: undefined });
+    const campaign = await createCampaign(app, {
+      templateId: ORDER_TEMPLATE_ID,
+      deliveryMode: 'realtime',
+      tag: undefined,
+    });
     expect(campaign).toMatchObject({ templateId: ORDER_TEMPLATE_ID, deliveryMode: 'realtime', tag: null });
   });
 
   it('answers 400 ERR_BAD_REQUEST for a deliveryMode other than batch/realtime', async () => {
-    const res = await call(makeTestApp(), 'POST', '/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'bulk' });
+    const res = await call(makeTestApp(), 'POST', '/api/campaigns', {
+      name: 'x',
+      templateId: 'plain',
+      deliveryMode: 'bulk',
+    });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details).toHaveProperty('deliveryMode');
   });
@@ -33,28 +54,50 @@ describe('POST /api/campaigns', () => {
   });
 
   it('answers 404 ERR_NOT_FOUND for an unknown template', async () => {
-    expectApiError(await call(makeTestApp(), 'POST', '/api/campaigns', { name: 'x', templateId: 'nope', deliveryMode: 'batch' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(makeTestApp(), 'POST', '/api/campaigns', { name: 'x', templateId: 'nope', deliveryMode: 'batch' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 
   it('answers 400 ERR_TEMPLATE_NOT_APPROVED for a draft or archived template', async () => {
     const app = makeTestApp();
     for (const templateId of ['draft-one', 'archived-one']) {
-      expectApiError(await call(app, 'POST', '/api/campaigns', { name: 'x', templateId, deliveryMode: 'batch' }), 400, 'ERR_TEMPLATE_NOT_APPROVED');
+      expectApiError(
+        await call(app, 'POST', '/api/campaigns', { name: 'x', templateId, deliveryMode: 'batch' }),
+        400,
+        'ERR_TEMPLATE_NOT_APPROVED',
+      );
     }
   });
 
   it('answers 401 without credentials', async () => {
-    expectApiError(await call(makeTestApp(), 'POST', '/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'batch' }, { appId: '' }), 401, 'ERR_UNAUTHORIZED');
+    expectApiError(
+      await call(
+        makeTestApp(),
+        'POST',
+        '/api/campaigns',
+        { name: 'x', templateId: 'plain', deliveryMode: 'batch' },
+        { appId: '' },
+      ),
+      401,
+      'ERR_UNAUTHORIZED',
+    );
   });
 
   it('is served under /v3/business-messaging/api too', async () => {
-    const res = await call(makeTestApp(), 'POST', '/v3/business-messaging/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'batch' });
+    const res = await call(makeTestApp(), 'POST', '/v3/business-messaging/api/campaigns', {
+      name: 'x',
+      templateId: 'plain',
+      deliveryMode: 'batch',
+    });
     expect(res.status).toBe(200);
   });
 });
 
 describe('GET /api/campaigns and GET /api/campaigns/{id}', () => {
-  it('lists the app\'s campaigns as a bare array, enriched, with X-Total-Count', async () => {
+  it("lists the app's campaigns as a bare array, enriched, with X-Total-Count", async () => {
     const app = makeTestApp();
     const a = await createCampaign(app, { name: 'A' });
     await createCampaign(app, { name: 'B', templateId: 'plain' });
@@ -63,7 +106,13 @@ describe('GET /api/campaigns and GET /api/campaigns/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-total-count')).toBe('2');
     expect(res.body.map((c: any) => c.name)).toEqual(['A', 'B']);
-    expect(res.body[0]).toMatchObject({ id: a.id, templateName: 'Order Confirmation', channelTypes: ['in_app', 'push'], recipientCount: 0, scheduledAt: null });
+    expect(res.body[0]).toMatchObject({
+      id: a.id,
+      templateName: 'Order Confirmation',
+      channelTypes: ['in_app', 'push'],
+      recipientCount: 0,
+      scheduledAt: null,
+    });
   });
 
   it('pages with page/limit and filters by status', async () => {
@@ -81,8 +130,17 @@ describe('GET /api/campaigns and GET /api/campaigns/{id}', () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     const res = await call(app, 'GET', `/api/campaigns/${c.id}`);
-    expect(res.body).toMatchObject({ id: c.id, status: 'draft', templateName: 'Order Confirmation', channelTypes: ['in_app', 'push'] });
-    expectApiError(await call(app, 'GET', `/api/campaigns/${c.id}`, undefined, { appId: 'app-other' }), 404, 'ERR_NOT_FOUND');
+    expect(res.body).toMatchObject({
+      id: c.id,
+      status: 'draft',
+      templateName: 'Order Confirmation',
+      channelTypes: ['in_app', 'push'],
+    });
+    expectApiError(
+      await call(app, 'GET', `/api/campaigns/${c.id}`, undefined, { appId: 'app-other' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
     expectApiError(await call(app, 'GET', '/api/campaigns/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
   });
 });
@@ -91,16 +149,30 @@ describe('PUT /api/campaigns/{id}', () => {
   it('updates name, tag and deliveryMode of a draft', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const res = await call(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'Renamed', tag: 'promo', deliveryMode: 'realtime' });
+    const res = await call(app, 'PUT', `/api/campaigns/${c.id}`, {
+      name: 'Renamed',
+      tag: 'promo',
+      deliveryMode: 'realtime',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: c.id, name: 'Renamed', tag: 'promo', deliveryMode: 'realtime', status: 'draft' });
+    expect(res.body).toMatchObject({
+      id: c.id,
+      name: 'Renamed',
+      tag: 'promo',
+      deliveryMode: 'realtime',
+      status: 'draft',
+    });
   });
 
   it('answers 400 for a bad deliveryMode and 404 for another app', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     expectApiError(await call(app, 'PUT', `/api/campaigns/${c.id}`, { deliveryMode: 'x' }), 400, 'ERR_BAD_REQUEST');
-    expectApiError(await call(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'x' }, { appId: 'app-other' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'x' }, { appId: 'app-other' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 
   it('answers 400 once the campaign is no longer a draft', async () => {
@@ -118,8 +190,13 @@ describe('POST /api/campaigns/{id}/recipients', () => {
   it('adds user IDs, skipping duplicates in the call and already on the campaign', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    expect((await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1', 'u2', 'u2'] })).body).toEqual({ added: 2, total: 2 });
-    expect((await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u2', 'u3'] })).body).toEqual({ added: 1, total: 3 });
+    expect(
+      (await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1', 'u2', 'u2'] })).body,
+    ).toEqual({ added: 2, total: 2 });
+    expect((await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u2', 'u3'] })).body).toEqual({
+      added: 1,
+      total: 3,
+    });
     expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(3);
   });
 
@@ -127,21 +204,37 @@ describe('POST /api/campaigns/{id}/recipients', () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     const path = `/api/campaigns/${c.id}/recipients`;
-    for (const body of [{ userIds: [] }, { userIds: [''] }, { userIds: [1] }, {}, { userIds: Array.from({ length: 10_001 }, (_, i) => `u${i}`) }]) {
+    for (const body of [
+      { userIds: [] },
+      { userIds: [''] },
+      { userIds: [1] },
+      {},
+      { userIds: Array.from({ length: 10_001 }, (_, i) => `u${i}`) },
+    ]) {
       const res = await call(app, 'POST', path, body);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
       expect(Object.keys(res.body.error.details)[0]).toMatch(/^userIds/);
     }
-    expect((await call(app, 'POST', path, { userIds: Array.from({ length: 10_000 }, (_, i) => `u${i}`) })).body).toEqual({ added: 10_000, total: 10_000 });
+    expect(
+      (await call(app, 'POST', path, { userIds: Array.from({ length: 10_000 }, (_, i) => `u${i}`) })).body,
+    ).toEqual({ added: 10_000, total: 10_000 });
   });
 
   it('answers 404 for another app and 400 for a non-draft campaign', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    expectApiError(await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] }, { appId: 'app-other' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] }, { appId: 'app-other' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
     await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
     await call(app, 'POST', `/api/campaigns/${c.id}/send`, {});
-    expectApiError(await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u2'] }), 400, 'ERR_BAD_REQUEST');
+    expectApiError(
+      await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u2'] }),
+      400,
+      'ERR_BAD_REQUEST',
+    );
   });
 });
 
@@ -152,9 +245,15 @@ describe('GET /api/campaigns/{id}/recipients', () => {
     await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1', 'u2', 'u3'] });
     const res = await call(app, 'GET', `/api/campaigns/${c.id}/recipients?page=2&limit=2`);
     expect(res.headers.get('x-total-count')).toBe('3');
-    expect(res.body).toEqual([expect.objectContaining({ userId: 'u3', status: 'pending', campaignId: c.id, variables: {}, deliveryId: null })]);
+    expect(res.body).toEqual([
+      expect.objectContaining({ userId: 'u3', status: 'pending', campaignId: c.id, variables: {}, deliveryId: null }),
+    ]);
     expect((await call(app, 'GET', `/api/campaigns/${c.id}/recipients?status=sent`)).body).toEqual([]);
     expectApiError(await call(app, 'GET', `/api/campaigns/${c.id}/recipients?status=done`), 400, 'ERR_BAD_REQUEST');
-    expectApiError(await call(app, 'GET', `/api/campaigns/${c.id}/recipients`, undefined, { appId: 'app-other' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'GET', `/api/campaigns/${c.id}/recipients`, undefined, { appId: 'app-other' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 });

@@ -36,12 +36,24 @@ describe('disabled channels are skipped at delivery', () => {
 
     await send(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
     const one = await call(app, 'GET', '/__inspect/deliveries?userId=u1');
-    expect(one.body.items[0]).toMatchObject({ channels: [], status: 'failed', failureReason: expect.stringContaining('disabled') });
+    expect(one.body.items[0]).toMatchObject({
+      channels: [],
+      status: 'failed',
+      failureReason: expect.stringContaining('disabled'),
+    });
 
-    const created = await call(app, 'POST', '/api/campaigns', { name: 'c', templateId: 'plain', deliveryMode: 'batch' });
+    const created = await call(app, 'POST', '/api/campaigns', {
+      name: 'c',
+      templateId: 'plain',
+      deliveryMode: 'batch',
+    });
     await call(app, 'POST', `/api/campaigns/${created.body.id}/recipients`, { userIds: ['u2'] });
     await call(app, 'POST', `/api/campaigns/${created.body.id}/send`, {});
-    const waited = await call(app, 'GET', `/__inspect/deliveries?campaignId=${created.body.id}&waitFor=1&timeoutMs=5000`);
+    const waited = await call(
+      app,
+      'GET',
+      `/__inspect/deliveries?campaignId=${created.body.id}&waitFor=1&timeoutMs=5000`,
+    );
     expect(waited.body.items[0]).toMatchObject({ channels: [], status: 'failed' });
   });
 });

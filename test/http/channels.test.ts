@@ -46,16 +46,20 @@ describe('POST /api/channels', () => {
     expect((await call(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' })).status).toBe(200);
   });
 
-  it.each(['sms', 'email', 'whatsapp', 'custom'])('answers 400 ERR_BAD_REQUEST for type %s (limit 0 without a provisioned plan)', async (type) => {
-    const app = makeTestApp();
-    const res = await call(app, 'POST', '/api/channels', { name: `My ${type}`, type, templateType: 'data' });
-    expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details.type).toMatch(/limit 0/);
-  });
+  it.each(['sms', 'email', 'whatsapp', 'custom'])(
+    'answers 400 ERR_BAD_REQUEST for type %s (limit 0 without a provisioned plan)',
+    async (type) => {
+      const app = makeTestApp();
+      const res = await call(app, 'POST', '/api/channels', { name: `My ${type}`, type, templateType: 'data' });
+      expectApiError(res, 400, 'ERR_BAD_REQUEST');
+      expect(res.body.error.details.type).toMatch(/limit 0/);
+    },
+  );
 
   it('allows any number of in_app channels', async () => {
     const app = makeTestApp();
-    for (const name of ['A', 'B', 'C']) expect((await call(app, 'POST', '/api/channels', { ...IN_APP, name })).status).toBe(200);
+    for (const name of ['A', 'B', 'C'])
+      expect((await call(app, 'POST', '/api/channels', { ...IN_APP, name })).status).toBe(200);
   });
 
   it('answers 400 ERR_BAD_REQUEST when the name derives a key already used in the app', async () => {
@@ -74,7 +78,7 @@ describe('POST /api/channels', () => {
 });
 
 describe('GET /api/channels and /api/channels/{id}', () => {
-  it('lists only the calling app\'s channels as a bare array', async () => {
+  it("lists only the calling app's channels as a bare array", async () => {
     const app = makeTestApp();
     const a = (await call(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
     await call(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' });
@@ -90,11 +94,15 @@ describe('GET /api/channels and /api/channels/{id}', () => {
     expect((await call(app, 'GET', '/v3/business-messaging/api/channels/in-app-alerts')).body).toEqual(created);
   });
 
-  it('answers 404 ERR_NOT_FOUND for an unknown id and for another app\'s channel', async () => {
+  it("answers 404 ERR_NOT_FOUND for an unknown id and for another app's channel", async () => {
     const app = makeTestApp();
     const created = (await call(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
     expectApiError(await call(app, 'GET', '/api/channels/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
-    expectApiError(await call(app, 'GET', `/api/channels/${created.id}`, undefined, { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'GET', `/api/channels/${created.id}`, undefined, { appId: 'app-b' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 });
 
@@ -104,9 +112,21 @@ describe('PUT /api/channels/{id}', () => {
     const app = makeTestApp({ clock });
     const created = (await call(app, 'POST', '/api/channels', IN_APP)).body;
     clock.advance(60_000);
-    const res = await call(app, 'PUT', `/api/channels/${created.id}`, { name: 'In-App Notifications', enabled: false, templateType: 'data', config: { x: 1 } });
+    const res = await call(app, 'PUT', `/api/channels/${created.id}`, {
+      name: 'In-App Notifications',
+      enabled: false,
+      templateType: 'data',
+      config: { x: 1 },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: created.id, name: 'In-App Notifications', key: 'in-app-alerts', enabled: false, templateType: 'data', config: { x: 1 } });
+    expect(res.body).toMatchObject({
+      id: created.id,
+      name: 'In-App Notifications',
+      key: 'in-app-alerts',
+      enabled: false,
+      templateType: 'data',
+      config: { x: 1 },
+    });
     expect(res.body.updatedAt).toBe('2030-01-01T00:01:00.000Z');
     expect(res.body.createdAt).toBe(created.createdAt);
     expect((await call(app, 'GET', `/api/channels/${created.id}`)).body).toEqual(res.body);
@@ -115,14 +135,24 @@ describe('PUT /api/channels/{id}', () => {
   it('accepts immutable fields echoed unchanged', async () => {
     const app = makeTestApp();
     const created = (await call(app, 'POST', '/api/channels', IN_APP)).body;
-    const res = await call(app, 'PUT', `/api/channels/${created.id}`, { type: 'in_app', key: 'in-app-alerts', categoryFilter: false, name: 'X' });
+    const res = await call(app, 'PUT', `/api/channels/${created.id}`, {
+      type: 'in_app',
+      key: 'in-app-alerts',
+      categoryFilter: false,
+      name: 'X',
+    });
     expect(res.status).toBe(200);
   });
 
   it('answers 400 ERR_BAD_REQUEST naming each immutable field that would change', async () => {
     const app = makeTestApp();
     const created = (await call(app, 'POST', '/api/channels', IN_APP)).body;
-    const res = await call(app, 'PUT', `/api/channels/${created.id}`, { type: 'push', key: 'other', categoryFilter: true, templateLabel: true });
+    const res = await call(app, 'PUT', `/api/channels/${created.id}`, {
+      type: 'push',
+      key: 'other',
+      categoryFilter: true,
+      templateLabel: true,
+    });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(Object.keys(res.body.error.details).sort()).toEqual(['categoryFilter', 'key', 'templateLabel', 'type']);
   });
@@ -135,10 +165,14 @@ describe('PUT /api/channels/{id}', () => {
     expect(Object.keys(res.body.error.details).sort()).toEqual(['enabled', 'templateType']);
   });
 
-  it('answers 404 ERR_NOT_FOUND for another app\'s channel', async () => {
+  it("answers 404 ERR_NOT_FOUND for another app's channel", async () => {
     const app = makeTestApp();
     const created = (await call(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
-    expectApiError(await call(app, 'PUT', `/api/channels/${created.id}`, { name: 'Mine' }, { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'PUT', `/api/channels/${created.id}`, { name: 'Mine' }, { appId: 'app-b' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 });
 

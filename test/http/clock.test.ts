@@ -21,8 +21,15 @@ describe('/__clock', () => {
 
   it('POST {now} sets the instant; records use it', async () => {
     const app = makeTestApp({ clock: manualClock() });
-    expect((await call(app, 'POST', '/__clock', { now: '2031-05-06T07:08:09+02:00' })).body).toEqual({ now: '2031-05-06T05:08:09.000Z', mode: 'manual' });
-    const campaign = await call(app, 'POST', '/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'batch' });
+    expect((await call(app, 'POST', '/__clock', { now: '2031-05-06T07:08:09+02:00' })).body).toEqual({
+      now: '2031-05-06T05:08:09.000Z',
+      mode: 'manual',
+    });
+    const campaign = await call(app, 'POST', '/api/campaigns', {
+      name: 'x',
+      templateId: 'plain',
+      deliveryMode: 'batch',
+    });
     expect(campaign.body.createdAt).toBe('2031-05-06T05:08:09.000Z');
   });
 

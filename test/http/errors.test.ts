@@ -36,7 +36,10 @@ describe('unreadable bodies are clean 400s', () => {
   });
 
   it('answers 400 ERR_BAD_REQUEST for a non-JSON content type', async () => {
-    const res = await call(app, 'POST', SEND, undefined, { raw: 'targets=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call(app, 'POST', SEND, undefined, {
+      raw: 'targets=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details).toHaveProperty('content-type');
   });
@@ -48,7 +51,10 @@ describe('unreadable bodies are clean 400s', () => {
 
   it('accepts application/json with a charset', async () => {
     const body = JSON.stringify({ template: { key: 'plain' }, targets: ['a'], mode: 'realtime' });
-    const res = await call(app, 'POST', SEND, undefined, { raw: body, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await call(app, 'POST', SEND, undefined, {
+      raw: body,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -80,7 +86,12 @@ describe('body limit', () => {
     const app = makeTestApp({ bodyLimitBytes: 200 });
     const res = await app.request(SEND, {
       method: 'POST',
-      headers: { appid: 'a', apikey: 'k', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(big)) },
+      headers: {
+        appid: 'a',
+        apikey: 'k',
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(big)),
+      },
       body: big,
     });
     expect(res.status).toBe(413);
@@ -109,13 +120,19 @@ describe('body limit', () => {
 
   it('accepts a body under the limit', async () => {
     const app = makeTestApp({ bodyLimitBytes: 10_000 });
-    expect((await call(app, 'POST', SEND, undefined, { raw: big, headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (await call(app, 'POST', SEND, undefined, { raw: big, headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(200);
   });
 });
 
 describe('order of checks for send (CONTRACT §2)', () => {
   const app = makeTestApp({ apps: [{ appId: 'app-test', apiKey: 'key-test' }] });
-  const good = { template: { key: 'order-confirmation', variables: { customerName: 'A', cta: CTA } }, targets: ['u1'], mode: 'realtime' };
+  const good = {
+    template: { key: 'order-confirmation', variables: { customerName: 'A', cta: CTA } },
+    targets: ['u1'],
+    mode: 'realtime',
+  };
 
   it('auth before body shape', async () => {
     expectApiError(await send(app, { targets: 'bad' }, { apiKey: 'wrong' }), 401, 'ERR_UNAUTHORIZED');
@@ -130,7 +147,11 @@ describe('order of checks for send (CONTRACT §2)', () => {
   });
 
   it('target count before template lookup', async () => {
-    expectApiError(await send(app, { ...good, template: { key: 'missing' }, targets: ['a', 'b'] }), 400, 'ERR_TARGET_LIMIT_EXCEEDED');
+    expectApiError(
+      await send(app, { ...good, template: { key: 'missing' }, targets: ['a', 'b'] }),
+      400,
+      'ERR_TARGET_LIMIT_EXCEEDED',
+    );
   });
 
   it('template lookup before status', async () => {
@@ -140,11 +161,19 @@ describe('order of checks for send (CONTRACT §2)', () => {
   });
 
   it('status before variables', async () => {
-    expectApiError(await send(app, { ...good, template: { key: 'draft-one', variables: { undeclared: 'x' } } }), 400, 'ERR_TEMPLATE_NOT_APPROVED');
+    expectApiError(
+      await send(app, { ...good, template: { key: 'draft-one', variables: { undeclared: 'x' } } }),
+      400,
+      'ERR_TEMPLATE_NOT_APPROVED',
+    );
   });
 
   it('variables last', async () => {
-    expectApiError(await send(app, { ...good, template: { key: 'order-confirmation', variables: {} } }), 400, 'ERR_INVALID_VARIABLES');
+    expectApiError(
+      await send(app, { ...good, template: { key: 'order-confirmation', variables: {} } }),
+      400,
+      'ERR_INVALID_VARIABLES',
+    );
     expect((await send(app, good)).status).toBe(200);
   });
 });

@@ -29,7 +29,11 @@ function open(dir: string, watch = false): EmulatorApp {
   return app;
 }
 
-const tpl = (key: string, extra: Record<string, unknown> = {}) => ({ key, content: { in_app: { title: `T ${key}` } }, ...extra });
+const tpl = (key: string, extra: Record<string, unknown> = {}) => ({
+  key,
+  content: { in_app: { title: `T ${key}` } },
+  ...extra,
+});
 
 async function templateIdOf(app: EmulatorApp, key: string, variables?: Record<string, unknown>): Promise<string> {
   const res = await send(app, { template: { key, variables }, targets: ['u'], mode: 'realtime' });
@@ -48,18 +52,29 @@ describe('loading fixture files', () => {
   it('accepts both variableSchema forms, required defaulting to true', async () => {
     const app = open(
       fixturesDir({
-        'a.json': tpl('arr', { variableSchema: [{ key: 'x', type: 'string', name: 'X' }, { key: 'y', type: 'string', required: false }] }),
+        'a.json': tpl('arr', {
+          variableSchema: [
+            { key: 'x', type: 'string', name: 'X' },
+            { key: 'y', type: 'string', required: false },
+          ],
+        }),
         'm.json': tpl('map', { variableSchema: { x: { type: 'string' }, y: { type: 'image', required: false } } }),
       }),
     );
     for (const key of ['arr', 'map']) {
-      expectApiError(await send(app, { template: { key }, targets: ['u'], mode: 'realtime' }), 400, 'ERR_INVALID_VARIABLES');
+      expectApiError(
+        await send(app, { template: { key }, targets: ['u'], mode: 'realtime' }),
+        400,
+        'ERR_INVALID_VARIABLES',
+      );
       await templateIdOf(app, key, { x: 'ok' });
     }
   });
 
   it('defaults status to approved and channels to the content keys', async () => {
-    const app = open(fixturesDir({ 'c.json': { key: 'multi', content: { in_app: { title: 'a' }, push: { title: 'b' } } } }));
+    const app = open(
+      fixturesDir({ 'c.json': { key: 'multi', content: { in_app: { title: 'a' }, push: { title: 'b' } } } }),
+    );
     const res = await send(app, { template: { key: 'multi' }, targets: ['u'], mode: 'realtime' });
     expect(res.body.channels).toEqual(['in_app', 'push']);
   });
@@ -82,10 +97,25 @@ describe('loading fixture files', () => {
   it.each([
     ['invalid JSON', '{"key": ', 'bad.json', /not valid JSON/],
     ['a bad status', tpl('s', { status: 'live' }), 'bad.json', /field "status"/],
-    ['a bad variable type', tpl('v', { variableSchema: [{ key: 'x', type: 'number' }] }), 'bad.json', /field "variableSchema/],
+    [
+      'a bad variable type',
+      tpl('v', { variableSchema: [{ key: 'x', type: 'number' }] }),
+      'bad.json',
+      /field "variableSchema/,
+    ],
     ['a missing key', { content: {} }, 'bad.json', /field "key"/],
     ['a bad id', tpl('i', { id: 'XYZ' }), 'bad.json', /field "id"/],
-    ['a variable declared twice', tpl('d', { variableSchema: [{ key: 'x', type: 'string' }, { key: 'x', type: 'image' }] }), 'bad.json', /declared twice/],
+    [
+      'a variable declared twice',
+      tpl('d', {
+        variableSchema: [
+          { key: 'x', type: 'string' },
+          { key: 'x', type: 'image' },
+        ],
+      }),
+      'bad.json',
+      /declared twice/,
+    ],
     ['a bad entry in an array file', [tpl('ok'), tpl('bad', { channels: [] })], 'bad.json', /field "1\.channels"/],
   ])('refuses to start on %s, naming the file and field', (_what, content, name, pattern) => {
     const dir = fixturesDir({ 'good.json': tpl('good'), [name]: content });
@@ -122,8 +152,20 @@ describe('the bundled fixtures/', () => {
     const app = open('fixtures');
     const health = (await call(app, 'GET', '/__health')).body;
     expect(health.templates).toBeGreaterThanOrEqual(5);
-    expectApiError(await send(app, { template: { key: 'spring-sale-draft', variables: { name: 'x' } }, targets: ['u'], mode: 'realtime' }), 400, 'ERR_TEMPLATE_NOT_APPROVED');
-    expectApiError(await send(app, { template: { key: 'legacy-newsletter' }, targets: ['u'], mode: 'realtime' }), 400, 'ERR_TEMPLATE_NOT_APPROVED');
+    expectApiError(
+      await send(app, {
+        template: { key: 'spring-sale-draft', variables: { name: 'x' } },
+        targets: ['u'],
+        mode: 'realtime',
+      }),
+      400,
+      'ERR_TEMPLATE_NOT_APPROVED',
+    );
+    expectApiError(
+      await send(app, { template: { key: 'legacy-newsletter' }, targets: ['u'], mode: 'realtime' }),
+      400,
+      'ERR_TEMPLATE_NOT_APPROVED',
+    );
   });
 });
 
@@ -136,7 +178,8 @@ describe('watching fixtures', () => {
     }
     return value;
   }
-  const templatesCount = (app: EmulatorApp) => async () => (await call(app, 'GET', '/__health')).body.templates as number;
+  const templatesCount = (app: EmulatorApp) => async () =>
+    (await call(app, 'GET', '/__health')).body.templates as number;
 
   it('reloads on an edit and keeps the last good set after a bad edit, reporting the file', async () => {
     const dir = fixturesDir({ 'a.json': tpl('first') });
@@ -159,6 +202,10 @@ describe('watching fixtures', () => {
 
     writeFileSync(join(dir, 'templates', 'b.json'), JSON.stringify(tpl('fourth')));
     expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);
-    expectApiError(await send(app, { template: { key: 'third' }, targets: ['u'], mode: 'realtime' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await send(app, { template: { key: 'third' }, targets: ['u'], mode: 'realtime' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 });

@@ -6,9 +6,20 @@ import { describe, expect, it } from 'vitest';
 import { CTA, call, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
 import type { EmulatorApp } from '../../src/index.js';
 
-const plain = (targets: string[], extra: Record<string, unknown> = {}) => ({ template: { key: 'plain' }, targets, mode: targets.length > 1 ? 'batch' : 'realtime', ...extra });
-const order = { template: { key: 'order-confirmation', variables: { customerName: 'A', cta: CTA } }, targets: ['o1'], mode: 'realtime', tag: 'orders' };
-const deliveries = async (app: EmulatorApp, query = '') => (await call(app, 'GET', `/__inspect/deliveries${query}`)).body;
+const plain = (targets: string[], extra: Record<string, unknown> = {}) => ({
+  template: { key: 'plain' },
+  targets,
+  mode: targets.length > 1 ? 'batch' : 'realtime',
+  ...extra,
+});
+const order = {
+  template: { key: 'order-confirmation', variables: { customerName: 'A', cta: CTA } },
+  targets: ['o1'],
+  mode: 'realtime',
+  tag: 'orders',
+};
+const deliveries = async (app: EmulatorApp, query = '') =>
+  (await call(app, 'GET', `/__inspect/deliveries${query}`)).body;
 const users = (body: { items: { userId: string }[] }) => body.items.map((d) => d.userId);
 
 async function seeded() {
@@ -82,7 +93,15 @@ describe('GET /__inspect/deliveries filters', () => {
   it('accepts limit 10,000 and answers 400 for 10,001, a negative offset or a bad date', async () => {
     const app = makeTestApp();
     expect((await call(app, 'GET', '/__inspect/deliveries?limit=10000')).status).toBe(200);
-    for (const query of ['limit=10001', 'limit=abc', 'offset=-1', 'since=yesterday', 'until=5', 'since=March%207', 'waitFor=0']) {
+    for (const query of [
+      'limit=10001',
+      'limit=abc',
+      'offset=-1',
+      'since=yesterday',
+      'until=5',
+      'since=March%207',
+      'waitFor=0',
+    ]) {
       const res = await call(app, 'GET', `/__inspect/deliveries?${query}`);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
       expect(Object.keys(res.body.error.details).length).toBeGreaterThan(0);
@@ -124,15 +143,26 @@ describe('GET /__inspect/notifications', () => {
     const { app, firstId } = await seeded();
     const all = (await call(app, 'GET', '/__inspect/notifications')).body;
     expect(all.total).toBe(3);
-    expect(all.items[0]).toMatchObject({ notificationId: firstId, appId: 'shop', targetCount: 2, sentCount: 2, failedCount: 0, sentFrom: 'api' });
+    expect(all.items[0]).toMatchObject({
+      notificationId: firstId,
+      appId: 'shop',
+      targetCount: 2,
+      sentCount: 2,
+      failedCount: 0,
+      sentFrom: 'api',
+    });
     expect((await call(app, 'GET', '/__inspect/notifications?appId=blog')).body.total).toBe(1);
     expect((await call(app, 'GET', '/__inspect/notifications?tag=promo')).body.total).toBe(1);
     expect((await call(app, 'GET', '/__inspect/notifications?mode=batch')).body.total).toBe(1);
     expect((await call(app, 'GET', `/__inspect/notifications?notificationId=${firstId}`)).body.total).toBe(1);
-    expect((await call(app, 'GET', '/__inspect/notifications?since=2030-01-01T00:01:00Z&until=2030-01-01T00:01:00Z')).body.items).toEqual([
-      expect.objectContaining({ appId: 'blog' }),
-    ]);
-    expect((await call(app, 'GET', '/__inspect/notifications?templateKey=plain&limit=1')).body).toMatchObject({ total: 2, items: [{ notificationId: firstId }] });
+    expect(
+      (await call(app, 'GET', '/__inspect/notifications?since=2030-01-01T00:01:00Z&until=2030-01-01T00:01:00Z')).body
+        .items,
+    ).toEqual([expect.objectContaining({ appId: 'blog' })]);
+    expect((await call(app, 'GET', '/__inspect/notifications?templateKey=plain&limit=1')).body).toMatchObject({
+      total: 2,
+      items: [{ notificationId: firstId }],
+    });
   });
 });
 
@@ -197,7 +227,15 @@ describe('GET /__health and retention', () => {
   it('reports status, version, uptime, auth, templates, apps and scenarios', async () => {
     const app = makeTestApp();
     const body = (await call(app, 'GET', '/__health')).body;
-    expect(body).toMatchObject({ status: 'ok', version: expect.any(String), uptimeMs: expect.any(Number), auth: 'open', templates: 5, apps: 0, activeScenarios: [] });
+    expect(body).toMatchObject({
+      status: 'ok',
+      version: expect.any(String),
+      uptimeMs: expect.any(Number),
+      auth: 'open',
+      templates: 5,
+      apps: 0,
+      activeScenarios: [],
+    });
   });
 
   it('keeps at most maxDeliveries, dropping the oldest, and reports the count dropped', async () => {

@@ -30,7 +30,7 @@ describe('isolation', () => {
     expect((await call(a, 'GET', '/__health')).body.apps).toBe(1);
   });
 
-  it('different seeds give different ids; separate instances never reuse one app\'s records', async () => {
+  it("different seeds give different ids; separate instances never reuse one app's records", async () => {
     const a = makeTestApp({ seed: 1 });
     const c = makeTestApp({ seed: 2 });
     const ra = await send(a, plain);

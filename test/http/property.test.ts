@@ -11,7 +11,9 @@ const app = makeTestApp();
 function expectClean(res: CallResult): void {
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
   if (res.status >= 400) {
-    expect(res.body).toMatchObject({ error: { code: expect.any(String), message: expect.any(String), devMessage: expect.any(String) } });
+    expect(res.body).toMatchObject({
+      error: { code: expect.any(String), message: expect.any(String), devMessage: expect.any(String) },
+    });
   }
 }
 
@@ -24,7 +26,10 @@ const sendShaped = fc.record(
         {
           key: fc.oneof(fc.constantFrom('plain', 'order-confirmation', 'greeting', 'draft-one', 'nope'), anyValue),
           id: fc.oneof(fc.constant('aaaaaaaaaaaaaaaaaaaaaaaa'), anyValue),
-          variables: fc.oneof(fc.dictionary(fc.constantFrom('name', 'customerName', 'cta', 'banner', 'u1', 'x'), anyValue), anyValue),
+          variables: fc.oneof(
+            fc.dictionary(fc.constantFrom('name', 'customerName', 'cta', 'banner', 'u1', 'x'), anyValue),
+            anyValue,
+          ),
           notificationPushData: anyValue,
         },
         { requiredKeys: [] },
@@ -40,15 +45,33 @@ const sendShaped = fc.record(
 
 describe('property: bad input never gives a 5xx', () => {
   it('arbitrary JSON values sent to /api/notifications/send', async () => {
-    await fc.assert(fc.asyncProperty(anyValue, async (body) => expectClean(await send(app, body))), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(anyValue, async (body) => expectClean(await send(app, body))),
+      { numRuns: 150 },
+    );
   });
 
   it('send-shaped objects with arbitrary field values', async () => {
-    await fc.assert(fc.asyncProperty(sendShaped, async (body) => expectClean(await send(app, body))), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(sendShaped, async (body) => expectClean(await send(app, body))),
+      { numRuns: 300 },
+    );
   });
 
   it('arbitrary query strings on /__inspect/deliveries', async () => {
-    const key = fc.constantFrom('appId', 'userId', 'limit', 'offset', 'since', 'until', 'waitFor', 'timeoutMs', 'mode', 'status', 'x');
+    const key = fc.constantFrom(
+      'appId',
+      'userId',
+      'limit',
+      'offset',
+      'since',
+      'until',
+      'waitFor',
+      'timeoutMs',
+      'mode',
+      'status',
+      'x',
+    );
     const query = fc.array(fc.tuple(key, fc.string({ maxLength: 12 })), { maxLength: 5 });
     await fc.assert(
       fc.asyncProperty(query, async (pairs) => {

@@ -10,8 +10,16 @@ import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campa
 let app: EmulatorApp;
 afterEach(() => app?.close());
 
-const ALL_FAIL = { name: 'blackout', rules: [{ match: { templateKey: 'order-confirmation', campaignId: '*' }, fault: { failDelivery: 'push provider outage' } }] };
-const SOME_FAIL = { name: 'flaky', rules: [{ match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } }] };
+const ALL_FAIL = {
+  name: 'blackout',
+  rules: [
+    { match: { templateKey: 'order-confirmation', campaignId: '*' }, fault: { failDelivery: 'push provider outage' } },
+  ],
+};
+const SOME_FAIL = {
+  name: 'flaky',
+  rules: [{ match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } }],
+};
 
 async function sendCampaign(users: string[], headers?: Record<string, string>) {
   const campaign = await createCampaign(app);
@@ -46,8 +54,15 @@ describe('scenarios on campaigns', () => {
     const scenario = {
       name: 'this-campaign',
       rules: [
-        { match: { path: '/api/campaigns/upload', campaignId: campaign.id }, fault: { error: 'ERR_OPERATION_FAILED' }, times: 1 },
-        { match: { path: '/api/campaigns/:id/send', campaignId: campaign.id }, fault: { rateLimit: { retryAfterSec: 5 } } },
+        {
+          match: { path: '/api/campaigns/upload', campaignId: campaign.id },
+          fault: { error: 'ERR_OPERATION_FAILED' },
+          times: 1,
+        },
+        {
+          match: { path: '/api/campaigns/:id/send', campaignId: campaign.id },
+          fault: { rateLimit: { retryAfterSec: 5 } },
+        },
       ],
     };
     expect((await call(app, 'POST', '/__scenarios', scenario)).status).toBe(201);

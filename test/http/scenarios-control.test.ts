@@ -13,9 +13,14 @@ const PLAIN = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const OUTAGE = {
   name: 'upload-outage',
   description: 'CSV upload fails twice',
-  rules: [{ match: { method: 'POST', path: '/api/campaigns/upload' }, fault: { error: 'ERR_OPERATION_FAILED' }, times: 2 }],
+  rules: [
+    { match: { method: 'POST', path: '/api/campaigns/upload' }, fault: { error: 'ERR_OPERATION_FAILED' }, times: 2 },
+  ],
 };
-const SEND_FAILS = (name: string, status = 503) => ({ name, rules: [{ match: { path: '/api/notifications/send' }, fault: { status } }] });
+const SEND_FAILS = (name: string, status = 503) => ({
+  name,
+  rules: [{ match: { path: '/api/notifications/send' }, fault: { status } }],
+});
 
 let app: EmulatorApp | undefined;
 const dirs: string[] = [];
@@ -27,7 +32,8 @@ afterEach(async () => {
 const tempDir = (files: Record<string, unknown>) => {
   const dir = mkdtempSync(join(tmpdir(), 'scenarios-'));
   dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  for (const [name, content] of Object.entries(files))
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   return dir;
 };
 
@@ -38,7 +44,11 @@ describe('GET/POST/DELETE /__scenarios', () => {
     const res = await call(app, 'GET', '/__scenarios');
     expect(res.status).toBe(200);
     expect(res.body.active).toEqual(['upload-outage']);
-    expect(res.body.scenarios[0]).toMatchObject({ name: 'upload-outage', description: 'CSV upload fails twice', active: true });
+    expect(res.body.scenarios[0]).toMatchObject({
+      name: 'upload-outage',
+      description: 'CSV upload fails twice',
+      active: true,
+    });
     expect(res.body.scenarios[0].rules[0]).toMatchObject({
       rule: 1,
       remaining: 1,
@@ -58,7 +68,10 @@ describe('GET/POST/DELETE /__scenarios', () => {
 
   it('answers 400 naming the rule index and field of an invalid scenario', async () => {
     app = makeTestApp();
-    const res = await call(app, 'POST', '/__scenarios', { name: 'bad', rules: [{ fault: { error: 'ERR_OPERATION_FAILED' } }, { fault: { error: 'ERR_NOPE' } }] });
+    const res = await call(app, 'POST', '/__scenarios', {
+      name: 'bad',
+      rules: [{ fault: { error: 'ERR_OPERATION_FAILED' } }, { fault: { error: 'ERR_NOPE' } }],
+    });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.devMessage).toContain('rule 2, field "fault.error"');
     expect(res.body.error.details).toHaveProperty(['rules.1.fault.error']);
@@ -66,7 +79,14 @@ describe('GET/POST/DELETE /__scenarios', () => {
 
   it('answers 400 for a body that is not JSON', async () => {
     app = makeTestApp();
-    expectApiError(await call(app, 'POST', '/__scenarios', undefined, { raw: 'nope', headers: { 'content-type': 'application/json' } }), 400, 'ERR_BAD_REQUEST');
+    expectApiError(
+      await call(app, 'POST', '/__scenarios', undefined, {
+        raw: 'nope',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'ERR_BAD_REQUEST',
+    );
   });
 
   it('deletes a scenario (and deactivates it), 404 when unknown', async () => {
@@ -78,7 +98,10 @@ describe('GET/POST/DELETE /__scenarios', () => {
   });
 
   it('restores counters on POST /__scenarios/reset', async () => {
-    app = makeTestApp({ scenarios: [{ ...SEND_FAILS('once'), rules: [{ ...SEND_FAILS('once').rules[0], times: 1 }] }], activeScenarios: ['once'] });
+    app = makeTestApp({
+      scenarios: [{ ...SEND_FAILS('once'), rules: [{ ...SEND_FAILS('once').rules[0], times: 1 }] }],
+      activeScenarios: ['once'],
+    });
     expect((await send(app, PLAIN)).status).toBe(503);
     expect((await send(app, PLAIN)).status).toBe(200);
     const reset = await call(app, 'POST', '/__scenarios/reset');
@@ -107,12 +130,18 @@ describe('activation', () => {
   });
 
   it('refuses to start with an unknown active scenario name', () => {
-    expect(() => makeTestApp({ scenarios: [SEND_FAILS('a')], activeScenarios: ['ghost'] })).toThrow(/no scenario named "ghost"/);
+    expect(() => makeTestApp({ scenarios: [SEND_FAILS('a')], activeScenarios: ['ghost'] })).toThrow(
+      /no scenario named "ghost"/,
+    );
   });
 
   it('refuses to start with an invalid inline scenario, naming the rule and field', () => {
-    expect(() => makeTestApp({ scenarios: [{ name: 'x', rules: [{ fault: { rateLimit: {} } }] }] })).toThrow(ConfigError);
-    expect(() => makeTestApp({ scenarios: [{ name: 'x', rules: [{ fault: { rateLimit: {} } }] }] })).toThrow(/rule 1, field "fault.rateLimit.retryAfterSec"/);
+    expect(() => makeTestApp({ scenarios: [{ name: 'x', rules: [{ fault: { rateLimit: {} } }] }] })).toThrow(
+      ConfigError,
+    );
+    expect(() => makeTestApp({ scenarios: [{ name: 'x', rules: [{ fault: { rateLimit: {} } }] }] })).toThrow(
+      /rule 1, field "fault.rateLimit.retryAfterSec"/,
+    );
   });
 });
 
@@ -125,7 +154,10 @@ describe('scenario directory', () => {
   });
 
   it('refuses to start with a bad file, naming the file, rule and field', () => {
-    const dir = tempDir({ 'good.json': SEND_FAILS('good'), 'bad.json': { name: 'bad', rules: [{ fault: { delayMs: 1 } }, { fault: { times: 2 } }] } });
+    const dir = tempDir({
+      'good.json': SEND_FAILS('good'),
+      'bad.json': { name: 'bad', rules: [{ fault: { delayMs: 1 } }, { fault: { times: 2 } }] },
+    });
     expect(() => makeTestApp({ scenariosDir: dir })).toThrow(/bad\.json: rule 2, field "fault"/);
   });
 
@@ -133,7 +165,9 @@ describe('scenario directory', () => {
     const broken = tempDir({ 'x.json': '{ nope' });
     expect(() => makeTestApp({ scenariosDir: broken })).toThrow(/x\.json: not valid JSON/);
     const twice = tempDir({ 'a.json': SEND_FAILS('same'), 'b.json': SEND_FAILS('same') });
-    expect(() => makeTestApp({ scenariosDir: twice })).toThrow(/b\.json: field "name": scenario "same" is already defined/);
+    expect(() => makeTestApp({ scenariosDir: twice })).toThrow(
+      /b\.json: field "name": scenario "same" is already defined/,
+    );
   });
 
   it('ships at least six valid example scenarios in ./scenarios, each with a description', async () => {
@@ -142,7 +176,8 @@ describe('scenario directory', () => {
     expect(scenarios.length).toBeGreaterThanOrEqual(6);
     for (const s of scenarios) expect(s.description, s.name).toEqual(expect.stringMatching(/\w{3}/));
     const kinds = scenarios.flatMap((s: any) => s.rules.flatMap((r: any) => Object.keys(r.fault)));
-    for (const kind of ['error', 'delayMs', 'rateLimit', 'failDelivery', 'drop', 'status']) expect(kinds).toContain(kind);
+    for (const kind of ['error', 'delayMs', 'rateLimit', 'failDelivery', 'drop', 'status'])
+      expect(kinds).toContain(kind);
   });
 
   it('starts with no scenarios when the directory does not exist', async () => {
@@ -161,15 +196,29 @@ describe('scenario directory', () => {
     await vi.waitFor(async () => expect((await send(app!, PLAIN)).status).toBe(502), { timeout: 5000, interval: 50 });
 
     writeFileSync(join(dir, 'a.json'), JSON.stringify({ name: 'flip', rules: [{ fault: { status: 'x' } }] }));
-    await vi.waitFor(() => expect(errors.join('\n')).toMatch(/a\.json.*keeping the previous "flip"[\s\S]*rule 1, field "fault.status"/), { timeout: 5000, interval: 50 });
+    await vi.waitFor(
+      () =>
+        expect(errors.join('\n')).toMatch(/a\.json.*keeping the previous "flip"[\s\S]*rule 1, field "fault.status"/),
+      { timeout: 5000, interval: 50 },
+    );
     expect((await send(app, PLAIN)).status).toBe(502);
 
     writeFileSync(join(dir, 'b.json'), JSON.stringify(SEND_FAILS('added')));
-    await vi.waitFor(async () => expect((await call(app!, 'GET', '/__scenarios')).body.scenarios.map((s: any) => s.name).sort()).toEqual(['added', 'flip']), {
+    await vi.waitFor(
+      async () =>
+        expect((await call(app!, 'GET', '/__scenarios')).body.scenarios.map((s: any) => s.name).sort()).toEqual([
+          'added',
+          'flip',
+        ]),
+      {
+        timeout: 5000,
+        interval: 50,
+      },
+    );
+    unlinkSync(join(dir, 'a.json'));
+    await vi.waitFor(async () => expect((await call(app!, 'GET', '/__scenarios')).body.active).toEqual([]), {
       timeout: 5000,
       interval: 50,
     });
-    unlinkSync(join(dir, 'a.json'));
-    await vi.waitFor(async () => expect((await call(app!, 'GET', '/__scenarios')).body.active).toEqual([]), { timeout: 5000, interval: 50 });
   });
 });

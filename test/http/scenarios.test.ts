@@ -8,13 +8,20 @@ import { call, expectApiError, makeTestApp, send } from '../helpers/app.js';
 
 const PLAIN = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const batch = (targets: string[]) => ({ template: { key: 'plain' }, targets, mode: 'batch' });
-const rule = (fault: object, extra: object = {}) => ({ match: { method: 'POST', path: '/api/notifications/send' }, fault, ...extra });
+const rule = (fault: object, extra: object = {}) => ({
+  match: { method: 'POST', path: '/api/notifications/send' },
+  fault,
+  ...extra,
+});
 const scenario = (name: string, ...rules: object[]) => ({ name, description: `${name} for tests`, rules });
 
 let app: EmulatorApp;
 afterEach(() => app?.close());
-const make = (scenarios: object[], activeScenarios: string[] = scenarios.map((s) => (s as { name: string }).name), seed = 1) =>
-  (app = makeTestApp({ scenarios, activeScenarios, seed }));
+const make = (
+  scenarios: object[],
+  activeScenarios: string[] = scenarios.map((s) => (s as { name: string }).name),
+  seed = 1,
+) => (app = makeTestApp({ scenarios, activeScenarios, seed }));
 
 describe('request-level faults', () => {
   it('answers the contract envelope with the status of an injected error code', async () => {
@@ -84,14 +91,27 @@ describe('request-level faults', () => {
 
 describe('matching', () => {
   it('matches the production prefix and the short prefix with the same rule', async () => {
-    make([scenario('outage', { match: { path: '/v3/business-messaging/api/notifications/send' }, fault: { error: 'ERR_OPERATION_FAILED' } })]);
+    make([
+      scenario('outage', {
+        match: { path: '/v3/business-messaging/api/notifications/send' },
+        fault: { error: 'ERR_OPERATION_FAILED' },
+      }),
+    ]);
     expectApiError(await call(app, 'POST', '/api/notifications/send', PLAIN), 500, 'ERR_OPERATION_FAILED');
-    expectApiError(await call(app, 'POST', '/v3/business-messaging/api/notifications/send', PLAIN), 500, 'ERR_OPERATION_FAILED');
+    expectApiError(
+      await call(app, 'POST', '/v3/business-messaging/api/notifications/send', PLAIN),
+      500,
+      'ERR_OPERATION_FAILED',
+    );
   });
 
   it('matches :param segments and * globs in paths', async () => {
     make([
-      scenario('p', { match: { path: '/api/campaigns/:id/send' }, fault: { status: 418 } }, { match: { path: '/api/templ*' }, fault: { status: 419 } }),
+      scenario(
+        'p',
+        { match: { path: '/api/campaigns/:id/send' }, fault: { status: 418 } },
+        { match: { path: '/api/templ*' }, fault: { status: 419 } },
+      ),
     ]);
     expect((await call(app, 'POST', '/api/campaigns/abc/send', {})).status).toBe(418);
     expect((await call(app, 'GET', '/api/templates')).status).toBe(419);
@@ -100,7 +120,11 @@ describe('matching', () => {
 
   it('matches a deep subset of the JSON body and the template key', async () => {
     make([
-      scenario('b', { match: { body: { mode: 'batch', targets: ['u9'] } }, fault: { status: 418 } }, { match: { templateKey: 'greet*' }, fault: { status: 419 } }),
+      scenario(
+        'b',
+        { match: { body: { mode: 'batch', targets: ['u9'] } }, fault: { status: 418 } },
+        { match: { templateKey: 'greet*' }, fault: { status: 419 } },
+      ),
     ]);
     expect((await send(app, batch(['u1', 'u9']))).status).toBe(418);
     expect((await send(app, batch(['u1']))).status).toBe(200);
@@ -109,7 +133,10 @@ describe('matching', () => {
 
   it('lets a non-JSON body fail body matchers and the route report it', async () => {
     make([scenario('b', { match: { body: { mode: 'batch' } }, fault: { status: 418 } })]);
-    const res = await call(app, 'POST', '/api/notifications/send', undefined, { raw: '{nope', headers: { 'content-type': 'application/json' } });
+    const res = await call(app, 'POST', '/api/notifications/send', undefined, {
+      raw: '{nope',
+      headers: { 'content-type': 'application/json' },
+    });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
   });
 
@@ -163,7 +190,11 @@ describe('activation and counting', () => {
 
   it('applies header scenarios to that request only', async () => {
     make([scenario('outage', rule({ error: 'ERR_OPERATION_FAILED' }))], []);
-    expectApiError(await send(app, PLAIN, { headers: { 'x-emulator-scenario': 'outage' } }), 500, 'ERR_OPERATION_FAILED');
+    expectApiError(
+      await send(app, PLAIN, { headers: { 'x-emulator-scenario': 'outage' } }),
+      500,
+      'ERR_OPERATION_FAILED',
+    );
     expect((await send(app, PLAIN)).status).toBe(200);
     expect((await call(app, 'GET', '/__scenarios')).body.active).toEqual([]);
   });
@@ -176,13 +207,26 @@ describe('activation and counting', () => {
   });
 
   it('keeps header counters apart from global ones and parallel headers apart from each other', async () => {
-    make([scenario('twice', rule({ error: 'ERR_OPERATION_FAILED' }, { times: 2 })), scenario('raw', rule({ status: 418 }))], []);
+    make(
+      [
+        scenario('twice', rule({ error: 'ERR_OPERATION_FAILED' }, { times: 2 })),
+        scenario('raw', rule({ status: 418 })),
+      ],
+      [],
+    );
     const headers = (name?: string) => (name ? { headers: { 'x-emulator-scenario': name } } : {});
     const plan = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? 'raw' : i % 3 === 1 ? undefined : 'twice'));
-    const results = await Promise.all(plan.map((name) => send(app, PLAIN, headers(name)).then((r) => ({ name, status: r.status }))));
+    const results = await Promise.all(
+      plan.map((name) => send(app, PLAIN, headers(name)).then((r) => ({ name, status: r.status }))),
+    );
     expect(results.filter((r) => r.name === 'raw').every((r) => r.status === 418)).toBe(true);
     expect(results.filter((r) => r.name === undefined).every((r) => r.status === 200)).toBe(true);
-    expect(results.filter((r) => r.name === 'twice').map((r) => r.status).sort()).toEqual([...Array(8).fill(200), 500, 500]);
+    expect(
+      results
+        .filter((r) => r.name === 'twice')
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual([...Array(8).fill(200), 500, 500]);
     // Global activation starts with its own fresh counters.
     await call(app, 'PUT', '/__scenarios/active', { names: ['twice'] });
     expect((await send(app, PLAIN)).status).toBe(500);
@@ -197,7 +241,11 @@ describe('failDelivery', () => {
     const { body } = await call(app, 'GET', '/__inspect/deliveries');
     const byUser = Object.fromEntries(body.items.map((d: any) => [d.userId, d]));
     expect(byUser['user-1']).toMatchObject({ status: 'sent', failureReason: null, scenario: null });
-    expect(byUser['user-90']).toMatchObject({ status: 'failed', failureReason: 'device unreachable', scenario: 'flaky' });
+    expect(byUser['user-90']).toMatchObject({
+      status: 'failed',
+      failureReason: 'device unreachable',
+      scenario: 'flaky',
+    });
     expect(byUser['user-91'].status).toBe('failed');
   });
 
@@ -211,7 +259,13 @@ describe('failDelivery', () => {
   });
 
   it('counts `times` per recipient and honours request matchers', async () => {
-    make([scenario('two', { match: { path: '/api/notifications/send', body: { tag: 'x' } }, fault: { failDelivery: 'bounced' }, times: 2 })]);
+    make([
+      scenario('two', {
+        match: { path: '/api/notifications/send', body: { tag: 'x' } },
+        fault: { failDelivery: 'bounced' },
+        times: 2,
+      }),
+    ]);
     await send(app, { ...batch(['a', 'b']), tag: 'y' });
     await send(app, { ...batch(['c', 'd', 'e']), tag: 'x' });
     const { body } = await call(app, 'GET', '/__inspect/deliveries?status=failed');
@@ -220,7 +274,10 @@ describe('failDelivery', () => {
 
   it('applies header-activated failDelivery only to that request', async () => {
     make([scenario('all-fail', { match: { userId: '*' }, fault: { failDelivery: 'down' } })], []);
-    await Promise.all([send(app, batch(['h1']), { headers: { 'x-emulator-scenario': 'all-fail' } }), send(app, batch(['n1']))]);
+    await Promise.all([
+      send(app, batch(['h1']), { headers: { 'x-emulator-scenario': 'all-fail' } }),
+      send(app, batch(['n1'])),
+    ]);
     const { body } = await call(app, 'GET', '/__inspect/deliveries');
     const byUser = Object.fromEntries(body.items.map((d: any) => [d.userId, d.status]));
     expect(byUser).toEqual({ h1: 'failed', n1: 'sent' });

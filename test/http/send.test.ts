@@ -19,7 +19,16 @@ describe('POST /api/notifications/send: happy path', () => {
     const app = makeTestApp({ clock });
     const res = await send(app, order());
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['channels', 'createdAt', 'mode', 'notificationId', 'sentFrom', 'tag', 'templateKey', 'title']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'channels',
+      'createdAt',
+      'mode',
+      'notificationId',
+      'sentFrom',
+      'tag',
+      'templateKey',
+      'title',
+    ]);
     expect(res.body).toEqual({
       notificationId: expect.stringMatching(/^notif_[0-9a-f]{24}$/),
       templateKey: 'order-confirmation',
@@ -48,7 +57,10 @@ describe('POST /api/notifications/send: happy path', () => {
 
   it('accepts key and id together when they name the same template', async () => {
     const app = makeTestApp();
-    const res = await send(app, order({ template: { key: 'order-confirmation', id: 'aaaaaaaaaaaaaaaaaaaaaaaa', variables: ORDER_VARS } }));
+    const res = await send(
+      app,
+      order({ template: { key: 'order-confirmation', id: 'aaaaaaaaaaaaaaaaaaaaaaaa', variables: ORDER_VARS } }),
+    );
     expect(res.status).toBe(200);
   });
 
@@ -67,7 +79,10 @@ describe('POST /api/notifications/send: happy path', () => {
 
   it('answers 404 ERR_NOT_FOUND when key and id are given and the id is unknown', async () => {
     const app = makeTestApp();
-    const res = await send(app, order({ template: { key: 'order-confirmation', id: 'ffffffffffffffffffffffff', variables: ORDER_VARS } }));
+    const res = await send(
+      app,
+      order({ template: { key: 'order-confirmation', id: 'ffffffffffffffffffffffff', variables: ORDER_VARS } }),
+    );
     expectApiError(res, 404, 'ERR_NOT_FOUND');
   });
 
@@ -154,13 +169,23 @@ describe('POST /api/notifications/send: variables', () => {
   });
 
   it('accepts the map form of variableSchema (required by default)', async () => {
-    expect((await send(app, { template: { key: 'greeting', variables: { name: 'Bo' } }, targets: ['u'], mode: 'realtime' })).status).toBe(200);
-    expectApiError(await send(app, { template: { key: 'greeting' }, targets: ['u'], mode: 'realtime' }), 400, 'ERR_INVALID_VARIABLES');
+    expect(
+      (await send(app, { template: { key: 'greeting', variables: { name: 'Bo' } }, targets: ['u'], mode: 'realtime' }))
+        .status,
+    ).toBe(200);
+    expectApiError(
+      await send(app, { template: { key: 'greeting' }, targets: ['u'], mode: 'realtime' }),
+      400,
+      'ERR_INVALID_VARIABLES',
+    );
   });
 
   it('answers 400 ERR_INVALID_VARIABLES for an undeclared "__proto__" variable', async () => {
     const raw = '{"template":{"key":"plain","variables":{"__proto__":{"x":1}}},"targets":["u"],"mode":"realtime"}';
-    const res = await call(app, 'POST', '/api/notifications/send', undefined, { raw, headers: { 'content-type': 'application/json' } });
+    const res = await call(app, 'POST', '/api/notifications/send', undefined, {
+      raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
     expect(Object.keys(res.body.error.details)).toEqual(['template.variables.__proto__']);
   });
@@ -199,7 +224,11 @@ describe('POST /api/notifications/send: batch variables keyed by target', () => 
 
   it('applies a flat map to every target in batch mode', async () => {
     const app = makeTestApp();
-    const res = await send(app, { template: { key: 'greeting', variables: { name: 'All' } }, targets: ['a', 'b'], mode: 'batch' });
+    const res = await send(app, {
+      template: { key: 'greeting', variables: { name: 'All' } },
+      targets: ['a', 'b'],
+      mode: 'batch',
+    });
     expect(res.status).toBe(200);
     const { body } = await call(app, 'GET', '/__inspect/deliveries');
     expect(body.items.map((d: any) => d.rendered.in_app.title)).toEqual(['Hi All', 'Hi All']);
@@ -228,11 +257,14 @@ describe('POST /api/notifications/send: targets and modes', () => {
     expect(res.body.error.details).toHaveProperty('targets');
   });
 
-  it.each([[['']], [['  ']], [[5]], [[null]], ['u1'], [{ a: 1 }]])('answers 400 ERR_BAD_REQUEST for targets %j', async (targets) => {
-    const res = await plain(targets);
-    expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details).some((k) => k.startsWith('targets'))).toBe(true);
-  });
+  it.each([[['']], [['  ']], [[5]], [[null]], ['u1'], [{ a: 1 }]])(
+    'answers 400 ERR_BAD_REQUEST for targets %j',
+    async (targets) => {
+      const res = await plain(targets);
+      expectApiError(res, 400, 'ERR_BAD_REQUEST');
+      expect(Object.keys(res.body.error.details).some((k) => k.startsWith('targets'))).toBe(true);
+    },
+  );
 
   it.each(['broadcast', '', 'REALTIME'])('answers 400 ERR_INVALID_MODE for mode %j', async (mode) => {
     const res = await plain(['a'], mode);
@@ -257,15 +289,28 @@ describe('POST /api/notifications/send: targets and modes', () => {
     expect(body.items.map((d: any) => d.userId)).toEqual(['a', 'b']);
   });
 
-  it.each([['x'], [[1]], [5]])('answers 400 ERR_BAD_REQUEST when notificationPushData is %j', async (notificationPushData) => {
-    const res = await send(app, { template: { key: 'plain', notificationPushData }, targets: ['a'], mode: 'realtime' });
-    expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty(['template.notificationPushData']);
-  });
+  it.each([['x'], [[1]], [5]])(
+    'answers 400 ERR_BAD_REQUEST when notificationPushData is %j',
+    async (notificationPushData) => {
+      const res = await send(app, {
+        template: { key: 'plain', notificationPushData },
+        targets: ['a'],
+        mode: 'realtime',
+      });
+      expectApiError(res, 400, 'ERR_BAD_REQUEST');
+      expect(res.body.error.details).toHaveProperty(['template.notificationPushData']);
+    },
+  );
 
   it('treats null variables, notificationPushData, title and tag as omitted', async () => {
     const local = makeTestApp();
-    const res = await send(local, { template: { key: 'plain', variables: null, notificationPushData: null }, targets: ['a'], mode: 'realtime', title: null, tag: null });
+    const res = await send(local, {
+      template: { key: 'plain', variables: null, notificationPushData: null },
+      targets: ['a'],
+      mode: 'realtime',
+      title: null,
+      tag: null,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ title: null, tag: null });
     const { body } = await call(local, 'GET', '/__inspect/deliveries');
@@ -273,8 +318,16 @@ describe('POST /api/notifications/send: targets and modes', () => {
   });
 
   it('answers 400 ERR_BAD_REQUEST when title or tag is not a string', async () => {
-    expectApiError(await send(app, { template: { key: 'plain' }, targets: ['a'], mode: 'realtime', title: 5 }), 400, 'ERR_BAD_REQUEST');
-    expectApiError(await send(app, { template: { key: 'plain' }, targets: ['a'], mode: 'realtime', tag: {} }), 400, 'ERR_BAD_REQUEST');
+    expectApiError(
+      await send(app, { template: { key: 'plain' }, targets: ['a'], mode: 'realtime', title: 5 }),
+      400,
+      'ERR_BAD_REQUEST',
+    );
+    expectApiError(
+      await send(app, { template: { key: 'plain' }, targets: ['a'], mode: 'realtime', tag: {} }),
+      400,
+      'ERR_BAD_REQUEST',
+    );
   });
 
   it('answers 400 ERR_BAD_REQUEST when neither key nor id is given', async () => {
@@ -289,7 +342,11 @@ describe('POST /api/notifications/send: records', () => {
     const clock = manualClock('2030-05-05T00:00:00.000Z');
     const app = makeTestApp({ clock });
     const res = await send(app, {
-      template: { key: 'order-confirmation', variables: { ...ORDER_VARS, banner: BANNER }, notificationPushData: { sound: 'ding' } },
+      template: {
+        key: 'order-confirmation',
+        variables: { ...ORDER_VARS, banner: BANNER },
+        notificationPushData: { sound: 'ding' },
+      },
       targets: ['u1'],
       mode: 'realtime',
       title: 'T',
@@ -322,7 +379,11 @@ describe('POST /api/notifications/send: records', () => {
     });
     const notes = await call(app, 'GET', '/__inspect/notifications');
     expect(notes.body.total).toBe(1);
-    expect(notes.body.items[0]).toMatchObject({ notificationId: res.body.notificationId, appId: 'app-test', targetCount: 1 });
+    expect(notes.body.items[0]).toMatchObject({
+      notificationId: res.body.notificationId,
+      appId: 'app-test',
+      targetCount: 1,
+    });
   });
 
   it('leaves an optional image placeholder literal when the image is omitted', async () => {

@@ -13,7 +13,7 @@ async function createTemplate(app: EmulatorApp, body: Record<string, unknown>, a
 }
 
 describe('POST /api/templates', () => {
-  it('creates a draft template in the real service\'s shape with an auto slug', async () => {
+  it("creates a draft template in the real service's shape with an auto slug", async () => {
     const app = makeTestApp({ clock: manualClock() });
     const channelId = await inAppChannel(app);
     const res = await createTemplate(app, {
@@ -48,19 +48,25 @@ describe('POST /api/templates', () => {
     });
   });
 
-  it('takes a custom templateId slug and the spec\'s array form of variableSchema', async () => {
+  it("takes a custom templateId slug and the spec's array form of variableSchema", async () => {
     const app = makeTestApp();
     const res = await createTemplate(app, {
       name: 'Anything',
       templateId: 'custom-slug',
       variableSchema: [{ key: 'a', type: 'string', required: false }],
     });
-    expect(res.body).toMatchObject({ templateId: 'custom-slug', variableSchema: { a: { type: 'string', required: false } } });
+    expect(res.body).toMatchObject({
+      templateId: 'custom-slug',
+      variableSchema: { a: { type: 'string', required: false } },
+    });
   });
 
   it('answers 400 ERR_BAD_REQUEST with details for missing name, missing channelIds, a bad slug and a bad variable type', async () => {
     const app = makeTestApp();
-    const res = await call(app, 'POST', '/api/templates', { templateId: 'bad slug!', variableSchema: { x: { type: 'video' } } });
+    const res = await call(app, 'POST', '/api/templates', {
+      templateId: 'bad slug!',
+      variableSchema: { x: { type: 'video' } },
+    });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details).toHaveProperty('name');
     expect(res.body.error.details).toHaveProperty('channelIds');
@@ -68,7 +74,7 @@ describe('POST /api/templates', () => {
     expect(Object.keys(res.body.error.details).some((k) => k.startsWith('variableSchema'))).toBe(true);
   });
 
-  it('answers 400 ERR_BAD_REQUEST for a duplicate slug, including a shared fixture template\'s key', async () => {
+  it("answers 400 ERR_BAD_REQUEST for a duplicate slug, including a shared fixture template's key", async () => {
     const app = makeTestApp();
     await createTemplate(app, { name: 'Promo' });
     const dup = await createTemplate(app, { name: 'Other', templateId: 'promo' });
@@ -92,14 +98,20 @@ describe('POST /api/templates', () => {
   });
 
   it('answers 400 ERR_BAD_REQUEST for a variable declared twice', async () => {
-    const res = await createTemplate(makeTestApp(), { name: 'X', variableSchema: [{ key: 'a', type: 'string' }, { key: 'a', type: 'image' }] });
+    const res = await createTemplate(makeTestApp(), {
+      name: 'X',
+      variableSchema: [
+        { key: 'a', type: 'string' },
+        { key: 'a', type: 'image' },
+      ],
+    });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details).toHaveProperty(['variableSchema.1.key']);
   });
 });
 
 describe('GET /api/templates', () => {
-  it('lists shared fixture templates and the app\'s own, not another app\'s, as a bare array', async () => {
+  it("lists shared fixture templates and the app's own, not another app's, as a bare array", async () => {
     const app = makeTestApp();
     await createTemplate(app, { name: 'Mine' }, 'app-a');
     await createTemplate(app, { name: 'Theirs' }, 'app-b');
@@ -110,7 +122,12 @@ describe('GET /api/templates', () => {
     expect(keys).toContain('order-confirmation');
     expect(keys).not.toContain('theirs');
     const fixture = res.body.find((t: { key: string }) => t.key === 'order-confirmation');
-    expect(fixture).toMatchObject({ id: 'aaaaaaaaaaaaaaaaaaaaaaaa', appId: 'app-a', source: 'fixture', status: 'approved' });
+    expect(fixture).toMatchObject({
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+      appId: 'app-a',
+      source: 'fixture',
+      status: 'approved',
+    });
   });
 
   it('filters by channelId: runtime templates by their links, fixtures by their channel types', async () => {
@@ -135,11 +152,15 @@ describe('GET /api/templates/{id}', () => {
     expect((await call(app, 'GET', '/api/templates/promo')).body).toEqual(created);
   });
 
-  it('answers 404 ERR_NOT_FOUND for an unknown id and for another app\'s template', async () => {
+  it("answers 404 ERR_NOT_FOUND for an unknown id and for another app's template", async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
     expectApiError(await call(app, 'GET', '/api/templates/nope'), 404, 'ERR_NOT_FOUND');
-    expectApiError(await call(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 });
 
@@ -150,11 +171,23 @@ describe('PUT /api/templates/{id}', () => {
     const created = (await createTemplate(app, { name: 'Promo' })).body;
     clock.advance(1000);
     const res = await call(app, 'PUT', `/api/templates/${created.id}`, {
-      status: 'approved', name: 'Promo 2', category: 'marketing', sequence: 3, availability: 'all',
+      status: 'approved',
+      name: 'Promo 2',
+      category: 'marketing',
+      sequence: 3,
+      availability: 'all',
       variableSchema: { customerName: { type: 'string' }, trackingUrl: { type: 'action' } },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: created.id, templateId: 'promo', status: 'approved', name: 'Promo 2', category: 'marketing', sequence: 3, availability: 'all' });
+    expect(res.body).toMatchObject({
+      id: created.id,
+      templateId: 'promo',
+      status: 'approved',
+      name: 'Promo 2',
+      category: 'marketing',
+      sequence: 3,
+      availability: 'all',
+    });
     expect(Object.keys(res.body.variableSchema)).toEqual(['customerName', 'trackingUrl']);
     expect(res.body.updatedAt).toBe('2030-01-01T00:00:01.000Z');
   });
@@ -183,7 +216,11 @@ describe('PUT /api/templates/{id}', () => {
     expectApiError(back, 400, 'ERR_BAD_REQUEST');
     expect(back.body.error.details.status).toMatch(/"approved" to "draft"/);
     await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'archived' });
-    expectApiError(await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' }), 400, 'ERR_BAD_REQUEST');
+    expectApiError(
+      await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' }),
+      400,
+      'ERR_BAD_REQUEST',
+    );
   });
 
   it('answers 400 ERR_BAD_REQUEST for an unknown status and for changing the slug', async () => {
@@ -197,10 +234,14 @@ describe('PUT /api/templates/{id}', () => {
     expect(slug.body.error.details.templateId).toMatch(/immutable/);
   });
 
-  it('answers 404 ERR_NOT_FOUND for another app\'s template', async () => {
+  it("answers 404 ERR_NOT_FOUND for another app's template", async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
-    expectApiError(await call(app, 'PUT', `/api/templates/${created.id}`, { name: 'x' }, { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'PUT', `/api/templates/${created.id}`, { name: 'x' }, { appId: 'app-b' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 
   it('on a shared fixture template creates an override for the calling app only (same id and key)', async () => {
@@ -210,9 +251,19 @@ describe('PUT /api/templates/{id}', () => {
     expect(res.body).toMatchObject({ key: 'plain', status: 'archived', source: 'runtime', appId: 'app-a' });
     const fixtureId = (await call(app, 'GET', '/api/templates/plain', undefined, { appId: 'app-b' })).body.id;
     expect(res.body.id).toBe(fixtureId);
-    expectApiError(await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'app-a' }), 400, 'ERR_TEMPLATE_NOT_APPROVED');
-    expect((await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'app-b' })).status).toBe(200);
-    expect((await call(app, 'GET', '/api/templates', undefined, { appId: 'app-a' })).body.filter((t: { key: string }) => t.key === 'plain')).toHaveLength(1);
+    expectApiError(
+      await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'app-a' }),
+      400,
+      'ERR_TEMPLATE_NOT_APPROVED',
+    );
+    expect(
+      (await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'app-b' })).status,
+    ).toBe(200);
+    expect(
+      (await call(app, 'GET', '/api/templates', undefined, { appId: 'app-a' })).body.filter(
+        (t: { key: string }) => t.key === 'plain',
+      ),
+    ).toHaveLength(1);
   });
 });
 
@@ -237,13 +288,20 @@ describe('DELETE /api/templates/{id}', () => {
     const app = makeTestApp();
     await call(app, 'PUT', '/api/templates/plain', { status: 'archived' });
     expect((await call(app, 'DELETE', '/api/templates/plain')).status).toBe(200);
-    expect((await call(app, 'GET', '/api/templates/plain')).body).toMatchObject({ status: 'approved', source: 'fixture' });
+    expect((await call(app, 'GET', '/api/templates/plain')).body).toMatchObject({
+      status: 'approved',
+      source: 'fixture',
+    });
   });
 
-  it('answers 404 ERR_NOT_FOUND for another app\'s template and leaves it in place', async () => {
+  it("answers 404 ERR_NOT_FOUND for another app's template and leaves it in place", async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
-    expectApiError(await call(app, 'DELETE', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call(app, 'DELETE', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }),
+      404,
+      'ERR_NOT_FOUND',
+    );
     expect((await call(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-a' })).status).toBe(200);
   });
 });
@@ -284,7 +342,7 @@ describe('sending with a runtime template', () => {
     expect(deliveries.items[0].rendered).toEqual({ in_app: { title: 'Hi Ada', url: CTA.data } });
   });
 
-  it('is invisible to another app\'s sends (404)', async () => {
+  it("is invisible to another app's sends (404)", async () => {
     const app = makeTestApp();
     const created = await runtimeTemplate(app);
     await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });

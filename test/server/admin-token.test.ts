@@ -12,17 +12,24 @@ describe('admin token, in-process', () => {
   const app = makeTestApp({ adminToken: TOKEN });
   const bearer = { headers: { authorization: `Bearer ${TOKEN}` } };
 
-  it.each(['/__health', '/__inspect/deliveries', '/__inspect/notifications', '/__inspect/requests', '/__no-such-control-path'])(
-    'answers 401 ERR_UNAUTHORIZED on GET %s without the token',
-    async (path) => {
-      const res = await call(app, 'GET', path);
-      expectApiError(res, 401, 'ERR_UNAUTHORIZED');
-      expect(res.body.error.details).toEqual({ authorization: 'header is required' });
-    },
-  );
+  it.each([
+    '/__health',
+    '/__inspect/deliveries',
+    '/__inspect/notifications',
+    '/__inspect/requests',
+    '/__no-such-control-path',
+  ])('answers 401 ERR_UNAUTHORIZED on GET %s without the token', async (path) => {
+    const res = await call(app, 'GET', path);
+    expectApiError(res, 401, 'ERR_UNAUTHORIZED');
+    expect(res.body.error.details).toEqual({ authorization: 'header is required' });
+  });
 
   it('answers 401 on DELETE /__inspect without the token and clears nothing', async () => {
-    await call(app, 'POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' });
+    await call(app, 'POST', '/api/notifications/send', {
+      template: { key: 'plain' },
+      targets: ['u1'],
+      mode: 'realtime',
+    });
     expectApiError(await call(app, 'DELETE', '/__inspect'), 401, 'ERR_UNAUTHORIZED');
     expect(app.emulator.store.stats().deliveries).toBeGreaterThan(0);
   });
@@ -43,7 +50,11 @@ describe('admin token, in-process', () => {
   });
 
   it('leaves the emulated API open to appid/apikey alone', async () => {
-    const res = await call(app, 'POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['u2'], mode: 'realtime' });
+    const res = await call(app, 'POST', '/api/notifications/send', {
+      template: { key: 'plain' },
+      targets: ['u2'],
+      mode: 'realtime',
+    });
     expect(res.status).toBe(200);
     expect((await call(app, 'GET', '/v3/business-messaging/api/notifications/send')).status).not.toBe(401);
   });
@@ -56,7 +67,13 @@ describe('admin token, in-process', () => {
 describe('admin token, over a socket with the client', () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
-    emu = await startEmulator({ port: 0, adminToken: TOKEN, templates: [{ key: 'plain', status: 'approved', variableSchema: [], content: { in_app: { title: 'Hi' } } }], watch: false, logLevel: 'silent' });
+    emu = await startEmulator({
+      port: 0,
+      adminToken: TOKEN,
+      templates: [{ key: 'plain', status: 'approved', variableSchema: [], content: { in_app: { title: 'Hi' } } }],
+      watch: false,
+      logLevel: 'silent',
+    });
   });
   afterAll(() => emu.close());
 
@@ -66,14 +83,18 @@ describe('admin token, over a socket with the client', () => {
   });
 
   it('a client without the token gets an EmulatorClientError with status 401', async () => {
-    const error = await createClient({ url: emu.url }).health().catch((e: unknown) => e);
+    const error = await createClient({ url: emu.url })
+      .health()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmulatorClientError);
     expect(error).toMatchObject({ status: 401, code: 'ERR_UNAUTHORIZED' });
     expect((error as Error).message).toMatch(/GET \/__health answered 401/);
   });
 
   it('a client with a wrong token is refused, one with the right token is not', async () => {
-    await expect(createClient({ url: emu.url, adminToken: 'wrong' }).deliveries()).rejects.toMatchObject({ status: 401 });
+    await expect(createClient({ url: emu.url, adminToken: 'wrong' }).deliveries()).rejects.toMatchObject({
+      status: 401,
+    });
     expect(await createClient({ url: emu.url, adminToken: TOKEN }).deliveries()).toEqual({ total: 0, items: [] });
   });
 

@@ -17,7 +17,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('EMULATOR_') && name !== 'PORT' && name !== 'HOST'));
+const cleanEnv = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('EMULATOR_') && name !== 'PORT' && name !== 'HOST'),
+  );
 
 describe('the CLI bundle without node_modules', () => {
   it('has no node_modules to fall back on', () => {
@@ -26,7 +29,11 @@ describe('the CLI bundle without node_modules', () => {
 
   it('serves a batch send, answers inspect and writes its data file', async () => {
     const dataFile = join(dir, 'state.json');
-    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--data-file', dataFile, '--log-level', 'silent', '--no-watch'], { cwd: dir, env: cleanEnv() });
+    const child = spawn(
+      process.execPath,
+      ['dist/cli.js', '--port', '0', '--data-file', dataFile, '--log-level', 'silent', '--no-watch'],
+      { cwd: dir, env: cleanEnv() },
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let stdout = '';
     let stderr = '';
@@ -42,10 +49,17 @@ describe('the CLI bundle without node_modules', () => {
     const send = await fetch(`${url}/api/notifications/send`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', appid: 'bundle', apikey: 'k' },
-      body: JSON.stringify({ template: { key: 'welcome-message', variables: { name: 'Ada' } }, targets: ['u1', 'u2', 'u3'], mode: 'batch' }),
+      body: JSON.stringify({
+        template: { key: 'welcome-message', variables: { name: 'Ada' } },
+        targets: ['u1', 'u2', 'u3'],
+        mode: 'batch',
+      }),
     });
     expect(send.status).toBe(200);
-    const found = (await (await fetch(`${url}/__inspect/deliveries?userId=u2`)).json()) as { total: number; items: { rendered: unknown }[] };
+    const found = (await (await fetch(`${url}/__inspect/deliveries?userId=u2`)).json()) as {
+      total: number;
+      items: { rendered: unknown }[];
+    };
     expect(found.total).toBe(1);
     expect(JSON.stringify(found.items[0]!.rendered)).toContain('Ada');
     child.kill('SIGTERM');
@@ -55,7 +69,11 @@ describe('the CLI bundle without node_modules', () => {
   });
 
   it('runs generate-csv', () => {
-    const result = spawnSync(process.execPath, ['dist/cli.js', 'generate-csv', '--template', 'welcome-message', '--rows', '2', '--seed', '1'], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
+    const result = spawnSync(
+      process.execPath,
+      ['dist/cli.js', 'generate-csv', '--template', 'welcome-message', '--rows', '2', '--seed', '1'],
+      { cwd: dir, encoding: 'utf8', env: cleanEnv() },
+    );
     expect(result.status).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('user_id,name');
   });

@@ -11,14 +11,18 @@ import { describe, expect, it } from 'vitest';
 const CLI = join(process.cwd(), 'dist', 'cli.js');
 const cleanEnv = () => {
   const env = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('EMULATOR_') || name === 'PORT' || name === 'HOST') delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith('EMULATOR_') || name === 'PORT' || name === 'HOST') delete env[name];
   return env;
 };
-const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 20_000 });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 20_000 });
 
 describe('notification-emulator CLI', () => {
   it('prints the bound URL, serves requests, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', 'fixtures', '--log-level', 'silent'], { env: cleanEnv() });
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', 'fixtures', '--log-level', 'silent'], {
+      env: cleanEnv(),
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let stdout = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -63,7 +67,9 @@ describe('notification-emulator CLI', () => {
   });
 
   it('exits 0 on SIGINT sent the moment the startup line appears', async () => {
-    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', 'fixtures', '--log-level', 'silent'], { env: cleanEnv() });
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', 'fixtures', '--log-level', 'silent'], {
+      env: cleanEnv(),
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('listening on')) child.kill('SIGINT');
@@ -73,7 +79,9 @@ describe('notification-emulator CLI', () => {
 
   it('warns on stderr when the fixtures folder holds no templates', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cli-empty-'));
-    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', dir, '--log-level', 'warn'], { env: cleanEnv() });
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', dir, '--log-level', 'warn'], {
+      env: cleanEnv(),
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let stderr = '';
     await new Promise<void>((resolve, reject) => {

@@ -3,14 +3,27 @@
  * endpoint, answers are typed records, failures are EmulatorClientErrors with the envelope.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, EmulatorClientError, startEmulator, type EmulatorClient, type RunningEmulator } from '../../src/index.js';
+import {
+  createClient,
+  EmulatorClientError,
+  startEmulator,
+  type EmulatorClient,
+  type RunningEmulator,
+} from '../../src/index.js';
 import { manualClock, TEST_TEMPLATES } from '../helpers/app.js';
 
 let emu: RunningEmulator;
 let client: EmulatorClient;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent', seed: 5, clock: manualClock('2030-01-01T00:00:00.000Z') });
+  emu = await startEmulator({
+    port: 0,
+    templates: TEST_TEMPLATES,
+    watch: false,
+    logLevel: 'silent',
+    seed: 5,
+    clock: manualClock('2030-01-01T00:00:00.000Z'),
+  });
   client = createClient({ url: `${emu.url}/` });
 });
 afterAll(() => emu.close());
@@ -28,11 +41,26 @@ async function api(method: string, path: string, body?: unknown, appId = 'app-a'
 }
 
 const greet = (targets: string[], appId = 'app-a', extra: object = {}) =>
-  api('POST', '/notifications/send', { template: { key: 'greeting', variables: { name: 'Ada' } }, targets, mode: targets.length > 1 ? 'batch' : 'realtime', ...extra }, appId);
+  api(
+    'POST',
+    '/notifications/send',
+    {
+      template: { key: 'greeting', variables: { name: 'Ada' } },
+      targets,
+      mode: targets.length > 1 ? 'batch' : 'realtime',
+      ...extra,
+    },
+    appId,
+  );
 
 describe('client: inspect', () => {
   it('health() answers the health record', async () => {
-    expect(await client.health()).toMatchObject({ status: 'ok', version: expect.any(String), auth: 'open', templates: TEST_TEMPLATES.length });
+    expect(await client.health()).toMatchObject({
+      status: 'ok',
+      version: expect.any(String),
+      auth: 'open',
+      templates: TEST_TEMPLATES.length,
+    });
     expect(client.url).toBe(emu.url);
   });
 
@@ -40,9 +68,15 @@ describe('client: inspect', () => {
     await greet(['u1', 'u2', 'u3']);
     await greet(['u9'], 'app-b', { tag: 'promo' });
     expect((await client.deliveries()).total).toBe(4);
-    expect((await client.deliveries({ appId: 'app-a', limit: 1, offset: 1 })).items.map((d) => d.userId)).toEqual(['u2']);
-    expect((await client.deliveries({ tag: 'promo', status: 'sent', mode: 'realtime' })).items).toMatchObject([{ userId: 'u9', appId: 'app-b' }]);
-    expect((await client.deliveries({ since: new Date('2029-12-31T00:00:00Z'), until: '2030-01-02T00:00:00Z' })).total).toBe(4);
+    expect((await client.deliveries({ appId: 'app-a', limit: 1, offset: 1 })).items.map((d) => d.userId)).toEqual([
+      'u2',
+    ]);
+    expect((await client.deliveries({ tag: 'promo', status: 'sent', mode: 'realtime' })).items).toMatchObject([
+      { userId: 'u9', appId: 'app-b' },
+    ]);
+    expect(
+      (await client.deliveries({ since: new Date('2029-12-31T00:00:00Z'), until: '2030-01-02T00:00:00Z' })).total,
+    ).toBe(4);
     expect((await client.deliveries({ since: new Date('2030-06-01T00:00:00Z') })).total).toBe(0);
   });
 
@@ -54,16 +88,22 @@ describe('client: inspect', () => {
 
   it('waitForDeliveries() rejects on timeout saying how many matched', async () => {
     await greet(['u1', 'u2']);
-    const error = await client.waitForDeliveries({ appId: 'app-a' }, { count: 5, timeoutMs: 50 }).catch((e: unknown) => e);
+    const error = await client
+      .waitForDeliveries({ appId: 'app-a' }, { count: 5, timeoutMs: 50 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmulatorClientError);
     expect(error).toMatchObject({ status: 408 });
-    expect((error as Error).message).toMatch(/waited 50 ms for 5 deliveries matching \{"appId":"app-a"\}, but only 2 matched/);
+    expect((error as Error).message).toMatch(
+      /waited 50 ms for 5 deliveries matching \{"appId":"app-a"\}, but only 2 matched/,
+    );
   });
 
   it('notifications() and requests() answer the records with their filters', async () => {
     const sent = await greet(['u1'], 'app-a', { tag: 't1' });
     await greet(['u2'], 'app-b');
-    expect((await client.notifications({ tag: 't1' })).items).toMatchObject([{ notificationId: sent.notificationId, appId: 'app-a' }]);
+    expect((await client.notifications({ tag: 't1' })).items).toMatchObject([
+      { notificationId: sent.notificationId, appId: 'app-a' },
+    ]);
     const requests = await client.requests({ appId: 'app-b', method: 'POST', status: 200 });
     expect(requests.items).toMatchObject([{ path: '/api/notifications/send', appId: 'app-b', status: 200 }]);
   });
@@ -81,7 +121,9 @@ describe('client: inspect', () => {
     const error = await client.deliveries({ limit: 20_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmulatorClientError);
     expect(error).toMatchObject({ status: 400, code: 'ERR_BAD_REQUEST', body: { error: { code: 'ERR_BAD_REQUEST' } } });
-    expect((error as Error).message).toMatch(/^GET \/__inspect\/deliveries\?limit=20000 answered 400 \(ERR_BAD_REQUEST: /);
+    expect((error as Error).message).toMatch(
+      /^GET \/__inspect\/deliveries\?limit=20000 answered 400 \(ERR_BAD_REQUEST: /,
+    );
   });
 
   it('rejects with a clear error when nothing listens at the URL', async () => {
@@ -92,7 +134,7 @@ describe('client: inspect', () => {
 });
 
 describe('client: campaigns', () => {
-  it('campaigns(), campaign(id) and campaignRecipients(id) read any app\'s campaigns', async () => {
+  it("campaigns(), campaign(id) and campaignRecipients(id) read any app's campaigns", async () => {
     const created = await api('POST', '/campaigns', { name: 'Spring', templateId: 'greeting', deliveryMode: 'batch' });
     await api('POST', `/campaigns/${created.id}/recipients`, { userIds: ['r1', 'r2'] });
     const list = await client.campaigns({ appId: 'app-a' });
@@ -101,7 +143,10 @@ describe('client: campaigns', () => {
     const recipients = await client.campaignRecipients(created.id, { limit: 1 });
     expect(recipients.total).toBe(2);
     expect(recipients.items).toHaveLength(1);
-    await expect(client.campaign('0000000000000000deadbeef')).rejects.toMatchObject({ status: 404, code: 'ERR_NOT_FOUND' });
+    await expect(client.campaign('0000000000000000deadbeef')).rejects.toMatchObject({
+      status: 404,
+      code: 'ERR_NOT_FOUND',
+    });
   });
 });
 
@@ -127,18 +172,26 @@ describe('client: scenarios', () => {
   });
 
   it('activate() with an unknown name rejects with 400', async () => {
-    await expect(client.scenarios.activate(['no-such-scenario'])).rejects.toMatchObject({ status: 400, code: 'ERR_BAD_REQUEST' });
+    await expect(client.scenarios.activate(['no-such-scenario'])).rejects.toMatchObject({
+      status: 400,
+      code: 'ERR_BAD_REQUEST',
+    });
   });
 });
 
 describe('client: clock', () => {
   it('get(), advance(), set() and real() drive /__clock', async () => {
-    expect(await client.clock.set('2030-05-01T00:00:00.000Z')).toEqual({ now: '2030-05-01T00:00:00.000Z', mode: 'manual' });
+    expect(await client.clock.set('2030-05-01T00:00:00.000Z')).toEqual({
+      now: '2030-05-01T00:00:00.000Z',
+      mode: 'manual',
+    });
     expect(await client.clock.advance(60_000)).toEqual({ now: '2030-05-01T00:01:00.000Z', mode: 'manual' });
     expect(await client.clock.get()).toEqual({ now: '2030-05-01T00:01:00.000Z', mode: 'manual' });
     await greet(['u1']);
     expect((await client.deliveries()).items[0]?.createdAt).toBe('2030-05-01T00:01:00.000Z');
-    expect(await client.clock.set(new Date('2030-06-01T00:00:00.000Z'))).toMatchObject({ now: '2030-06-01T00:00:00.000Z' });
+    expect(await client.clock.set(new Date('2030-06-01T00:00:00.000Z'))).toMatchObject({
+      now: '2030-06-01T00:00:00.000Z',
+    });
     expect((await client.clock.real()).mode).toBe('real');
   });
 });

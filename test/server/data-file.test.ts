@@ -26,7 +26,11 @@ async function sendOver(url: string, body: unknown, appId = 'app-a'): Promise<{ 
   return { status: res.status, body: await res.json() };
 }
 
-const greeting = (targets: string[]) => ({ template: { key: 'greeting', variables: { name: 'Ada' } }, targets, mode: targets.length > 1 ? 'batch' : 'realtime' });
+const greeting = (targets: string[]) => ({
+  template: { key: 'greeting', variables: { name: 'Ada' } },
+  targets,
+  mode: targets.length > 1 ? 'batch' : 'realtime',
+});
 
 describe('--data-file: restart', () => {
   it('keeps notifications, deliveries and the journal across a restart', async () => {
@@ -41,7 +45,9 @@ describe('--data-file: restart', () => {
       const deliveries = await second.client.deliveries({ notificationId: sent.body.notificationId });
       expect(deliveries.total).toBe(2);
       expect(deliveries.items.map((d) => d.userId)).toEqual(['u1', 'u2']);
-      expect((await second.client.notifications()).items).toMatchObject([{ notificationId: sent.body.notificationId, targetCount: 2 }]);
+      expect((await second.client.notifications()).items).toMatchObject([
+        { notificationId: sent.body.notificationId, targetCount: 2 },
+      ]);
       expect((await second.client.requests({ path: '/api/notifications/send' })).total).toBe(1);
       // New records join the old ones.
       await sendOver(second.url, greeting(['u3']));
@@ -93,7 +99,9 @@ describe('--data-file: restart', () => {
   it('the CLI exits 2 with a message naming a corrupt data file', async () => {
     const file = join(dir, 'corrupt-cli.json');
     writeFileSync(file, 'not json');
-    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--data-file', file, '--no-watch'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--data-file', file, '--no-watch'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -104,9 +112,13 @@ describe('--data-file: restart', () => {
 });
 
 async function startCli(file: string): Promise<{ url: string; child: ChildProcess; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--data-file', file, '--log-level', 'silent', '--no-watch'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['dist/cli.js', '--port', '0', '--data-file', file, '--log-level', 'silent', '--no-watch'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   for await (const line of createInterface({ input: child.stdout! })) {
     const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
@@ -119,7 +131,11 @@ describe('--data-file: SIGTERM', () => {
   it('writes pending changes before the CLI exits on SIGTERM', async () => {
     const file = join(dir, 'sigterm.json');
     const { url, child, exited } = await startCli(file);
-    const sent = await sendOver(url, { template: { key: 'welcome-message', variables: { name: 'Ada' } }, targets: ['u1'], mode: 'realtime' });
+    const sent = await sendOver(url, {
+      template: { key: 'welcome-message', variables: { name: 'Ada' } },
+      targets: ['u1'],
+      mode: 'realtime',
+    });
     expect(sent.status).toBe(200);
     child.kill('SIGTERM'); // at once: well inside the write debounce
     expect(await exited).toBe(0);
@@ -140,7 +156,11 @@ describe('--data-file: kill -9', () => {
       let ok = 0;
       const loop = (async () => {
         while (!stop) {
-          await sendOver(url, { template: { key: 'welcome-message', variables: { name: 'Ada' } }, targets: ['u1', 'u2', 'u3'], mode: 'batch' })
+          await sendOver(url, {
+            template: { key: 'welcome-message', variables: { name: 'Ada' } },
+            targets: ['u1', 'u2', 'u3'],
+            mode: 'batch',
+          })
             .then((res) => (ok += res.status === 200 ? 1 : 0))
             .catch(() => {});
           sent++;

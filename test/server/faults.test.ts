@@ -9,9 +9,15 @@ import { TEST_TEMPLATES } from '../helpers/app.js';
 const AUTH = { appid: 'app-test', apikey: 'key-test', 'content-type': 'application/json' };
 const PLAIN = JSON.stringify({ template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' });
 const SCENARIOS = [
-  { name: 'create-drop', rules: [{ match: { method: 'POST', path: '/api/notifications/send' }, fault: { drop: true }, times: 1 }] },
+  {
+    name: 'create-drop',
+    rules: [{ match: { method: 'POST', path: '/api/notifications/send' }, fault: { drop: true }, times: 1 }],
+  },
   { name: 'slow', rules: [{ match: { path: '/api/notifications/send' }, fault: { delayMs: 30 } }] },
-  { name: 'slow-fail', rules: [{ match: { path: '/api/notifications/send' }, fault: { delayMs: 30, error: 'ERR_OPERATION_FAILED' } }] },
+  {
+    name: 'slow-fail',
+    rules: [{ match: { path: '/api/notifications/send' }, fault: { delayMs: 30, error: 'ERR_OPERATION_FAILED' } }],
+  },
 ];
 
 let emu: RunningEmulator | undefined;
@@ -20,7 +26,14 @@ afterEach(async () => {
   emu = undefined;
 });
 const start = (activeScenarios: string[]) =>
-  startEmulator({ port: 0, templates: TEST_TEMPLATES, scenarios: SCENARIOS, activeScenarios, watch: false, logLevel: 'silent' });
+  startEmulator({
+    port: 0,
+    templates: TEST_TEMPLATES,
+    scenarios: SCENARIOS,
+    activeScenarios,
+    watch: false,
+    logLevel: 'silent',
+  });
 const post = (scenario?: string) =>
   fetch(`${emu!.url}/v3/business-messaging/api/notifications/send`, {
     method: 'POST',
@@ -34,8 +47,14 @@ describe('faults over a real socket', () => {
     await expect(post()).rejects.toThrow(/fetch failed/);
     const next = await post();
     expect(next.status).toBe(200);
-    const journal = (await (await fetch(`${emu.url}/__inspect/requests?scenario=create-drop`)).json()) as { items: unknown[] };
-    expect(journal.items[0]).toMatchObject({ status: 499, scenario: 'create-drop', rule: expect.stringContaining('drop the connection') });
+    const journal = (await (await fetch(`${emu.url}/__inspect/requests?scenario=create-drop`)).json()) as {
+      items: unknown[];
+    };
+    expect(journal.items[0]).toMatchObject({
+      status: 499,
+      scenario: 'create-drop',
+      rule: expect.stringContaining('drop the connection'),
+    });
   });
 
   it('drops only the request that names the scenario in its header', async () => {

@@ -11,7 +11,8 @@ import { parseRecipientsCsv } from '../../src/domain/csv.js';
 import { loadTemplates } from '../../src/catalog/load-fixtures.js';
 
 const CLI = join(process.cwd(), 'dist', 'cli.js');
-const run = (args: string[]) => spawnSync(process.execPath, [CLI, 'generate-csv', ...args], { encoding: 'utf8', timeout: 30_000 });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [CLI, 'generate-csv', ...args], { encoding: 'utf8', timeout: 30_000 });
 
 const fixtures = mkdtempSync(join(tmpdir(), 'generate-csv-cli-'));
 mkdirSync(join(fixtures, 'templates'));

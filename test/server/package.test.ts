@@ -25,8 +25,14 @@ beforeAll(async () => {
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   expect(tarball).toBeDefined();
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'adopter', version: '1.0.0', private: true, type: 'module' }));
-  await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball!)], { cwd: project, timeout: 120_000 });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'adopter', version: '1.0.0', private: true, type: 'module' }),
+  );
+  await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball!)], {
+    cwd: project,
+    timeout: 120_000,
+  });
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -48,10 +54,24 @@ describe('the packed package', () => {
 
   it('starts from the installed bin, answers /__health and stops on SIGTERM with exit code 0', async () => {
     const bin = join(project, 'node_modules', '.bin', 'notification-emulator');
-    const child = spawn(bin, ['--port', '0', '--fixtures', join(installed, 'fixtures'), '--scenarios', join(installed, 'scenarios'), '--log-level', 'silent', '--no-watch'], {
-      cwd: project,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      bin,
+      [
+        '--port',
+        '0',
+        '--fixtures',
+        join(installed, 'fixtures'),
+        '--scenarios',
+        join(installed, 'scenarios'),
+        '--log-level',
+        'silent',
+        '--no-watch',
+      ],
+      {
+        cwd: project,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -77,7 +97,7 @@ describe('the packed package', () => {
       "const emu = await startEmulator({ port: 0, templates: [], watch: false, logLevel: 'silent' });",
       'const health = await createClient({ url: emu.url }).health();',
       'await emu.close();',
-      "console.log(typeof createApp, health.status, typeof emu.inspect.deliveries);",
+      'console.log(typeof createApp, health.status, typeof emu.inspect.deliveries);',
     ].join('\n');
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
     expect(stdout.trim()).toBe('function ok function');

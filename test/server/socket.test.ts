@@ -31,13 +31,23 @@ describe('startEmulator on a real socket', () => {
 
   it('answers the error envelope over the socket', async () => {
     running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
-    const res = await fetch(`${running.url}/api/notifications/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${running.url}/api/notifications/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_UNAUTHORIZED');
   });
 
   it('answers 413 ERR_PAYLOAD_TOO_LARGE for a chunked body over the limit (no content-length)', async () => {
-    running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent', bodyLimitBytes: 256 });
+    running = await startEmulator({
+      port: 0,
+      templates: TEST_TEMPLATES,
+      watch: false,
+      logLevel: 'silent',
+      bodyLimitBytes: 256,
+    });
     const chunk = new TextEncoder().encode(JSON.stringify({ title: 'x'.repeat(200) }));
     const body = new ReadableStream({
       start(controller) {

@@ -28,7 +28,9 @@ function sseReader(res: Response) {
           queued.push({ event: ':comment', data: frame.slice(1).trim() });
           continue;
         }
-        const fields = Object.fromEntries(frame.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+        const fields = Object.fromEntries(
+          frame.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+        );
         queued.push({ event: fields.event ?? 'message', data: JSON.parse(fields.data ?? 'null') });
       }
     }
@@ -71,7 +73,13 @@ async function open(query = '') {
 
 describe('GET /__inspect/stream', () => {
   it('streams campaign status changes and deliveries of a campaign, filtered by campaignId', async () => {
-    emu = await startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    emu = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      templates: TEST_TEMPLATES,
+      watch: false,
+      logLevel: 'silent',
+    });
     const campaign = await api('POST', '/api/campaigns', { name: 'c', templateId: 'plain', deliveryMode: 'batch' });
     const stream = await open(`?campaignId=${campaign.id}&types=delivery,campaign`);
     await api('POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1', 'u2'] });
@@ -86,15 +94,33 @@ describe('GET /__inspect/stream', () => {
   });
 
   it('streams requests and deliveries filtered by appId and userId, and sends heartbeats', async () => {
-    emu = await startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    emu = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      templates: TEST_TEMPLATES,
+      watch: false,
+      logLevel: 'silent',
+    });
     const byUser = await open('?userId=u-7');
     const byApp = await open('?appId=app-b&types=request&heartbeatMs=50');
-    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['u-1', 'u-7'], mode: 'batch' });
-    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['u-9'], mode: 'realtime' }, 'app-b');
+    await api('POST', '/api/notifications/send', {
+      template: { key: 'plain' },
+      targets: ['u-1', 'u-7'],
+      mode: 'batch',
+    });
+    await api(
+      'POST',
+      '/api/notifications/send',
+      { template: { key: 'plain' }, targets: ['u-9'], mode: 'realtime' },
+      'app-b',
+    );
     const [delivery] = await byUser.take(1);
     expect(delivery).toMatchObject({ event: 'delivery', data: { userId: 'u-7', appId: 'app-a' } });
     const [request] = await byApp.take(1);
-    expect(request).toMatchObject({ event: 'request', data: { appId: 'app-b', method: 'POST', path: '/api/notifications/send', status: 200 } });
+    expect(request).toMatchObject({
+      event: 'request',
+      data: { appId: 'app-b', method: 'POST', path: '/api/notifications/send', status: 200 },
+    });
     let comment = await byApp.next();
     while (comment.event !== ':comment') comment = await byApp.next();
     expect(comment.data).toBe('heartbeat');
@@ -103,7 +129,13 @@ describe('GET /__inspect/stream', () => {
   });
 
   it('unsubscribes from the event bus when the client disconnects', async () => {
-    emu = await startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    emu = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      templates: TEST_TEMPLATES,
+      watch: false,
+      logLevel: 'silent',
+    });
     const bus = emu.app.emulator.events as unknown as { listenerCount(): number };
     const before = bus.listenerCount();
     const stream = await open();
@@ -118,9 +150,17 @@ describe('GET /__inspect/stream', () => {
   });
 
   it('answers 400 with the envelope for an unknown event type', async () => {
-    emu = await startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    emu = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      templates: TEST_TEMPLATES,
+      watch: false,
+      logLevel: 'silent',
+    });
     const res = await fetch(`${emu.url}/__inspect/stream?types=delivery,bogus`);
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: 'ERR_BAD_REQUEST', details: { 'types.1': expect.stringContaining('must be one of delivery') } } });
+    expect(await res.json()).toMatchObject({
+      error: { code: 'ERR_BAD_REQUEST', details: { 'types.1': expect.stringContaining('must be one of delivery') } },
+    });
   });
 });

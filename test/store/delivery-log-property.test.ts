@@ -31,7 +31,13 @@ const filterArb: fc.Arbitrary<DeliveryFilter> = fc.record(
 );
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('add' as const), app: fc.nat(1), user: fc.nat(7), campaign: fc.boolean(), failed: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('add' as const),
+    app: fc.nat(1),
+    user: fc.nat(7),
+    campaign: fc.boolean(),
+    failed: fc.boolean(),
+  }),
   fc.record({
     kind: fc.constant('run' as const),
     app: fc.nat(1),
@@ -45,11 +51,22 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 
 function runOf(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
   const userIds = op.users.map((u) => USERS[u]!);
-  const failures = new Map<number, FailureMark>(op.failed.filter((i) => i < userIds.length).map((i) => [i, { reason: 'scripted', scenario: 's' }]));
+  const failures = new Map<number, FailureMark>(
+    op.failed.filter((i) => i < userIds.length).map((i) => [i, { reason: 'scripted', scenario: 's' }]),
+  );
   return {
     shared: {
-      appId: APPS[op.app]!, notificationId: `n-${(serial % 3) + 1}`, campaignId: null, templateId: 't1', templateKey: 'welcome',
-      channels: ['push'], mode: 'batch', title: null, tag: null, pushData: null, createdAt: '2030-01-01T00:00:00.000Z',
+      appId: APPS[op.app]!,
+      notificationId: `n-${(serial % 3) + 1}`,
+      campaignId: null,
+      templateId: 't1',
+      templateKey: 'welcome',
+      channels: ['push'],
+      mode: 'batch',
+      title: null,
+      tag: null,
+      pushData: null,
+      createdAt: '2030-01-01T00:00:00.000Z',
     },
     userIds: op.perMember ? userIds : packStrings(userIds), // both list forms
     idAt: (i) => `r${serial}-${i}`,
@@ -61,9 +78,23 @@ function runOf(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
 
 function single(op: Extract<Op, { kind: 'add' }>, serial: number): Delivery {
   return {
-    id: `d${serial}`, appId: APPS[op.app]!, notificationId: op.campaign ? null : `n-${(serial % 3) + 1}`, campaignId: op.campaign ? `c-${(serial % 2) + 1}` : null,
-    userId: USERS[op.user]!, templateId: 't2', templateKey: serial % 2 ? 'welcome' : 'other', channels: ['push'], mode: 'realtime', title: null, tag: null,
-    variables: {}, rendered: {}, pushData: null, status: op.failed ? 'failed' : 'sent', failureReason: op.failed ? 'x' : null, scenario: null,
+    id: `d${serial}`,
+    appId: APPS[op.app]!,
+    notificationId: op.campaign ? null : `n-${(serial % 3) + 1}`,
+    campaignId: op.campaign ? `c-${(serial % 2) + 1}` : null,
+    userId: USERS[op.user]!,
+    templateId: 't2',
+    templateKey: serial % 2 ? 'welcome' : 'other',
+    channels: ['push'],
+    mode: 'realtime',
+    title: null,
+    tag: null,
+    variables: {},
+    rendered: {},
+    pushData: null,
+    status: op.failed ? 'failed' : 'sent',
+    failureReason: op.failed ? 'x' : null,
+    scenario: null,
     createdAt: '2030-01-01T00:00:00.000Z',
   };
 }

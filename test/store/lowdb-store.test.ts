@@ -49,7 +49,9 @@ describe('lowdb store: the data file', () => {
     const file = freshFile();
     const store = await openLowdbStore(file, { debounceMs: 10, maxWaitMs: 50 });
     for (let i = 0; i < 50; i++) store.addDeliveries([delivery(i)]);
-    await vi.waitFor(() => expect(JSON.parse(readFileSync(file, 'utf8')).deliveries).toHaveLength(50), { timeout: 5000 });
+    await vi.waitFor(() => expect(JSON.parse(readFileSync(file, 'utf8')).deliveries).toHaveLength(50), {
+      timeout: 5000,
+    });
     await store.close();
   });
 
@@ -70,7 +72,11 @@ describe('lowdb store: the data file', () => {
   it('creates a missing file (and its folder) at open', async () => {
     const file = join(dir, 'nested', 'deeper', 'state.json');
     const store = await openLowdbStore(file);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ deliveries: [], campaigns: [], droppedDeliveries: 0 });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      deliveries: [],
+      campaigns: [],
+      droppedDeliveries: 0,
+    });
     await store.close();
   });
 

@@ -9,7 +9,10 @@ import { recipient } from './store-contract.js';
 describe('memory store: recipients by id', () => {
   it('updates recipients in list order, out of order, after more are added, and ignores unknown ids', () => {
     const store = createMemoryStore();
-    store.addRecipients('c1', [1, 2, 3, 4].map((n) => recipient('c1', n)));
+    store.addRecipients(
+      'c1',
+      [1, 2, 3, 4].map((n) => recipient('c1', n)),
+    );
     store.updateRecipient('c1', 'c1-r1', { status: 'sent' });
     store.updateRecipient('c1', 'c1-r2', { status: 'sent' });
     store.updateRecipient('c1', 'c1-r4', { status: 'failed' });
@@ -20,7 +23,12 @@ describe('memory store: recipients by id', () => {
     store.updateRecipient('c1', 'c1-r6', { status: 'failed' });
     store.updateRecipient('c1', 'c1-r5', { status: 'sent' });
     expect(store.recipients('c1').map((r) => [r.id, r.status])).toEqual([
-      ['c1-r1', 'sent'], ['c1-r2', 'sent'], ['c1-r3', 'sent'], ['c1-r4', 'failed'], ['c1-r5', 'sent'], ['c1-r6', 'failed'],
+      ['c1-r1', 'sent'],
+      ['c1-r2', 'sent'],
+      ['c1-r3', 'sent'],
+      ['c1-r4', 'failed'],
+      ['c1-r5', 'sent'],
+      ['c1-r6', 'failed'],
     ]);
     expect(store.hasRecipient('c1', 'user-6')).toBe(true);
   });

@@ -7,11 +7,26 @@ import { createNotificationLog } from '../../src/store/notification-log.js';
 import type { NotificationRecord } from '../../src/schemas/records.js';
 
 const record = (n: number, appId: string): NotificationRecord => ({
-  notificationId: `notif_${n}`, templateKey: 'welcome', channels: ['push'], mode: 'realtime', title: null, tag: null, sentFrom: 'api',
-  createdAt: '2030-01-01T00:00:00.000Z', appId, templateId: 't1', targetCount: 1, sentCount: 1, failedCount: 0,
+  notificationId: `notif_${n}`,
+  templateKey: 'welcome',
+  channels: ['push'],
+  mode: 'realtime',
+  title: null,
+  tag: null,
+  sentFrom: 'api',
+  createdAt: '2030-01-01T00:00:00.000Z',
+  appId,
+  templateId: 't1',
+  targetCount: 1,
+  sentCount: 1,
+  failedCount: 0,
 });
 
-type Op = { kind: 'add'; app: string } | { kind: 'byId'; n: number } | { kind: 'retain'; app: string } | { kind: 'list'; app: string };
+type Op =
+  | { kind: 'add'; app: string }
+  | { kind: 'byId'; n: number }
+  | { kind: 'retain'; app: string }
+  | { kind: 'list'; app: string };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), app: fc.constantFrom('a', 'b') }),
@@ -36,10 +51,16 @@ describe('notification log against an array model', () => {
             model = model.filter((r) => r.appId !== op.app);
           } else if (op.kind === 'byId') {
             const found = model.filter((r) => r.notificationId === `notif_${op.n}`);
-            expect(log.query({ notificationId: `notif_${op.n}` }, { offset: 0, limit: 5 })).toEqual({ total: found.length, items: found });
+            expect(log.query({ notificationId: `notif_${op.n}` }, { offset: 0, limit: 5 })).toEqual({
+              total: found.length,
+              items: found,
+            });
           } else {
             const listed = model.filter((r) => r.appId === op.app);
-            expect(log.query({ appId: op.app }, { offset: 0, limit: 100 })).toEqual({ total: listed.length, items: listed });
+            expect(log.query({ appId: op.app }, { offset: 0, limit: 100 })).toEqual({
+              total: listed.length,
+              items: listed,
+            });
           }
           expect(log.length).toBe(model.length);
         });

@@ -3,7 +3,15 @@
  * implementation: memory-store.test.ts and lowdb-store.test.ts call it with a factory.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Store, Template } from '../../src/index.js';
+import type {
+  Campaign,
+  Delivery,
+  JournalEntry,
+  NotificationRecord,
+  Recipient,
+  Store,
+  Template,
+} from '../../src/index.js';
 
 export type StoreFactory = (options: { maxDeliveries?: number }) => Promise<Store>;
 
@@ -183,7 +191,10 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(q({ appId: 'app-b' })).toEqual(['notif_2']);
       expect(q({ mode: 'batch', tag: 't', templateKey: 'k2' })).toEqual(['notif_2']);
       expect(q({ notificationId: 'notif_2', appId: 'app-a' })).toEqual([]);
-      expect(store.queryNotifications({ notificationId: 'notif_1' }, ALL).items[0]).toMatchObject({ sentCount: 0, failedCount: 1 });
+      expect(store.queryNotifications({ notificationId: 'notif_1' }, ALL).items[0]).toMatchObject({
+        sentCount: 0,
+        failedCount: 1,
+      });
       expect(store.stats().notifications).toBe(2);
     });
 
@@ -211,8 +222,14 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(store.hasRecipient('nope', 'user-1')).toBe(false);
       store.updateRecipient('c1', 'c1-r2', { status: 'sent', deliveryId: 'd1' });
       expect(ids([...store.recipients('c1')])).toEqual(['c1-r1', 'c1-r2']);
-      expect(store.listRecipients('c1', { status: 'sent' }, ALL)).toMatchObject({ total: 1, items: [{ id: 'c1-r2', deliveryId: 'd1' }] });
-      expect(store.listRecipients('c1', {}, { offset: 1, limit: 5 })).toMatchObject({ total: 2, items: [{ id: 'c1-r2' }] });
+      expect(store.listRecipients('c1', { status: 'sent' }, ALL)).toMatchObject({
+        total: 1,
+        items: [{ id: 'c1-r2', deliveryId: 'd1' }],
+      });
+      expect(store.listRecipients('c1', {}, { offset: 1, limit: 5 })).toMatchObject({
+        total: 2,
+        items: [{ id: 'c1-r2' }],
+      });
       expect(store.listRecipients('nope', {}, ALL)).toEqual({ total: 0, items: [] });
       expect(store.stats().recipients).toBe(3);
     });
@@ -220,7 +237,15 @@ export function storeContract(name: string, factory: StoreFactory): void {
     it('keeps the journal with its filters', async () => {
       const store = await make();
       store.addJournal(journalEntry(1));
-      store.addJournal(journalEntry(2, { method: 'GET', path: '/api/templates', status: 401, errorCode: 'ERR_UNAUTHORIZED', appId: null }));
+      store.addJournal(
+        journalEntry(2, {
+          method: 'GET',
+          path: '/api/templates',
+          status: 401,
+          errorCode: 'ERR_UNAUTHORIZED',
+          appId: null,
+        }),
+      );
       store.addJournal(journalEntry(3, { scenario: 'outage', status: 500 }));
       const q = (filter: object) => ids(store.queryJournal(filter, ALL).items);
       expect(q({})).toEqual(['j1', 'j2', 'j3']);
@@ -235,7 +260,10 @@ export function storeContract(name: string, factory: StoreFactory): void {
       store.putRuntimeTemplate(runtimeTemplate('t1'));
       store.putRuntimeTemplate(runtimeTemplate('t2'));
       store.putRuntimeTemplate({ ...runtimeTemplate('t1'), name: 'Renamed' });
-      expect(store.listRuntimeTemplates().map((t) => [t.id, t.name])).toEqual([['t1', 'Renamed'], ['t2', 'Runtime']]);
+      expect(store.listRuntimeTemplates().map((t) => [t.id, t.name])).toEqual([
+        ['t1', 'Renamed'],
+        ['t2', 'Runtime'],
+      ]);
       expect(store.deleteRuntimeTemplate('t2')).toBe(true);
       expect(store.deleteRuntimeTemplate('t2')).toBe(false);
       expect(ids(store.listRuntimeTemplates())).toEqual(['t1']);

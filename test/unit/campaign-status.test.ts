@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assertDraft, assertTransition, canTransition, CAMPAIGN_TRANSITIONS, RECIPIENT_TRANSITIONS } from '../../src/domain/campaign-status.js';
+import {
+  assertDraft,
+  assertTransition,
+  canTransition,
+  CAMPAIGN_TRANSITIONS,
+  RECIPIENT_TRANSITIONS,
+} from '../../src/domain/campaign-status.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { CAMPAIGN_STATUSES, RECIPIENT_STATUSES } from '../../src/schemas/records.js';
 
@@ -12,7 +18,13 @@ function thrown(fn: () => void): ApiError {
   throw new Error('expected a throw');
 }
 
-const ALLOWED_CAMPAIGN = new Set(['draft>scheduled', 'draft>sending', 'scheduled>sending', 'sending>sent', 'sending>failed']);
+const ALLOWED_CAMPAIGN = new Set([
+  'draft>scheduled',
+  'draft>sending',
+  'scheduled>sending',
+  'sending>sent',
+  'sending>failed',
+]);
 const ALLOWED_RECIPIENT = new Set(['pending>sent', 'pending>failed']);
 
 describe('campaign status machine', () => {
@@ -46,7 +58,11 @@ describe('recipient status machine', () => {
       it(`${allowed ? 'allows' : 'refuses'} recipient ${from} → ${to}`, () => {
         expect(canTransition('recipient', from, to)).toBe(allowed);
         if (allowed) expect(() => assertTransition('recipient', from, to)).not.toThrow();
-        else expect(thrown(() => assertTransition('recipient', from, to))).toMatchObject({ code: 'ERR_BAD_REQUEST', devMessage: expect.stringContaining(`A recipient in status "${from}"`) });
+        else
+          expect(thrown(() => assertTransition('recipient', from, to))).toMatchObject({
+            code: 'ERR_BAD_REQUEST',
+            devMessage: expect.stringContaining(`A recipient in status "${from}"`),
+          });
       });
     }
   }

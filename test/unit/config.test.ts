@@ -24,8 +24,15 @@ function problems(argv: string[], env: Record<string, string> = {}): string {
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     expect(options([])).toMatchObject({
-      port: 4010, host: '127.0.0.1', fixturesDir: './fixtures', scenariosDir: './scenarios', activeScenarios: [],
-      maxDeliveries: 1_000_000, logLevel: 'info', apps: [], watch: true,
+      port: 4010,
+      host: '127.0.0.1',
+      fixturesDir: './fixtures',
+      scenariosDir: './scenarios',
+      activeScenarios: [],
+      maxDeliveries: 1_000_000,
+      logLevel: 'info',
+      apps: [],
+      watch: true,
     });
   });
 

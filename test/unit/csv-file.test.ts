@@ -14,13 +14,23 @@ describe('recipients CSV: format', () => {
     expect(result.errors).toEqual([]);
     expect(result.dataRows).toBe(2);
     expect(result.rows).toEqual([
-      { row: 2, userId: 'u1', variables: { customerName: 'Jane', cta: { type: 'web', data: 'https://shop.example/t' } } },
-      { row: 3, userId: 'u2', variables: { customerName: 'Bob', cta: { type: 'web', data: 'https://shop.example/t' } } },
+      {
+        row: 2,
+        userId: 'u1',
+        variables: { customerName: 'Jane', cta: { type: 'web', data: 'https://shop.example/t' } },
+      },
+      {
+        row: 3,
+        userId: 'u2',
+        variables: { customerName: 'Bob', cta: { type: 'web', data: 'https://shop.example/t' } },
+      },
     ]);
   });
 
   it('keeps commas, doubled quotes and line breaks inside quoted cells', () => {
-    const result = parse(`${HEADER}\nu1,"Doe, Jane ""JD""",${CTA_CELL}\nu2,"line one\nline two",${CTA_CELL}\nu3,Ann,${CTA_CELL}`);
+    const result = parse(
+      `${HEADER}\nu1,"Doe, Jane ""JD""",${CTA_CELL}\nu2,"line one\nline two",${CTA_CELL}\nu3,Ann,${CTA_CELL}`,
+    );
     expect(result.rows.map((r) => r.variables.customerName)).toEqual(['Doe, Jane "JD"', 'line one\nline two', 'Ann']);
     // a multi-line cell is still one record, so the next record is row 4
     expect(result.rows.map((r) => r.row)).toEqual([2, 3, 4]);
@@ -48,7 +58,10 @@ describe('recipients CSV: format', () => {
     const result = parse(`\n${HEADER}\nu1,Jane,${CTA_CELL}\n\n,,\nu2,Bob,${CTA_CELL}\n\n\n\n`);
     expect(result.errors).toEqual([]);
     expect(result.dataRows).toBe(2);
-    expect(result.rows.map((r) => [r.row, r.userId])).toEqual([[3, 'u1'], [6, 'u2']]);
+    expect(result.rows.map((r) => [r.row, r.userId])).toEqual([
+      [3, 'u1'],
+      [6, 'u2'],
+    ]);
   });
 
   it('accepts a header with no data rows as zero recipients', () => {
@@ -105,7 +118,9 @@ describe('recipients CSV: header row', () => {
   });
 
   it('answers 400 for a header name with a space or another character outside [A-Za-z0-9_-]', () => {
-    expect(fileError('user_id,customer name\nu1,x\n', LOOSE).details).toEqual({ 'column customer name': expect.stringMatching(/letters, digits/) });
+    expect(fileError('user_id,customer name\nu1,x\n', LOOSE).details).toEqual({
+      'column customer name': expect.stringMatching(/letters, digits/),
+    });
     expect(fileError('user_id,a.b\nu1,x\n', LOOSE).details).toHaveProperty('column a.b');
     expect(fileError(' user_id\nu1\n', NO_VARIABLES).details).toHaveProperty('column  user_id');
   });
@@ -116,12 +131,16 @@ describe('recipients CSV: header row', () => {
 
   it('answers 400 for a column that is not a variable of the template', () => {
     const error = fileError('user_id,a,coupon\nu1,x,SAVE\n', LOOSE);
-    expect(error.details).toEqual({ 'column coupon': 'is not a variable of template "csv-test" (its variables: a, b)' });
+    expect(error.details).toEqual({
+      'column coupon': 'is not a variable of template "csv-test" (its variables: a, b)',
+    });
     expect(error.devMessage).toMatch(/column coupon/);
   });
 
   it('answers 400 for duplicate header names', () => {
-    expect(fileError('user_id,a,a\nu1,x,y\n', LOOSE).details).toEqual({ 'column a': 'appears 2 times in the header row' });
+    expect(fileError('user_id,a,a\nu1,x,y\n', LOOSE).details).toEqual({
+      'column a': 'appears 2 times in the header row',
+    });
     expect(fileError('user_id,user_id\nu1,u1\n', LOOSE).details).toHaveProperty('column user_id');
   });
 

@@ -45,12 +45,20 @@ export const BANNER_CELL = '"{""url"":""https://cdn.example/b.png"",""width"":10
 
 export const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-export function parse(text: string | Uint8Array, template: Template = ORDER, options?: { maxRows?: number }): ParsedRecipientsCsv {
+export function parse(
+  text: string | Uint8Array,
+  template: Template = ORDER,
+  options?: { maxRows?: number },
+): ParsedRecipientsCsv {
   return parseRecipientsCsv(typeof text === 'string' ? bytes(text) : text, template, options);
 }
 
 /** The ApiError a file-level problem raises (fails the test when parsing succeeds). */
-export function fileError(text: string | Uint8Array, template: Template = ORDER, options?: { maxRows?: number }): ApiError {
+export function fileError(
+  text: string | Uint8Array,
+  template: Template = ORDER,
+  options?: { maxRows?: number },
+): ApiError {
   try {
     parse(text, template, options);
   } catch (error) {

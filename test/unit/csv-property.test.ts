@@ -24,19 +24,24 @@ describe('recipients CSV: properties', () => {
     const userId = cellText.filter((id) => id.trim() !== '');
     const row = fc.tuple(userId, cellText, cellText);
     fc.assert(
-      fc.property(fc.array(row, { maxLength: 15 }), fc.boolean(), fc.constantFrom('\r\n', '\n'), (table, quotes, newline) => {
-        const text = Papa.unparse({ fields: ['user_id', 'a', 'b'], data: table }, { quotes, newline });
-        const result = parse(text, LOOSE);
-        expect(result.errors).toEqual([]);
-        expect(result.rows.map((r) => r.userId)).toEqual(table.map(([id]) => normalised(id)));
-        result.rows.forEach((r, i) => {
-          const [, a, b] = table[i] as [string, string, string];
-          const expected: Record<string, string> = {};
-          if (a !== '') expected.a = normalised(a);
-          if (b !== '') expected.b = normalised(b);
-          expect(r.variables).toEqual(expected);
-        });
-      }),
+      fc.property(
+        fc.array(row, { maxLength: 15 }),
+        fc.boolean(),
+        fc.constantFrom('\r\n', '\n'),
+        (table, quotes, newline) => {
+          const text = Papa.unparse({ fields: ['user_id', 'a', 'b'], data: table }, { quotes, newline });
+          const result = parse(text, LOOSE);
+          expect(result.errors).toEqual([]);
+          expect(result.rows.map((r) => r.userId)).toEqual(table.map(([id]) => normalised(id)));
+          result.rows.forEach((r, i) => {
+            const [, a, b] = table[i] as [string, string, string];
+            const expected: Record<string, string> = {};
+            if (a !== '') expected.a = normalised(a);
+            if (b !== '') expected.b = normalised(b);
+            expect(r.variables).toEqual(expected);
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -63,7 +68,10 @@ describe('recipients CSV: properties', () => {
   });
 
   it('never throws anything but a 400 ERR_BAD_REQUEST for CSV-like text after a valid header', () => {
-    const body = fc.string({ unit: fc.constantFrom(',', '"', '\n', '\r', '{', '}', ':', 'u', 'x', ' ', '\uFFFD'), maxLength: 200 });
+    const body = fc.string({
+      unit: fc.constantFrom(',', '"', '\n', '\r', '{', '}', ':', 'u', 'x', ' ', '\uFFFD'),
+      maxLength: 200,
+    });
     const headers = ['user_id,customerName,cta', 'user_id,customerName,cta,banner,note', 'userId,cta,customerName'];
     fc.assert(
       fc.property(fc.constantFrom(...headers), body, fc.uint8Array({ maxLength: 8 }), (header, text, tail) => {

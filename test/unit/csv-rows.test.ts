@@ -32,11 +32,16 @@ describe('recipients CSV: row problems', () => {
   it('skips a row with an empty cell for a required variable', () => {
     const result = parse(`${HEADER}\nu1,,,,${CTA_CELL}\n`);
     expect(result.rows).toEqual([]);
-    expect(result.errors).toEqual([{ row: 2, reason: 'column customerName: required variable "customerName" is empty' }]);
+    expect(result.errors).toEqual([
+      { row: 2, reason: 'column customerName: required variable "customerName" is empty' },
+    ]);
   });
 
   it('omits an optional variable whose cell is empty', () => {
-    expect(parse(`${HEADER}\n${good('u1')}\n`).rows[0]?.variables).toEqual({ customerName: 'Jane', cta: { type: 'web', data: 'https://shop.example/t' } });
+    expect(parse(`${HEADER}\n${good('u1')}\n`).rows[0]?.variables).toEqual({
+      customerName: 'Jane',
+      cta: { type: 'web', data: 'https://shop.example/t' },
+    });
   });
 
   it('takes string cells as they are: spaces, JSON-looking text, quotes', () => {
@@ -55,7 +60,9 @@ describe('recipients CSV: row problems', () => {
   it('skips a row whose image or action JSON has the wrong shape', () => {
     const badImage = '"{""url"":""https://x"",""width"":""100"",""height"":1}"';
     const badAction = '"{""type"":""deeplink"",""data"":""x""}"';
-    const result = parse(`${HEADER}\nu1,Jane,,${badImage},${CTA_CELL}\nu2,Jane,,,${badAction}\nu3,Jane,,,"[1,2]"\nu4,Jane,,,"""text"""\n`);
+    const result = parse(
+      `${HEADER}\nu1,Jane,,${badImage},${CTA_CELL}\nu2,Jane,,,${badAction}\nu3,Jane,,,"[1,2]"\nu4,Jane,,,"""text"""\n`,
+    );
     expect(result.rows).toEqual([]);
     expect(result.errors.map((e) => e.row)).toEqual([2, 3, 4, 5]);
     expect(result.errors[0]?.reason).toMatch(/^column banner: must be an image object.*"width"/);
@@ -68,7 +75,9 @@ describe('recipients CSV: row problems', () => {
     expect(result.errors).toEqual([
       {
         row: 2,
-        reason: expect.stringMatching(/column customerName: .*; column banner: not valid JSON.*; column cta: required variable "cta" is empty/),
+        reason: expect.stringMatching(
+          /column customerName: .*; column banner: not valid JSON.*; column cta: required variable "cta" is empty/,
+        ),
       },
     ]);
   });
@@ -102,7 +111,9 @@ describe('recipients CSV: image/action cells over many rows', () => {
   const cta = (n: number) => `"{""type"":""web"",""data"":""https://shop.example/${n}""}"`;
 
   it('reads every distinct cell and reports a bad one far into the file (past the cache trial)', () => {
-    const lines = Array.from({ length: 3000 }, (_, i) => (i === 2500 ? `u${i},Jane,,,"{not json"` : `u${i},Jane,,,${cta(i)}`));
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      i === 2500 ? `u${i},Jane,,,"{not json"` : `u${i},Jane,,,${cta(i)}`,
+    );
     const result = parse(`${HEADER}\n${lines.join('\n')}\n`);
     expect(result.rows).toHaveLength(2999);
     expect(result.rows[2999 - 1]!.variables.cta).toEqual({ type: 'web', data: 'https://shop.example/2999' });

@@ -8,21 +8,33 @@ import { CTA_CELL, LOOSE, NO_VARIABLES, ORDER, bytes, fileError } from './csv-fi
 
 function collect(text: string, template = ORDER, maxRows?: number) {
   const rows: CsvRecipientRow[] = [];
-  const summary = readRecipientsCsv(bytes(text), template, (row, userId, variables) => rows.push({ row, userId, variables }), { maxRows });
+  const summary = readRecipientsCsv(
+    bytes(text),
+    template,
+    (row, userId, variables) => rows.push({ row, userId, variables }),
+    { maxRows },
+  );
   return { rows, ...summary };
 }
 
 describe('recipients CSV: streaming reader', () => {
   it('hands each accepted row to the sink in file order, and neither blank nor bad rows', () => {
     const result = collect(`user_id,customerName,cta\n\nu1,Ann,${CTA_CELL}\n,Bob,${CTA_CELL}\n,,\nu3,Cy,${CTA_CELL}\n`);
-    expect(result.rows.map((r) => [r.row, r.userId])).toEqual([[3, 'u1'], [6, 'u3']]);
+    expect(result.rows.map((r) => [r.row, r.userId])).toEqual([
+      [3, 'u1'],
+      [6, 'u3'],
+    ]);
     expect(result.errors).toEqual([{ row: 4, reason: 'user_id is empty' }]);
     expect(result.dataRows).toBe(3);
   });
 
   it('numbers records, not lines, across mixed CRLF, LF and CR and multi-line cells', () => {
     const result = collect('user_id,a\r\nu1,"x\r\ny"\ru2,z\n\r\nu3,w', LOOSE);
-    expect(result.rows.map((r) => [r.row, r.userId, r.variables.a])).toEqual([[2, 'u1', 'x\ny'], [3, 'u2', 'z'], [5, 'u3', 'w']]);
+    expect(result.rows.map((r) => [r.row, r.userId, r.variables.a])).toEqual([
+      [2, 'u1', 'x\ny'],
+      [3, 'u2', 'z'],
+      [5, 'u3', 'w'],
+    ]);
   });
 
   it('names the row of a quoting error after CR line ends and multi-line cells', () => {
@@ -32,11 +44,17 @@ describe('recipients CSV: streaming reader', () => {
 
   it('reports a quoting error even after a bad header or past the row limit (the check order of the whole file)', () => {
     expect(Object.keys(fileError('user_id,coupon\nu1,x\n"u2\n', LOOSE).details ?? {})).toEqual(['row 3']);
-    expect(Object.keys(fileError('user_id\nu1\nu2\nu3\n"u4\n', NO_VARIABLES, { maxRows: 2 }).details ?? {})).toEqual(['row 5']);
+    expect(Object.keys(fileError('user_id\nu1\nu2\nu3\n"u4\n', NO_VARIABLES, { maxRows: 2 }).details ?? {})).toEqual([
+      'row 5',
+    ]);
   });
 
   it('reports a bad header before the row limit, and counts every row past the limit', () => {
-    expect(fileError('user_id,coupon\nu1,x\nu2,y\nu3,z\n', LOOSE, { maxRows: 2 }).details).toHaveProperty('column coupon');
-    expect(fileError('user_id\nu1\nu2\n\nu3\nu4\nu5\n', NO_VARIABLES, { maxRows: 2 }).details).toEqual({ file: 'has 5 data rows, more than the limit of 2' });
+    expect(fileError('user_id,coupon\nu1,x\nu2,y\nu3,z\n', LOOSE, { maxRows: 2 }).details).toHaveProperty(
+      'column coupon',
+    );
+    expect(fileError('user_id\nu1\nu2\n\nu3\nu4\nu5\n', NO_VARIABLES, { maxRows: 2 }).details).toEqual({
+      file: 'has 5 data rows, more than the limit of 2',
+    });
   });
 });

@@ -29,7 +29,10 @@ const PROMO = makeTemplate(
 
 const dir = mkdtempSync(join(tmpdir(), 'generate-csv-'));
 mkdirSync(join(dir, 'templates'));
-writeFileSync(join(dir, 'templates', 'promo.json'), JSON.stringify({ key: 'promo', variableSchema: PROMO.variableSchema, content: {} }));
+writeFileSync(
+  join(dir, 'templates', 'promo.json'),
+  JSON.stringify({ key: 'promo', variableSchema: PROMO.variableSchema, content: {} }),
+);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('generateRecipientsCsv', () => {
@@ -54,7 +57,9 @@ describe('generateRecipientsCsv', () => {
     expect(first.first_name).toMatch(/^[A-Z][A-Za-z' -]+$/);
     expect(first.customerName).toMatch(/^\S+ \S+/);
     expect(first.discount_code).toMatch(/^[A-Z]+[A-Z0-9]{6}$/);
-    expect(rows.map((r) => r.variables.orderId)).toEqual(rows.map((_, i) => `ORD-${Number(String(first.orderId).slice(4)) + i}`));
+    expect(rows.map((r) => r.variables.orderId)).toEqual(
+      rows.map((_, i) => `ORD-${Number(String(first.orderId).slice(4)) + i}`),
+    );
     expect(rows.some((r) => r.variables.hero !== undefined)).toBe(true);
     expect(rows.some((r) => r.variables.hero === undefined)).toBe(true); // optional cells are sometimes left empty
     expect(rows.every((r) => typeof (r.variables.shop as { data?: unknown }).data === 'string')).toBe(true);

@@ -15,15 +15,19 @@ const twins = (seed: number) => {
 describe('ids', () => {
   it('objectIds(n) names what n objectId() calls would, and later ids go on after the range', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 5 }), (seed, counts) => {
-        const { ranged, single } = twins(seed);
-        for (const count of counts) {
-          const idAt = ranged.objectIds(count);
-          const expected = Array.from({ length: count }, () => single.objectId());
-          expect(Array.from({ length: count }, (_, i) => idAt(i))).toEqual(expected);
-        }
-        expect(ranged.objectId()).toBe(single.objectId());
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 5 }),
+        (seed, counts) => {
+          const { ranged, single } = twins(seed);
+          for (const count of counts) {
+            const idAt = ranged.objectIds(count);
+            const expected = Array.from({ length: count }, () => single.objectId());
+            expect(Array.from({ length: count }, (_, i) => idAt(i))).toEqual(expected);
+          }
+          expect(ranged.objectId()).toBe(single.objectId());
+        },
+      ),
       { seed: 20261123 },
     );
   });

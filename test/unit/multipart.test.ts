@@ -15,7 +15,12 @@ function body(...parts: string[]): string {
 
 describe('multipart reader', () => {
   it('reads a text field and a file part, the file as a view into the body (no copy)', () => {
-    const input = bytes(body('Content-Disposition: form-data; name="campaignId"\r\n\r\nc1', 'Content-Disposition: form-data; name="file"; filename="r.csv"\r\nContent-Type: text/csv\r\n\r\nuser_id\r\nu1\r\n'));
+    const input = bytes(
+      body(
+        'Content-Disposition: form-data; name="campaignId"\r\n\r\nc1',
+        'Content-Disposition: form-data; name="file"; filename="r.csv"\r\nContent-Type: text/csv\r\n\r\nuser_id\r\nu1\r\n',
+      ),
+    );
     const parts = readMultipart(input, TYPE);
     expect(parts.get('campaignId')).toMatchObject({ filename: null });
     expect(text(parts.get('campaignId')?.data)).toBe('c1');
@@ -38,20 +43,30 @@ describe('multipart reader', () => {
     const input = `preamble\r\n--a b\r\nContent-Disposition: form-data; name="f"\r\n\r\n\r\n--a b\r\ncontent-disposition: form-data; name=f\r\n\r\nsecond\r\n--a b--`;
     const parts = readMultipart(bytes(input), 'multipart/form-data; boundary="a b"');
     expect(text(parts.get('f')?.data)).toBe('second');
-    const empty = readMultipart(bytes(`--a b\r\nContent-Disposition: form-data; name="f"\r\n\r\n\r\n--a b--`), 'multipart/form-data; boundary="a b"');
+    const empty = readMultipart(
+      bytes(`--a b\r\nContent-Disposition: form-data; name="f"\r\n\r\n\r\n--a b--`),
+      'multipart/form-data; boundary="a b"',
+    );
     expect(empty.get('f')?.data.length).toBe(0);
   });
 
   it('ignores a part without a name and decodes %-escaped quotes in names', () => {
-    const parts = readMultipart(bytes(body('Content-Type: text/plain\r\n\r\nx', 'Content-Disposition: form-data; name="a%22b"\r\n\r\ny')), TYPE);
+    const parts = readMultipart(
+      bytes(body('Content-Type: text/plain\r\n\r\nx', 'Content-Disposition: form-data; name="a%22b"\r\n\r\ny')),
+      TYPE,
+    );
     expect([...parts.keys()]).toEqual(['a"b']);
   });
 
   it('throws MultipartError for a missing boundary parameter, a body without it, or a truncated body', () => {
     expect(() => boundaryOf('multipart/form-data')).toThrow(MultipartError);
     expect(() => readMultipart(bytes('no parts here'), TYPE)).toThrow(MultipartError);
-    expect(() => readMultipart(bytes('--XyZ\r\nContent-Disposition: form-data; name="file"\r\n\r\nuser_id\nu1'), TYPE)).toThrow(/closing boundary/);
-    expect(() => readMultipart(bytes('--XyZ\r\nContent-Disposition: form-data; name="file"'), TYPE)).toThrow(/end of headers/);
+    expect(() =>
+      readMultipart(bytes('--XyZ\r\nContent-Disposition: form-data; name="file"\r\n\r\nuser_id\nu1'), TYPE),
+    ).toThrow(/closing boundary/);
+    expect(() => readMultipart(bytes('--XyZ\r\nContent-Disposition: form-data; name="file"'), TYPE)).toThrow(
+      /end of headers/,
+    );
     expect(() => readMultipart(bytes('--XyZjunk'), TYPE)).toThrow(/CRLF/);
   });
 });

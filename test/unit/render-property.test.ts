@@ -10,11 +10,14 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 function reference(content: unknown, values: Record<string, unknown>): unknown {
   if (typeof content === 'string') {
     return content.replace(PLACEHOLDER, (whole, key: string) =>
-      Object.hasOwn(values, key) && values[key] !== undefined && values[key] !== null ? valueAsText(values[key]) : whole,
+      Object.hasOwn(values, key) && values[key] !== undefined && values[key] !== null
+        ? valueAsText(values[key])
+        : whole,
     );
   }
   if (Array.isArray(content)) return content.map((item) => reference(item, values));
-  if (typeof content === 'object' && content !== null) return Object.fromEntries(Object.entries(content).map(([k, v]) => [k, reference(v, values)]));
+  if (typeof content === 'object' && content !== null)
+    return Object.fromEntries(Object.entries(content).map(([k, v]) => [k, reference(v, values)]));
   return content;
 }
 
@@ -27,10 +30,22 @@ const pieceArb = fc.oneof(
 );
 const textArb = fc.array(pieceArb, { maxLength: 8 }).map((pieces) => pieces.join(''));
 const contentArb = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small' }, textArb, fc.integer(), fc.constant(null), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('title', 'body', 'cta'), tie('node'), { maxKeys: 3 })),
+  node: fc.oneof(
+    { depthSize: 'small' },
+    textArb,
+    fc.integer(),
+    fc.constant(null),
+    fc.array(tie('node'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('title', 'body', 'cta'), tie('node'), { maxKeys: 3 }),
+  ),
 })).node;
 const valuesArb = fc.record(
-  { name: fc.string({ maxLength: 5 }), code: fc.oneof(fc.integer(), fc.constant(null)), 'x.y': fc.record({ url: fc.string({ maxLength: 4 }) }), 'a-b': fc.boolean() },
+  {
+    name: fc.string({ maxLength: 5 }),
+    code: fc.oneof(fc.integer(), fc.constant(null)),
+    'x.y': fc.record({ url: fc.string({ maxLength: 4 }) }),
+    'a-b': fc.boolean(),
+  },
   { requiredKeys: [] },
 );
 

@@ -10,7 +10,14 @@ import { createRandom } from '../../src/platform/random.js';
 import { ScenarioSchema } from '../../src/scenario-engine/load-scenarios.js';
 
 const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
-  method: 'POST', path: '/api/campaigns/upload', appId: 'app-1', headers: {}, body: undefined, templateKey: null, campaignId: null, ...over,
+  method: 'POST',
+  path: '/api/campaigns/upload',
+  appId: 'app-1',
+  headers: {},
+  body: undefined,
+  templateKey: null,
+  campaignId: null,
+  ...over,
 });
 const engineWith = (raw: object, seed = 7) => {
   const engine = createScenarioEngine({ random: createRandom(seed) });
@@ -19,7 +26,12 @@ const engineWith = (raw: object, seed = 7) => {
   engine.setActive([scenario.name]);
   return engine;
 };
-const outage = { name: 'upload-outage', rules: [{ match: { method: 'POST', path: '/api/campaigns/upload' }, fault: { error: 'ERR_OPERATION_FAILED' }, times: 2 }] };
+const outage = {
+  name: 'upload-outage',
+  rules: [
+    { match: { method: 'POST', path: '/api/campaigns/upload' }, fault: { error: 'ERR_OPERATION_FAILED' }, times: 2 },
+  ],
+};
 
 describe('matchers', () => {
   it('normalises the production prefix to the /api form', () => {
@@ -44,10 +56,15 @@ describe('matchers', () => {
 describe('engine', () => {
   it('applies a rule `times` times and explains the remaining count', () => {
     const engine = engineWith(outage);
-    expect(engine.explain()[0]!.rules[0]!.explanation).toBe('rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (2 of 2 left)');
+    expect(engine.explain()[0]!.rules[0]!.explanation).toBe(
+      'rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (2 of 2 left)',
+    );
     const first = engine.decide(facts(), []);
     expect(first.fault).toEqual({ kind: 'error', code: 'ERR_OPERATION_FAILED', message: undefined });
-    expect(first.applied).toEqual({ scenario: 'upload-outage', rule: 'rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (1 of 2 left)' });
+    expect(first.applied).toEqual({
+      scenario: 'upload-outage',
+      rule: 'rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (1 of 2 left)',
+    });
     engine.decide(facts(), []);
     expect(engine.decide(facts(), []).fault).toBeNull();
     expect(engine.explain()[0]!.rules[0]).toMatchObject({ remaining: 0, applied: 2, matched: 3 });
@@ -70,7 +87,11 @@ describe('engine', () => {
   it('chains delays and stops at the first final fault', () => {
     const engine = engineWith({
       name: 'chain',
-      rules: [{ fault: { delayMs: 10 } }, { fault: { delayMs: 5, status: 503 } }, { fault: { error: 'ERR_BAD_REQUEST' } }],
+      rules: [
+        { fault: { delayMs: 10 } },
+        { fault: { delayMs: 5, status: 503 } },
+        { fault: { error: 'ERR_BAD_REQUEST' } },
+      ],
     });
     const decision = engine.decide(facts(), []);
     expect(decision.delayMs).toBe(15);
@@ -100,15 +121,24 @@ describe('engine', () => {
   });
 
   it('answers failDelivery per recipient, with delivery facts winning over request facts', () => {
-    const engine = engineWith({ name: 'sale', rules: [{ match: { templateKey: 'sale', campaignId: 'c-*' }, fault: { failDelivery: 'outage' } }] });
+    const engine = engineWith({
+      name: 'sale',
+      rules: [{ match: { templateKey: 'sale', campaignId: 'c-*' }, fault: { failDelivery: 'outage' } }],
+    });
     const policy = engine.deliveryFaults([], facts({ templateKey: 'other' }));
-    expect(policy({ appId: 'a', userId: 'u', templateKey: 'sale', campaignId: 'c-1' })).toEqual({ reason: 'outage', scenario: 'sale' });
+    expect(policy({ appId: 'a', userId: 'u', templateKey: 'sale', campaignId: 'c-1' })).toEqual({
+      reason: 'outage',
+      scenario: 'sale',
+    });
     expect(policy({ appId: 'a', userId: 'u', templateKey: 'sale', campaignId: null })).toBeNull();
     expect(engine.decide(facts({ templateKey: 'sale', campaignId: 'c-1' }), []).fault).toBeNull();
   });
 
   it('does not apply request-matching delivery rules without request facts', () => {
-    const engine = engineWith({ name: 'p', rules: [{ match: { path: '/api/notifications/send' }, fault: { failDelivery: 'x' } }] });
+    const engine = engineWith({
+      name: 'p',
+      rules: [{ match: { path: '/api/notifications/send' }, fault: { failDelivery: 'x' } }],
+    });
     expect(engine.deliveryFaults([])({ appId: 'a', userId: 'u', templateKey: 't', campaignId: null })).toBeNull();
   });
 

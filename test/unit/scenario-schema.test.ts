@@ -28,8 +28,16 @@ describe('scenario schema', () => {
     ['raw headers without status', { ...ok, fault: { headers: { a: 'b' }, delayMs: 1 } }, 'fault.headers'],
     ['status out of range', { ...ok, fault: { status: 99 } }, 'fault.status'],
     ['negative delay', { ...ok, fault: { delayMs: -1 } }, 'fault.delayMs'],
-    ['rate limit without retryAfterSec', { ...ok, fault: { rateLimit: { limit: 5 } } }, 'fault.rateLimit.retryAfterSec'],
-    ['rate limit with zero limit', { ...ok, fault: { rateLimit: { retryAfterSec: 1, limit: 0 } } }, 'fault.rateLimit.limit'],
+    [
+      'rate limit without retryAfterSec',
+      { ...ok, fault: { rateLimit: { limit: 5 } } },
+      'fault.rateLimit.retryAfterSec',
+    ],
+    [
+      'rate limit with zero limit',
+      { ...ok, fault: { rateLimit: { retryAfterSec: 1, limit: 0 } } },
+      'fault.rateLimit.limit',
+    ],
     ['drop that is not true', { ...ok, fault: { drop: false } }, 'fault.drop'],
     ['empty failDelivery reason', { ...ok, fault: { failDelivery: '' } }, 'fault.failDelivery'],
     ['message without error', { ...ok, fault: { status: 500, message: 'x' } }, 'fault.message'],
@@ -48,7 +56,10 @@ describe('scenario schema', () => {
   ];
   it.each(cases)('reports %s with rule 2 and the field', (_what, bad, field) => {
     const problems = problemsOf(withRule(bad));
-    expect(problems.some((p) => p.startsWith(`demo.json: rule 2, field "${field}"`)), problems.join('\n')).toBe(true);
+    expect(
+      problems.some((p) => p.startsWith(`demo.json: rule 2, field "${field}"`)),
+      problems.join('\n'),
+    ).toBe(true);
   });
 
   it('reports a bad name, empty rules and unknown top-level fields by field', () => {

@@ -4,29 +4,60 @@ import type { Template } from '../../src/schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../../src/schemas/resources.js';
 
 const template = (appId: string | null, name: string): Template => ({
-  id: 'aaaaaaaaaaaaaaaaaaaaaaaa', key: 'plain', name, status: 'approved', channels: ['in_app'], variableSchema: [], content: {},
-  category: null, appId, source: 'runtime', createdAt: '2030-01-01T00:00:00.000Z', updatedAt: '2030-01-01T00:00:00.000Z',
+  id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+  key: 'plain',
+  name,
+  status: 'approved',
+  channels: ['in_app'],
+  variableSchema: [],
+  content: {},
+  category: null,
+  appId,
+  source: 'runtime',
+  createdAt: '2030-01-01T00:00:00.000Z',
+  updatedAt: '2030-01-01T00:00:00.000Z',
 });
 const channel = (id: string, appId: string): Channel => ({
-  id, appId, name: id, key: id, type: 'in_app', templateType: 'ui', enabled: true, categoryFilter: false, templateLabel: false, config: {},
-  createdAt: '2030-01-01T00:00:00.000Z', updatedAt: '2030-01-01T00:00:00.000Z',
+  id,
+  appId,
+  name: id,
+  key: id,
+  type: 'in_app',
+  templateType: 'ui',
+  enabled: true,
+  categoryFilter: false,
+  templateLabel: false,
+  config: {},
+  createdAt: '2030-01-01T00:00:00.000Z',
+  updatedAt: '2030-01-01T00:00:00.000Z',
 });
 const event = (id: string, appId: string): AnalyticsEvent => ({
-  id, appId, campaignId: 'c', userId: 'u', channelType: 'in_app', eventType: 'viewed', createdAt: '2030-01-01T00:00:00.000Z',
+  id,
+  appId,
+  campaignId: 'c',
+  userId: 'u',
+  channelType: 'in_app',
+  eventType: 'viewed',
+  createdAt: '2030-01-01T00:00:00.000Z',
 });
 
 describe('memory store: runtime templates, channels, analytics events', () => {
-  it('keeps two apps\' overrides of the same template id apart and deletes one app\'s only', () => {
+  it("keeps two apps' overrides of the same template id apart and deletes one app's only", () => {
     const store = createMemoryStore();
     store.putRuntimeTemplate(template('app-a', 'A'));
     store.putRuntimeTemplate(template('app-b', 'B'));
-    expect(store.listRuntimeTemplates().map((t) => t.name).sort()).toEqual(['A', 'B']);
+    expect(
+      store
+        .listRuntimeTemplates()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['A', 'B']);
     expect(store.deleteRuntimeTemplate('aaaaaaaaaaaaaaaaaaaaaaaa', 'app-a')).toBe(true);
     expect(store.listRuntimeTemplates().map((t) => t.name)).toEqual(['B']);
     expect(store.deleteRuntimeTemplate('aaaaaaaaaaaaaaaaaaaaaaaa', 'app-a')).toBe(false);
   });
 
-  it('lists channels and events per app; clear(appId) drops that app\'s events and keeps channels', () => {
+  it("lists channels and events per app; clear(appId) drops that app's events and keeps channels", () => {
     const store = createMemoryStore();
     store.putChannel(channel('c1', 'app-a'));
     store.putChannel(channel('c2', 'app-b'));

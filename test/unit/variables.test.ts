@@ -56,7 +56,9 @@ describe('checkVariables', () => {
 
 describe('renderContent', () => {
   it('replaces placeholders in every nested string, image → url, action → data', () => {
-    const content = { in_app: { title: 'Hi {{name}}', parts: ['{{ pic }}', { deep: '{{go}}!' }], n: 3, flag: true, none: null } };
+    const content = {
+      in_app: { title: 'Hi {{name}}', parts: ['{{ pic }}', { deep: '{{go}}!' }], n: 3, flag: true, none: null },
+    };
     expect(renderContent(content, { name: 'Ada', pic: { url: 'https://i', width: 1, height: 1 }, go: GO })).toEqual({
       in_app: { title: 'Hi Ada', parts: ['https://i', { deep: 'https://x!' }], n: 3, flag: true, none: null },
     });

@@ -11,7 +11,9 @@ export const analyticsRoutes = new Hono<AppEnv>()
     const query = parseWith(ChannelAnalyticsQuerySchema, c.req.query(), 'query');
     return c.json(c.get('emulator').services.analytics.channels(c.get('app').appId, query), 200);
   })
-  .get('/analytics/users/:userId', (c) => c.json(c.get('emulator').services.analytics.user(c.get('app').appId, c.req.param('userId')), 200))
+  .get('/analytics/users/:userId', (c) =>
+    c.json(c.get('emulator').services.analytics.user(c.get('app').appId, c.req.param('userId')), 200),
+  )
   .post('/analytics/events', async (c) => {
     const body = await readJsonBody(c, RecordEventBodySchema);
     return c.json(c.get('emulator').services.analytics.recordEvent(c.get('app').appId, body), 200);

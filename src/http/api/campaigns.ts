@@ -29,21 +29,27 @@ async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema:
 async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string; file: Uint8Array }> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type.trim())) {
-    throw badRequest(`The upload must be multipart/form-data with a "file" part and a "campaignId" field (got Content-Type "${type || 'none'}"), e.g. curl -F file=@recipients.csv -F campaignId=<id>.`, {
-      'content-type': 'must be multipart/form-data',
-      file: 'is required (the CSV file)',
-      campaignId: 'is required',
-    });
+    throw badRequest(
+      `The upload must be multipart/form-data with a "file" part and a "campaignId" field (got Content-Type "${type || 'none'}"), e.g. curl -F file=@recipients.csv -F campaignId=<id>.`,
+      {
+        'content-type': 'must be multipart/form-data',
+        file: 'is required (the CSV file)',
+        campaignId: 'is required',
+      },
+    );
   }
   let fields: { campaignId: unknown; file: Uint8Array | null };
   try {
     fields = await readUploadFields(c, type);
   } catch (error) {
-    throw badRequest(`The multipart body could not be read: ${(error as Error).message}`, { body: 'malformed multipart/form-data' });
+    throw badRequest(`The multipart body could not be read: ${(error as Error).message}`, {
+      body: 'malformed multipart/form-data',
+    });
   }
   const details: ErrorDetails = {};
   const { campaignId, file } = fields;
-  if (typeof campaignId !== 'string' || campaignId.trim() === '') details.campaignId = 'is required: the id of a draft campaign';
+  if (typeof campaignId !== 'string' || campaignId.trim() === '')
+    details.campaignId = 'is required: the id of a draft campaign';
   if (file === null) details.file = 'is required: the CSV file as a multipart file part';
   if (Object.keys(details).length > 0) {
     throw badRequest(`Missing form field(s): ${Object.keys(details).join(', ')}.`, details);
@@ -55,12 +61,20 @@ async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string;
  * The two fields, with the file as a view into the one body buffer (multipart.ts) rather
  * than FormData → Blob → ArrayBuffer copies of it. The file may be a file part or a text field.
  */
-async function readUploadFields(c: Context<AppEnv>, type: string): Promise<{ campaignId: unknown; file: Uint8Array | null }> {
+async function readUploadFields(
+  c: Context<AppEnv>,
+  type: string,
+): Promise<{ campaignId: unknown; file: Uint8Array | null }> {
   if (c.req.bodyCache.formData) {
     // Already read as FormData (a scenario's body matcher): its boundary is no longer the header's.
     const form = await c.req.parseBody();
     const file = form.file;
-    const bytes = typeof file === 'string' ? new TextEncoder().encode(file) : file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : null;
+    const bytes =
+      typeof file === 'string'
+        ? new TextEncoder().encode(file)
+        : file instanceof Blob
+          ? new Uint8Array(await file.arrayBuffer())
+          : null;
     return { campaignId: form.campaignId, file: bytes };
   }
   const parts = readMultipart(new Uint8Array(await c.req.arrayBuffer()), type);

@@ -8,13 +8,17 @@ import type { AppEnv } from '../context.js';
 import { readJsonBody } from '../validate.js';
 
 export const channelRoutes = new Hono<AppEnv>()
-  .get('/channels/availability', (c) => c.json(c.get('emulator').services.channels.availability(c.get('app').appId), 200))
+  .get('/channels/availability', (c) =>
+    c.json(c.get('emulator').services.channels.availability(c.get('app').appId), 200),
+  )
   .get('/channels', (c) => c.json(c.get('emulator').services.channels.list(c.get('app').appId), 200))
   .post('/channels', async (c) => {
     const body = await readJsonBody(c, CreateChannelBodySchema);
     return c.json(c.get('emulator').services.channels.create(c.get('app').appId, body), 200);
   })
-  .get('/channels/:id', (c) => c.json(c.get('emulator').services.channels.get(c.get('app').appId, c.req.param('id')), 200))
+  .get('/channels/:id', (c) =>
+    c.json(c.get('emulator').services.channels.get(c.get('app').appId, c.req.param('id')), 200),
+  )
   .put('/channels/:id', async (c) => {
     const body = await readJsonBody(c, UpdateChannelBodySchema);
     return c.json(c.get('emulator').services.channels.update(c.get('app').appId, c.req.param('id'), body), 200);

@@ -3,7 +3,11 @@
  * Lists are bare JSON arrays like the real docs; every success is 200 [decided].
  */
 import { Hono } from 'hono';
-import { CreateTemplateBodySchema, ListTemplatesQuerySchema, UpdateTemplateBodySchema } from '../../schemas/resources.js';
+import {
+  CreateTemplateBodySchema,
+  ListTemplatesQuerySchema,
+  UpdateTemplateBodySchema,
+} from '../../schemas/resources.js';
 import type { AppEnv } from '../context.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
@@ -16,9 +20,13 @@ export const templateRoutes = new Hono<AppEnv>()
     const body = await readJsonBody(c, CreateTemplateBodySchema);
     return c.json(c.get('emulator').services.templates.create(c.get('app').appId, body), 200);
   })
-  .get('/templates/:id', (c) => c.json(c.get('emulator').services.templates.get(c.get('app').appId, c.req.param('id')), 200))
+  .get('/templates/:id', (c) =>
+    c.json(c.get('emulator').services.templates.get(c.get('app').appId, c.req.param('id')), 200),
+  )
   .put('/templates/:id', async (c) => {
     const body = await readJsonBody(c, UpdateTemplateBodySchema);
     return c.json(c.get('emulator').services.templates.update(c.get('app').appId, c.req.param('id'), body), 200);
   })
-  .delete('/templates/:id', (c) => c.json(c.get('emulator').services.templates.remove(c.get('app').appId, c.req.param('id')), 200));
+  .delete('/templates/:id', (c) =>
+    c.json(c.get('emulator').services.templates.remove(c.get('app').appId, c.req.param('id')), 200),
+  );

@@ -15,5 +15,7 @@ export const inspectCampaignRoutes = new Hono<AppEnv>()
   .get('/:id', (c) => c.json(c.get('emulator').services.campaigns.inspect.get(c.req.param('id'))))
   .get('/:id/recipients', (c) => {
     const { limit, offset, ...filter } = parseWith(InspectRecipientsQuerySchema, c.req.query(), 'query');
-    return c.json(c.get('emulator').services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset }));
+    return c.json(
+      c.get('emulator').services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset }),
+    );
   });

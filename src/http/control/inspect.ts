@@ -3,7 +3,12 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import { ClearQuerySchema, DeliveryQuerySchema, JournalQuerySchema, NotificationQuerySchema } from '../../schemas/control.js';
+import {
+  ClearQuerySchema,
+  DeliveryQuerySchema,
+  JournalQuerySchema,
+  NotificationQuerySchema,
+} from '../../schemas/control.js';
 import { parseWith } from '../validate.js';
 import { waitForCount } from '../../inspect/wait-for.js';
 
@@ -12,7 +17,13 @@ export const inspectRoutes = new Hono<AppEnv>()
     const { limit, offset, waitFor, timeoutMs, ...filter } = parseWith(DeliveryQuerySchema, c.req.query(), 'query');
     const store = c.get('emulator').store;
     if (waitFor !== undefined) {
-      const reached = await waitForCount(c.get('emulator').events, (e) => e.type === 'delivery', () => store.countDeliveries(filter), waitFor, timeoutMs);
+      const reached = await waitForCount(
+        c.get('emulator').events,
+        (e) => e.type === 'delivery',
+        () => store.countDeliveries(filter),
+        waitFor,
+        timeoutMs,
+      );
       return c.json(store.queryDeliveries(filter, { limit, offset }), reached ? 200 : 408);
     }
     return c.json(store.queryDeliveries(filter, { limit, offset }));

@@ -9,7 +9,9 @@ import { parseScenario } from '../../scenario-engine/load-scenarios.js';
 import type { AppEnv } from '../context.js';
 import { parseWith, readJson } from '../validate.js';
 
-const ActiveBodySchema = z.strictObject({ names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }) });
+const ActiveBodySchema = z.strictObject({
+  names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
+});
 
 export const scenarioRoutes = new Hono<AppEnv>()
   .get('/', (c) => {
@@ -35,9 +37,12 @@ export const scenarioRoutes = new Hono<AppEnv>()
     const engine = c.get('emulator').scenarios;
     const unknown = engine.unknown(names);
     if (unknown.length) {
-      throw badRequest(`Unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; loaded: ${engine.names().join(', ') || 'none'}.`, {
-        names: `unknown scenario "${unknown[0]}"`,
-      });
+      throw badRequest(
+        `Unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; loaded: ${engine.names().join(', ') || 'none'}.`,
+        {
+          names: `unknown scenario "${unknown[0]}"`,
+        },
+      );
     }
     engine.setActive(names);
     return c.json({ active: engine.active() });
@@ -46,7 +51,9 @@ export const scenarioRoutes = new Hono<AppEnv>()
     const name = c.req.param('name');
     const engine = c.get('emulator').scenarios;
     if (!engine.remove(name)) {
-      throw new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, { message: 'The scenario was not found.' });
+      throw new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, {
+        message: 'The scenario was not found.',
+      });
     }
     return c.json({ deleted: name, active: engine.active() });
   });

@@ -13,9 +13,13 @@ export function adminAuth(emulator: Emulator): MiddlewareHandler<AppEnv> {
     if (token !== undefined) {
       const given = c.req.header('authorization') ?? '';
       if (given !== `Bearer ${token}`) {
-        throw new ApiError('ERR_UNAUTHORIZED', 'The control plane (/__…) needs "authorization: Bearer <admin token>" on this emulator.', {
-          details: { authorization: given ? 'wrong token' : 'header is required' },
-        });
+        throw new ApiError(
+          'ERR_UNAUTHORIZED',
+          'The control plane (/__…) needs "authorization: Bearer <admin token>" on this emulator.',
+          {
+            details: { authorization: given ? 'wrong token' : 'header is required' },
+          },
+        );
       }
     }
     await next();

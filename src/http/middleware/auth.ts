@@ -16,20 +16,35 @@ export function auth(): MiddlewareHandler<AppEnv> {
     const apiKey = c.req.header('apikey')?.trim() ?? '';
     if (!appId || !apiKey) {
       const missing = [!appId && 'appid', !apiKey && 'apikey'].filter(Boolean).join(' and ');
-      throw new ApiError('ERR_UNAUTHORIZED', `Missing ${missing} header; every API request carries both "appid" and "apikey".`, {
-        details: Object.fromEntries([!appId && ['appid', 'header is required'], !apiKey && ['apikey', 'header is required']].filter((e): e is [string, string] => Boolean(e))),
-      });
+      throw new ApiError(
+        'ERR_UNAUTHORIZED',
+        `Missing ${missing} header; every API request carries both "appid" and "apikey".`,
+        {
+          details: Object.fromEntries(
+            [!appId && ['appid', 'header is required'], !apiKey && ['apikey', 'header is required']].filter(
+              (e): e is [string, string] => Boolean(e),
+            ),
+          ),
+        },
+      );
     }
     const host = c.req.header('host') ?? '';
     const hostApp = PRODUCTION_HOST.exec(host)?.[1];
     if (hostApp !== undefined && hostApp !== appId) {
-      throw new ApiError('ERR_UNAUTHORIZED', `The Host names app "${hostApp}" but the appid header is "${appId}"; they must match.`, {
-        details: { appid: `must equal the app in the Host header ("${hostApp}")` },
-      });
+      throw new ApiError(
+        'ERR_UNAUTHORIZED',
+        `The Host names app "${hostApp}" but the appid header is "${appId}"; they must match.`,
+        {
+          details: { appid: `must equal the app in the Host header ("${hostApp}")` },
+        },
+      );
     }
     const app = emulator.apps.authenticate(appId, apiKey);
     if (!app) {
-      throw new ApiError('ERR_UNAUTHORIZED', `Unknown appid "${appId}" or wrong apikey for it (strict mode: apps come from fixtures/apps.json or EMULATOR_APPS).`);
+      throw new ApiError(
+        'ERR_UNAUTHORIZED',
+        `Unknown appid "${appId}" or wrong apikey for it (strict mode: apps come from fixtures/apps.json or EMULATOR_APPS).`,
+      );
     }
     c.set('app', app);
     return next();

@@ -12,8 +12,14 @@ export function limitBody(emulator: Emulator): MiddlewareHandler<AppEnv> {
   const tooLarge = (limit: number) => () => {
     throw new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
   };
-  const json = bodyLimit({ maxSize: emulator.options.bodyLimitBytes, onError: tooLarge(emulator.options.bodyLimitBytes) });
-  const upload = bodyLimit({ maxSize: emulator.options.uploadLimitBytes, onError: tooLarge(emulator.options.uploadLimitBytes) });
+  const json = bodyLimit({
+    maxSize: emulator.options.bodyLimitBytes,
+    onError: tooLarge(emulator.options.bodyLimitBytes),
+  });
+  const upload = bodyLimit({
+    maxSize: emulator.options.uploadLimitBytes,
+    onError: tooLarge(emulator.options.uploadLimitBytes),
+  });
   return (c, next) => {
     const isUpload = c.req.path.endsWith('/campaigns/upload');
     // Same rule as hono's bodyLimit when the length is declared, but without touching

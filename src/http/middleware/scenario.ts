@@ -35,12 +35,18 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 function headerScenarios(c: Context<AppEnv>): string[] {
   const header = c.req.header(SCENARIO_HEADER);
   if (header === undefined) return [];
-  const names = header.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = header
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = c.get('emulator').scenarios.unknown(names);
   if (unknown.length) {
-    throw badRequest(`Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET /__scenarios lists the loaded ones.`, {
-      [SCENARIO_HEADER]: `unknown scenario "${unknown[0]}"`,
-    });
+    throw badRequest(
+      `Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET /__scenarios lists the loaded ones.`,
+      {
+        [SCENARIO_HEADER]: `unknown scenario "${unknown[0]}"`,
+      },
+    );
   }
   return names;
 }
@@ -57,11 +63,15 @@ const safeDecode = (segment: string): string => {
 const asString = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** Lenient: a body that is not JSON (or a form without the field) just leaves the facts empty. */
-async function readBodyFacts(c: Context<AppEnv>): Promise<{ body: unknown; form: Record<string, unknown> | undefined }> {
+async function readBodyFacts(
+  c: Context<AppEnv>,
+): Promise<{ body: unknown; form: Record<string, unknown> | undefined }> {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   try {
-    if (/^application\/([\w.+-]*\+)?json\b/.test(type)) return { body: JSON.parse(await c.req.text()), form: undefined };
-    if (type.startsWith('multipart/form-data')) return { body: undefined, form: (await c.req.parseBody()) as Record<string, unknown> };
+    if (/^application\/([\w.+-]*\+)?json\b/.test(type))
+      return { body: JSON.parse(await c.req.text()), form: undefined };
+    if (type.startsWith('multipart/form-data'))
+      return { body: undefined, form: (await c.req.parseBody()) as Record<string, unknown> };
   } catch {
     /* not readable: body matchers fail, the route reports the problem */
   }
@@ -76,7 +86,8 @@ async function requestFacts(c: Context<AppEnv>, withBody: boolean): Promise<Requ
 function factsOf(c: Context<AppEnv>, body: unknown, form: Record<string, unknown> | undefined): RequestFacts {
   const path = normalisePath(c.req.path);
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  const template = record.template !== null && typeof record.template === 'object' ? (record.template as Record<string, unknown>) : {};
+  const template =
+    record.template !== null && typeof record.template === 'object' ? (record.template as Record<string, unknown>) : {};
   const fromPath = /^\/api\/campaigns\/([^/]+)/.exec(path)?.[1];
   let headers: Record<string, string> | undefined;
   return {
@@ -89,7 +100,10 @@ function factsOf(c: Context<AppEnv>, body: unknown, form: Record<string, unknown
     },
     body,
     templateKey: asString(template.key) ?? asString(record.templateKey) ?? asString(record.templateId),
-    campaignId: (fromPath && fromPath !== 'upload' ? safeDecode(fromPath) : null) ?? asString(record.campaignId) ?? asString(form?.campaignId),
+    campaignId:
+      (fromPath && fromPath !== 'upload' ? safeDecode(fromPath) : null) ??
+      asString(record.campaignId) ??
+      asString(form?.campaignId),
   };
 }
 
@@ -106,7 +120,10 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
     const idle = names.length === 0 && !emulator.scenarios.hasActive();
     let facts: RequestFacts | undefined = idle ? undefined : await requestFacts(c, emulator.scenarios.needsBody(names));
     const decision = facts ? emulator.scenarios.decide(facts, names) : NO_DECISION;
-    c.set('deliveryFaults', emulator.scenarios.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule));
+    c.set(
+      'deliveryFaults',
+      emulator.scenarios.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule),
+    );
     if (decision.applied) c.set('appliedRule', decision.applied);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     const fault = decision.fault;
@@ -124,7 +141,10 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
         const empty = fault.body === null || [204, 205, 304].includes(fault.status);
         const body = empty ? null : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
         const json = !empty && typeof fault.body !== 'string';
-        return new Response(body, { status: fault.status, headers: json ? { 'content-type': 'application/json', ...fault.headers } : fault.headers });
+        return new Response(body, {
+          status: fault.status,
+          headers: json ? { 'content-type': 'application/json', ...fault.headers } : fault.headers,
+        });
       }
       default:
         throw faultError(fault, label, emulator.clock.now());
