@@ -4,10 +4,10 @@
  * everything in one store call so a refused upload adds nothing.
  */
 import type { Campaign, Recipient, Template } from '../schemas/records.js';
-import { findOwnedCampaign, type CampaignDeps } from './campaign-records.js';
-import { assertDraft } from './campaign-status.js';
+import { assertDraft, findOwnedCampaign } from './campaign-status.js';
 import { readRecipientsCsv, type CsvReadSummary, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
+import type { CampaignDeps } from './ports.js';
 
 /** CONTRACT §5.3: the response lists at most this many row errors. */
 export const MAX_REPORTED_ROW_ERRORS = 100;

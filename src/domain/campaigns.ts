@@ -5,20 +5,26 @@
  */
 import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '../schemas/campaigns.js';
 import type { Campaign } from '../schemas/records.js';
-import { createCampaignRunner } from './campaign-delivery.js';
+import { createCampaignRunner } from './campaign-runner.js';
 import { createRecipientService } from './campaign-recipients.js';
-import {
-  changeCampaignStatus,
-  findCampaign,
-  findOwnedCampaign,
-  toCampaignView,
-  type CampaignDeps,
-  type CampaignView,
-} from './campaign-records.js';
-import { assertDraft } from './campaign-status.js';
+import { assertDraft, changeCampaignStatus, findOwnedCampaign } from './campaign-status.js';
 import { badRequest, notFound } from './errors.js';
 import { assertApproved } from './notifications.js';
-import type { DeliveryFaultPolicy, ListResult, Page } from './ports.js';
+import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './ports.js';
+
+/** List/get answer: the record plus the real service's enrichment (research §2.4). */
+export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
+
+function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string): Campaign {
+  const campaign = deps.store.getCampaign(id);
+  if (!campaign) throw notFound('campaign', id);
+  return campaign;
+}
+
+function toCampaignView(deps: Pick<CampaignDeps, 'templates'>, campaign: Campaign): CampaignView {
+  const template = deps.templates.findById(campaign.appId, campaign.templateId);
+  return { ...campaign, templateName: template?.name ?? null, channelTypes: template?.channels ?? [] };
+}
 
 export interface SendCampaignResult {
   id: string;

@@ -7,8 +7,13 @@ import type { SendNotificationBody } from '../schemas/api.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
-import { createContentCompiler, createDeliveryRun, deliveredChannels } from './delivery.js';
-import { deliveryAt, type PerMember } from './delivery-run.js';
+import {
+  createContentCompiler,
+  createDeliveryRun,
+  deliveredChannels,
+  deliveryAt,
+  type PerMember,
+} from './deliveries.js';
 import { checkVariables } from './variables.js';
 
 export const TARGET_LIMITS = { realtime: 1, batch: 10_000 } as const;

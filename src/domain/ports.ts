@@ -4,7 +4,7 @@
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
-import type { DeliveryRun } from './delivery-run.js';
+import type { DeliveryRun } from './deliveries.js';
 
 export interface Clock {
   /** Epoch milliseconds on the emulator's clock (real or manual). */
@@ -94,7 +94,7 @@ export interface StoreStats {
 /** One storage interface, implemented in memory and (persisted) over lowdb. */
 export interface Store {
   addDeliveries(items: Delivery[]): void;
-  /** A batch send's deliveries as one run (domain/delivery-run.ts): stored without a record per target. */
+  /** A batch send's deliveries as one run (domain/deliveries.ts): stored without a record per target. */
   addDeliveryRun(run: DeliveryRun): void;
   queryDeliveries(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
   countDeliveries(filter: DeliveryFilter): number;
@@ -178,3 +178,23 @@ export interface DeliveryFailure {
 export type DeliveryFaultPolicy = (facts: DeliveryFacts) => DeliveryFailure | null;
 
 export const NO_DELIVERY_FAULTS: DeliveryFaultPolicy = () => null;
+
+/** How background work yields: injected so the domain needs no timers of its own. */
+export interface CampaignRuntime {
+  /** Runs `fn` on a later turn of the event loop (setImmediate on Node). */
+  defer(fn: () => void): void;
+  /** Monotonic milliseconds, for the per-chunk time budget. */
+  elapsed(): number;
+}
+
+/** What the campaign modules (service, recipients, runner) are built from. */
+export interface CampaignDeps {
+  store: Store;
+  templates: TemplateCatalog;
+  clock: Clock;
+  ids: Ids;
+  events: Events;
+  runtime: CampaignRuntime;
+  /** Work per chunk before yielding to the event loop. @default 5 */
+  chunkBudgetMs?: number;
+}

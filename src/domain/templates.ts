@@ -31,7 +31,7 @@ export interface TemplateServiceDeps {
   ids: Ids;
 }
 
-function assertTransition(from: Status, to: Status): void {
+function assertTemplateStatusChange(from: Status, to: Status): void {
   if (from === to || TEMPLATE_TRANSITIONS[from].includes(to)) return;
   const allowed = TEMPLATE_TRANSITIONS[from].map((s) => `"${s}"`).join(' or ');
   throw badRequest(`A template in status "${from}" cannot move to "${to}"; from "${from}" it can move to ${allowed}.`, {
@@ -141,7 +141,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
           });
         }
       }
-      if (body.status !== undefined) assertTransition(current.status, body.status);
+      if (body.status !== undefined) assertTemplateStatusChange(current.status, body.status);
       const extras = extrasOf(current);
       const channelIds = body.channelIds ? [...new Set(body.channelIds)] : channelIdsOf(deps.store, appId, current);
       const next: RuntimeTemplate = {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createDeliveryLog } from '../../src/store/delivery-log.js';
-import { deliveryAt, packStrings, type DeliveryRun, type FailureMark } from '../../src/domain/delivery-run.js';
+import { deliveryAt, packStrings, type DeliveryRun, type FailureMark } from '../../src/domain/deliveries.js';
 import type { Delivery } from '../../src/schemas/records.js';
 import type { DeliveryFilter } from '../../src/domain/ports.js';
 

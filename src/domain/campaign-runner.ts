@@ -4,10 +4,9 @@
  * 100,000-recipient campaign never blocks other requests, then closes the campaign.
  */
 import type { Campaign, Delivery, Recipient, Template } from '../schemas/records.js';
-import { changeCampaignStatus, type CampaignDeps } from './campaign-records.js';
-import { assertTransition } from './campaign-status.js';
-import { createContentCompiler, createDeliveryBuilder, deliveredChannels } from './delivery.js';
-import type { DeliveryFaultPolicy } from './ports.js';
+import { assertCampaignStatusChange, changeCampaignStatus } from './campaign-status.js';
+import { createContentCompiler, createDeliveryBuilder, deliveredChannels } from './deliveries.js';
+import type { CampaignDeps, DeliveryFaultPolicy } from './ports.js';
 
 /** Checked every this many recipients (reading the clock per recipient would cost more). */
 const BUDGET_CHECK_EVERY = 32;
@@ -43,7 +42,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     deliveryId: string | null,
     at: string,
   ): void {
-    assertTransition('recipient', r.status, status);
+    assertCampaignStatusChange('recipient', r.status, status);
     deps.store.updateRecipient(campaignId, r.id, { status, failureReason: reason, deliveryId, updatedAt: at });
   }
 
