@@ -3,12 +3,8 @@
  * user's notification history, and idempotent event recording. Computed from stored
  * deliveries and recorded events of the calling app only.
  */
-import {
-  CHANNEL_TYPES,
-  type AnalyticsEvent,
-  type ChannelAnalyticsQuery,
-  type RecordEventBody,
-} from '../schemas/resources.js';
+import type { AnalyticsEvent, ChannelAnalyticsQuery, RecordEventBody } from '../schemas/analytics.js';
+import { CHANNEL_TYPES } from '../schemas/channels.js';
 import { badRequest, notFound } from './errors.js';
 import type { Clock, Ids, Store, TemplateCatalog } from './ports.js';
 import { engagementRows, type EngagementRow } from './analytics-facts.js';

@@ -9,7 +9,7 @@ import {
   type ChannelType,
   type CreateChannelBody,
   type UpdateChannelBody,
-} from '../schemas/resources.js';
+} from '../schemas/channels.js';
 import { badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { Clock, Ids, Store } from './ports.js';
 import { slugFromName } from './slug.js';

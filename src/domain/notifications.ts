@@ -3,7 +3,7 @@
  * mode → target count → template lookup → approved → variables. Body shape has already
  * been checked by the schema.
  */
-import type { SendNotificationBody } from '../schemas/api.js';
+import type { SendNotificationBody } from '../schemas/notifications.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';

@@ -3,7 +3,8 @@
  * catalogs and scenario engines implement them; the domain only sees these.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
-import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
+import type { AnalyticsEvent } from '../schemas/analytics.js';
+import type { Channel } from '../schemas/channels.js';
 import type { DeliveryRun } from './deliveries.js';
 
 export interface Clock {

@@ -3,7 +3,7 @@
  * `templateId` = key (kept as `key` too), variableSchema in map form, `channelIds`.
  */
 import type { Template } from '../schemas/records.js';
-import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/resources.js';
+import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/templates.js';
 import type { Store } from './ports.js';
 
 export interface TemplateView {

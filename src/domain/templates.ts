@@ -4,7 +4,7 @@
  * creates the app's override copy (same id and key); fixture templates cannot be deleted.
  */
 import type { Template, VariableSchemaEntry } from '../schemas/records.js';
-import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/resources.js';
+import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/templates.js';
 import { toVariableArray } from '../schemas/template-file.js';
 import { badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { Clock, Ids, Store, TemplateCatalog } from './ports.js';

@@ -4,7 +4,8 @@
  * wraps this one and persists its snapshot.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
-import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
+import type { AnalyticsEvent } from '../schemas/analytics.js';
+import type { Channel } from '../schemas/channels.js';
 import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js';
 import { Deque } from './deque.js';
 import { journalPredicate, paginate } from './filters.js';

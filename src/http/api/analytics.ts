@@ -2,7 +2,7 @@
  * Analytics routes (CONTRACT §5.5, research §2.6): thin routes over services.analytics.
  */
 import { Hono } from 'hono';
-import { ChannelAnalyticsQuerySchema, RecordEventBodySchema } from '../../schemas/resources.js';
+import { ChannelAnalyticsQuerySchema, RecordEventBodySchema } from '../../schemas/analytics.js';
 import type { AppEnv } from '../context.js';
 import { parseWith, readJsonBody } from '../validate.js';
 

@@ -3,7 +3,7 @@
  * `/channels/availability` is registered before `/channels/:id` so it is not taken for an id.
  */
 import { Hono } from 'hono';
-import { CreateChannelBodySchema, UpdateChannelBodySchema } from '../../schemas/resources.js';
+import { CreateChannelBodySchema, UpdateChannelBodySchema } from '../../schemas/channels.js';
 import type { AppEnv } from '../context.js';
 import { readJsonBody } from '../validate.js';
 

@@ -2,7 +2,7 @@
  * POST /notifications/send: the one-call send of the spec.
  */
 import { Hono } from 'hono';
-import { SendNotificationBodySchema } from '../../schemas/api.js';
+import { SendNotificationBodySchema } from '../../schemas/notifications.js';
 import type { AppEnv } from '../context.js';
 import { readJsonBody } from '../validate.js';
 

@@ -7,7 +7,7 @@ import {
   CreateTemplateBodySchema,
   ListTemplatesQuerySchema,
   UpdateTemplateBodySchema,
-} from '../../schemas/resources.js';
+} from '../../schemas/templates.js';
 import type { AppEnv } from '../context.js';
 import { parseWith, readJsonBody } from '../validate.js';
 

@@ -4,7 +4,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
-import { ClockBodySchema } from '../../schemas/control-campaigns.js';
+import { ClockBodySchema } from '../../schemas/control.js';
 import { readJsonBody } from '../validate.js';
 
 const clockState = (c: Context<AppEnv>) => {

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../../schemas/control-campaigns.js';
+import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../../schemas/control.js';
 import { parseWith } from '../validate.js';
 
 export const inspectCampaignRoutes = new Hono<AppEnv>()

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EmulatorEvent } from '../../domain/ports.js';
 import type { AppEnv } from '../context.js';
-import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control-campaigns.js';
+import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control.js';
 import { parseWith } from '../validate.js';
 
 /** A client that stops reading loses events past this many rather than growing memory without end. */
