@@ -1,9 +1,8 @@
 /**
- * Typed per-request variables shared by middleware and routes.
+ * Typed per-request variables shared by middleware and routes. Routes get their services
+ * from their table's factory, not from here.
  */
-import type { AppConfig } from '../catalog/apps.js';
 import type { DeliveryFaultPolicy } from '../domain/ports.js';
-import type { Emulator } from '../emulator.js';
 
 export interface AppliedRule {
   scenario: string;
@@ -12,8 +11,8 @@ export interface AppliedRule {
 
 export interface AppEnv {
   Variables: {
-    emulator: Emulator;
-    app: AppConfig;
+    /** The tenant of an API request, set by auth (absent on the control plane and before auth). */
+    appId: string;
     /** The error code the renderer sent, for the journal. */
     errorCode: string | undefined;
     /** The scenario rule that shaped this request, for the journal. */

@@ -4,6 +4,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
+import type { CampaignService } from '../../domain/campaigns.js';
 import { badRequest, type ErrorDetails } from '../../domain/errors.js';
 import {
   AddRecipientsBodySchema,
@@ -16,8 +17,6 @@ import {
 import type { AppEnv } from '../context.js';
 import { readMultipart } from '../multipart.js';
 import { parseWith, readJsonBody } from '../validate.js';
-
-const service = (c: Context<AppEnv>) => c.get('emulator').services.campaigns;
 
 /** The send body may be `{}` or absent altogether (both mean "send now"). */
 async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
@@ -84,35 +83,37 @@ async function readUploadFields(
   return { campaignId, file: parts.get('file')?.data ?? null };
 }
 
-export const campaignRoutes = new Hono<AppEnv>()
-  .post('/campaigns/upload', async (c) => {
-    const { campaignId, file } = await readUploadForm(c);
-    return c.json(service(c).upload(c.get('app').appId, campaignId, file), 200);
-  })
-  .post('/campaigns', async (c) => {
-    const body = await readJsonBody(c, CreateCampaignBodySchema);
-    return c.json(service(c).create(c.get('app').appId, body), 200);
-  })
-  .get('/campaigns', (c) => {
-    const query = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
-    const { total, items } = service(c).list(c.get('app').appId, query);
-    return c.json(items, 200, { 'X-Total-Count': String(total) });
-  })
-  .get('/campaigns/:id', (c) => c.json(service(c).get(c.get('app').appId, c.req.param('id')), 200))
-  .put('/campaigns/:id', async (c) => {
-    const body = await readJsonBody(c, UpdateCampaignBodySchema);
-    return c.json(service(c).update(c.get('app').appId, c.req.param('id'), body), 200);
-  })
-  .post('/campaigns/:id/recipients', async (c) => {
-    const { userIds } = await readJsonBody(c, AddRecipientsBodySchema);
-    return c.json(service(c).addRecipients(c.get('app').appId, c.req.param('id'), userIds), 200);
-  })
-  .get('/campaigns/:id/recipients', (c) => {
-    const { status, ...page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
-    const { total, items } = service(c).listRecipients(c.get('app').appId, c.req.param('id'), { status }, page);
-    return c.json(items, 200, { 'X-Total-Count': String(total) });
-  })
-  .post('/campaigns/:id/send', async (c) => {
-    const body = await readOptionalJson(c, SendCampaignBodySchema);
-    return c.json(service(c).send(c.get('app').appId, c.req.param('id'), body, c.get('deliveryFaults')), 200);
-  });
+export function campaignRoutes({ campaigns }: { campaigns: CampaignService }) {
+  return new Hono<AppEnv>()
+    .post('/campaigns/upload', async (c) => {
+      const { campaignId, file } = await readUploadForm(c);
+      return c.json(campaigns.upload(c.get('appId'), campaignId, file), 200);
+    })
+    .post('/campaigns', async (c) => {
+      const body = await readJsonBody(c, CreateCampaignBodySchema);
+      return c.json(campaigns.create(c.get('appId'), body), 200);
+    })
+    .get('/campaigns', (c) => {
+      const query = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
+      const { total, items } = campaigns.list(c.get('appId'), query);
+      return c.json(items, 200, { 'X-Total-Count': String(total) });
+    })
+    .get('/campaigns/:id', (c) => c.json(campaigns.get(c.get('appId'), c.req.param('id')), 200))
+    .put('/campaigns/:id', async (c) => {
+      const body = await readJsonBody(c, UpdateCampaignBodySchema);
+      return c.json(campaigns.update(c.get('appId'), c.req.param('id'), body), 200);
+    })
+    .post('/campaigns/:id/recipients', async (c) => {
+      const { userIds } = await readJsonBody(c, AddRecipientsBodySchema);
+      return c.json(campaigns.addRecipients(c.get('appId'), c.req.param('id'), userIds), 200);
+    })
+    .get('/campaigns/:id/recipients', (c) => {
+      const { status, ...page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
+      const { total, items } = campaigns.listRecipients(c.get('appId'), c.req.param('id'), { status }, page);
+      return c.json(items, 200, { 'X-Total-Count': String(total) });
+    })
+    .post('/campaigns/:id/send', async (c) => {
+      const body = await readOptionalJson(c, SendCampaignBodySchema);
+      return c.json(campaigns.send(c.get('appId'), c.req.param('id'), body, c.get('deliveryFaults')), 200);
+    });
+}

@@ -7,18 +7,18 @@ import type { Emulator } from '../../emulator.js';
 import { adminAuth } from '../middleware/admin-auth.js';
 import { healthRoutes } from './health.js';
 import { inspectRoutes } from './inspect.js';
-import { scenarioRoutes } from './scenarios.js';
+import { scenarioControlRoutes } from './scenarios.js';
 import { inspectCampaignRoutes } from './inspect-campaigns.js';
 import { streamRoutes } from './stream.js';
 import { clockRoutes } from './clock.js';
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
-    .use('/__*', adminAuth(emulator))
-    .route('/__health', healthRoutes)
-    .route('/__inspect/campaigns', inspectCampaignRoutes)
-    .route('/__inspect/stream', streamRoutes)
-    .route('/__clock', clockRoutes)
-    .route('/__inspect', inspectRoutes)
-    .route('/__scenarios', scenarioRoutes);
+    .use('/__*', adminAuth(emulator.options))
+    .route('/__health', healthRoutes(emulator))
+    .route('/__inspect/campaigns', inspectCampaignRoutes(emulator.services))
+    .route('/__inspect/stream', streamRoutes(emulator))
+    .route('/__clock', clockRoutes(emulator))
+    .route('/__inspect', inspectRoutes(emulator))
+    .route('/__scenarios', scenarioControlRoutes(emulator));
 }

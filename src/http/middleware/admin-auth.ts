@@ -5,11 +5,11 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { EmulatorOptions } from '../../config.js';
 
-export function adminAuth(emulator: Emulator): MiddlewareHandler<AppEnv> {
+export function adminAuth(options: EmulatorOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = emulator.options.adminToken;
+    const token = options.adminToken;
     if (token !== undefined) {
       const given = c.req.header('authorization') ?? '';
       if (given !== `Bearer ${token}`) {

@@ -3,15 +3,15 @@
  * registry (strict or open), and the production Host shape `{appId}.api-{region}.…`.
  */
 import type { MiddlewareHandler } from 'hono';
+import type { AppRegistry } from '../../catalog/apps.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 
 const PRODUCTION_HOST = /^([^.]+)\.api-([a-z0-9-]+)\./i;
 
-export function auth(): MiddlewareHandler<AppEnv> {
+export function auth(apps: AppRegistry): MiddlewareHandler<AppEnv> {
   // Not async (every check is synchronous): returning next()'s promise saves one per request.
   return (c, next) => {
-    const emulator = c.get('emulator');
     const appId = c.req.header('appid')?.trim() ?? '';
     const apiKey = c.req.header('apikey')?.trim() ?? '';
     if (!appId || !apiKey) {
@@ -39,14 +39,14 @@ export function auth(): MiddlewareHandler<AppEnv> {
         },
       );
     }
-    const app = emulator.apps.authenticate(appId, apiKey);
+    const app = apps.authenticate(appId, apiKey);
     if (!app) {
       throw new ApiError(
         'ERR_UNAUTHORIZED',
         `Unknown appid "${appId}" or wrong apikey for it (strict mode: apps come from fixtures/apps.json or EMULATOR_APPS).`,
       );
     }
-    c.set('app', app);
+    c.set('appId', app.appId);
     return next();
   };
 }

@@ -20,7 +20,7 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
         time: emulator.clock.nowIso(),
         method: c.req.method,
         path: c.req.path,
-        appId: c.get('app')?.appId ?? c.req.header('appid') ?? null,
+        appId: c.get('appId') ?? c.req.header('appid') ?? null,
         status: c.res.status,
         errorCode: c.get('errorCode') ?? null,
         scenario: rule?.scenario ?? null,

@@ -5,7 +5,8 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest } from '../../domain/errors.js';
-import type { AppliedRuleInfo, Decision } from '../../scenario-engine/engine.js';
+import type { Clock } from '../../domain/ports.js';
+import type { AppliedRuleInfo, Decision, ScenarioEngine } from '../../scenario-engine/engine.js';
 import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
@@ -32,14 +33,14 @@ const NO_DECISION: Decision = { applied: null, delayMs: 0, fault: null };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function headerScenarios(c: Context<AppEnv>): string[] {
+function headerScenarios(c: Context<AppEnv>, engine: ScenarioEngine): string[] {
   const header = c.req.header(SCENARIO_HEADER);
   if (header === undefined) return [];
   const names = header
     .split(',')
     .map((n) => n.trim())
     .filter(Boolean);
-  const unknown = c.get('emulator').scenarios.unknown(names);
+  const unknown = engine.unknown(names);
   if (unknown.length) {
     throw badRequest(
       `Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET /__scenarios lists the loaded ones.`,
@@ -93,7 +94,7 @@ function factsOf(c: Context<AppEnv>, body: unknown, form: Record<string, unknown
   return {
     method: c.req.method,
     path,
-    appId: c.get('app')?.appId ?? null,
+    appId: c.get('appId') ?? null,
     // Copied only when a header matcher asks: most requests never need it (bench/).
     get headers() {
       return (headers ??= Object.fromEntries(c.req.raw.headers));
@@ -107,22 +108,21 @@ function factsOf(c: Context<AppEnv>, body: unknown, form: Record<string, unknown
   };
 }
 
-export function scenarios(): MiddlewareHandler<AppEnv> {
+export function scenarioFaults(engine: ScenarioEngine, clock: Clock): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const emulator = c.get('emulator');
-    const names = headerScenarios(c);
+    const names = headerScenarios(c, engine);
     // A failDelivery rule that fires while the route runs is journaled too, unless a request rule already is.
     let deliveryRule: AppliedRuleInfo | undefined;
     const onDeliveryRule = (info: AppliedRuleInfo) => (deliveryRule ??= info);
     // Nothing active and nothing named: no rule can fire now, so no facts are gathered. The
     // delivery policy still reads the active set when a scheduled campaign runs later, and
     // then builds the facts on demand.
-    const idle = names.length === 0 && !emulator.scenarios.hasActive();
-    let facts: RequestFacts | undefined = idle ? undefined : await requestFacts(c, emulator.scenarios.needsBody(names));
-    const decision = facts ? emulator.scenarios.decide(facts, names) : NO_DECISION;
+    const idle = names.length === 0 && !engine.hasActive();
+    let facts: RequestFacts | undefined = idle ? undefined : await requestFacts(c, engine.needsBody(names));
+    const decision = facts ? engine.decide(facts, names) : NO_DECISION;
     c.set(
       'deliveryFaults',
-      emulator.scenarios.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule),
+      engine.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule),
     );
     if (decision.applied) c.set('appliedRule', decision.applied);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
@@ -147,7 +147,7 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
         });
       }
       default:
-        throw faultError(fault, label, emulator.clock.now());
+        throw faultError(fault, label, clock.now());
     }
   };
 }
