@@ -14,7 +14,8 @@ import { createAnalyticsService, type AnalyticsService } from './domain/analytic
 import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
-import { formatZodIssues, loadAppsFile, loadTemplates, toTemplate, watchTemplates } from './catalog/load-fixtures.js';
+import { loadAppsFile, loadTemplates, toTemplate, watchTemplates } from './catalog/load-fixtures.js';
+import { issueProblems } from './schemas/issues.js';
 import { parseTemplateFile } from './schemas/template-file.js';
 import type { Template } from './schemas/records.js';
 import { createMemoryStore } from './store/memory-store.js';
@@ -74,32 +75,29 @@ export interface Emulator {
 
 function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
   const parsed = parseTemplateFile(raw);
-  if (!parsed.success) throw new ConfigError(formatZodIssues('options.templates', parsed.error));
+  if (!parsed.success) throw new ConfigError(issueProblems(parsed.error, 'options.templates'));
   return (Array.isArray(parsed.data) ? parsed.data : [parsed.data]).map((t) => toTemplate(t, nowIso));
 }
 
-export function createEmulator(input: CreateAppOptions = {}): Emulator {
-  const {
-    clock: injectedClock,
-    random: injectedRandom,
-    store: injectedStore,
-    templates: rawTemplates,
-    scenarios: rawScenarios,
-    logger: injectedLogger,
-    ...rest
-  } = input;
+type Cleanup = () => void | Promise<void>;
+
+/** Step 1: the options (validated) apart from the injected parts. */
+function parseOptions(input: CreateAppOptions): { options: EmulatorOptions; overrides: EmulatorOverrides } {
+  const { clock, random, store, templates, scenarios, logger, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
-  if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
-  const options = parsed.data;
+  if (!parsed.success) throw new ConfigError(issueProblems(parsed.error, 'options'));
+  return { options: parsed.data, overrides: { clock, random, store, templates, scenarios, logger } };
+}
+
+/** Step 2: templates (inline or from fixtures/templates, watched when asked) and apps. */
+function loadCatalogs(
+  options: EmulatorOptions,
+  overrides: EmulatorOverrides,
+  parts: { store: Store; clock: EmulatorClock; logger: Logger; cleanups: Cleanup[] },
+): { templates: MutableTemplateCatalog; apps: AppRegistry } {
+  const { store, clock, logger, cleanups } = parts;
+  const rawTemplates = overrides.templates;
   const fixturesDir = resolve(options.fixturesDir);
-
-  const logger = injectedLogger ?? createLogger(options.logLevel);
-  const clock = injectedClock ?? new EmulatorClock();
-  const random = injectedRandom ?? createRandom(options.seed);
-  const ids = createIds(clock, random);
-  const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
-  const events = createEventBus();
-
   const readTemplates = () =>
     rawTemplates ? inlineTemplates(rawTemplates, clock.nowIso()) : loadTemplates(fixturesDir, clock.nowIso());
   const templates = createTemplateCatalog(store, readTemplates());
@@ -108,9 +106,6 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     : rawTemplates
       ? []
       : loadAppsFile(fixturesDir);
-  const apps = createAppRegistry(configuredApps);
-
-  const cleanups: (() => void | Promise<void>)[] = [];
   if (options.watch && !rawTemplates) {
     cleanups.push(
       watchTemplates(fixturesDir, () => {
@@ -124,8 +119,16 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       }),
     );
   }
+  return { templates, apps: createAppRegistry(configuredApps) };
+}
 
-  const scenarios = createScenarioEngine({ random });
+/** Step 3: the scenario engine with its scenarios (inline or from the directory, watched) and the active set. */
+function loadScenarioEngine(
+  options: EmulatorOptions,
+  rawScenarios: unknown[] | undefined,
+  parts: { random: RandomSource; logger: Logger; cleanups: Cleanup[] },
+): ScenarioEngine {
+  const scenarios = createScenarioEngine({ random: parts.random });
   if (rawScenarios) {
     const problems: string[] = [];
     rawScenarios.forEach((raw, i) => {
@@ -138,21 +141,34 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     if (problems.length) throw new ConfigError(problems);
   } else {
     const scenariosDir = resolve(options.scenariosDir);
-    const files = createScenarioFiles(scenariosDir, scenarios, logger);
+    const files = createScenarioFiles(scenariosDir, scenarios, parts.logger);
     files.loadAtStart();
-    if (options.watch) cleanups.push(watchScenarioDir(scenariosDir, () => files.reload()));
+    if (options.watch) parts.cleanups.push(watchScenarioDir(scenariosDir, () => files.reload()));
   }
-  const unknownScenarios = scenarios.unknown(options.activeScenarios);
-  if (unknownScenarios.length) {
-    throw new ConfigError(
-      unknownScenarios.map(
-        (n) =>
-          `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`,
+  scenarios.requireLoaded(
+    options.activeScenarios,
+    (unknown, loaded) =>
+      new ConfigError(
+        unknown.map(
+          (n) =>
+            `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${loaded.join(', ') || 'none'})`,
+        ),
       ),
-    );
-  }
+  );
   scenarios.setActive(options.activeScenarios);
+  return scenarios;
+}
 
+/** Step 4: the domain services over the shared parts. */
+function createServices(parts: {
+  store: Store;
+  templates: MutableTemplateCatalog;
+  clock: EmulatorClock;
+  ids: Ids;
+  events: Events;
+  cleanups: Cleanup[];
+}): Emulator['services'] {
+  const { store, templates, clock, ids, events } = parts;
   // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).
   const campaigns = createCampaignService({
     store,
@@ -162,16 +178,31 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     events,
     runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow },
   });
-  cleanups.push(() => campaigns.close());
-  const services = {
+  parts.cleanups.push(() => campaigns.close());
+  return {
     notifications: createNotificationService({ store, templates, clock, ids, events }),
     campaigns,
     templates: createTemplateService({ store, templates, clock, ids }),
     channels: createChannelService({ store, clock, ids }),
     analytics: createAnalyticsService({ store, templates, clock, ids }),
   };
+}
+
+export function createEmulator(input: CreateAppOptions = {}): Emulator {
+  const { options, overrides } = parseOptions(input);
+  const logger = overrides.logger ?? createLogger(options.logLevel);
+  const clock = overrides.clock ?? new EmulatorClock();
+  const random = overrides.random ?? createRandom(options.seed);
+  const ids = createIds(clock, random);
+  const store = overrides.store ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
+  const events = createEventBus();
+  const cleanups: Cleanup[] = [];
+
+  const { templates, apps } = loadCatalogs(options, overrides, { store, clock, logger, cleanups });
+  const scenarios = loadScenarioEngine(options, overrides.scenarios, { random, logger, cleanups });
+  const services = createServices({ store, templates, clock, ids, events, cleanups });
   // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
-  campaigns.restore(scenarios.deliveryFaults([]));
+  services.campaigns.restore(scenarios.deliveryFaults([]));
 
   return {
     options,

@@ -5,20 +5,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { ConfigError } from '../domain/errors.js';
 import type { Template } from '../schemas/records.js';
+import { issueProblems } from '../schemas/issues.js';
 import { parseTemplateFile, toVariableArray, type TemplateFileEntry } from '../schemas/template-file.js';
 import { stableIdFromKey } from '../platform/random.js';
 import { AppsFileSchema, type AppConfig } from './apps.js';
 import { watchDirectory } from '../platform/watch-dir.js';
-
-export function formatZodIssues(file: string, error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
-    const field = issue.path.length ? issue.path.join('.') : '(root)';
-    return `${file}: field "${field}": ${issue.message}`;
-  });
-}
 
 function readJson(file: string, problems: string[]): unknown {
   try {
@@ -62,7 +55,7 @@ export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
     if (json === undefined) continue;
     const parsed = parseTemplateFile(json);
     if (!parsed.success) {
-      problems.push(...formatZodIssues(file, parsed.error));
+      problems.push(...issueProblems(parsed.error, file));
       continue;
     }
     const entries = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
@@ -88,7 +81,7 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
   const json = readJson(file, problems);
   if (problems.length) throw new ConfigError(problems);
   const parsed = AppsFileSchema.safeParse(json);
-  if (!parsed.success) throw new ConfigError(formatZodIssues(file, parsed.error));
+  if (!parsed.success) throw new ConfigError(issueProblems(parsed.error, file));
   return parsed.data;
 }
 

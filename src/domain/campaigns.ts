@@ -94,7 +94,7 @@ export function createCampaignService(deps: CampaignDeps) {
         startedAt: null,
         completedAt: null,
       };
-      deps.store.insertCampaign(campaign);
+      deps.store.addCampaign(campaign);
       deps.events.emit({ type: 'campaign', campaign });
       return campaign;
     },

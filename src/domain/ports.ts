@@ -103,7 +103,7 @@ export interface Store {
   addNotification(record: NotificationRecord): void;
   queryNotifications(filter: NotificationFilter, page: Page): ListResult<NotificationRecord>;
 
-  insertCampaign(campaign: Campaign): void;
+  addCampaign(campaign: Campaign): void;
   getCampaign(id: string): Campaign | undefined;
   updateCampaign(id: string, patch: Partial<Campaign>): Campaign;
   listCampaigns(filter: CampaignFilter): Campaign[];

@@ -4,21 +4,13 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { badRequest, type ErrorDetails } from '../domain/errors.js';
-
-export function zodDetails(error: z.ZodError, prefix = ''): ErrorDetails {
-  const details: ErrorDetails = {};
-  for (const issue of error.issues) {
-    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
-    details[path] ??= issue.message;
-  }
-  return details;
-}
+import { badRequest } from '../domain/errors.js';
+import { issueDetails } from '../schemas/issues.js';
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, prefix = ''): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
-    const details = zodDetails(result.error, prefix);
+    const details = issueDetails(result.error, prefix);
     const summary = Object.entries(details)
       .slice(0, 3)
       .map(([k, v]) => `${k}: ${v}`)

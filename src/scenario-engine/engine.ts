@@ -156,12 +156,18 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     has: (name: string) => loaded.has(name),
     names: () => [...loaded.keys()],
     sourceOf: (name: string) => loaded.get(name)?.source,
-    /** Names among `names` that are not loaded. */
-    unknown: (names: readonly string[]) => names.filter((n) => !loaded.has(n)),
+    /**
+     * The one check that scenario names are loaded: throws what `refuse` makes of the unknown
+     * names (and the loaded ones, to list) when any of `names` is not loaded.
+     */
+    requireLoaded(names: readonly string[], refuse: (unknown: string[], loaded: string[]) => Error): void {
+      const unknown = names.filter((n) => !loaded.has(n));
+      if (unknown.length) throw refuse(unknown, [...loaded.keys()]);
+    },
     active: (): string[] => [...active],
     /** Whether any scenario is globally active (checked on every request: no copy). */
     hasActive: (): boolean => active.length > 0,
-    /** Replaces the global active set; the caller has checked the names with `unknown`. */
+    /** Replaces the global active set; the caller has checked the names with `requireLoaded`. */
     setActive(names: readonly string[]): void {
       active = [...new Set(names)];
     },

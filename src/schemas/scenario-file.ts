@@ -3,6 +3,7 @@
  * match (all given must hold), a fault, and activation limits (times, after, probability).
  */
 import { z } from 'zod';
+import { issueDetails, issueProblems } from './issues.js';
 
 const text = z.string().min(1, 'must be a non-empty string');
 
@@ -100,17 +101,11 @@ export type ScenarioMatch = z.infer<typeof MatchSchema>;
 
 /** "rule 2, field "fault.error": …" for each issue: the rule index (1-based) and the field. */
 export function describeScenarioIssues(error: z.ZodError): { problems: string[]; details: Record<string, string> } {
-  const problems: string[] = [];
-  const details: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const path = issue.path.map(String);
-    let where = `field "${path.join('.') || '(root)'}"`;
+  const problems = issueProblems(error, null, (path) => {
     if (path[0] === 'rules' && path.length >= 2 && /^\d+$/.test(path[1]!)) {
-      const field = path.slice(2).join('.') || '(rule)';
-      where = `rule ${Number(path[1]) + 1}, field "${field}"`;
+      return `rule ${Number(path[1]) + 1}, field "${path.slice(2).join('.') || '(rule)'}"`;
     }
-    problems.push(`${where}: ${issue.message}`);
-    details[path.join('.') || '(body)'] ??= issue.message;
-  }
-  return { problems, details };
+    return `field "${path.join('.') || '(root)'}"`;
+  });
+  return { problems, details: issueDetails(error) };
 }

@@ -144,7 +144,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return notifications.query(filter, page);
     },
 
-    insertCampaign(campaign) {
+    addCampaign(campaign) {
       campaigns.set(campaign.id, campaign);
       changed();
     },

@@ -200,8 +200,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
 
     it('inserts, updates and lists campaigns by app and status', async () => {
       const store = await make();
-      store.insertCampaign(campaign('c1'));
-      store.insertCampaign(campaign('c2', { appId: 'app-b', status: 'scheduled' }));
+      store.addCampaign(campaign('c1'));
+      store.addCampaign(campaign('c2', { appId: 'app-b', status: 'scheduled' }));
       const updated = store.updateCampaign('c1', { status: 'sent', sentCount: 2 });
       expect(updated).toMatchObject({ id: 'c1', status: 'sent', sentCount: 2, name: 'Campaign c1' });
       expect(store.getCampaign('c1')?.status).toBe('sent');
@@ -214,7 +214,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
 
     it('keeps recipients per campaign, finds them by user and updates them', async () => {
       const store = await make();
-      store.insertCampaign(campaign('c1'));
+      store.addCampaign(campaign('c1'));
       store.addRecipients('c1', [recipient('c1', 1), recipient('c1', 2)]);
       store.addRecipients('c2', [recipient('c2', 1)]);
       expect(store.hasRecipient('c1', 'user-2')).toBe(true);
@@ -299,8 +299,8 @@ export function fill(store: Store): void {
   store.addDeliveries([delivery(1), delivery(2, { appId: 'app-b' })]);
   store.addNotification(notification(1));
   store.addNotification(notification(2, { appId: 'app-b' }));
-  store.insertCampaign(campaign('ca'));
-  store.insertCampaign(campaign('cb', { appId: 'app-b' }));
+  store.addCampaign(campaign('ca'));
+  store.addCampaign(campaign('cb', { appId: 'app-b' }));
   store.addRecipients('ca', [recipient('ca', 1)]);
   store.addRecipients('cb', [recipient('cb', 1, { appId: 'app-b' })]);
   store.addJournal(journalEntry(1));

@@ -33,15 +33,12 @@ export function scenarioControlRoutes({ scenarios: engine }: { scenarios: Scenar
     })
     .put('/active', async (c) => {
       const { names } = parseWith(ActiveBodySchema, await readJson(c), 'request body');
-      const unknown = engine.unknown(names);
-      if (unknown.length) {
-        throw badRequest(
-          `Unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; loaded: ${engine.names().join(', ') || 'none'}.`,
-          {
-            names: `unknown scenario "${unknown[0]}"`,
-          },
-        );
-      }
+      engine.requireLoaded(names, (unknown, loaded) =>
+        badRequest(
+          `Unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; loaded: ${loaded.join(', ') || 'none'}.`,
+          { names: `unknown scenario "${unknown[0]}"` },
+        ),
+      );
       engine.setActive(names);
       return c.json({ active: engine.active() });
     })

@@ -40,15 +40,12 @@ function headerScenarios(c: Context<AppEnv>, engine: ScenarioEngine): string[] {
     .split(',')
     .map((n) => n.trim())
     .filter(Boolean);
-  const unknown = engine.unknown(names);
-  if (unknown.length) {
-    throw badRequest(
+  engine.requireLoaded(names, (unknown) =>
+    badRequest(
       `Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET /__scenarios lists the loaded ones.`,
-      {
-        [SCENARIO_HEADER]: `unknown scenario "${unknown[0]}"`,
-      },
-    );
-  }
+      { [SCENARIO_HEADER]: `unknown scenario "${unknown[0]}"` },
+    ),
+  );
   return names;
 }
 
