@@ -157,5 +157,3 @@ export function createRecipientService(deps: CampaignDeps) {
     },
   };
 }
-
-export type RecipientService = ReturnType<typeof createRecipientService>;

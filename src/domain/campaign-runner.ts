@@ -52,7 +52,10 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     if (!campaign) return;
     let sent = 0;
     let failed = 0;
-    for (const r of deps.store.recipients(id)) r.status === 'sent' ? sent++ : r.status === 'failed' && failed++;
+    for (const r of deps.store.recipients(id)) {
+      if (r.status === 'sent') sent++;
+      else if (r.status === 'failed') failed++;
+    }
     // CONTRACT §5.4: failed only when every recipient failed.
     changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
       sentCount: sent,

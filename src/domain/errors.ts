@@ -66,10 +66,6 @@ export class ApiError extends Error {
   }
 }
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in ERROR_STATUS;
-}
-
 export const badRequest = (devMessage: string, details?: ErrorDetails): ApiError =>
   new ApiError('ERR_BAD_REQUEST', devMessage, { details });
 

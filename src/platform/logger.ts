@@ -21,5 +21,3 @@ export function createLogger(
   };
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }
-
-export const silentLogger: Logger = createLogger('silent');

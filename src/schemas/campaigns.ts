@@ -34,7 +34,6 @@ export const AddRecipientsBodySchema = z.object({
     .min(1, 'must contain at least 1 user ID')
     .max(MAX_USER_IDS_PER_CALL, `must contain at most ${MAX_USER_IDS_PER_CALL} user IDs per call`),
 });
-export type AddRecipientsBody = z.infer<typeof AddRecipientsBodySchema>;
 
 export const SendCampaignBodySchema = z.object({
   scheduledAt: z.iso
@@ -52,9 +51,7 @@ const ApiPageSchema = z.object({
 export const ListCampaignsQuerySchema = ApiPageSchema.extend({
   status: z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).optional(),
 });
-export type ListCampaignsQuery = z.infer<typeof ListCampaignsQuerySchema>;
 
 export const ListRecipientsQuerySchema = ApiPageSchema.extend({
   status: z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
 });
-export type ListRecipientsQuery = z.infer<typeof ListRecipientsQuerySchema>;

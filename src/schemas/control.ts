@@ -45,7 +45,6 @@ export const DeliveryQuerySchema = PageQuerySchema.extend(WaitQuerySchema.shape)
   since: isoInstant.optional(),
   until: isoInstant.optional(),
 });
-export type DeliveryQuery = z.infer<typeof DeliveryQuerySchema>;
 
 export const NotificationQuerySchema = PageQuerySchema.extend({
   appId: z.string().optional(),
@@ -82,7 +81,6 @@ export const InspectRecipientsQuerySchema = PageQuerySchema.extend({
 });
 
 export const STREAM_EVENT_TYPES = ['delivery', 'campaign', 'request', 'notification'] as const;
-export type StreamEventType = (typeof STREAM_EVENT_TYPES)[number];
 
 export const StreamQuerySchema = z.object({
   appId: z.string().min(1).optional(),
@@ -129,4 +127,3 @@ export const ClockBodySchema = z
   .refine((b) => [b.advanceMs, b.now, b.mode].filter((v) => v !== undefined).length === 1, {
     message: 'send exactly one of {"advanceMs": n}, {"now": "<ISO>"} or {"mode": "real"|"manual"}',
   });
-export type ClockBody = z.infer<typeof ClockBodySchema>;

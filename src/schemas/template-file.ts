@@ -48,8 +48,6 @@ export const TemplateFileEntrySchema = z.object({
 });
 export type TemplateFileEntry = z.infer<typeof TemplateFileEntrySchema>;
 
-export const TemplateFileSchema = z.union([TemplateFileEntrySchema, z.array(TemplateFileEntrySchema)]);
-
 /**
  * Parses a file's JSON with the branch its shape calls for, so problems name the field
  * (`status`, `1.variableSchema.0.type`) instead of a bare "invalid input" from the union.
