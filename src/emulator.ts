@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import { type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
+import { type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
 import { createCampaignService, type CampaignService } from './domain/campaigns.js';
 import { createTemplateService, type TemplateService } from './domain/templates.js';
@@ -25,7 +25,6 @@ import { createIds, createRandom } from './platform/random.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
 import { createScenarioFiles, parseScenario, watchScenarioDir } from './scenario-engine/load-scenarios.js';
-import type { RequestFacts } from './scenario-engine/match.js';
 
 /** Parts a test (or startEmulator) may inject instead of the defaults. */
 export interface EmulatorOverrides {
@@ -60,12 +59,6 @@ export interface Emulator {
     channels: ChannelService;
     analytics: AnalyticsService;
   };
-  /**
-   * The delivery-fault policy for work started by a request that named `requestScenarios`
-   * (x-emulator-scenario header) on top of the globally active scenarios. The policy reads
-   * the active set when called, so work that runs later (scheduled campaigns) sees changes.
-   */
-  deliveryFaults(requestScenarios: string[], request?: RequestFacts): DeliveryFaultPolicy;
   /** Loaded scenarios, the active set and rule counters (CONTRACT §7). */
   readonly scenarios: ScenarioEngine;
   /** Registers cleanup to run on close (timers, watchers). */
@@ -216,7 +209,6 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     logger,
     services,
     scenarios,
-    deliveryFaults: (requestScenarios, request) => scenarios.deliveryFaults(requestScenarios, request),
     startedAt: realNow(),
     onClose(fn) {
       cleanups.push(fn);

@@ -2,12 +2,7 @@
  * Typed per-request variables shared by middleware and routes. Routes get their services
  * from their table's factory, not from here.
  */
-import type { DeliveryFaultPolicy } from '../domain/ports.js';
-
-export interface AppliedRule {
-  scenario: string;
-  rule: string;
-}
+import type { RequestScope } from '../scenario-engine/engine.js';
 
 export interface AppEnv {
   Variables: {
@@ -15,9 +10,10 @@ export interface AppEnv {
     appId: string;
     /** The error code the renderer sent, for the journal. */
     errorCode: string | undefined;
-    /** The scenario rule that shaped this request, for the journal. */
-    appliedRule: AppliedRule | undefined;
-    /** Which deliveries of this request fail (scenario `failDelivery` rules). */
-    deliveryFaults: DeliveryFaultPolicy;
+    /**
+     * The scenario engine's answers for this API request (set by the scenario-faults
+     * middleware): the route passes on its delivery-fault policy, the journal reads its rules.
+     */
+    scenarioScope: RequestScope;
   };
 }

@@ -2,7 +2,8 @@
  * The scenario engine (CONTRACT §7), free of HTTP: loaded scenarios, the globally active
  * set, per-rule counters (kept apart for global and per-request header activation), and
  * the two questions it answers: what fault does this request get (`decide`) and which
- * deliveries fail (`deliveryFaults`).
+ * deliveries fail (`deliveryFaults`). `forRequest` answers both for one API request, from a
+ * snapshot of its facts, as a plain object that outlives the request without holding it.
  */
 import type { DeliveryFaultPolicy, RandomSource } from '../domain/ports.js';
 import type { Scenario, ScenarioRule } from '../schemas/scenario-file.js';
@@ -45,6 +46,20 @@ export interface Decision {
   fault: RequestFault | null;
   /** The last rule that applied, for the journal. */
   applied: AppliedRuleInfo | null;
+}
+
+/** One API request's answers from the engine; holds plain data only (no request or context). */
+export interface RequestScope {
+  /** What the request itself gets: delay, final fault, and the rule that applied. */
+  readonly decision: Decision;
+  /** Which deliveries of the work this request starts fail: now, or when a scheduled campaign runs. */
+  readonly deliveryFaults: DeliveryFaultPolicy;
+  /**
+   * The rules that shaped this request, for the journal: the request-level rule, then the
+   * first failDelivery rule that fired for its deliveries (later ones are not kept: a
+   * campaign may fire one per recipient).
+   */
+  appliedRules(): AppliedRuleInfo[];
 }
 
 export interface RuleView {
@@ -134,6 +149,46 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     return out;
   };
 
+  function decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
+    let delayMs = 0;
+    let applied: AppliedRuleInfo | null = null;
+    for (const { name, layer, scenario } of layers(requestScenarios)) {
+      for (const compiled of scenario.rules) {
+        if (compiled.delivery || !compiled.matchers.every((m) => m.test(facts, undefined))) continue;
+        if (!activate(layer, name, compiled)) continue;
+        applied = { scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) };
+        delayMs += compiled.rule.fault.delayMs ?? 0;
+        if (compiled.final) return { delayMs, fault: compiled.final, applied };
+      }
+    }
+    return { delayMs, fault: null, applied };
+  }
+
+  /**
+   * The failDelivery policy for work started by a request with these facts (none: rules
+   * that match on the request never fire). The global active set is read at each call, so
+   * a scheduled campaign sees the scenarios active when it runs.
+   */
+  function deliveryFaults(
+    requestScenarios: readonly string[],
+    request?: RequestFacts,
+    onApplied?: (info: AppliedRuleInfo) => void,
+  ): DeliveryFaultPolicy {
+    const names = [...requestScenarios];
+    return (facts) => {
+      if (names.length === 0 && active.length === 0) return null; // asked per target: 10,000 times for one batch
+      for (const { name, layer, scenario } of layers(names)) {
+        for (const compiled of scenario.rules) {
+          if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;
+          if (!activate(layer, name, compiled)) continue;
+          onApplied?.({ scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) });
+          return { reason: compiled.rule.fault.failDelivery!, scenario: name };
+        }
+      }
+      return null;
+    };
+  }
+
   return {
     /** Adds or replaces a scenario; a changed definition starts with fresh counters. */
     load(scenario: Scenario, source: string): void {
@@ -182,42 +237,24 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
         ),
       );
     },
-    decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
-      let delayMs = 0;
-      let applied: AppliedRuleInfo | null = null;
-      for (const { name, layer, scenario } of layers(requestScenarios)) {
-        for (const compiled of scenario.rules) {
-          if (compiled.delivery || !compiled.matchers.every((m) => m.test(facts, undefined))) continue;
-          if (!activate(layer, name, compiled)) continue;
-          applied = { scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) };
-          delayMs += compiled.rule.fault.delayMs ?? 0;
-          if (compiled.final) return { delayMs, fault: compiled.final, applied };
-        }
-      }
-      return { delayMs, fault: null, applied };
-    },
+    decide,
+    deliveryFaults,
     /**
-     * The failDelivery policy for work started by a request. The global active set is read
-     * at each call, so a scheduled campaign sees the scenarios active when it runs.
+     * Both answers for one API request: its decision now, and the delivery-fault policy of
+     * the work it starts. `facts` is a snapshot the caller took (plain data), which is all
+     * the policy keeps, so a scheduled campaign holds no request.
      */
-    deliveryFaults(
-      requestScenarios: readonly string[],
-      requestFacts?: RequestFacts | (() => RequestFacts),
-      onApplied?: (info: AppliedRuleInfo) => void,
-    ): DeliveryFaultPolicy {
-      const names = [...requestScenarios];
-      return (facts) => {
-        if (names.length === 0 && active.length === 0) return null; // asked per target: 10,000 times for one batch
-        const request = typeof requestFacts === 'function' ? requestFacts() : requestFacts;
-        for (const { name, layer, scenario } of layers(names)) {
-          for (const compiled of scenario.rules) {
-            if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;
-            if (!activate(layer, name, compiled)) continue;
-            onApplied?.({ scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) });
-            return { reason: compiled.rule.fault.failDelivery!, scenario: name };
-          }
-        }
-        return null;
+    forRequest(facts: RequestFacts, requestScenarios: readonly string[]): RequestScope {
+      const decision = decide(facts, requestScenarios);
+      let deliveryRule: AppliedRuleInfo | undefined;
+      return {
+        decision,
+        deliveryFaults: deliveryFaults(requestScenarios, facts, (info) => (deliveryRule ??= info)),
+        appliedRules: () => {
+          const rules = decision.applied ? [decision.applied] : [];
+          if (deliveryRule) rules.push(deliveryRule);
+          return rules;
+        },
       };
     },
     /** Every loaded scenario with each rule explained and its global counters. */

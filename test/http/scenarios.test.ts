@@ -285,7 +285,7 @@ describe('failDelivery', () => {
 
   it('reads the active set when the policy is called (later work sees changes)', async () => {
     make([scenario('all-fail', { match: { userId: '*' }, fault: { failDelivery: 'down' } })], []);
-    const policy = app.emulator.deliveryFaults([]);
+    const policy = app.emulator.scenarios.deliveryFaults([]);
     const facts = { appId: 'a', userId: 'u', templateKey: 'plain', campaignId: 'c1' };
     expect(policy(facts)).toBeNull();
     app.emulator.scenarios.setActive(['all-fail']);

@@ -134,6 +134,27 @@ describe('engine', () => {
     expect(engine.decide(facts({ templateKey: 'sale', campaignId: 'c-1' }), []).fault).toBeNull();
   });
 
+  it('forRequest: the decision, the delivery policy and the rules applied, from plain facts', () => {
+    const engine = engineWith({
+      name: 'mixed',
+      rules: [
+        { match: { path: '/api/campaigns/upload' }, fault: { delayMs: 5 } },
+        { match: { userId: 'u-*' }, fault: { failDelivery: 'gone' } },
+      ],
+    });
+    const scope = engine.forRequest(facts(), ['mixed']);
+    expect(scope.decision).toMatchObject({ delayMs: 5, fault: null, applied: { scenario: 'mixed' } });
+    expect(scope.appliedRules().map((r) => r.rule)).toEqual([expect.stringMatching(/^rule 1:/)]);
+    const delivery = { appId: 'a', userId: 'u-1', templateKey: 't', campaignId: null };
+    expect(scope.deliveryFaults(delivery)).toEqual({ reason: 'gone', scenario: 'mixed' });
+    expect(scope.deliveryFaults(delivery)).toEqual({ reason: 'gone', scenario: 'mixed' });
+    // The first delivery rule is kept for the journal; later firings are not piled up.
+    expect(scope.appliedRules().map((r) => r.rule)).toEqual([
+      expect.stringMatching(/^rule 1:/),
+      expect.stringMatching(/^rule 2:/),
+    ]);
+  });
+
   it('does not apply request-matching delivery rules without request facts', () => {
     const engine = engineWith({
       name: 'p',

@@ -114,6 +114,9 @@ export function campaignRoutes({ campaigns }: { campaigns: CampaignService }) {
     })
     .post('/campaigns/:id/send', async (c) => {
       const body = await readOptionalJson(c, SendCampaignBodySchema);
-      return c.json(campaigns.send(c.get('appId'), c.req.param('id'), body, c.get('deliveryFaults')), 200);
+      return c.json(
+        campaigns.send(c.get('appId'), c.req.param('id'), body, c.get('scenarioScope').deliveryFaults),
+        200,
+      );
     });
 }

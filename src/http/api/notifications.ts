@@ -10,6 +10,6 @@ import { readJsonBody } from '../validate.js';
 export function notificationRoutes({ notifications }: { notifications: NotificationService }) {
   return new Hono<AppEnv>().post('/notifications/send', async (c) => {
     const body = await readJsonBody(c, SendNotificationBodySchema);
-    return c.json(notifications.send(c.get('appId'), body, c.get('deliveryFaults')), 200);
+    return c.json(notifications.send(c.get('appId'), body, c.get('scenarioScope').deliveryFaults), 200);
   });
 }

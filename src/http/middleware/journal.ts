@@ -14,7 +14,7 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
       await next();
     } finally {
       // c.get, not c.var: hono builds a fresh object on every c.var read (hot path, see bench/).
-      const rule = c.get('appliedRule');
+      const rule = c.get('scenarioScope')?.appliedRules()[0];
       const entry = {
         id: emulator.ids.objectId(),
         time: emulator.clock.nowIso(),
