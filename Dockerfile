@@ -1,4 +1,4 @@
-# notification-emulator as an image (CONTRACT §9): build with the dev tools, run dist/ only,
+# notification-emulator as an image (docs/reference.md#running-it): build with the dev tools, run dist/ only,
 # as the non-root node user. The CLI is one bundle (scripts/build.mjs) that carries its
 # dependencies, so the runtime stage needs no node_modules.
 

@@ -31,7 +31,9 @@ await build({
   logLevel: 'warning',
   // Bundled CommonJS dependencies call require(); ESM output has none of its own.
   banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    js:
+      "import { createRequire as __createRequire } from 'node:module'; " +
+      'const require = __createRequire(import.meta.url);',
   },
 });
 chmodSync(`${root}/dist/cli.js`, 0o755);

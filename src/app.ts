@@ -47,7 +47,8 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
   const api = apiRoutes(emulator);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
   app.route('/', controlRoutes(emulator));
-  // A scripted drop under app.request() has no socket: let its marker error reach the caller (CONTRACT §7).
+  // A scripted drop under app.request() has no socket: let its marker error reach the caller
+  // (docs/reference.md#scenarios).
   const renderError = onError(emulator.logger);
   app.onError((error, c) => {
     if (error instanceof ConnectionDropped) throw error;

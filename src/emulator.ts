@@ -34,7 +34,7 @@ export interface EmulatorOverrides {
   store?: Store;
   /** Template definitions in the fixture file format; when given, fixtures/templates is not read. */
   templates?: unknown[];
-  /** Scenario definitions (CONTRACT §7 format); when given, the scenarios directory is not read. */
+  /** Scenario definitions (docs/reference.md#scenarios format); when given, the scenarios directory is not read. */
   scenarios?: unknown[];
   logger?: Logger;
 }
@@ -59,7 +59,7 @@ export interface Emulator {
     channels: ChannelService;
     analytics: AnalyticsService;
   };
-  /** Loaded scenarios, the active set and rule counters (CONTRACT §7). */
+  /** Loaded scenarios, the active set and rule counters (docs/reference.md#scenarios). */
   readonly scenarios: ScenarioEngine;
   /** Registers cleanup to run on close (timers, watchers). */
   onClose(fn: () => void | Promise<void>): void;
@@ -144,7 +144,8 @@ function loadScenarioEngine(
       new ConfigError(
         unknown.map(
           (n) =>
-            `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${loaded.join(', ') || 'none'})`,
+            `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ` +
+            `${loaded.join(', ') || 'none'})`,
         ),
       ),
   );
@@ -162,7 +163,7 @@ function createServices(parts: {
   cleanups: Cleanup[];
 }): Emulator['services'] {
   const { store, templates, clock, ids, events } = parts;
-  // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).
+  // Campaign delivery yields with setImmediate between time-boxed chunks (docs/reference.md#send-a-campaign).
   const campaigns = createCampaignService({
     store,
     templates,

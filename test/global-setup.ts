@@ -1,5 +1,6 @@
 /**
- * Builds dist/ once before the suite (as `npm run build` does: tsc, then the CLI bundle), so tests that start the CLI run what users run.
+ * Builds dist/ once before the tests of the 'dist' project (vitest.config.ts), as `npm run build`
+ * does: tsc, then the CLI bundle, so tests that start the CLI run what users run.
  */
 import { execFileSync } from 'node:child_process';
 

@@ -56,6 +56,8 @@ export async function batchSend(emulator: Child): Promise<Row> {
     ratio: `${fmt(ratio, 2)}x`,
     target: '<= 3x',
     pass: ratio <= 3,
-    note: `the bare Hono route takes ${fmt(bareHono)} ms p50 for the same body over HTTP (${fmt(bareHono / floor, 2)}x the floor); the emulator adds ${fmt(p50 - bareHono)} ms to it`,
+    note:
+      `the bare Hono route takes ${fmt(bareHono)} ms p50 for the same body over HTTP ` +
+      `(${fmt(bareHono / floor, 2)}x the floor); the emulator adds ${fmt(p50 - bareHono)} ms to it`,
   };
 }

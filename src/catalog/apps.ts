@@ -1,5 +1,5 @@
 /**
- * Which apps may call the API (CONTRACT §3). Strict mode: a configured list of
+ * Which apps may call the API (docs/reference.md#authentication-and-apps). Strict mode: a configured list of
  * appId/apiKey pairs. Open mode (nothing configured): any non-empty pair is accepted
  * and the app is remembered on first use.
  */

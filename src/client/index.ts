@@ -1,6 +1,6 @@
 /**
  * createClient({ url, adminToken? }): a typed client for the control plane (/__health,
- * /__inspect, /__scenarios, /__clock; CONTRACT §6-§8) of any running emulator, over fetch.
+ * /__inspect, /__scenarios, /__clock; docs/reference.md#inspect and #clock) of any running emulator, over fetch.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { ListResult } from '../domain/ports.js';

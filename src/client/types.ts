@@ -1,6 +1,6 @@
 /**
  * Types of the control-plane client: queries (what /__inspect, /__clock and /__scenarios
- * accept, CONTRACT §6-§8) and answers.
+ * accept, docs/reference.md#inspect and #clock) and answers.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter } from '../domain/ports.js';
@@ -99,7 +99,7 @@ export interface EmulatorClient {
     list(): Promise<ScenarioList>;
     /** PUT /__scenarios/active: replaces the globally active set. */
     activate(names: string[]): Promise<{ active: string[] }>;
-    /** POST /__scenarios: loads (or replaces) one scenario in the file format of CONTRACT §7. */
+    /** POST /__scenarios: loads (or replaces) one scenario in the file format of docs/reference.md#scenarios. */
     load(scenario: unknown): Promise<{ replaced: boolean; scenario: ScenarioInfo }>;
     /** POST /__scenarios/reset: restores every rule's `times`/`after` counters. */
     reset(): Promise<ScenarioList>;

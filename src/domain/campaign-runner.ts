@@ -56,7 +56,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
       if (r.status === 'sent') sent++;
       else if (r.status === 'failed') failed++;
     }
-    // CONTRACT §5.4: failed only when every recipient failed.
+    // docs/reference.md#send-a-campaign: failed only when every recipient failed.
     changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
       sentCount: sent,
       failedCount: failed,

@@ -1,7 +1,7 @@
 /**
  * The campaign and recipient status machines: the one transition table each, the checks
  * every status change goes through, the owned-campaign lookup they start from (another
- * app's campaign is a 404) and the one function that changes a campaign's status (CONTRACT §5.4; research/real-service.md §3.2).
+ * app's campaign is a 404) and the one function that changes a campaign's status (docs/reference.md#send-a-campaign).
  */
 import type { Campaign, CampaignStatus, RecipientStatus } from '../schemas/records.js';
 import { ApiError, badRequest, notFound } from './errors.js';
@@ -42,7 +42,8 @@ export function assertCampaignStatusChange<M extends Machine>(machine: M, from: 
   const allowed = (TABLES[machine] as Readonly<Record<string, readonly string[]>>)[from] ?? [];
   throw new ApiError(
     'ERR_BAD_REQUEST',
-    `A ${machine} in status "${from}" cannot become "${to}"; from "${from}" it can become: ${allowed.length ? allowed.join(', ') : 'nothing (final state)'}.`,
+    `A ${machine} in status "${from}" cannot become "${to}"; from "${from}" it can become: ` +
+      `${allowed.length ? allowed.join(', ') : 'nothing (final state)'}.`,
     {
       message: `The ${machine} is not in a state that allows this operation.`,
       details: { status: `is "${from}"` },

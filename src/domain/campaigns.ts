@@ -1,5 +1,5 @@
 /**
- * The campaign service (CONTRACT §5.2–5.5): create, read, update, send now or schedule,
+ * The campaign service (docs/reference.md#campaigns): create, read, update, send now or schedule,
  * plus the read-only views /__inspect uses. Scheduling goes through the injected clock;
  * delivery through the background runner.
  */
@@ -12,7 +12,7 @@ import { badRequest, notFound } from './errors.js';
 import { assertApproved } from './notifications.js';
 import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './ports.js';
 
-/** List/get answer: the record plus the real service's enrichment (research §2.4). */
+/** List/get answer: the record plus the real service's enrichment (docs/fidelity.md#campaigns). */
 export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
 
 function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string): Campaign {
@@ -63,7 +63,8 @@ export function createCampaignService(deps: CampaignDeps) {
     assertApproved(template);
     if (deps.store.recipients(campaign.id).length === 0) {
       throw badRequest(
-        `Campaign ${campaign.id} has no recipients; add some with POST /api/campaigns/${campaign.id}/recipients or a CSV upload first.`,
+        `Campaign ${campaign.id} has no recipients; add some with POST /api/campaigns/${campaign.id}/recipients or ` +
+          `a CSV upload first.`,
         {
           recipientCount: 'must be at least 1',
         },
@@ -127,7 +128,8 @@ export function createCampaignService(deps: CampaignDeps) {
         const at = Date.parse(body.scheduledAt);
         if (at <= deps.clock.now()) {
           throw badRequest(
-            `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit it to send now.`,
+            `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit ` +
+              `it to send now.`,
             {
               scheduledAt: 'must be in the future',
             },

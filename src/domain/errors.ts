@@ -1,6 +1,6 @@
 /**
  * The one error type of the emulated API. Its HTTP status is looked up from the
- * contract's code table (CONTRACT §2), so a code can never leave with the wrong status.
+ * contract's code table (docs/reference.md#errors), so a code can never leave with the wrong status.
  */
 
 export const ERROR_STATUS = {

@@ -1,5 +1,5 @@
 /**
- * One-call send (POST /api/notifications/send), following CONTRACT §2's order of checks:
+ * One-call send (POST /api/notifications/send), following the order of checks in docs/reference.md#errors:
  * mode → target count → template lookup → approved → variables. Body shape has already
  * been checked by the schema.
  */
@@ -42,7 +42,10 @@ function assertTargetCount(mode: Mode, count: number): void {
   if (count > limit) {
     throw new ApiError(
       'ERR_TARGET_LIMIT_EXCEEDED',
-      `${count} targets given; ${mode} mode allows at most ${limit}.${mode === 'realtime' ? ' Use mode "batch" for several users.' : ' Use a campaign with a CSV upload for larger audiences.'}`,
+      `${count} targets given; ${mode} mode allows at most ${limit}.` +
+        (mode === 'realtime'
+          ? ' Use mode "batch" for several users.'
+          : ' Use a campaign with a CSV upload for larger audiences.'),
       { details: { targets: `at most ${limit} in ${mode} mode, got ${count}` } },
     );
   }
@@ -128,7 +131,7 @@ function resolveVariables(
 }
 
 /**
- * CONTRACT §5.1: a target named twice is delivered once. Returns the body's own array when
+ * docs/reference.md#send-a-notification: a target named twice is delivered once. Returns the body's own array when
  * it has no duplicates, found by sorting a copy: several times cheaper than a Set of 10,000
  * fresh strings, and batches rarely repeat a target.
  */

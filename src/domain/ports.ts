@@ -123,7 +123,7 @@ export interface Store {
   /** Deletes the runtime template `id` of `appId` (every app's copy when appId is omitted). */
   deleteRuntimeTemplate(id: string, appId?: string | null): boolean;
 
-  /** Channels (CONTRACT §5.5), app-scoped; kept by clear() like runtime templates. */
+  /** Channels (docs/reference.md#beyond-the-spec), app-scoped; kept by clear() like runtime templates. */
   listChannels(appId: string): Channel[];
   getChannel(id: string): Channel | undefined;
   putChannel(channel: Channel): void;

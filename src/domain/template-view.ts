@@ -1,5 +1,5 @@
 /**
- * The real service's template object (research §2.3) built from our Template record:
+ * The real service's template object (docs/fidelity.md#templates-api) built from our Template record:
  * `templateId` = key (kept as `key` too), variableSchema in map form, `channelIds`.
  */
 import type { Template } from '../schemas/records.js';

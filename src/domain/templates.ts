@@ -1,5 +1,6 @@
 /**
- * Runtime templates through the API (CONTRACT §5.5, research §2.3): create (draft), update
+ * Runtime templates through the API (docs/reference.md#beyond-the-spec,
+ * docs/fidelity.md#templates-api): create (draft), update
  * with status transitions, hard delete. App-scoped; a PUT on a shared fixture template
  * creates the app's override copy (same id and key); fixture templates cannot be deleted.
  */
@@ -169,7 +170,8 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       const current = find(appId, ref);
       if (current.source === 'fixture') {
         throw badRequest(
-          `Template "${current.key}" comes from the fixture files and is read-only; archive it instead (PUT {"status":"archived"}) or edit fixtures/templates.`,
+          `Template "${current.key}" comes from the fixture files and is read-only; archive it instead (PUT ` +
+            `{"status":"archived"}) or edit fixtures/templates.`,
           { id: 'fixture templates cannot be deleted' },
         );
       }

@@ -1,5 +1,5 @@
 /**
- * Template variables: checking values against a variableSchema (CONTRACT §4 value
+ * Template variables: checking values against a variableSchema (docs/reference.md#templates value
  * shapes) and rendering `{{key}}` placeholders in a template's content.
  */
 import type { VariableSchemaEntry } from '../schemas/records.js';

@@ -116,7 +116,8 @@ function valueMaker(faker: Faker, entry: VariableSchemaEntry): () => string {
     return () => `${faker.number.int({ min: 8, max: 19 })}:${faker.helpers.arrayElement(['00', '15', '30', '45'])}`;
   if (/code|coupon|promo|voucher/.test(key)) {
     return () =>
-      `${faker.helpers.arrayElement(['SAVE', 'DEAL', 'VIP', 'WELCOME', 'FALL'])}${faker.string.alphanumeric({ length: 6, casing: 'upper' })}`;
+      faker.helpers.arrayElement(['SAVE', 'DEAL', 'VIP', 'WELCOME', 'FALL']) +
+      faker.string.alphanumeric({ length: 6, casing: 'upper' });
   }
   if (/amount|price|total|balance/.test(key)) return () => faker.commerce.price({ min: 5, max: 500, symbol: '$' });
   if (/percent|discount/.test(key)) return () => `${faker.number.int({ min: 5, max: 70 })}%`;

@@ -1,5 +1,5 @@
 /**
- * The scenario engine (CONTRACT §7), free of HTTP: loaded scenarios, the globally active
+ * The scenario engine (docs/reference.md#scenarios), free of HTTP: loaded scenarios, the globally active
  * set, per-rule counters (kept apart for global and per-request header activation), and
  * the two questions it answers: what fault does this request get (`decide`) and which
  * deliveries fail (`deliveryFaults`). `forRequest` answers both for one API request, from a
@@ -132,7 +132,8 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     if (after > 0) notes.push(`skips the first ${after} match${after === 1 ? '' : 'es'}, ${c?.matched ?? 0} seen`);
     if (probability !== undefined) notes.push(`probability ${probability}`);
     const suffix = notes.length ? ` (${notes.join('; ')})` : '';
-    return `rule ${compiled.index}: ${explainMatchers(compiled.matchers)} → ${explainFault(compiled.rule.fault)}${suffix}`;
+    const fault = explainFault(compiled.rule.fault);
+    return `rule ${compiled.index}: ${explainMatchers(compiled.matchers)} → ${fault}${suffix}`;
   };
 
   /** Global active scenarios then the request's own; a name in both counts as the request's. */

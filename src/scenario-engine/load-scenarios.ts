@@ -11,7 +11,7 @@ import { createScenarioSchema, describeScenarioIssues, type Scenario } from '../
 import type { ScenarioEngine } from './engine.js';
 import { watchDirectory } from '../platform/watch-dir.js';
 
-/** Scenario files may name any error code of the contract's table (CONTRACT §2). */
+/** Scenario files may name any error code of the contract's table (docs/reference.md#errors). */
 export const ScenarioSchema = createScenarioSchema(ERROR_CODES);
 
 export interface ScenarioDirRead {
@@ -56,7 +56,8 @@ export function readScenarioDir(dir: string): ScenarioDirRead {
     const other = owner.get(result.scenario.name);
     if (other) {
       bad.set(file, [
-        `${file}: field "name": scenario "${result.scenario.name}" is already defined in ${other}; names must be unique`,
+        `${file}: field "name": scenario "${result.scenario.name}" is already defined in ${other}; names must be ` +
+          `unique`,
       ]);
       continue;
     }
@@ -97,7 +98,8 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
       for (const [file, problems] of bad) {
         const kept = lastGood.get(file);
         logger.error(
-          `scenario reload refused for ${file}${kept ? `, keeping the previous "${kept.name}"` : ''}:\n${problems.join('\n')}`,
+          `scenario reload refused for ` +
+            `${file}${kept ? `, keeping the previous "${kept.name}"` : ''}:\n${problems.join('\n')}`,
         );
         if (kept && ![...good.values()].some((s) => s.name === kept.name)) good.set(file, kept);
       }

@@ -1,5 +1,5 @@
 /**
- * Analytics shapes of the real service's API (research §2.6): the stored event, the
+ * Analytics shapes of the real service's API (docs/fidelity.md#analytics): the stored event, the
  * record-event body and the channel analytics query.
  */
 import { z } from 'zod';
@@ -10,7 +10,7 @@ export const ANALYTICS_EVENT_TYPES = ['delivered', 'viewed', 'clicked'] as const
 export const AnalyticsEventSchema = z.object({
   id: z.string(),
   appId: z.string(),
-  /** A campaign id or a notification id (research §2.6: BM names the field campaignId for both). */
+  /** A campaign id or a notification id (docs/fidelity.md#analytics: the real docs use campaignId for both). */
   campaignId: z.string(),
   userId: z.string(),
   channelType: z.enum(CHANNEL_TYPES),

@@ -1,5 +1,5 @@
 /**
- * Request shapes of the campaign routes of the emulated API (CONTRACT §5.2–5.5). Rules
+ * Request shapes of the campaign routes of the emulated API (docs/reference.md#campaigns). Rules
  * with their own codes (template approved, campaign status) are checked in domain/.
  */
 import { z } from 'zod';
@@ -26,7 +26,7 @@ export const UpdateCampaignBodySchema = z.object({
 });
 export type UpdateCampaignBody = z.infer<typeof UpdateCampaignBodySchema>;
 
-/** The real service's sibling API allows 1–10,000 user IDs per call (research §2.4). */
+/** The real service's sibling API allows 1–10,000 user IDs per call (docs/fidelity.md#campaigns). */
 export const MAX_USER_IDS_PER_CALL = 10_000;
 export const AddRecipientsBodySchema = z.object({
   userIds: z

@@ -1,5 +1,5 @@
 /**
- * Channel shapes of the real service's API beyond our spec (research §2.2): the record,
+ * Channel shapes of the real service's API beyond our spec (docs/fidelity.md#channels): the record,
  * the create and update bodies, and the channel type lists other resources share.
  */
 import { z } from 'zod';

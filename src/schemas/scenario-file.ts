@@ -1,5 +1,5 @@
 /**
- * The scenario file format (CONTRACT §7): one scenario per file, a list of rules, each a
+ * The scenario file format (docs/reference.md#scenarios): one scenario per file, a list of rules, each a
  * match (all given must hold), a fault, and activation limits (times, after, probability).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Fixture template files (CONTRACT §4): one template or an array per file. Accepts the
+ * Fixture template files (docs/reference.md#templates): one template or an array per file. Accepts the
  * spec's array form of variableSchema and the real service's map form, and normalises both.
  */
 import { z } from 'zod';

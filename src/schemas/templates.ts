@@ -1,5 +1,5 @@
 /**
- * Runtime-template shapes of the real service's API (research §2.3): create and update
+ * Runtime-template shapes of the real service's API (docs/fidelity.md#templates-api): create and update
  * bodies, the extras a runtime template keeps, and the list query.
  */
 import { z } from 'zod';
@@ -33,7 +33,7 @@ export const CreateTemplateBodySchema = z.object({
   config: JsonObject.default({}),
   availability: z.string().optional(),
   sequence: z.number().int().optional(),
-  /** Emulator extension: per-channel-type content, as in fixture files (CONTRACT §4). */
+  /** Emulator extension: per-channel-type content, as in fixture files (docs/reference.md#templates). */
   content: JsonObject.default({}),
 });
 export type CreateTemplateBody = z.infer<typeof CreateTemplateBodySchema>;

@@ -1,5 +1,5 @@
 /**
- * The Store persisted in a JSON file (--data-file, CONTRACT §9): the memory store does the
+ * The Store persisted in a JSON file (--data-file, docs/reference.md#running-it): the memory store does the
  * work; every change schedules one coalesced write of its snapshot through lowdb.
  */
 import { mkdirSync } from 'node:fs';
@@ -27,7 +27,8 @@ export interface LowdbStoreOptions {
 function checkShape(file: string, data: unknown): StoreData {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ConfigError([
-      `--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete it to start fresh.`,
+      `--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete ` +
+        `it to start fresh.`,
     ]);
   }
   const defaults = emptyStoreData();

@@ -1,5 +1,5 @@
 /**
- * Addressing (CONTRACT §1): both API prefixes, 404 for unknown paths, 405 with Allow for a
+ * Addressing (docs/reference.md#addressing): both API prefixes, 404 for unknown paths, 405 with Allow for a
  * known path with the wrong method; all with the error envelope.
  */
 import { describe, expect, it } from 'vitest';

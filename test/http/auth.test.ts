@@ -1,5 +1,5 @@
 /**
- * Authentication and app scoping (CONTRACT §3): strict mode from options, apps.json and
+ * Authentication and app scoping (docs/reference.md#authentication-and-apps): strict mode from options, apps.json and
  * EMULATOR_APPS; open mode; the production Host check; each app sees only its own data.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';

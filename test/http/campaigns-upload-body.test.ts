@@ -1,5 +1,5 @@
 /**
- * POST /api/campaigns/upload, the request body (CONTRACT §5.3): multipart bodies written by
+ * POST /api/campaigns/upload, the request body (docs/reference.md#upload-recipients-csv): multipart bodies written by
  * hand as curl and browsers send them, malformed ones, and whole-file refusals late in a file.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,9 +11,11 @@ const DELIMITER = '--------------------------d74496d66958873e';
 
 function curlBody(campaignId: string, file: string | Uint8Array, filename: string | null = 'r.csv'): Uint8Array {
   const enc = new TextEncoder();
-  const fileHead = `Content-Disposition: form-data; name="file"${filename === null ? '' : `; filename="${filename}"\r\nContent-Type: text/csv`}`;
+  const fileName = filename === null ? '' : `; filename="${filename}"\r\nContent-Type: text/csv`;
+  const fileHead = `Content-Disposition: form-data; name="file"${fileName}`;
   const head = enc.encode(
-    `${DELIMITER}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n${DELIMITER}\r\n${fileHead}\r\n\r\n`,
+    `${DELIMITER}\r\nContent-Disposition: form-data; ` +
+      `name="campaignId"\r\n\r\n${campaignId}\r\n${DELIMITER}\r\n${fileHead}\r\n\r\n`,
   );
   const data = typeof file === 'string' ? enc.encode(file) : file;
   return new Uint8Array([...head, ...data, ...enc.encode(`\r\n${DELIMITER}--\r\n`)]);

@@ -25,7 +25,7 @@ describe('POST /api/channels', () => {
     });
   });
 
-  it('answers 400 ERR_BAD_REQUEST with details for a missing name, an unknown type and a bad templateType', async () => {
+  it('answers 400 ERR_BAD_REQUEST with details for a missing name, an unknown type, a bad templateType', async () => {
     const app = makeTestApp();
     const res = await call(app, 'POST', '/api/channels', { type: 'pager', templateType: 'html', enabled: 'yes' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');

@@ -1,5 +1,5 @@
 /**
- * The error envelope and code table (CONTRACT §2): unreadable bodies, size limits, and the
+ * The error envelope and code table (docs/reference.md#errors): unreadable bodies, size limits, and the
  * order of checks of a send (each adjacent pair: the earlier check wins).
  */
 import { describe, expect, it } from 'vitest';
@@ -70,7 +70,8 @@ describe('unreadable bodies are clean 400s', () => {
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details).toHaveProperty('body');
     expect((await call(app, 'GET', '/__inspect/deliveries')).status).toBe(200);
-    const ok = `{"template":{"key":"plain","notificationPushData":{"x":${'['.repeat(40)}${']'.repeat(40)}}},"targets":["u"],"mode":"realtime"}`;
+    const nested = `${'['.repeat(40)}${']'.repeat(40)}`;
+    const ok = `{"template":{"key":"plain","notificationPushData":{"x":${nested}}},"targets":["u"],"mode":"realtime"}`;
     expect((await call(app, 'POST', SEND, undefined, { raw: ok, headers })).status).toBe(200);
   });
 
@@ -126,7 +127,7 @@ describe('body limit', () => {
   });
 });
 
-describe('order of checks for send (CONTRACT §2)', () => {
+describe('order of checks for send (docs/reference.md#errors)', () => {
   const app = makeTestApp({ apps: [{ appId: 'app-test', apiKey: 'key-test' }] });
   const good = {
     template: { key: 'order-confirmation', variables: { customerName: 'A', cta: CTA } },

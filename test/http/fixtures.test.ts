@@ -1,5 +1,5 @@
 /**
- * Fixture templates (CONTRACT §4): file forms, variableSchema forms, defaults, stable IDs,
+ * Fixture templates (docs/reference.md#templates): file forms, variableSchema forms, defaults, stable IDs,
  * startup errors naming file and field, and reload on change keeping the last good set.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The inspect API (CONTRACT §6): delivery filters and paging, long-poll waitFor,
+ * The inspect API (docs/reference.md#inspect): delivery filters and paging, long-poll waitFor,
  * notifications, the request journal, DELETE, /__health and the retention cap.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Scenario faults over in-process HTTP (CONTRACT §7): each request-level fault kind,
+ * Scenario faults over in-process HTTP (docs/reference.md#scenarios): each request-level fault kind,
  * failDelivery, counters, after, seeded probability, activation and the journal.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * POST /api/notifications/send (CONTRACT §5.1): template by key or id, variables, targets,
+ * POST /api/notifications/send (docs/reference.md#send-a-notification): template by key or id, variables, targets,
  * modes and limits, the response's eight fields, and the records each call leaves.
  */
 import { describe, expect, it } from 'vitest';

@@ -61,7 +61,7 @@ describe('POST /api/templates', () => {
     });
   });
 
-  it('answers 400 ERR_BAD_REQUEST with details for missing name, missing channelIds, a bad slug and a bad variable type', async () => {
+  it('answers 400 naming a missing name, missing channelIds, a bad slug and a bad variable type', async () => {
     const app = makeTestApp();
     const res = await call(app, 'POST', '/api/templates', {
       templateId: 'bad slug!',

@@ -1,5 +1,5 @@
 /**
- * createClient against a real server (CONTRACT §6-§8): every method maps to its control
+ * createClient against a real server (docs/reference.md#inspect and #clock): every method maps to its control
  * endpoint, answers are typed records, failures are EmulatorClientErrors with the envelope.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * --data-file over a real socket (CONTRACT §9): state survives a restart of the emulator,
+ * --data-file over a real socket (docs/reference.md#running-it): state survives a restart of the emulator,
  * and a kill -9 in the middle of writes leaves a file that is still whole JSON.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

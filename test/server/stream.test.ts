@@ -83,7 +83,8 @@ describe('GET /__inspect/stream', () => {
     const campaign = await api('POST', '/api/campaigns', { name: 'c', templateId: 'plain', deliveryMode: 'batch' });
     const stream = await open(`?campaignId=${campaign.id}&types=delivery,campaign`);
     await api('POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1', 'u2'] });
-    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' }); // filtered out
+    // filtered out:
+    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
     await api('POST', `/api/campaigns/${campaign.id}/send`, {});
     const events = await stream.take(4);
     expect(events.map((e) => e.event)).toEqual(['campaign', 'delivery', 'delivery', 'campaign']);

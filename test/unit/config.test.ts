@@ -1,5 +1,5 @@
 /**
- * loadConfig (CONTRACT §9): flags win over env, defaults, EMULATOR_APPS parsing, and every
+ * loadConfig (docs/reference.md#running-it): flags win over env, defaults, EMULATOR_APPS parsing, and every
  * bad flag or value reported as a ConfigError naming it.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Recipients CSV, file level (CONTRACT §5.3): encoding, quoting, line ends, blank lines,
+ * Recipients CSV, file level (docs/reference.md#upload-recipients-csv): encoding, quoting, line ends, blank lines,
  * header rules and the row limit. Each refusal is a 400 ERR_BAD_REQUEST naming the place.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Recipients CSV, row level (CONTRACT §5.3): a bad row is skipped and reported as
+ * Recipients CSV, row level (docs/reference.md#upload-recipients-csv): a bad row is skipped and reported as
  * {row, reason}; the other rows are still read. Duplicates are left to the campaign service.
  */
 import { describe, expect, it } from 'vitest';

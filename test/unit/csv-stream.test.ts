@@ -42,7 +42,7 @@ describe('recipients CSV: streaming reader', () => {
     expect(Object.keys(error.details ?? {})).toEqual(['row 4']);
   });
 
-  it('reports a quoting error even after a bad header or past the row limit (the check order of the whole file)', () => {
+  it('reports a quoting error even after a bad header or past the row limit (the whole file check order)', () => {
     expect(Object.keys(fileError('user_id,coupon\nu1,x\n"u2\n', LOOSE).details ?? {})).toEqual(['row 3']);
     expect(Object.keys(fileError('user_id\nu1\nu2\nu3\n"u4\n', NO_VARIABLES, { maxRows: 2 }).details ?? {})).toEqual([
       'row 5',

@@ -1,5 +1,6 @@
 /**
- * Analytics routes (CONTRACT §5.5, research §2.6): thin routes over the analytics service.
+ * Analytics routes (docs/reference.md#beyond-the-spec, docs/fidelity.md#analytics): thin routes
+ * over the analytics service.
  */
 import { Hono } from 'hono';
 import { ChannelAnalyticsQuerySchema, RecordEventBodySchema } from '../../schemas/analytics.js';

@@ -1,5 +1,5 @@
 /**
- * Campaign routes of the emulated API (CONTRACT §5.2–5.5), including the multipart CSV
+ * Campaign routes of the emulated API (docs/reference.md#campaigns), including the multipart CSV
  * upload. Lists answer bare JSON arrays like the real docs, with the total in X-Total-Count.
  */
 import { Hono, type Context } from 'hono';
@@ -24,12 +24,16 @@ async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema:
   return text.trim() === '' ? parseWith(schema, {}, 'request body') : readJsonBody(c, schema);
 }
 
-/** CONTRACT §5.3: multipart/form-data with a `file` part and a `campaignId` field; each missing one is named. */
+/**
+ * docs/reference.md#upload-recipients-csv: multipart/form-data with a `file` part and a
+ * `campaignId` field; each missing one is named.
+ */
 async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string; file: Uint8Array }> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type.trim())) {
     throw badRequest(
-      `The upload must be multipart/form-data with a "file" part and a "campaignId" field (got Content-Type "${type || 'none'}"), e.g. curl -F file=@recipients.csv -F campaignId=<id>.`,
+      `The upload must be multipart/form-data with a "file" part and a "campaignId" field (got Content-Type ` +
+        `"${type || 'none'}"), e.g. curl -F file=@recipients.csv -F campaignId=<id>.`,
       {
         'content-type': 'must be multipart/form-data',
         file: 'is required (the CSV file)',

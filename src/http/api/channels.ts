@@ -1,5 +1,5 @@
 /**
- * Channel routes (CONTRACT §5.5, research §2.2): thin routes over the channel service.
+ * Channel routes (docs/reference.md#beyond-the-spec, docs/fidelity.md#channels): thin routes over the channel service.
  * `/channels/availability` is registered before `/channels/:id` so it is not taken for an id.
  */
 import { Hono } from 'hono';

@@ -1,5 +1,6 @@
 /**
- * Template CRUD (CONTRACT §5.5, research §2.3): thin routes over the template service.
+ * Template CRUD (docs/reference.md#beyond-the-spec, docs/fidelity.md#templates-api): thin routes
+ * over the template service.
  * Lists are bare JSON arrays like the real docs; every success is 200 [decided].
  */
 import { Hono } from 'hono';

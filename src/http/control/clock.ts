@@ -1,5 +1,5 @@
 /**
- * /__clock (CONTRACT §8): read the emulator clock, move it (manual mode) or go back to
+ * /__clock (docs/reference.md#clock): read the emulator clock, move it (manual mode) or go back to
  * real time. Moving it past a scheduled campaign's scheduledAt starts that campaign at once.
  */
 import { Hono } from 'hono';

@@ -1,6 +1,6 @@
 /**
  * /__inspect/campaigns: every app's campaigns and their recipients, read-only
- * (CONTRACT §6). Lists answer `{ total, items }` like the other inspect lists.
+ * (docs/reference.md#inspect). Lists answer `{ total, items }` like the other inspect lists.
  */
 import { Hono } from 'hono';
 import type { CampaignService } from '../../domain/campaigns.js';

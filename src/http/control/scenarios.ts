@@ -1,6 +1,6 @@
 /**
  * /__scenarios: list loaded scenarios with each rule explained and its remaining count,
- * load or replace one, reset counters, delete one, and set the active set (CONTRACT §7).
+ * load or replace one, reset counters, delete one, and set the active set (docs/reference.md#scenarios).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';

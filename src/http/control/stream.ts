@@ -1,5 +1,5 @@
 /**
- * GET /__inspect/stream (CONTRACT §6): Server-Sent Events, one per delivery, campaign
+ * GET /__inspect/stream (docs/reference.md#inspect): Server-Sent Events, one per delivery, campaign
  * change, notification and API request (event name = type, data = the record as JSON),
  * filtered by appId / campaignId / userId / types, with a heartbeat comment.
  */

@@ -1,5 +1,5 @@
 /**
- * API authentication (CONTRACT §3): `appid` + `apikey` headers, checked against the app
+ * API authentication (docs/reference.md#authentication-and-apps): `appid` + `apikey` headers, checked against the app
  * registry (strict or open), and the production Host shape `{appId}.api-{region}.…`.
  */
 import type { MiddlewareHandler } from 'hono';
@@ -43,7 +43,8 @@ export function auth(apps: AppRegistry): MiddlewareHandler<AppEnv> {
     if (!app) {
       throw new ApiError(
         'ERR_UNAUTHORIZED',
-        `Unknown appid "${appId}" or wrong apikey for it (strict mode: apps come from fixtures/apps.json or EMULATOR_APPS).`,
+        `Unknown appid "${appId}" or wrong apikey for it (strict mode: apps come from fixtures/apps.json or ` +
+          `EMULATOR_APPS).`,
       );
     }
     c.set('appId', app.appId);

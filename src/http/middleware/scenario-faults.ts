@@ -1,5 +1,5 @@
 /**
- * Adapter between API requests and the scenario engine (CONTRACT §7): takes a snapshot of
+ * Adapter between API requests and the scenario engine (docs/reference.md#scenarios): takes a snapshot of
  * the request's facts, asks the engine for this request's scope (engine.forRequest), puts
  * it on the context for the route (its delivery-fault policy) and the journal (its applied
  * rules), and applies delay/error/raw/rate-limit/drop faults.
@@ -41,7 +41,8 @@ function headerScenarios(c: Context<AppEnv>, engine: ScenarioEngine): string[] {
     .filter(Boolean);
   engine.requireLoaded(names, (unknown) =>
     badRequest(
-      `Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET /__scenarios lists the loaded ones.`,
+      `Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET ` +
+        `/__scenarios lists the loaded ones.`,
       { [SCENARIO_HEADER]: `unknown scenario "${unknown[0]}"` },
     ),
   );
