@@ -3,7 +3,13 @@
  * helper that returns status + parsed JSON. Black-box: only the public entry is imported.
  */
 import { expect } from 'vitest';
-import { createApp, EmulatorClock, type CreateAppOptions, type EmulatorApp } from '../../src/index.js';
+import {
+  createApp,
+  EmulatorClock,
+  type CreateAppOptions,
+  type EmulatorApp,
+  type Notification,
+} from '../../src/index.js';
 
 export const TEST_TEMPLATES = [
   {
@@ -102,3 +108,25 @@ export function expectApiError(res: CallResult, status: number, code: string): v
 
 export const send = (app: EmulatorApp, body: unknown, options?: CallOptions) =>
   call(app, 'POST', '/api/notifications/send', body, options);
+
+/**
+ * A setup step that must succeed: fails the test here, naming the request and the answer,
+ * when the status is not 2xx (instead of a confusing failure or a timeout later). Returns the body.
+ */
+export async function callOk<T = unknown>(
+  app: EmulatorApp,
+  method: string,
+  path: string,
+  body?: unknown,
+  options?: CallOptions,
+): Promise<T> {
+  const res = await call(app, method, path, body, options);
+  if (res.status < 200 || res.status > 299) {
+    expect.fail(`setup step ${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+  return res.body as T;
+}
+
+/** A send that must succeed (see callOk). */
+export const sendOk = (app: EmulatorApp, body: unknown, options?: CallOptions) =>
+  callOk<Notification>(app, 'POST', '/api/notifications/send', body, options);

@@ -52,7 +52,7 @@ describe('addressing', () => {
 
   it('journals a 404 under an API prefix', async () => {
     const app = makeTestApp();
-    await call(app, 'GET', '/api/nothing-here');
+    expectApiError(await call(app, 'GET', '/api/nothing-here'), 404, 'ERR_NOT_FOUND');
     const { body: journal } = await call(app, 'GET', '/__inspect/requests');
     expect(journal.items).toEqual([
       expect.objectContaining({ path: '/api/nothing-here', status: 404, errorCode: 'ERR_NOT_FOUND' }),

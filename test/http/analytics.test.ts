@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { call, CTA, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
+import { call, CTA, expectApiError, makeTestApp, manualClock, send, callOk, sendOk } from '../helpers/app.js';
 import type { EmulatorApp } from '../../src/index.js';
-import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campaign-helpers.js';
+import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 
 /** order-confirmation delivers through in_app and push. */
 async function sendOrder(app: EmulatorApp, userId: string, appId = 'app-test'): Promise<string> {
@@ -87,8 +87,8 @@ describe('GET /api/analytics/users/{userId}', () => {
     const app = makeTestApp({ clock });
     const notificationId = await sendOrder(app, 'user-1');
     clock.advance(5000);
-    await call(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'));
-    await call(app, 'POST', '/api/analytics/events', event(notificationId, 'clicked'));
+    await callOk(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'));
+    await callOk(app, 'POST', '/api/analytics/events', event(notificationId, 'clicked'));
     const res = await call(app, 'GET', '/api/analytics/users/user-1');
     expect(res.status).toBe(200);
     expect(res.body.userId).toBe('user-1');
@@ -119,7 +119,7 @@ describe('GET /api/analytics/users/{userId}', () => {
   it('lists the newest notification first', async () => {
     const clock = manualClock();
     const app = makeTestApp({ clock });
-    await send(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
+    await sendOk(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
     clock.advance(1000);
     const newer = await sendOrder(app, 'user-1');
     const res = await call(app, 'GET', '/api/analytics/users/user-1');
@@ -143,8 +143,8 @@ describe('GET /api/analytics/channels', () => {
     const first = await sendOrder(app, 'user-1');
     await sendOrder(app, 'user-2');
     clock.advance(86_400_000);
-    await call(app, 'POST', '/api/analytics/events', event(first, 'viewed'));
-    await call(app, 'POST', '/api/analytics/events', event(first, 'clicked', 'push'));
+    await callOk(app, 'POST', '/api/analytics/events', event(first, 'viewed'));
+    await callOk(app, 'POST', '/api/analytics/events', event(first, 'clicked', 'push'));
     await sendOrder(app, 'user-3', 'other-app');
     const res = await call(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-03');
     expect(res.status).toBe(200);
@@ -177,9 +177,9 @@ describe('GET /api/analytics/channels', () => {
   it('buckets by hour with granularity=hourly and leaves out activity outside the range', async () => {
     const clock = manualClock('2030-01-01T10:30:00.000Z');
     const app = makeTestApp({ clock });
-    await send(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
+    await sendOk(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
     clock.advance(3 * 3_600_000);
-    await send(app, { template: { key: 'plain' }, targets: ['user-2'], mode: 'realtime' });
+    await sendOk(app, { template: { key: 'plain' }, targets: ['user-2'], mode: 'realtime' });
     const res = await call(
       app,
       'GET',
@@ -202,7 +202,7 @@ describe('GET /api/analytics/channels', () => {
 
   it("lists the app's configured channel types even without activity", async () => {
     const app = makeTestApp();
-    await call(app, 'POST', '/api/channels', { name: 'Push', type: 'push', templateType: 'data' });
+    await callOk(app, 'POST', '/api/channels', { name: 'Push', type: 'push', templateType: 'data' });
     const res = await call(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-01');
     expect(res.body).toEqual([
       {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, loadConfig, type EmulatorApp } from '../../src/index.js';
-import { TEST_TEMPLATES, call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+import { TEST_TEMPLATES, call, expectApiError, makeTestApp, send, sendOk } from '../helpers/app.js';
 
 const plain = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const opened: EmulatorApp[] = [];
@@ -133,8 +133,8 @@ describe('app scoping', () => {
         { key: 'plain', appId: 'shop', variableSchema: [], content: { in_app: { title: 'Shop hello' } } },
       ],
     });
-    await send(app, plain, { appId: 'shop' });
-    await send(app, plain, { appId: 'blog' });
+    await sendOk(app, plain, { appId: 'shop' });
+    await sendOk(app, plain, { appId: 'blog' });
     const { body } = await call(app, 'GET', '/__inspect/deliveries');
     const titles = Object.fromEntries(body.items.map((d: any) => [d.appId, d.rendered.in_app.title]));
     expect(titles).toEqual({ shop: 'Shop hello', blog: 'Hello' });
@@ -142,8 +142,8 @@ describe('app scoping', () => {
 
   it('records each delivery under its app', async () => {
     const app = makeTestApp();
-    await send(app, plain, { appId: 'shop' });
-    await send(app, { ...plain, targets: ['u2'] }, { appId: 'blog' });
+    await sendOk(app, plain, { appId: 'shop' });
+    await sendOk(app, { ...plain, targets: ['u2'] }, { appId: 'blog' });
     const shop = await call(app, 'GET', '/__inspect/deliveries?appId=shop');
     expect(shop.body.items.map((d: any) => d.userId)).toEqual(['u1']);
     const blog = await call(app, 'GET', '/__inspect/notifications?appId=blog');

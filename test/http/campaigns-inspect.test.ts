@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, callOk } from '../helpers/app.js';
 
 describe('/__inspect/campaigns', () => {
   async function seed() {
@@ -8,7 +8,7 @@ describe('/__inspect/campaigns', () => {
       (await call(app, 'POST', '/api/campaigns', { name, templateId: 'plain', deliveryMode: 'batch' }, { appId })).body;
     const a = await mk('app-a', 'A');
     const b = await mk('app-b', 'B');
-    await call(app, 'POST', `/api/campaigns/${a.id}/recipients`, { userIds: ['u1', 'u2', 'u3'] }, { appId: 'app-a' });
+    await callOk(app, 'POST', `/api/campaigns/${a.id}/recipients`, { userIds: ['u1', 'u2', 'u3'] }, { appId: 'app-a' });
     return { app, a, b };
   }
 
@@ -55,7 +55,7 @@ describe('/__inspect/campaigns', () => {
 
   it("DELETE /__inspect?appId= removes that app's campaigns only", async () => {
     const { app, b } = await seed();
-    await call(app, 'DELETE', '/__inspect?appId=app-a');
+    await callOk(app, 'DELETE', '/__inspect?appId=app-a');
     expect((await call(app, 'GET', '/__inspect/campaigns')).body.items.map((c: any) => c.id)).toEqual([b.id]);
   });
 });

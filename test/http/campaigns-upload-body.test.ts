@@ -3,8 +3,8 @@
  * hand as curl and browsers send them, malformed ones, and whole-file refusals late in a file.
  */
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
-import { createCampaign, CTA_CELL, orderCsv, upload } from './campaign-helpers.js';
+import { call, expectApiError, makeTestApp, callOk } from '../helpers/app.js';
+import { createCampaign, CTA_CELL, orderCsv, upload } from '../helpers/campaigns.js';
 
 const TYPE = 'multipart/form-data; boundary=------------------------d74496d66958873e';
 const DELIMITER = '--------------------------d74496d66958873e';
@@ -114,7 +114,7 @@ describe('POST /api/campaigns/upload: request body', () => {
       ],
     };
     expect((await call(app, 'POST', '/__scenarios', scenario)).status).toBe(201);
-    await call(app, 'PUT', '/__scenarios/active', { names: ['other-campaign'] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['other-campaign'] });
     const res = await upload(app, orderCsv(['u1', 'u2']), c.id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/index.js';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
-import { createCampaign, CTA_CELL, orderCsv, upload } from './campaign-helpers.js';
+import { call, expectApiError, makeTestApp, callOk } from '../helpers/app.js';
+import { createCampaign, CTA_CELL, orderCsv, upload } from '../helpers/campaigns.js';
 
 describe('POST /api/campaigns/upload', () => {
   it('adds one pending recipient per valid row with its variables, answering the contract fields', async () => {
@@ -26,7 +26,7 @@ describe('POST /api/campaigns/upload', () => {
   it('skips duplicates (in the file and already on the campaign) as row errors, counting the total', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u0'] });
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u0'] });
     const res = await upload(app, orderCsv(['u1', 'u0', 'u2', 'u1']), c.id);
     expect(res.body).toEqual({
       recipientsAdded: 2,
@@ -132,8 +132,8 @@ describe('POST /api/campaigns/upload', () => {
   it('answers 400 for a campaign that is no longer a draft, adding nothing', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    await upload(app, orderCsv(['u1']), c.id);
-    await call(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    expect((await upload(app, orderCsv(['u1']), c.id)).status).toBe(200);
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/send`, {});
     const res = await upload(app, orderCsv(['u2']), c.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details.status).toMatch(/must be "draft"/);

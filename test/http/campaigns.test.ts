@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
-import { createCampaign, ORDER_TEMPLATE_ID } from './campaign-helpers.js';
+import { call, expectApiError, makeTestApp, manualClock, callOk } from '../helpers/app.js';
+import { createCampaign, ORDER_TEMPLATE_ID } from '../helpers/campaigns.js';
 
 describe('POST /api/campaigns', () => {
   it('answers 200 with the full draft record, storing the template id when given its key', async () => {
@@ -178,8 +178,8 @@ describe('PUT /api/campaigns/{id}', () => {
   it('answers 400 once the campaign is no longer a draft', async () => {
     const app = makeTestApp({ clock: manualClock() });
     const c = await createCampaign(app);
-    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
-    await call(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
     const res = await call(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'late' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details).toEqual({ status: 'is "scheduled", must be "draft"' });
@@ -228,8 +228,8 @@ describe('POST /api/campaigns/{id}/recipients', () => {
       404,
       'ERR_NOT_FOUND',
     );
-    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
-    await call(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/send`, {});
     expectApiError(
       await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u2'] }),
       400,
@@ -242,7 +242,7 @@ describe('GET /api/campaigns/{id}/recipients', () => {
   it('pages recipients as a bare array with X-Total-Count and filters by status', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1', 'u2', 'u3'] });
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1', 'u2', 'u3'] });
     const res = await call(app, 'GET', `/api/campaigns/${c.id}/recipients?page=2&limit=2`);
     expect(res.headers.get('x-total-count')).toBe('3');
     expect(res.body).toEqual([

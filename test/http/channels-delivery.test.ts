@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BANNER, CTA, call, makeTestApp, send } from '../helpers/app.js';
+import { BANNER, CTA, call, makeTestApp, send, callOk, sendOk } from '../helpers/app.js';
 
 const ORDER = { key: 'order-confirmation', variables: { customerName: 'Ada', banner: BANNER, cta: CTA } };
 
@@ -34,7 +34,7 @@ describe('disabled channels are skipped at delivery', () => {
     const push = await channel(app, 'Mobile Push', 'push');
     for (const id of [inApp, push]) await call(app, 'PUT', `/api/channels/${id}`, { enabled: false });
 
-    await send(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
+    await sendOk(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
     const one = await call(app, 'GET', '/__inspect/deliveries?userId=u1');
     expect(one.body.items[0]).toMatchObject({
       channels: [],
@@ -47,8 +47,8 @@ describe('disabled channels are skipped at delivery', () => {
       templateId: 'plain',
       deliveryMode: 'batch',
     });
-    await call(app, 'POST', `/api/campaigns/${created.body.id}/recipients`, { userIds: ['u2'] });
-    await call(app, 'POST', `/api/campaigns/${created.body.id}/send`, {});
+    await callOk(app, 'POST', `/api/campaigns/${created.body.id}/recipients`, { userIds: ['u2'] });
+    await callOk(app, 'POST', `/api/campaigns/${created.body.id}/send`, {});
     const waited = await call(
       app,
       'GET',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, manualClock, callOk } from '../helpers/app.js';
 
 const IN_APP = { name: 'In-App Alerts', type: 'in_app', templateType: 'ui' };
 const PUSH = { name: 'Mobile Push', type: 'push', templateType: 'data', config: { provider: 'fcm' } };
@@ -42,7 +42,7 @@ describe('POST /api/channels', () => {
 
   it('lets another app create its own push channel', async () => {
     const app = makeTestApp();
-    await call(app, 'POST', '/api/channels', PUSH, { appId: 'app-a' });
+    await callOk(app, 'POST', '/api/channels', PUSH, { appId: 'app-a' });
     expect((await call(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' })).status).toBe(200);
   });
 
@@ -64,7 +64,7 @@ describe('POST /api/channels', () => {
 
   it('answers 400 ERR_BAD_REQUEST when the name derives a key already used in the app', async () => {
     const app = makeTestApp();
-    await call(app, 'POST', '/api/channels', IN_APP);
+    await callOk(app, 'POST', '/api/channels', IN_APP);
     const res = await call(app, 'POST', '/api/channels', { ...IN_APP, name: 'in-app alerts!' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(res.body.error.details.name).toMatch(/in-app-alerts/);
@@ -81,7 +81,7 @@ describe('GET /api/channels and /api/channels/{id}', () => {
   it("lists only the calling app's channels as a bare array", async () => {
     const app = makeTestApp();
     const a = (await call(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
-    await call(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' });
+    await callOk(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' });
     const res = await call(app, 'GET', '/api/channels', undefined, { appId: 'app-a' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([a]);
@@ -179,10 +179,10 @@ describe('PUT /api/channels/{id}', () => {
 describe('GET /api/channels/availability', () => {
   it('reports limit and used for all six types, -1 meaning unlimited', async () => {
     const app = makeTestApp();
-    await call(app, 'POST', '/api/channels', IN_APP);
-    await call(app, 'POST', '/api/channels', { ...IN_APP, name: 'Second' });
-    await call(app, 'POST', '/api/channels', PUSH);
-    await call(app, 'POST', '/api/channels', IN_APP, { appId: 'other-app' });
+    await callOk(app, 'POST', '/api/channels', IN_APP);
+    await callOk(app, 'POST', '/api/channels', { ...IN_APP, name: 'Second' });
+    await callOk(app, 'POST', '/api/channels', PUSH);
+    await callOk(app, 'POST', '/api/channels', IN_APP, { appId: 'other-app' });
     const res = await call(app, 'GET', '/api/channels/availability');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([

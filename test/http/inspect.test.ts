@@ -3,7 +3,7 @@
  * notifications, the request journal, DELETE, /__health and the retention cap.
  */
 import { describe, expect, it } from 'vitest';
-import { CTA, call, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
+import { CTA, call, expectApiError, makeTestApp, manualClock, send, callOk, sendOk } from '../helpers/app.js';
 import type { EmulatorApp } from '../../src/index.js';
 
 const plain = (targets: string[], extra: Record<string, unknown> = {}) => ({
@@ -27,9 +27,9 @@ async function seeded() {
   const app = makeTestApp({ clock });
   const first = await send(app, plain(['a', 'b']), { appId: 'shop' });
   clock.advance(60_000);
-  await send(app, order, { appId: 'blog' });
+  await sendOk(app, order, { appId: 'blog' });
   clock.advance(60_000);
-  await send(app, plain(['c'], { tag: 'promo' }), { appId: 'shop' });
+  await sendOk(app, plain(['c'], { tag: 'promo' }), { appId: 'shop' });
   return { app, clock, firstId: first.body.notificationId as string };
 }
 
@@ -83,7 +83,7 @@ describe('GET /__inspect/deliveries filters', () => {
 
   it('defaults limit to 100, also for an empty ?limit=', async () => {
     const app = makeTestApp();
-    await send(app, plain(Array.from({ length: 150 }, (_, i) => `u${i}`)));
+    await sendOk(app, plain(Array.from({ length: 150 }, (_, i) => `u${i}`)));
     const body = await deliveries(app);
     expect(body.total).toBe(150);
     expect(body.items).toHaveLength(100);
@@ -121,8 +121,8 @@ describe('GET /__inspect/deliveries?waitFor', () => {
     const app = makeTestApp();
     const pending = call(app, 'GET', '/__inspect/deliveries?userId=late&waitFor=1&timeoutMs=10000');
     await new Promise((r) => setTimeout(r, 20));
-    await send(app, plain(['other']));
-    await send(app, plain(['late']));
+    await sendOk(app, plain(['other']));
+    await sendOk(app, plain(['late']));
     const res = await pending;
     expect(res.status).toBe(200);
     expect(users(res.body)).toEqual(['late']);
@@ -130,7 +130,7 @@ describe('GET /__inspect/deliveries?waitFor', () => {
 
   it('answers 408 with what matched when the timeout passes', async () => {
     const app = makeTestApp();
-    await send(app, plain(['one']));
+    await sendOk(app, plain(['one']));
     const res = await call(app, 'GET', '/__inspect/deliveries?waitFor=2&timeoutMs=50');
     expect(res.status).toBe(408);
     expect(res.body).toMatchObject({ total: 1 });
@@ -169,10 +169,11 @@ describe('GET /__inspect/notifications', () => {
 describe('GET /__inspect/requests', () => {
   it('journals every API request, refused ones too, with status, error code, app and duration', async () => {
     const app = makeTestApp({ apps: [{ appId: 'shop', apiKey: 'k' }] });
-    await send(app, plain(['a']), { appId: 'shop', apiKey: 'k' });
-    await send(app, plain(['a']), { appId: 'shop', apiKey: 'bad' });
-    await send(app, { template: { key: 'plain' }, targets: [], mode: 'batch' }, { appId: 'shop', apiKey: 'k' });
-    await call(app, 'GET', '/__inspect/deliveries');
+    await sendOk(app, plain(['a']), { appId: 'shop', apiKey: 'k' });
+    expectApiError(await send(app, plain(['a']), { appId: 'shop', apiKey: 'bad' }), 401, 'ERR_UNAUTHORIZED');
+    const empty = { template: { key: 'plain' }, targets: [], mode: 'batch' };
+    expectApiError(await send(app, empty, { appId: 'shop', apiKey: 'k' }), 400, 'ERR_BAD_REQUEST');
+    await callOk(app, 'GET', '/__inspect/deliveries');
     const body = (await call(app, 'GET', '/__inspect/requests')).body;
     expect(body.total).toBe(3);
     expect(body.items.map((e: any) => [e.method, e.path, e.appId, e.status, e.errorCode])).toEqual([
@@ -191,9 +192,10 @@ describe('GET /__inspect/requests', () => {
 describe('GET /__inspect/requests: refusals before the route', () => {
   it('journals 405 and 413 with their codes, and requests under the production prefix', async () => {
     const app = makeTestApp({ bodyLimitBytes: 50 });
-    await call(app, 'GET', '/api/notifications/send');
-    await send(app, plain(['a'], { title: 'x'.repeat(100) }));
-    await call(app, 'POST', '/v3/business-messaging/api/notifications/send', { mode: 'realtime' });
+    expectApiError(await call(app, 'GET', '/api/notifications/send'), 405, 'ERR_BAD_REQUEST');
+    expectApiError(await send(app, plain(['a'], { title: 'x'.repeat(100) })), 413, 'ERR_PAYLOAD_TOO_LARGE');
+    const prefixed = await call(app, 'POST', '/v3/business-messaging/api/notifications/send', { mode: 'realtime' });
+    expectApiError(prefixed, 400, 'ERR_BAD_REQUEST');
     const { body } = await call(app, 'GET', '/__inspect/requests');
     expect(body.items.map((e: any) => [e.path, e.status, e.errorCode])).toEqual([
       ['/api/notifications/send', 405, 'ERR_BAD_REQUEST'],
@@ -215,7 +217,7 @@ describe('DELETE /__inspect', () => {
 
   it('clears one app with ?appId=', async () => {
     const { app } = await seeded();
-    await call(app, 'DELETE', '/__inspect?appId=shop');
+    await callOk(app, 'DELETE', '/__inspect?appId=shop');
     expect(users(await deliveries(app))).toEqual(['o1']);
     expect((await call(app, 'GET', '/__inspect/notifications')).body.total).toBe(1);
     expect((await call(app, 'GET', '/__inspect/requests?appId=shop')).body.total).toBe(0);
@@ -240,13 +242,13 @@ describe('GET /__health and retention', () => {
 
   it('keeps at most maxDeliveries, dropping the oldest, and reports the count dropped', async () => {
     const app = makeTestApp({ maxDeliveries: 3 });
-    await send(app, plain(['u1', 'u2']));
-    await send(app, plain(['u3', 'u4', 'u5']));
+    await sendOk(app, plain(['u1', 'u2']));
+    await sendOk(app, plain(['u3', 'u4', 'u5']));
     expect(users(await deliveries(app))).toEqual(['u3', 'u4', 'u5']);
     expect((await call(app, 'GET', '/__health')).body).toMatchObject({ droppedDeliveries: 2 });
     expect((await deliveries(app, '?userId=u1')).total).toBe(0);
     expect((await deliveries(app, '?userId=u4')).total).toBe(1);
-    await send(app, plain(['u6']), { appId: 'other' });
+    await sendOk(app, plain(['u6']), { appId: 'other' });
     expect(users(await deliveries(app, '?appId=app-test'))).toEqual(['u4', 'u5']);
     expect((await call(app, 'GET', '/__health')).body).toMatchObject({ droppedDeliveries: 3, deliveries: 3 });
   });

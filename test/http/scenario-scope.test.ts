@@ -7,8 +7,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorApp } from '../../src/index.js';
-import { call, makeTestApp, manualClock } from '../helpers/app.js';
-import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campaign-helpers.js';
+import { call, makeTestApp, manualClock, callOk } from '../helpers/app.js';
+import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -52,7 +52,7 @@ describe('scenario request scope', () => {
     expect(request.deref(), 'the scheduled campaign keeps the request alive').toBeUndefined();
 
     expect((await call(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).toBe('scheduled');
-    await call(app, 'POST', '/__clock', { advanceMs: 3_600_000 });
+    await callOk(app, 'POST', '/__clock', { advanceMs: 3_600_000 });
     await waitForCampaignStatus(app, campaign.id, 'sent');
     const { body } = await call(app, 'GET', `/__inspect/deliveries?campaignId=${campaign.id}&status=failed`);
     expect(body.items.map((d: { userId: string; scenario: string }) => [d.userId, d.scenario])).toEqual([

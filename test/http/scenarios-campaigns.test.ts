@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorApp } from '../../src/index.js';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
-import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campaign-helpers.js';
+import { call, expectApiError, makeTestApp, callOk } from '../helpers/app.js';
+import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 
 let app: EmulatorApp;
 afterEach(() => app?.close());
@@ -66,7 +66,7 @@ describe('scenarios on campaigns', () => {
       ],
     };
     expect((await call(app, 'POST', '/__scenarios', scenario)).status).toBe(201);
-    await call(app, 'PUT', '/__scenarios/active', { names: ['this-campaign'] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['this-campaign'] });
     expectApiError(await upload(app, orderCsv(['u1']), campaign.id), 500, 'ERR_OPERATION_FAILED');
     expect((await upload(app, orderCsv(['u1']), campaign.id)).status).toBe(200);
     expectApiError(await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {}), 429, 'ERR_TOO_MANY_REQUESTS');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, type EmulatorApp } from '../../src/index.js';
-import { call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, send, callOk } from '../helpers/app.js';
 
 const PLAIN = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const OUTAGE = {
@@ -40,7 +40,8 @@ const tempDir = (files: Record<string, unknown>) => {
 describe('GET/POST/DELETE /__scenarios', () => {
   it('lists loaded scenarios with each rule explained and its remaining count', async () => {
     app = makeTestApp({ scenarios: [OUTAGE], activeScenarios: ['upload-outage'] });
-    await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: new FormData() });
+    const upload = await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: new FormData() });
+    expectApiError(upload, 500, 'ERR_OPERATION_FAILED');
     const res = await call(app, 'GET', '/__scenarios');
     expect(res.status).toBe(200);
     expect(res.body.active).toEqual(['upload-outage']);
@@ -62,7 +63,7 @@ describe('GET/POST/DELETE /__scenarios', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ replaced: false, scenario: { name: 'fails', source: 'api', active: false } });
     expect((await call(app, 'POST', '/__scenarios', SEND_FAILS('fails', 502))).status).toBe(200);
-    await call(app, 'PUT', '/__scenarios/active', { names: ['fails'] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['fails'] });
     expect((await send(app, PLAIN)).status).toBe(502);
   });
 
@@ -116,7 +117,7 @@ describe('activation', () => {
     expect((await call(app, 'PUT', '/__scenarios/active', { names: ['b'] })).body).toEqual({ active: ['b'] });
     expect((await call(app, 'GET', '/__health')).body.activeScenarios).toEqual(['b']);
     expect((await send(app, PLAIN)).status).toBe(503);
-    await call(app, 'PUT', '/__scenarios/active', { names: [] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: [] });
     expect((await send(app, PLAIN)).status).toBe(200);
   });
 

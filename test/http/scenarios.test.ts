@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionDropped, type EmulatorApp } from '../../src/index.js';
-import { call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, send, callOk, sendOk } from '../helpers/app.js';
 
 const PLAIN = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const batch = (targets: string[]) => ({ template: { key: 'plain' }, targets, mode: 'batch' });
@@ -228,7 +228,7 @@ describe('activation and counting', () => {
         .sort(),
     ).toEqual([...Array(8).fill(200), 500, 500]);
     // Global activation starts with its own fresh counters.
-    await call(app, 'PUT', '/__scenarios/active', { names: ['twice'] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['twice'] });
     expect((await send(app, PLAIN)).status).toBe(500);
   });
 });
@@ -251,8 +251,8 @@ describe('failDelivery', () => {
 
   it('names the failDelivery rule in the journal entry of the request that caused it', async () => {
     make([scenario('flaky', { match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } })]);
-    await send(app, batch(['user-1']));
-    await send(app, batch(['user-90']));
+    await sendOk(app, batch(['user-1']));
+    await sendOk(app, batch(['user-90']));
     const { body } = await call(app, 'GET', '/__inspect/requests');
     expect(body.items.map((e: any) => e.scenario)).toEqual([null, 'flaky']);
     expect(body.items[1].rule).toBe('rule 1: user "user-9*" → fail matching deliveries ("device unreachable")');
@@ -266,8 +266,8 @@ describe('failDelivery', () => {
         times: 2,
       }),
     ]);
-    await send(app, { ...batch(['a', 'b']), tag: 'y' });
-    await send(app, { ...batch(['c', 'd', 'e']), tag: 'x' });
+    await sendOk(app, { ...batch(['a', 'b']), tag: 'y' });
+    await sendOk(app, { ...batch(['c', 'd', 'e']), tag: 'x' });
     const { body } = await call(app, 'GET', '/__inspect/deliveries?status=failed');
     expect(body.items.map((d: any) => d.userId)).toEqual(['c', 'd']);
   });

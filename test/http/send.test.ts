@@ -3,7 +3,7 @@
  * modes and limits, the response's eight fields, and the records each call leaves.
  */
 import { describe, expect, it } from 'vitest';
-import { BANNER, CTA, call, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
+import { BANNER, CTA, call, expectApiError, makeTestApp, manualClock, send, sendOk } from '../helpers/app.js';
 
 const ORDER_VARS = { customerName: 'Ada', cta: CTA };
 const order = (extra: Record<string, unknown> = {}) => ({
@@ -69,7 +69,7 @@ describe('POST /api/notifications/send: happy path', () => {
     const plain = await call(app, 'GET', '/__health');
     expect(plain.status).toBe(200);
     // The id of "plain" is derived from its key; find it through a delivery.
-    await send(app, { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
+    await sendOk(app, { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
     const { body } = await call(app, 'GET', '/__inspect/deliveries?templateKey=plain');
     const plainId = body.items[0].templateId;
     const res = await send(app, order({ template: { key: 'order-confirmation', id: plainId, variables: ORDER_VARS } }));
@@ -388,14 +388,14 @@ describe('POST /api/notifications/send: records', () => {
 
   it('leaves an optional image placeholder literal when the image is omitted', async () => {
     const app = makeTestApp();
-    await send(app, order());
+    await sendOk(app, order());
     const { body } = await call(app, 'GET', '/__inspect/deliveries');
     expect(body.items[0].rendered.in_app.body).toBe('See {{banner}}');
   });
 
   it('records nothing for a refused send', async () => {
     const app = makeTestApp();
-    await send(app, order({ targets: ['a', 'b'] }));
+    expectApiError(await send(app, order({ targets: ['a', 'b'] })), 400, 'ERR_TARGET_LIMIT_EXCEEDED');
     expect((await call(app, 'GET', '/__inspect/deliveries')).body.total).toBe(0);
     expect((await call(app, 'GET', '/__inspect/notifications')).body.total).toBe(0);
   });

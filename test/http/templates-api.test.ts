@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { call, CTA, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
+import { call, CTA, expectApiError, makeTestApp, manualClock, send, callOk } from '../helpers/app.js';
 import type { EmulatorApp } from '../../src/index.js';
 
 const IN_APP = { name: 'In-App Alerts', type: 'in_app', templateType: 'ui' };
 
 async function inAppChannel(app: EmulatorApp, appId = 'app-test'): Promise<string> {
-  return (await call(app, 'POST', '/api/channels', IN_APP, { appId })).body.id;
+  return (await callOk<{ id: string }>(app, 'POST', '/api/channels', IN_APP, { appId })).id;
 }
 
 async function createTemplate(app: EmulatorApp, body: Record<string, unknown>, appId = 'app-test') {
@@ -76,7 +76,7 @@ describe('POST /api/templates', () => {
 
   it("answers 400 ERR_BAD_REQUEST for a duplicate slug, including a shared fixture template's key", async () => {
     const app = makeTestApp();
-    await createTemplate(app, { name: 'Promo' });
+    expect((await createTemplate(app, { name: 'Promo' })).status).toBe(200);
     const dup = await createTemplate(app, { name: 'Other', templateId: 'promo' });
     expectApiError(dup, 400, 'ERR_BAD_REQUEST');
     expect(dup.body.error.details.templateId).toMatch(/already used/);
@@ -113,8 +113,8 @@ describe('POST /api/templates', () => {
 describe('GET /api/templates', () => {
   it("lists shared fixture templates and the app's own, not another app's, as a bare array", async () => {
     const app = makeTestApp();
-    await createTemplate(app, { name: 'Mine' }, 'app-a');
-    await createTemplate(app, { name: 'Theirs' }, 'app-b');
+    expect((await createTemplate(app, { name: 'Mine' }, 'app-a')).status).toBe(200);
+    expect((await createTemplate(app, { name: 'Theirs' }, 'app-b')).status).toBe(200);
     const res = await call(app, 'GET', '/api/templates', undefined, { appId: 'app-a' });
     expect(res.status).toBe(200);
     const keys = res.body.map((t: { templateId: string }) => t.templateId);
@@ -133,8 +133,8 @@ describe('GET /api/templates', () => {
   it('filters by channelId: runtime templates by their links, fixtures by their channel types', async () => {
     const app = makeTestApp();
     const channelId = await inAppChannel(app);
-    await createTemplate(app, { name: 'Linked', channelIds: [channelId] });
-    await createTemplate(app, { name: 'Unlinked' });
+    expect((await createTemplate(app, { name: 'Linked', channelIds: [channelId] })).status).toBe(200);
+    expect((await createTemplate(app, { name: 'Unlinked' })).status).toBe(200);
     const res = await call(app, 'GET', `/api/templates?channelId=${channelId}`);
     const keys = res.body.map((t: { key: string }) => t.key);
     expect(keys).toContain('linked');
@@ -211,11 +211,11 @@ describe('PUT /api/templates/{id}', () => {
   it('answers 400 ERR_BAD_REQUEST for approved → draft and archived → approved', async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' })).body;
-    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    await callOk(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
     const back = await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'draft' });
     expectApiError(back, 400, 'ERR_BAD_REQUEST');
     expect(back.body.error.details.status).toMatch(/"approved" to "draft"/);
-    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'archived' });
+    await callOk(app, 'PUT', `/api/templates/${created.id}`, { status: 'archived' });
     expectApiError(
       await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' }),
       400,
@@ -286,7 +286,7 @@ describe('DELETE /api/templates/{id}', () => {
 
   it('deleting an override brings the shared fixture template back', async () => {
     const app = makeTestApp();
-    await call(app, 'PUT', '/api/templates/plain', { status: 'archived' });
+    await callOk(app, 'PUT', '/api/templates/plain', { status: 'archived' });
     expect((await call(app, 'DELETE', '/api/templates/plain')).status).toBe(200);
     expect((await call(app, 'GET', '/api/templates/plain')).body).toMatchObject({
       status: 'approved',
@@ -334,7 +334,7 @@ describe('sending with a runtime template', () => {
   it('sends once approved, through the linked channel types, with rendered content', async () => {
     const app = makeTestApp();
     const created = await runtimeTemplate(app);
-    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    await callOk(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
     const res = await send(app, body({ id: created.id }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ templateKey: 'shipped', channels: ['in_app'], mode: 'realtime' });
@@ -345,7 +345,7 @@ describe('sending with a runtime template', () => {
   it("is invisible to another app's sends (404)", async () => {
     const app = makeTestApp();
     const created = await runtimeTemplate(app);
-    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    await callOk(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
     expectApiError(await send(app, body({ key: 'shipped' }), { appId: 'other' }), 404, 'ERR_NOT_FOUND');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, EmulatorClientError, startEmulator, type RunningEmulator } from '../../src/index.js';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, callOk } from '../helpers/app.js';
 
 const TOKEN = 's3cret-token';
 
@@ -25,7 +25,7 @@ describe('admin token, in-process', () => {
   });
 
   it('answers 401 on DELETE /__inspect without the token and clears nothing', async () => {
-    await call(app, 'POST', '/api/notifications/send', {
+    await callOk(app, 'POST', '/api/notifications/send', {
       template: { key: 'plain' },
       targets: ['u1'],
       mode: 'realtime',

@@ -50,7 +50,7 @@ describe('--data-file: restart', () => {
       ]);
       expect((await second.client.requests({ path: '/api/notifications/send' })).total).toBe(1);
       // New records join the old ones.
-      await sendOver(second.url, greeting(['u3']));
+      expect((await sendOver(second.url, greeting(['u3']))).status).toBe(200);
       expect((await second.client.deliveries()).total).toBe(3);
     } finally {
       await second.close();

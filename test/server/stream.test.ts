@@ -59,6 +59,8 @@ async function api(method: string, path: string, body: unknown, appId = 'app-a')
     headers: { appid: appId, apikey: 'key', 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
+  // A setup step: a refused request fails here rather than as a missing event later.
+  expect(res.status, `${method} ${path}`).toBe(200);
   return res.json() as Promise<any>;
 }
 

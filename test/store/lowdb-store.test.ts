@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DataFile } from 'lowdb/node';
 import { ConfigError, openLowdbStore } from '../../src/index.js';
-import { delivery, fill, storeContract } from './store-contract.js';
+import { delivery, fill, storeContract } from '../helpers/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emu-lowdb-'));
 let counter = 0;

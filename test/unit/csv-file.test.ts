@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_CSV_ROWS } from '../../src/domain/csv.js';
-import { BANNER_CELL, CTA_CELL, LOOSE, NO_VARIABLES, bytes, fileError, parse } from './csv-fixtures.js';
+import { BANNER_CELL, CTA_CELL, LOOSE, NO_VARIABLES, bytes, fileError, parse } from '../helpers/csv.js';
 
 const HEADER = 'user_id,customerName,cta';
 

@@ -3,7 +3,7 @@
  * {row, reason}; the other rows are still read. Duplicates are left to the campaign service.
  */
 import { describe, expect, it } from 'vitest';
-import { BANNER_CELL, CTA_CELL, LOOSE, parse } from './csv-fixtures.js';
+import { BANNER_CELL, CTA_CELL, LOOSE, parse } from '../helpers/csv.js';
 
 const HEADER = 'user_id,customerName,note,banner,cta';
 const good = (id: string) => `${id},Jane,,,${CTA_CELL}`;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readRecipientsCsv, type CsvRecipientRow } from '../../src/domain/csv.js';
-import { CTA_CELL, LOOSE, NO_VARIABLES, ORDER, bytes, fileError } from './csv-fixtures.js';
+import { CTA_CELL, LOOSE, NO_VARIABLES, ORDER, bytes, fileError } from '../helpers/csv.js';
 
 function collect(text: string, template = ORDER, maxRows?: number) {
   const rows: CsvRecipientRow[] = [];

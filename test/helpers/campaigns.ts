@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { EmulatorApp } from '../../src/index.js';
-import { call, type CallOptions } from '../helpers/app.js';
+import { call, type CallOptions } from './app.js';
 
 export const ORDER_TEMPLATE_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 export const CTA_CELL = '"{""type"":""web"",""data"":""https://shop.example/track""}"';
