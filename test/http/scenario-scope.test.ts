@@ -6,8 +6,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EmulatorApp } from '../../src/index.js';
-import { call, makeTestApp, manualClock, callOk } from '../helpers/app.js';
+import type { EmulatorApp, Campaign, Delivery } from '../../src/index.js';
+import { call, makeTestApp, manualClock, callOk, type List } from '../helpers/app.js';
 import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 
 setFlagsFromString('--expose-gc');
@@ -51,12 +51,14 @@ describe('scenario request scope', () => {
     }
     expect(request.deref(), 'the scheduled campaign keeps the request alive').toBeUndefined();
 
-    expect((await call(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).toBe('scheduled');
+    expect((await call<Campaign>(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).toBe('scheduled');
     await callOk(app, 'POST', '/__clock', { advanceMs: 3_600_000 });
     await waitForCampaignStatus(app, campaign.id, 'sent');
-    const { body } = await call(app, 'GET', `/__inspect/deliveries?campaignId=${campaign.id}&status=failed`);
-    expect(body.items.map((d: { userId: string; scenario: string }) => [d.userId, d.scenario])).toEqual([
-      ['user-95', 'flaky'],
-    ]);
+    const { body } = await call<List<Delivery>>(
+      app,
+      'GET',
+      `/__inspect/deliveries?campaignId=${campaign.id}&status=failed`,
+    );
+    expect(body.items.map((d) => [d.userId, d.scenario])).toEqual([['user-95', 'flaky']]);
   });
 });

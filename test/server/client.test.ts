@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => client.reset());
 
-async function api(method: string, path: string, body?: unknown, appId = 'app-a'): Promise<any> {
+async function api<T = { id: string }>(method: string, path: string, body?: unknown, appId = 'app-a'): Promise<T> {
   const res = await fetch(`${emu.url}/api${path}`, {
     method,
     headers: { appid: appId, apikey: 'key', 'content-type': 'application/json' },
@@ -37,11 +37,11 @@ async function api(method: string, path: string, body?: unknown, appId = 'app-a'
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 const greet = (targets: string[], appId = 'app-a', extra: object = {}) =>
-  api(
+  api<{ notificationId: string }>(
     'POST',
     '/notifications/send',
     {

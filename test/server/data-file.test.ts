@@ -17,13 +17,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const start = (dataFile: string) =>
   startEmulator({ port: 0, dataFile, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent', seed: 3 });
 
-async function sendOver(url: string, body: unknown, appId = 'app-a'): Promise<{ status: number; body: any }> {
+async function sendOver(
+  url: string,
+  body: unknown,
+  appId = 'app-a',
+): Promise<{ status: number; body: { notificationId: string } }> {
   const res = await fetch(`${url}/api/notifications/send`, {
     method: 'POST',
     headers: { appid: appId, apikey: 'key', 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as { notificationId: string } };
 }
 
 const greeting = (targets: string[]) => ({

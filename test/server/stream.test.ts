@@ -4,7 +4,7 @@ import { TEST_TEMPLATES } from '../helpers/app.js';
 
 interface SseEvent {
   event: string;
-  data: any;
+  data: unknown;
 }
 
 /** Reads SSE frames from a fetch body; comments (heartbeats) are kept as event ":comment". */
@@ -61,7 +61,7 @@ async function api(method: string, path: string, body: unknown, appId = 'app-a')
   });
   // A setup step: a refused request fails here rather than as a missing event later.
   expect(res.status, `${method} ${path}`).toBe(200);
-  return res.json() as Promise<any>;
+  return res.json() as Promise<{ id: string }>;
 }
 
 async function open(query = '') {
