@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 /**
- * The command line: flags + env → options → startEmulator. Prints one startup line with
- * the bound URL, stops cleanly on SIGTERM/SIGINT. The only file that exits the process.
+ * The command line: flags + env → options → startEmulator. Prints the startup line with
+ * the bound address, then what was loaded; stops cleanly on SIGTERM/SIGINT, and when the
+ * npm process that started it (`npm start`, `npx`) is gone. The only file that exits the process.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import { HELP, loadConfig } from './config.js';
-import { startEmulator } from './server.js';
+import { HELP, loadConfig, resolveFolders, type FolderChoice } from './config.js';
+import { startEmulator, type RunningEmulator } from './server.js';
+import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'generate-csv') {
@@ -18,10 +22,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const running = await startEmulator(command.options);
+  if (command.kind === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const { options, source } = resolveFolders(command.options, command.named);
+  const running = await startEmulator(options);
   const { emulator } = running.app;
-  const stop = (signal: string) => {
-    emulator.logger.info(`${signal} received, stopping`);
+  const stop = (reason: string) => {
+    emulator.logger.info(`${reason}, stopping`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -31,19 +40,88 @@ async function main(argv: string[]): Promise<number> {
     );
   };
   // Handlers first: a supervisor may send SIGTERM as soon as it reads the startup line.
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.stdout.write(`notification-emulator listening on ${running.url}\n`);
-  emulator.logger.info(
-    `auth ${emulator.apps.mode}, ${emulator.templates.count()} template(s) from ${command.options.fixturesDir}`,
-  );
+  process.once('SIGTERM', () => stop('SIGTERM received'));
+  process.once('SIGINT', () => stop('SIGINT received'));
+  exitWithNpm(() => stop('the npm process that started the emulator is gone'));
+  process.stdout.write(`notification-emulator listening on ${shownUrl(running, options.host)}\n`);
+  for (const line of startupSummary(running, source)) emulator.logger.info(line);
   if (emulator.templates.count() === 0) {
     // A mistyped --fixtures path is otherwise only visible as 404s on every send.
     emulator.logger.warn(
-      `no templates found in ${command.options.fixturesDir}/templates: every send will answer 404 until one is added`,
+      `no templates found in ${resolve(options.fixturesDir, 'templates')}: every send will answer 404 until one is added`,
     );
   }
   return -1; // keep running
+}
+
+/** The address actually bound: 0.0.0.0 (or ::) when that was asked, with the local URL beside it. */
+function shownUrl(running: RunningEmulator, host: string): string {
+  if (host !== '0.0.0.0' && host !== '::') return running.url;
+  const bound = `http://${host === '::' ? '[::]' : host}:${running.port}`;
+  return `${bound} (every interface; from this machine: ${running.url})`;
+}
+
+function startupSummary(running: RunningEmulator, source: FolderChoice): string[] {
+  const { emulator } = running.app;
+  const { options } = emulator;
+  const fixtures = resolve(options.fixturesDir);
+  const templates = emulator.templates.count();
+  const apps = emulator.apps.list();
+  const active = emulator.scenarios.active();
+  return [
+    `version ${VERSION}, node ${process.version}`,
+    `fixtures: ${fixtures} (${templates} template${templates === 1 ? '' : 's'})${source.fixtures === 'bundled' ? ', the bundled examples: no ./fixtures here and no --fixtures given' : ''}`,
+    `scenarios: ${resolve(options.scenariosDir)} (${emulator.scenarios.names().length} loaded)${source.scenarios === 'bundled' ? ', the bundled examples: no ./scenarios here and no --scenarios given' : ''}; active: ${active.length ? active.join(', ') : 'none'}`,
+    `data: ${options.dataFile ? `file ${resolve(options.dataFile)}` : 'in memory (use --data-file to keep it)'}`,
+    emulator.apps.mode === 'strict'
+      ? `auth: strict, ${apps.length} app${apps.length === 1 ? '' : 's'} (${apps.map((a) => `${a.appId}/${a.region}`).join(', ')}) from ${options.apps.length ? 'EMULATOR_APPS' : resolve(fixtures, 'apps.json')}`
+      : 'auth: open (any non-empty appid + apikey pair; the app is created on first use)',
+    `admin token: ${options.adminToken ? 'required on /__… ("authorization: Bearer <token>")' : 'not required'}`,
+    `watching files: ${options.watch ? 'yes' : 'no (--no-watch)'}; body limits: JSON ${size(options.bodyLimitBytes)}, CSV upload ${size(options.uploadLimitBytes)}`,
+  ];
+}
+
+/** 52428800 → "50 MB", 1536 → "1.5 KB", 1000 → "1000 bytes". */
+function size(bytes: number): string {
+  for (const [unit, factor] of [
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+  ] as const)
+    if (bytes >= factor) return `${Number((bytes / factor).toFixed(2))} ${unit}`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * `npm start` and `npx` run the CLI under a shell that npm does not always pass SIGTERM to,
+ * so `kill $NPM_PID` would leave the server holding its port. Under those two commands only
+ * (not `npm run x`, where `cmd &` may mean to outlive npm), stop when the parent is gone.
+ */
+function exitWithNpm(onGone: () => void): void {
+  const command = process.env.npm_command;
+  if (command !== 'start' && command !== 'exec') return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (parentAlive(parent)) return;
+    clearInterval(timer);
+    onGone();
+  }, 500);
+  timer.unref();
+}
+
+function parentAlive(parent: number): boolean {
+  try {
+    // Linux: the live parent id (a dead parent leaves us reparented, and a zombie still answers kill 0).
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+  } catch {
+    try {
+      process.kill(parent, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
 }
 
 main(process.argv.slice(2)).then(

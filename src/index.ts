@@ -10,7 +10,7 @@ export { createMemoryStore, type StoreData } from './store/memory-store.js';
 export { openLowdbStore, type LowdbStoreOptions } from './store/lowdb-store.js';
 export { createClient, EmulatorClientError } from './client/index.js';
 export type * from './client/types.js';
-export { loadConfig, EmulatorOptionsSchema, type EmulatorOptions } from './config.js';
+export { loadConfig, resolveFolders, parseSize, EmulatorOptionsSchema, type EmulatorOptions } from './config.js';
 export { ApiError, ConfigError, ERROR_STATUS, type ErrorCode } from './domain/errors.js';
 export { ConnectionDropped, SCENARIO_HEADER } from './http/middleware/scenario.js';
 export type { Scenario, ScenarioRule, ScenarioMatch, ScenarioFault } from './schemas/scenario-file.js';
