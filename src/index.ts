@@ -6,6 +6,7 @@ export { createApp, API_PREFIXES, type EmulatorApp } from './app.js';
 export { startEmulator, type RunningEmulator } from './server.js';
 export type { CreateAppOptions, Emulator, EmulatorOverrides } from './emulator.js';
 export { EmulatorClock, type ClockMode } from './platform/clock.js';
+export { createLogger, LOG_LEVELS, type Logger, type LogLevel } from './platform/logger.js';
 export { createMemoryStore, type StoreData } from './store/memory-store.js';
 export { openLowdbStore, type LowdbStoreOptions } from './store/lowdb-store.js';
 export { createClient, EmulatorClientError } from './client/index.js';
