@@ -4,7 +4,7 @@
  * bad flag or variable.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -219,11 +219,27 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
   };
 }
 
+/** The package's folder: the nearest one above this module with a package.json (the bundler may move this code into dist/chunks/). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
 /** The example fixtures and scenarios shipped in the package (beside dist/ and src/). */
 export const BUNDLED_FOLDERS = {
-  fixtures: fileURLToPath(new URL('../fixtures', import.meta.url)),
-  scenarios: fileURLToPath(new URL('../scenarios', import.meta.url)),
+  fixtures: join(packageRoot(), 'fixtures'),
+  scenarios: join(packageRoot(), 'scenarios'),
 };
+
+/** The fixtures folder when none is named: ./fixtures if it holds emulator fixtures, else the bundled examples. */
+export function defaultFixturesDir(
+  exists: (path: string) => boolean = existsSync,
+  bundled: string = BUNDLED_FOLDERS.fixtures,
+): string {
+  const own = exists(join('./fixtures', 'templates')) || exists(join('./fixtures', 'apps.json'));
+  return own || !exists(bundled) ? './fixtures' : bundled;
+}
 
 /** Where the fixtures and scenarios come from, for the startup output. */
 export interface FolderChoice {
