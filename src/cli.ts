@@ -27,10 +27,15 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { options, source } = resolveFolders(command.options, command.named);
-  const running = await startEmulator(options);
-  const { emulator } = running.app;
+  // Handlers before the start: a supervisor may send SIGTERM as soon as it sees any output.
+  let running: RunningEmulator | undefined;
+  let stopRequested: string | undefined;
   const stop = (reason: string) => {
-    emulator.logger.info(`${reason}, stopping`);
+    if (!running) {
+      stopRequested = reason;
+      return;
+    }
+    running.app.emulator.logger.info(`${reason}, stopping`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -39,18 +44,16 @@ async function main(argv: string[]): Promise<number> {
       },
     );
   };
-  // Handlers first: a supervisor may send SIGTERM as soon as it reads the startup line.
   process.once('SIGTERM', () => stop('SIGTERM received'));
   process.once('SIGINT', () => stop('SIGINT received'));
+  running = await startEmulator(options);
+  if (stopRequested) {
+    stop(stopRequested);
+    return -1;
+  }
   exitWithNpm(() => stop('the npm process that started the emulator is gone'));
   process.stdout.write(`notification-emulator listening on ${shownUrl(running, options.host)}\n`);
-  for (const line of startupSummary(running, source)) emulator.logger.info(line);
-  if (emulator.templates.count() === 0) {
-    // A mistyped --fixtures path is otherwise only visible as 404s on every send.
-    emulator.logger.warn(
-      `no templates found in ${resolve(options.fixturesDir, 'templates')}: every send will answer 404 until one is added`,
-    );
-  }
+  for (const line of startupSummary(running, source)) running.app.emulator.logger.info(line);
   return -1; // keep running
 }
 

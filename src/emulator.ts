@@ -145,6 +145,12 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     collect(() => scenarioFiles!.loadAtStart(), undefined);
   }
   if (problems.length) throw new ConfigError(problems);
+  if (!rawTemplates && templates.count() === 0) {
+    // A mistyped folder (or createApp run outside the repository) is otherwise only visible as 404s on every send.
+    logger.warn(
+      `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
+    );
+  }
   const unknownScenarios = scenarios.unknown(options.activeScenarios);
   if (unknownScenarios.length) {
     throw new ConfigError(

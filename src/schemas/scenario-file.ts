@@ -27,7 +27,7 @@ function strictObject<T extends z.ZodRawShape>(shape: T) {
       const key = issue.keys[0] ?? '';
       const close = allowed
         .map((k) => ({ k, d: distance(key.toLowerCase(), k.toLowerCase()) }))
-        .filter(({ d }) => d <= Math.max(1, Math.floor(key.length / 3)))
+        .filter(({ d }) => d <= Math.max(2, Math.floor(key.length / 3)) && d < key.length)
         .sort((x, y) => x.d - y.d)[0];
       const keys = issue.keys.map((k) => `"${k}"`).join(', ');
       return `unknown key ${keys}${close ? ` (did you mean "${close.k}"?)` : ''}; allowed: ${allowed.join(', ')}`;

@@ -166,6 +166,18 @@ describe('loading fixture files', () => {
     expect(problems).toHaveLength(4);
   });
 
+  it('warns through the logger when the fixtures folder holds no templates (createApp outside the repository)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-empty-'));
+    const warnings: string[] = [];
+    const logger = { error: () => {}, warn: (m: string) => warnings.push(m), info: () => {}, debug: () => {} };
+    opened.push(createApp({ fixturesDir: dir, watch: false, logger }));
+    expect(warnings).toEqual([
+      `no templates found in ${join(dir, 'templates')}: every send will answer 404 until one is added`,
+    ]);
+    opened.push(createApp({ templates: [], watch: false, logger }));
+    expect(warnings).toHaveLength(1); // inline templates: nothing to warn about
+  });
+
   it('names the fixtures folder in the 404 of a template it does not hold', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-empty-'));
     const res = await send(open(dir), { template: { key: 'welcome-message' }, targets: ['u'], mode: 'realtime' });
