@@ -101,8 +101,7 @@ function size(bytes: number): string {
  * (not `npm run x`, where `cmd &` may mean to outlive npm), stop when the parent is gone.
  */
 function exitWithNpm(onGone: () => void): void {
-  const command = process.env.npm_command;
-  if (command !== 'start' && command !== 'exec') return;
+  if (!startedByNpm()) return;
   const parent = process.ppid;
   const timer = setInterval(() => {
     if (parentAlive(parent)) return;
@@ -112,11 +111,33 @@ function exitWithNpm(onGone: () => void): void {
   timer.unref();
 }
 
+/**
+ * `npm start` / `npx` (npm_command start or exec), and on Linux the parent really is that npm
+ * process or the shell it runs scripts in: the variables are inherited by everything below
+ * `npx vitest` too, where a test's own `sh -c "… &"` must be free to outlive its shell.
+ */
+function startedByNpm(): boolean {
+  const command = process.env.npm_command;
+  if (command !== 'start' && command !== 'exec') return false;
+  try {
+    const name = (pid: number) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    const parent = process.ppid;
+    if (name(parent).startsWith('npm')) return true;
+    return /^(sh|bash|dash|ash|zsh)$/.test(name(parent)) && name(parentOf(parent)).startsWith('npm');
+  } catch {
+    return true; // no /proc (macOS): the environment has to do
+  }
+}
+
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
 function parentAlive(parent: number): boolean {
   try {
     // Linux: the live parent id (a dead parent leaves us reparented, and a zombie still answers kill 0).
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+    return parentOf(process.pid) === parent;
   } catch {
     try {
       process.kill(parent, 0);

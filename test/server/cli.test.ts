@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
 const CLI = join(process.cwd(), 'dist', 'cli.js');
@@ -281,6 +281,36 @@ describe('notification-emulator CLI', () => {
     } finally {
       await emu.stop();
       await viaEnv.stop();
+    }
+  });
+
+  it('outlives the shell that put it in the background when npm did not start it (npm variables inherited or not)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-bg-'));
+    const out = join(dir, 'out.txt');
+    const pidFile = join(dir, 'pid');
+    // As under `npx vitest`: npm_command=exec is inherited, but the parent is a shell that exits at once.
+    spawnSync(
+      'sh',
+      [
+        '-c',
+        `"${process.execPath}" "${CLI}" --port 0 --no-watch --fixtures "${FIXTURES}" > "${out}" 2>&1 & echo $! > "${pidFile}"`,
+      ],
+      { env: { ...cleanEnv(), npm_command: 'exec' } },
+    );
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    try {
+      let url: string | undefined;
+      await vi.waitFor(
+        () => {
+          url = /listening on (http:\/\/\S+)/.exec(readFileSync(out, 'utf8'))?.[1];
+          expect(url).toBeDefined();
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      await new Promise((r) => setTimeout(r, 1500)); // three parent checks' worth
+      expect((await fetch(`${url}/__health`)).status).toBe(200);
+    } finally {
+      process.kill(pid, 'SIGTERM');
     }
   });
 });
