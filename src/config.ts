@@ -77,7 +77,7 @@ Flags (environment variable in brackets; flags win):
 `;
 
 /** Whether the fixtures and scenarios folders were named (flag or env) or left to the defaults. */
-export interface NamedFolders {
+interface NamedFolders {
   fixtures: boolean;
   scenarios: boolean;
 }
@@ -227,7 +227,7 @@ function packageRoot(): string {
 }
 
 /** The example fixtures and scenarios shipped in the package (beside dist/ and src/). */
-export const BUNDLED_FOLDERS = {
+const BUNDLED_FOLDERS = {
   fixtures: join(packageRoot(), 'fixtures'),
   scenarios: join(packageRoot(), 'scenarios'),
 };

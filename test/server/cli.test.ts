@@ -28,7 +28,7 @@ interface Started {
   stop: () => Promise<number | null>;
 }
 
-/** Starts the CLI and resolves once the startup summary (its "admin token" line) is on stderr. */
+/** Starts the CLI and resolves once the startup summary (its last line, "body limits") is on stderr. */
 async function start(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Started> {
   const child = spawn(process.execPath, [CLI, '--port', '0', '--no-watch', ...args], {
     env: options.env ?? cleanEnv(),
@@ -41,7 +41,7 @@ async function start(args: string[], options: { cwd?: string; env?: NodeJS.Proce
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
     const check = () => {
-      if (stdout.includes('\n') && (stderr.includes('admin token:') || args.includes('silent'))) resolve();
+      if (stdout.includes('\n') && (stderr.includes('body limits:') || args.includes('silent'))) resolve();
     };
     child.stdout.on('data', check);
     child.stderr.on('data', check);

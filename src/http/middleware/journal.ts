@@ -38,7 +38,7 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
 }
 
 /** `POST /api/notifications/send app=shop → 400 ERR_INVALID_VARIABLES (3.2 ms) [scenario flaky rule 1]` */
-export function requestLine(entry: {
+function requestLine(entry: {
   method: string;
   path: string;
   appId: string | null;
