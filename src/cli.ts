@@ -71,16 +71,24 @@ function startupSummary(running: RunningEmulator, source: FolderChoice): string[
   const templates = emulator.templates.count();
   const apps = emulator.apps.list();
   const active = emulator.scenarios.active();
+  const scenarioCount = emulator.scenarios.names().length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const bundled = (what: 'fixtures' | 'scenarios') =>
+    source[what] === 'bundled' ? `, the bundled examples: no ./${what} here and no --${what} given` : '';
+  const appList = apps.map((a) => (a.region ? `${a.appId}/${a.region}` : a.appId)).join(', ');
+  const appsFrom = options.apps.length ? 'EMULATOR_APPS' : resolve(fixtures, 'apps.json');
+  const limits = `JSON ${size(options.bodyLimitBytes)}, CSV upload ${size(options.uploadLimitBytes)}`;
   return [
     `version ${VERSION}, node ${process.version}`,
-    `fixtures: ${fixtures} (${templates} template${templates === 1 ? '' : 's'})${source.fixtures === 'bundled' ? ', the bundled examples: no ./fixtures here and no --fixtures given' : ''}`,
-    `scenarios: ${resolve(options.scenariosDir)} (${emulator.scenarios.names().length} loaded)${source.scenarios === 'bundled' ? ', the bundled examples: no ./scenarios here and no --scenarios given' : ''}; active: ${active.length ? active.join(', ') : 'none'}`,
+    `fixtures: ${fixtures} (${plural(templates, 'template')})${bundled('fixtures')}`,
+    `scenarios: ${resolve(options.scenariosDir)} (${scenarioCount} loaded)${bundled('scenarios')}; ` +
+      `active: ${active.length ? active.join(', ') : 'none'}`,
     `data: ${options.dataFile ? `file ${resolve(options.dataFile)}` : 'in memory (use --data-file to keep it)'}`,
     emulator.apps.mode === 'strict'
-      ? `auth: strict, ${apps.length} app${apps.length === 1 ? '' : 's'} (${apps.map((a) => `${a.appId}/${a.region}`).join(', ')}) from ${options.apps.length ? 'EMULATOR_APPS' : resolve(fixtures, 'apps.json')}`
+      ? `auth: strict, ${plural(apps.length, 'app')} (${appList}) from ${appsFrom}`
       : 'auth: open (any non-empty appid + apikey pair; the app is created on first use)',
     `admin token: ${options.adminToken ? 'required on /__… ("authorization: Bearer <token>")' : 'not required'}`,
-    `watching files: ${options.watch ? 'yes' : 'no (--no-watch)'}; body limits: JSON ${size(options.bodyLimitBytes)}, CSV upload ${size(options.uploadLimitBytes)}`,
+    `watching files: ${options.watch ? 'yes' : 'no (--no-watch)'}; body limits: ${limits}`,
   ];
 }
 

@@ -114,7 +114,10 @@ const SIZE_UNITS: Record<string, number> = {
   g: 1024 ** 3,
 };
 
-/** `"52428800"`, `"512kb"`, `"50mb"`, `"1gb"` (1024-based, any case) → bytes; anything else is left for zod to refuse. */
+/**
+ * `"52428800"`, `"512kb"`, `"50mb"`, `"1gb"` (1024-based, any case) → bytes; anything else is
+ * left as it is for zod to refuse.
+ */
 export function parseSize(value: string | undefined): number | string | undefined {
   if (value === undefined) return undefined;
   const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
@@ -219,7 +222,10 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
   };
 }
 
-/** The package's folder: the nearest one above this module with a package.json (the bundler may move this code into dist/chunks/). */
+/**
+ * The package's folder: the nearest one above this module with a package.json (the bundler
+ * may move this code into dist/chunks/).
+ */
 function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
@@ -261,11 +267,13 @@ export function resolveFolders(
   const problems: string[] = [];
   if (named.fixtures && !exists(options.fixturesDir))
     problems.push(
-      `--fixtures / EMULATOR_FIXTURES: the folder "${options.fixturesDir}" does not exist (it should hold templates/*.json and optionally apps.json)`,
+      `--fixtures / EMULATOR_FIXTURES: the folder "${options.fixturesDir}" does not exist ` +
+        '(it should hold templates/*.json and optionally apps.json)',
     );
   if (named.scenarios && !exists(options.scenariosDir))
     problems.push(
-      `--scenarios / EMULATOR_SCENARIOS_DIR: the folder "${options.scenariosDir}" does not exist (it should hold scenario *.json files)`,
+      `--scenarios / EMULATOR_SCENARIOS_DIR: the folder "${options.scenariosDir}" does not exist ` +
+        '(it should hold scenario *.json files)',
     );
   if (problems.length) throw new ConfigError(problems);
   // ./fixtures counts only when it looks like emulator fixtures: many projects have an unrelated fixtures/ folder.

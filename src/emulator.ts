@@ -191,7 +191,8 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
         apps.replace(next);
         logger.info(
           next.length
-            ? `reloaded ${join(fixturesDir, 'apps.json')}: ${next.length} app(s) (${next.map((a) => a.appId).join(', ')}), auth strict`
+            ? `reloaded ${join(fixturesDir, 'apps.json')}: ${next.length} app(s) ` +
+                `(${next.map((a) => a.appId).join(', ')}), auth strict`
             : `${join(fixturesDir, 'apps.json')} is gone or empty: auth open`,
         );
       }),

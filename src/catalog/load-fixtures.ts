@@ -102,7 +102,8 @@ export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
       const first = seen.get(`${scope}/${what}:${value}`);
       if (first !== undefined)
         problems.push(
-          `${file}: template ${what} "${value}" is defined twice (${scope}): in ${first} and in ${file}${first === file ? ' (twice in the same file)' : ''}`,
+          `${file}: template ${what} "${value}" is defined twice (${scope}): in ${first} and in ${file}` +
+            (first === file ? ' (twice in the same file)' : ''),
         );
       else seen.set(`${scope}/${what}:${value}`, file);
     }

@@ -8,7 +8,8 @@ import { TEMPLATE_STATUSES, VARIABLE_TYPES } from './records.js';
 /** `must be one of "string", "image", "action" (got "number")`. */
 const VariableTypeSchema = z.enum(VARIABLE_TYPES, {
   error: (issue) =>
-    `must be one of ${VARIABLE_TYPES.map((t) => `"${t}"`).join(', ')} (got ${JSON.stringify(issue.input) ?? 'nothing'})`,
+    `must be one of ${VARIABLE_TYPES.map((t) => `"${t}"`).join(', ')} ` +
+    `(got ${JSON.stringify(issue.input) ?? 'nothing'})`,
 });
 
 const VariableEntryInputSchema = z.object({

@@ -108,7 +108,10 @@ describe('loading fixture files', () => {
       'a bad variable type in the map form, in an array file',
       [tpl('ok'), tpl('m', { variableSchema: { total: { type: 'money' } } })],
       'bad.json',
-      /field "1\.variableSchema\.total\.type" \(variable "total"\): must be one of "string", "image", "action" \(got "money"\)/,
+      new RegExp(
+        'field "1\\.variableSchema\\.total\\.type" \\(variable "total"\\): ' +
+          'must be one of "string", "image", "action" \\(got "money"\\)',
+      ),
     ],
     ['a missing key', { content: {} }, 'bad.json', /field "key"/],
     ['a bad id', tpl('i', { id: 'XYZ' }), 'bad.json', /field "id"/],
@@ -183,7 +186,8 @@ describe('loading fixture files', () => {
     const res = await send(open(dir), { template: { key: 'welcome-message' }, targets: ['u'], mode: 'realtime' });
     expectApiError(res, 404, 'ERR_NOT_FOUND');
     expect(res.body.error.devMessage).toBe(
-      `No template with id or key "welcome-message" exists for this app. Shared templates: 0 template(s) from ${join(dir, 'templates')}.`,
+      'No template with id or key "welcome-message" exists for this app. ' +
+        `Shared templates: 0 template(s) from ${join(dir, 'templates')}.`,
     );
   });
 
@@ -261,7 +265,7 @@ describe('watching fixtures', () => {
     );
   });
 
-  it('reloads apps.json: strict when it appears or changes, open when it goes, a bad edit keeps the previous apps', async () => {
+  it('reloads apps.json: strict when it appears, open when it goes, a bad edit keeps the previous apps', async () => {
     const dir = fixturesDir({ 'a.json': tpl('first') });
     const lines: string[] = [];
     const logger = {

@@ -183,21 +183,24 @@ describe('notification-emulator CLI', () => {
     expect(result.stderr).toContain('"/no/such/dir" does not exist');
   });
 
-  it('startup output: bound address, fixtures and template count, scenarios, data file, auth, admin token', async () => {
+  it('startup output: bound address, fixtures + template count, scenarios, data file, auth, admin token', async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), 'emu-cli-data-')), 'state.json');
     const emu = await start(
       ['--host', '0.0.0.0', '--fixtures', FIXTURES, '--scenario', 'throttled', '--data-file', dataFile],
-      { env: { ...cleanEnv(), EMULATOR_APPS: 'shop:s3cret:eu', EMULATOR_ADMIN_TOKEN: 'tok' } },
+      { env: { ...cleanEnv(), EMULATOR_APPS: 'shop:s3cret:eu,blog:b-key', EMULATOR_ADMIN_TOKEN: 'tok' } },
     );
     try {
       expect(emu.stdout).toMatch(
-        /^notification-emulator listening on http:\/\/0\.0\.0\.0:\d+ \(every interface; from this machine: http:\/\/127\.0\.0\.1:\d+\)\n$/,
+        new RegExp(
+          '^notification-emulator listening on http://0\\.0\\.0\\.0:\\d+ ' +
+            '\\(every interface; from this machine: http://127\\.0\\.0\\.1:\\d+\\)\\n$',
+        ),
       );
       const err = emu.stderr();
       expect(err).toMatch(new RegExp(`info: fixtures: ${FIXTURES} \\(\\d+ templates\\)\n`));
       expect(err).toMatch(/info: scenarios: .*scenarios \(\d+ loaded\); active: throttled\n/);
       expect(err).toContain(`info: data: file ${dataFile}\n`);
-      expect(err).toContain('info: auth: strict, 1 app (shop/eu) from EMULATOR_APPS\n');
+      expect(err).toContain('info: auth: strict, 2 apps (shop/eu, blog) from EMULATOR_APPS\n');
       expect(err).toContain('info: admin token: required on /__…');
       expect(err).toContain('body limits: JSON 50 MB, CSV upload 100 MB');
       const health = await fetch(`${emu.url}/__health`, { headers: { authorization: 'Bearer tok' } });
@@ -220,7 +223,7 @@ describe('notification-emulator CLI', () => {
     }
   });
 
-  it('uses the bundled examples, and says so, when there is no ./fixtures or ./scenarios and none is named', async () => {
+  it('uses the bundled examples, and says so, without ./fixtures, ./scenarios or named folders', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'emu-cli-cwd-'));
     const emu = await start([], { cwd: empty });
     try {
@@ -284,7 +287,7 @@ describe('notification-emulator CLI', () => {
     }
   });
 
-  it('outlives the shell that put it in the background when npm did not start it (npm variables inherited or not)', async () => {
+  it('outlives the shell that put it in the background when npm did not start it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cli-bg-'));
     const out = join(dir, 'out.txt');
     const pidFile = join(dir, 'pid');
@@ -293,7 +296,8 @@ describe('notification-emulator CLI', () => {
       'sh',
       [
         '-c',
-        `"${process.execPath}" "${CLI}" --port 0 --no-watch --fixtures "${FIXTURES}" > "${out}" 2>&1 & echo $! > "${pidFile}"`,
+        `"${process.execPath}" "${CLI}" --port 0 --no-watch --fixtures "${FIXTURES}" > "${out}" 2>&1 & ` +
+          `echo $! > "${pidFile}"`,
       ],
       { env: { ...cleanEnv(), npm_command: 'exec' } },
     );

@@ -117,7 +117,7 @@ describe('the packed package', () => {
     expect(files).not.toContain('fixtures');
   });
 
-  it('without --fixtures (and no ./fixtures) serves the bundled examples and says so; `kill <npx pid>` stops it', async () => {
+  it('without --fixtures or ./fixtures serves the bundled examples, says so; `kill <npx pid>` stops it', async () => {
     const child = spawn(npx, ['--no-install', 'notification-emulator', '--port', '0', '--no-watch'], {
       cwd: project,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -152,7 +152,7 @@ describe('resolveFolders', () => {
     expect(resolveWith(['fixtures/apps.json', ...Object.values(bundled)]).options.fixturesDir).toBe('./fixtures');
   });
 
-  it('falls back to the bundled examples when the defaults are missing (or ./fixtures is some other fixtures folder)', () => {
+  it('falls back to the bundled examples when the defaults are missing (or ./fixtures is unrelated)', () => {
     const { options: o, source } = resolveWith(['./fixtures', ...Object.values(bundled)]);
     expect([o.fixturesDir, o.scenariosDir]).toEqual([bundled.fixtures, bundled.scenarios]);
     expect(source).toEqual({ fixtures: 'bundled', scenarios: 'bundled' });
@@ -168,8 +168,10 @@ describe('resolveFolders', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
-      '--fixtures / EMULATOR_FIXTURES: the folder "my-fixtures" does not exist (it should hold templates/*.json and optionally apps.json)',
-      '--scenarios / EMULATOR_SCENARIOS_DIR: the folder "my-scenarios" does not exist (it should hold scenario *.json files)',
+      '--fixtures / EMULATOR_FIXTURES: the folder "my-fixtures" does not exist ' +
+        '(it should hold templates/*.json and optionally apps.json)',
+      '--scenarios / EMULATOR_SCENARIOS_DIR: the folder "my-scenarios" does not exist ' +
+        '(it should hold scenario *.json files)',
     ]);
   });
 

@@ -73,10 +73,11 @@ describe('scenario schema', () => {
 
   it('names a mistyped key, the closest allowed key and the allowed list', () => {
     expect(problemsOf(withRule({ ...ok, tiems: 2 }))).toContain(
-      'demo.json: rule 2, field "tiems": unknown key "tiems" (did you mean "times"?); allowed: description, match, fault, times, after, probability',
+      'demo.json: rule 2, field "tiems": unknown key "tiems" (did you mean "times"?); ' +
+        'allowed: description, match, fault, times, after, probability',
     );
     expect(problemsOf(withRule({ ...ok, match: { methd: 'POST' } }))[0]).toMatch(
-      /^demo\.json: rule 2, field "match\.methd": unknown key "methd" \(did you mean "method"\?\); allowed: method, path,/,
+      /^demo\.json: rule 2, field "match\.methd": unknown key "methd" \(did you mean "method"\?\); allowed: method,/,
     );
     expect(problemsOf(withRule({ ...ok, fault: { eror: 'ERR_BAD_REQUEST' } }))[0]).toMatch(
       /field "fault\.eror": unknown key "eror" \(did you mean "error"\?\)/,

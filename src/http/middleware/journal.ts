@@ -50,5 +50,6 @@ function requestLine(entry: {
 }): string {
   const code = entry.errorCode ? ` ${entry.errorCode}` : '';
   const rule = entry.scenario ? ` [scenario ${entry.scenario}, ${entry.rule}]` : '';
-  return `${entry.method} ${entry.path} app=${entry.appId ?? '-'} → ${entry.status}${code} (${entry.durationMs} ms)${rule}`;
+  const app = entry.appId ?? '-';
+  return `${entry.method} ${entry.path} app=${app} → ${entry.status}${code} (${entry.durationMs} ms)${rule}`;
 }
