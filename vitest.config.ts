@@ -6,6 +6,7 @@ const DIST_TESTS = [
   'test/server/cli-bundle.test.ts',
   'test/server/data-file.test.ts',
   'test/server/generate-csv-cli.test.ts',
+  'test/server/npm-start.test.ts',
   'test/server/package.test.ts',
 ];
 

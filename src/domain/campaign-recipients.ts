@@ -7,7 +7,7 @@ import type { Campaign, Recipient, Template } from '../schemas/records.js';
 import { assertDraft, findOwnedCampaign } from './campaign-status.js';
 import { readRecipientsCsv, type CsvReadSummary, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
-import type { CampaignDeps } from './ports.js';
+import type { CampaignDeps, Page } from './ports.js';
 
 /** docs/reference.md#upload-recipients-csv: the response lists at most this many row errors. */
 export const MAX_REPORTED_ROW_ERRORS = 100;
@@ -149,12 +149,9 @@ export function createRecipientService(deps: CampaignDeps) {
       };
     },
 
-    list(appId: string, campaignId: string, filter: { status?: string }, page: { page: number; limit: number }) {
+    list(appId: string, campaignId: string, filter: { status?: string }, page: Page) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
-      return deps.store.listRecipients(campaign.id, filter, {
-        offset: (page.page - 1) * page.limit,
-        limit: page.limit,
-      });
+      return deps.store.listRecipients(campaign.id, filter, page);
     },
   };
 }

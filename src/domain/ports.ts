@@ -5,6 +5,7 @@
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import type { Channel } from '../schemas/channels.js';
+import type { TemplateChannelRecord } from '../schemas/template-channels.js';
 import type { DeliveryRun } from './deliveries.js';
 
 export interface Clock {
@@ -123,10 +124,21 @@ export interface Store {
   /** Deletes the runtime template `id` of `appId` (every app's copy when appId is omitted). */
   deleteRuntimeTemplate(id: string, appId?: string | null): boolean;
 
-  /** Channels (docs/reference.md#beyond-the-spec), app-scoped; kept by clear() like runtime templates. */
+  /**
+   * The app's own channels (docs/reference.md#beyond-the-spec), keyed by (appId, id); kept by
+   * clear() like runtime templates.
+   */
   listChannels(appId: string): Channel[];
-  getChannel(id: string): Channel | undefined;
+  getChannel(appId: string, id: string): Channel | undefined;
   putChannel(channel: Channel): void;
+
+  /** Template-channel rows of one app's template, in creation order; kept by clear() like channels. */
+  listTemplateChannels(appId: string, templateId: string): readonly TemplateChannelRecord[];
+  getTemplateChannel(appId: string, templateId: string, channelId: string): TemplateChannelRecord | undefined;
+  /** Inserts or replaces the row of (appId, templateId, channelId); a replaced row keeps its place. */
+  putTemplateChannel(row: TemplateChannelRecord): void;
+  /** Deletes every row of the app's template; returns how many there were. */
+  deleteTemplateChannels(appId: string, templateId: string): number;
 
   /** Recorded analytics events (POST /api/analytics/events), oldest first; cleared by clear(). */
   addAnalyticsEvent(event: AnalyticsEvent): void;
@@ -147,6 +159,21 @@ export interface TemplateCatalog {
   findById(appId: string, id: string): Template | undefined;
   list(appId?: string): Template[];
   count(): number;
+  /** Where the shared templates come from (e.g. "7 template(s) from /x/fixtures/templates"), for 404 messages. */
+  readonly origin?: string;
+}
+
+/** A channel from fixtures/channels.json: `appId` null = every app sees it. */
+export type FixtureChannel = Omit<Channel, 'appId'> & { appId: string | null };
+
+/** Channels as an app sees them: shared fixture channels (with the app's id) plus its own. */
+export interface ChannelCatalog {
+  /** Fixture channels first (an app's copy in place of the fixture), then the app's own in creation order. */
+  list(appId: string): Channel[];
+  /** By id, then by key. */
+  find(appId: string, ref: string): Channel | undefined;
+  /** Whether `id` is a fixture channel visible to the app. */
+  isFixture(appId: string, id: string): boolean;
 }
 
 export type EmulatorEvent =
@@ -192,6 +219,7 @@ export interface CampaignRuntime {
 export interface CampaignDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
   events: Events;

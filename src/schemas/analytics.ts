@@ -3,7 +3,8 @@
  * record-event body and the channel analytics query.
  */
 import { z } from 'zod';
-import { CHANNEL_TYPES } from './channels.js';
+import { CHANNEL_TYPES } from './channel-types.js';
+import { absentWhenEmpty } from './paging.js';
 
 export const ANALYTICS_EVENT_TYPES = ['delivered', 'viewed', 'clicked'] as const;
 
@@ -39,8 +40,8 @@ const isoInstant = (endOfDay: boolean) =>
     .transform((s) => Date.parse(s) + (endOfDay && DATE_ONLY.test(s) ? 86_400_000 - 1 : 0));
 
 export const ChannelAnalyticsQuerySchema = z.object({
-  from: isoInstant(false),
-  to: isoInstant(true),
-  granularity: z.enum(['hourly', 'daily']).default('daily'),
+  from: absentWhenEmpty(isoInstant(false)),
+  to: absentWhenEmpty(isoInstant(true)),
+  granularity: absentWhenEmpty(z.enum(['hourly', 'daily']).default('daily')),
 });
 export type ChannelAnalyticsQuery = z.infer<typeof ChannelAnalyticsQuerySchema>;

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 
-export const CHANNEL_TYPES = ['in_app', 'push', 'sms', 'email', 'whatsapp', 'custom'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-export const CHANNEL_TEMPLATE_TYPES = ['ui', 'data'] as const;
+import { pagedQuery } from './paging.js';
+import { CHANNEL_TEMPLATE_TYPES, CHANNEL_TYPES } from './channel-types.js';
+export { CHANNEL_TYPES, type ChannelType } from './channel-types.js';
 
 export const JsonObject = z.record(z.string(), z.unknown());
 
@@ -49,3 +49,5 @@ export const UpdateChannelBodySchema = z.object({
   templateLabel: z.unknown().optional(),
 });
 export type UpdateChannelBody = z.infer<typeof UpdateChannelBodySchema>;
+
+export const ListChannelsQuerySchema = pagedQuery({});

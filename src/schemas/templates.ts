@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { TEMPLATE_STATUSES } from './records.js';
 import { VariableSchemaInputSchema } from './template-file.js';
 import { JsonObject } from './channels.js';
+import { absentWhenEmpty, pagedQuery } from './paging.js';
 
 const SlugSchema = z
   .string()
@@ -54,4 +55,4 @@ export const UpdateTemplateBodySchema = z.object({
 });
 export type UpdateTemplateBody = z.infer<typeof UpdateTemplateBodySchema>;
 
-export const ListTemplatesQuerySchema = z.object({ channelId: z.string().min(1).optional() });
+export const ListTemplatesQuerySchema = pagedQuery({ channelId: absentWhenEmpty(z.string().optional()) });

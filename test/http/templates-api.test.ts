@@ -154,6 +154,8 @@ describe('GET /api/templates', () => {
     expect((await call<TemplateView[]>(app, 'GET', '/api/templates?channelId=ffffffffffffffffffffffff')).body).toEqual(
       [],
     );
+    const byKey = await call<TemplateView[]>(app, 'GET', '/api/templates?channelId=in-app-alerts');
+    expect(byKey.body).toEqual(res.body);
   });
 });
 

@@ -4,7 +4,6 @@
  */
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
-import type { CampaignService } from '../../domain/campaigns.js';
 import { badRequest, type ErrorDetails } from '../../domain/errors.js';
 import {
   AddRecipientsBodySchema,
@@ -14,6 +13,7 @@ import {
   SendCampaignBodySchema,
   UpdateCampaignBodySchema,
 } from '../../schemas/campaigns.js';
+import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
 import { readMultipart } from '../multipart.js';
 import { parseWith, readJsonBody } from '../validate.js';
@@ -98,8 +98,8 @@ export function campaignRoutes({ campaigns }: { campaigns: CampaignService }) {
       return c.json(campaigns.create(c.get('appId'), body), 200);
     })
     .get('/campaigns', (c) => {
-      const query = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
-      const { total, items } = campaigns.list(c.get('appId'), query);
+      const { status, page } = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
+      const { total, items } = campaigns.list(c.get('appId'), { status }, page);
       return c.json(items, 200, { 'X-Total-Count': String(total) });
     })
     .get('/campaigns/:id', (c) => c.json(campaigns.get(c.get('appId'), c.req.param('id')), 200))
@@ -112,7 +112,7 @@ export function campaignRoutes({ campaigns }: { campaigns: CampaignService }) {
       return c.json(campaigns.addRecipients(c.get('appId'), c.req.param('id'), userIds), 200);
     })
     .get('/campaigns/:id/recipients', (c) => {
-      const { status, ...page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
+      const { status, page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
       const { total, items } = campaigns.listRecipients(c.get('appId'), c.req.param('id'), { status }, page);
       return c.json(items, 200, { 'X-Total-Count': String(total) });
     })

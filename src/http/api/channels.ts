@@ -3,15 +3,20 @@
  * `/channels/availability` is registered before `/channels/:id` so it is not taken for an id.
  */
 import { Hono } from 'hono';
-import { CreateChannelBodySchema, UpdateChannelBodySchema } from '../../schemas/channels.js';
+import { CreateChannelBodySchema, ListChannelsQuerySchema, UpdateChannelBodySchema } from '../../schemas/channels.js';
+import { slicePage } from '../../schemas/paging.js';
 import type { ChannelService } from '../../domain/channels.js';
 import type { AppEnv } from '../context.js';
-import { readJsonBody } from '../validate.js';
+import { parseWith, readJsonBody } from '../validate.js';
 
 export function channelRoutes({ channels }: { channels: ChannelService }) {
   return new Hono<AppEnv>()
     .get('/channels/availability', (c) => c.json(channels.availability(c.get('appId')), 200))
-    .get('/channels', (c) => c.json(channels.list(c.get('appId')), 200))
+    .get('/channels', (c) => {
+      const { page } = parseWith(ListChannelsQuerySchema, c.req.query(), 'query');
+      const { total, items } = slicePage(channels.list(c.get('appId')), page);
+      return c.json(items, 200, { 'X-Total-Count': String(total) });
+    })
     .post('/channels', async (c) => {
       const body = await readJsonBody(c, CreateChannelBodySchema);
       return c.json(channels.create(c.get('appId'), body), 200);

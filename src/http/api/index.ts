@@ -13,6 +13,7 @@ import { notificationRoutes } from './notifications.js';
 import { campaignRoutes } from './campaigns.js';
 import { templateRoutes } from './templates.js';
 import { channelRoutes } from './channels.js';
+import { templateChannelRoutes } from './template-channels.js';
 import { analyticsRoutes } from './analytics.js';
 
 export function apiRoutes(emulator: Emulator): Hono<AppEnv> {
@@ -24,5 +25,6 @@ export function apiRoutes(emulator: Emulator): Hono<AppEnv> {
     .route('/', campaignRoutes(emulator.services))
     .route('/', templateRoutes(emulator.services))
     .route('/', channelRoutes(emulator.services))
+    .route('/', templateChannelRoutes(emulator.services))
     .route('/', analyticsRoutes(emulator.services));
 }

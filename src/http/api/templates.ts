@@ -9,6 +9,7 @@ import {
   ListTemplatesQuerySchema,
   UpdateTemplateBodySchema,
 } from '../../schemas/templates.js';
+import { slicePage } from '../../schemas/paging.js';
 import type { TemplateService } from '../../domain/templates.js';
 import type { AppEnv } from '../context.js';
 import { parseWith, readJsonBody } from '../validate.js';
@@ -16,8 +17,10 @@ import { parseWith, readJsonBody } from '../validate.js';
 export function templateRoutes({ templates }: { templates: TemplateService }) {
   return new Hono<AppEnv>()
     .get('/templates', (c) => {
-      const query = parseWith(ListTemplatesQuerySchema, c.req.query(), 'query');
-      return c.json(templates.list(c.get('appId'), query), 200);
+      const { channelId, page } = parseWith(ListTemplatesQuerySchema, c.req.query(), 'query');
+      const all = templates.list(c.get('appId'), { channelId });
+      const { total, items } = slicePage(all, page);
+      return c.json(items, 200, { 'X-Total-Count': String(total) });
     })
     .post('/templates', async (c) => {
       const body = await readJsonBody(c, CreateTemplateBodySchema);
