@@ -1,0 +1,252 @@
+/**
+ * One comparable picture of an account's templates and channels ("snapshot"), built either
+ * from a live account or from a fixtures folder, and the fixture files a snapshot is written
+ * as: one file per template under templates/, channels in channels.json, sorted keys and
+ * 2-space JSON so the same account always gives the same bytes.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadTemplates } from '../catalog/load-fixtures.js';
+import { LiveChannelSchema } from '../schemas/live-account.js';
+import type { Template } from '../schemas/records.js';
+import { parseTemplateFile, toVariableArray } from '../schemas/template-file.js';
+import { stableIdFromKey } from '../platform/random.js';
+import { ConfigError } from '../domain/errors.js';
+import type { LiveAccount } from './live/read-account.js';
+
+export interface VariableSnapshot {
+  type: string;
+  name: string;
+  required: boolean;
+}
+
+export interface TemplateSnapshot {
+  id: string;
+  /** The id was written in the fixture file (not derived from the key). */
+  explicitId: boolean;
+  key: string;
+  name: string;
+  status: Template['status'];
+  category: string | null;
+  /** Channel types a send delivers through, in order. */
+  channels: string[];
+  variables: Record<string, VariableSnapshot>;
+  /** Content per channel type. */
+  content: Record<string, unknown>;
+  /** The fixture file that holds it (fixtures side only). */
+  file?: string;
+}
+
+export interface ChannelSnapshot {
+  id: string;
+  key: string;
+  name: string;
+  type: string;
+  templateType: string;
+  enabled: boolean;
+  categoryFilter: boolean;
+  templateLabel: boolean;
+}
+
+export interface AccountSnapshot {
+  templates: TemplateSnapshot[];
+  /** null: the fixtures have no channels file. */
+  channels: ChannelSnapshot[] | null;
+}
+
+export const CHANNELS_FILE = 'channels.json';
+export const TEMPLATES_DIR = 'templates';
+
+// ---- from a live account ----
+
+/** The snapshot of a live account, plus warnings about what a fixture cannot hold. */
+export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnapshot; warnings: string[] } {
+  const warnings: string[] = [];
+  const channelsById = new Map(account.channels.map((c) => [c.id, c]));
+  const templates = account.templates.map((t): TemplateSnapshot => {
+    const key = (t.templateId ?? t.key)!;
+    const channelIds = t.channelIds ?? [];
+    const rows = account.rows?.get(t.id) ?? [];
+    const rowOf = new Map(rows.map((r) => [r.channelId, r]));
+    const types: string[] = [];
+    const addType = (type: string) => {
+      if (!types.includes(type)) types.push(type);
+    };
+    for (const id of channelIds) {
+      const type = channelsById.get(id)?.type ?? rowOf.get(id)?.channelType;
+      if (type) addType(type);
+      else warnings.push(`template "${key}": channel ${id} is not among the account's channels; left out`);
+    }
+    let content: Record<string, unknown> = {};
+    if (account.rows === null) {
+      content = t.content ?? {};
+    } else {
+      // Rows in the template's channel order first, then any others by channel id.
+      const ordered = [
+        ...channelIds.flatMap((id) => (rowOf.has(id) ? [rowOf.get(id)!] : [])),
+        ...rows.filter((r) => !channelIds.includes(r.channelId)).sort((a, b) => cmp(a.channelId, b.channelId)),
+      ];
+      for (const row of ordered) {
+        addType(row.channelType);
+        if (!(row.channelType in content)) content[row.channelType] = row.content;
+        else if (canonicalJson(content[row.channelType]) !== canonicalJson(row.content)) {
+          warnings.push(
+            `template "${key}": two ${row.channelType} channels carry different content; kept the one of the first channel, left out channel ${row.channelId}`,
+          );
+        }
+      }
+    }
+    if (channelIds.length === 0) for (const type of Object.keys(content)) addType(type);
+    const variables = Object.fromEntries(
+      toVariableArray(t.variableSchema ?? {}).map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
+    );
+    return {
+      id: t.id,
+      explicitId: true,
+      key,
+      name: t.name,
+      status: t.status,
+      category: t.category ?? null,
+      channels: types,
+      variables,
+      content,
+    };
+  });
+  templates.sort((a, b) => cmp(a.key, b.key));
+  const channels = account.channels
+    .map((c): ChannelSnapshot => ({
+      id: c.id,
+      key: c.key,
+      name: c.name,
+      type: c.type,
+      templateType: c.templateType,
+      enabled: c.enabled,
+      categoryFilter: c.categoryFilter,
+      templateLabel: c.templateLabel,
+    }))
+    .sort((a, b) => cmp(a.key, b.key) || cmp(a.id, b.id));
+  return { snapshot: { templates, channels }, warnings };
+}
+
+// ---- from a fixtures folder ----
+
+/**
+ * The fixtures as the emulator loads them for `appId` (shared templates, and the app's own
+ * ones winning over a shared one with the same key). Throws ConfigError when they do not load.
+ */
+export function snapshotFromFixtures(fixturesDir: string, appId: string): AccountSnapshot {
+  const loaded = loadTemplates(fixturesDir, '1970-01-01T00:00:00.000Z');
+  const byKey = new Map<string, Template>();
+  for (const t of loaded) {
+    if (t.appId !== null && t.appId !== appId) continue;
+    const current = byKey.get(t.key);
+    if (!current || (current.appId === null && t.appId !== null)) byKey.set(t.key, t);
+  }
+  const files = fileOfTemplate(fixturesDir);
+  const templates = [...byKey.values()]
+    .map((t): TemplateSnapshot => ({
+      id: t.id,
+      explicitId: t.id !== stableIdFromKey(t.key),
+      key: t.key,
+      name: t.name,
+      status: t.status,
+      category: t.category,
+      channels: t.channels,
+      variables: Object.fromEntries(
+        t.variableSchema.map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
+      ),
+      content: t.content,
+      file: files.get(`${t.appId ?? ''}/${t.key}`),
+    }))
+    .sort((a, b) => cmp(a.key, b.key));
+  return { templates, channels: readChannelsFile(fixturesDir) };
+}
+
+/** `appId/key` → the file that defines it (files already validated by loadTemplates). */
+function fileOfTemplate(fixturesDir: string): Map<string, string> {
+  const dir = join(fixturesDir, TEMPLATES_DIR);
+  const files = new Map<string, string>();
+  if (!existsSync(dir)) return files;
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const file = join(dir, name);
+    const parsed = parseTemplateFile(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) continue;
+    for (const entry of Array.isArray(parsed.data) ? parsed.data : [parsed.data]) {
+      files.set(`${entry.appId ?? ''}/${entry.key}`, file);
+    }
+  }
+  return files;
+}
+
+function readChannelsFile(fixturesDir: string): ChannelSnapshot[] | null {
+  const file = join(fixturesDir, CHANNELS_FILE);
+  if (!existsSync(file)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError([`${file}: not valid JSON: ${(error as Error).message}`]);
+  }
+  const parsed = LiveChannelSchema.array().safeParse(json);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${file}: field "${i.path.join('.') || '(root)'}": ${i.message}`),
+    );
+  }
+  return parsed.data;
+}
+
+// ---- to fixture files ----
+
+/** The fixture file of one template, in the form the emulator loads. */
+export function templateFileOf(t: TemplateSnapshot): Record<string, unknown> {
+  return {
+    id: t.id,
+    key: t.key,
+    name: t.name,
+    status: t.status,
+    ...(t.category !== null ? { category: t.category } : {}),
+    ...(t.channels.length ? { channels: t.channels } : {}),
+    variableSchema: t.variables,
+    content: t.content,
+  };
+}
+
+/**
+ * Relative path → file text for a snapshot. File names are the template keys; two keys that
+ * differ only in case (one file on case-insensitive disks) get the id appended.
+ */
+export function fixtureFilesOf(snapshot: AccountSnapshot): Map<string, string> {
+  const files = new Map<string, string>();
+  const lower = new Map<string, number>();
+  for (const t of snapshot.templates) lower.set(t.key.toLowerCase(), (lower.get(t.key.toLowerCase()) ?? 0) + 1);
+  for (const t of snapshot.templates) {
+    const name = lower.get(t.key.toLowerCase())! > 1 ? `${t.key}.${t.id}` : t.key;
+    files.set(`${TEMPLATES_DIR}/${name}.json`, canonicalJson(templateFileOf(t), 2) + '\n');
+  }
+  files.set(CHANNELS_FILE, canonicalJson(snapshot.channels ?? [], 2) + '\n');
+  return files;
+}
+
+// ---- helpers ----
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort(cmp)
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+/** JSON with every object's keys sorted (code-point order), so equal data gives equal text. */
+export function canonicalJson(value: unknown, indent?: number): string {
+  return JSON.stringify(sortKeys(value), null, indent);
+}
