@@ -89,7 +89,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       if ((error as Error).name === 'TimeoutError') {
         throw new LiveReadError(`${what} got no answer within ${options.timeoutMs} ms (--timeout-ms)`);
       }
-      throw new LiveReadError(`${what} could not reach the server: ${networkReason(error)}`);
+      throw new LiveReadError(`${what} failed on the network: ${networkReason(error)}`);
     }
   }
 
