@@ -42,6 +42,7 @@ export function retryAfterMs(value: string | null, now: number = realNow()): num
   if (value === null || value.trim() === '') return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/^[A-Za-z]{3}, /.test(text)) return null; // an HTTP date starts with the day name
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
