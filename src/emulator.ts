@@ -10,6 +10,7 @@ import { createNotificationService, type NotificationService } from './domain/no
 import { createCampaignService, type CampaignService } from './domain/campaigns.js';
 import { createTemplateService, type TemplateService } from './domain/templates.js';
 import { createChannelService, type ChannelService } from './domain/channels.js';
+import { createTemplateChannelService, type TemplateChannelService } from './domain/template-channels.js';
 import { createAnalyticsService, type AnalyticsService } from './domain/analytics.js';
 import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
@@ -57,6 +58,7 @@ export interface Emulator {
     campaigns: CampaignService;
     templates: TemplateService;
     channels: ChannelService;
+    templateChannels: TemplateChannelService;
     analytics: AnalyticsService;
   };
   /**
@@ -168,6 +170,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     campaigns,
     templates: createTemplateService({ store, templates, clock, ids }),
     channels: createChannelService({ store, clock, ids }),
+    templateChannels: createTemplateChannelService({ store, templates, clock }),
     analytics: createAnalyticsService({ store, templates, clock, ids }),
   };
   // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.

@@ -4,6 +4,7 @@
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
+import type { TemplateChannelRecord } from '../schemas/template-channels.js';
 import type { DeliveryRun } from './delivery-run.js';
 
 export interface Clock {
@@ -126,6 +127,14 @@ export interface Store {
   listChannels(appId: string): Channel[];
   getChannel(id: string): Channel | undefined;
   putChannel(channel: Channel): void;
+
+  /** Template-channel rows of one app's template, in creation order; kept by clear() like channels. */
+  listTemplateChannels(appId: string, templateId: string): readonly TemplateChannelRecord[];
+  getTemplateChannel(appId: string, templateId: string, channelId: string): TemplateChannelRecord | undefined;
+  /** Inserts or replaces the row of (appId, templateId, channelId); a replaced row keeps its place. */
+  putTemplateChannel(row: TemplateChannelRecord): void;
+  /** Deletes every row of the app's template; returns how many there were. */
+  deleteTemplateChannels(appId: string, templateId: string): number;
 
   /** Recorded analytics events (POST /api/analytics/events), oldest first; cleared by clear(). */
   addAnalyticsEvent(event: AnalyticsEvent): void;

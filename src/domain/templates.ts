@@ -175,6 +175,8 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       }
       // Deleting an override brings the shared fixture template back into view.
       deps.store.deleteRuntimeTemplate(current.id, current.appId);
+      // Real docs: deleting a template deletes its template-channel rows.
+      deps.store.deleteTemplateChannels(appId, current.id);
       return { success: true };
     },
   };

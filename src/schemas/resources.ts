@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { TEMPLATE_STATUSES } from './records.js';
 import { VariableSchemaInputSchema } from './template-file.js';
+import { absentWhenEmpty, pagedQuery } from './paging.js';
 
 export const CHANNEL_TYPES = ['in_app', 'push', 'sms', 'email', 'whatsapp', 'custom'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
@@ -104,7 +105,9 @@ export const UpdateTemplateBodySchema = z.object({
 });
 export type UpdateTemplateBody = z.infer<typeof UpdateTemplateBodySchema>;
 
-export const ListTemplatesQuerySchema = z.object({ channelId: z.string().min(1).optional() });
+export const ListTemplatesQuerySchema = pagedQuery({ channelId: absentWhenEmpty(z.string().optional()) });
+
+export const ListChannelsQuerySchema = pagedQuery({});
 
 // ---- analytics (research §2.6) ----
 
