@@ -95,7 +95,7 @@ function account(options: AccountOptions): Handler {
     }
     const page = Number(url.searchParams.get('page') ?? 1);
     const limit = Number(url.searchParams.get('limit') ?? 20);
-    const pageOf = <T>(list: T[]) => {
+    const pageOf = <T>(list: T[]): { items: T[]; headers: Record<string, string> } => {
       switch (options.paging ?? 'paged') {
         case 'unpaged':
           return { items: list, headers: {} };
