@@ -122,6 +122,10 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
       });
     }
   }
+  const sameIds =
+    fx.channelIds.length === 0 ||
+    live.channelIds.length === 0 ||
+    canonicalJson([...fx.channelIds].sort(cmp)) === canonicalJson([...live.channelIds].sort(cmp));
   if (canonicalJson([...fx.channels].sort(cmp)) !== canonicalJson([...live.channels].sort(cmp))) {
     out.push({
       ...base,
@@ -131,6 +135,16 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
       fixtures: fx.channels,
       live: live.channels,
       message: `${where}: delivers through ${q(live.channels)} on the live account, ${q(fx.channels)} in the fixtures`,
+    });
+  } else if (!sameIds) {
+    out.push({
+      ...base,
+      kind: 'template-channels',
+      breaking: false,
+      field: 'channelIds',
+      fixtures: fx.channelIds,
+      live: live.channelIds,
+      message: `${where}: is linked to channels ${q(live.channelIds)} on the live account, ${q(fx.channelIds)} in the fixtures`,
     });
   }
   const names = [...new Set([...Object.keys(fx.variables), ...Object.keys(live.variables)])].sort(cmp);

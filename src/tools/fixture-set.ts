@@ -30,11 +30,23 @@ export interface TemplateSnapshot {
   category: string | null;
   /** Channel types a send delivers through, in order. */
   channels: string[];
+  /** Ids of the linked channels ([] when the source does not say). */
+  channelIds: string[];
+  /** One row per linked channel; null when the source has no rows (content by type only). */
+  rows: TemplateRowSnapshot[] | null;
+  /** Content by channel type as the source gives it, when it has no rows. */
+  contentByType?: Record<string, unknown>;
   variables: Record<string, VariableSnapshot>;
-  /** Content per channel type. */
+  /** What a send renders per channel type. */
   content: Record<string, unknown>;
   /** The fixture file that holds it (fixtures side only). */
   file?: string;
+}
+
+export interface TemplateRowSnapshot {
+  channelId: string;
+  channelType: string;
+  content: unknown;
 }
 
 export interface ChannelSnapshot {
@@ -59,44 +71,74 @@ export const TEMPLATES_DIR = 'templates';
 
 // ---- from a live account ----
 
+/**
+ * Channel type → the content a send renders for it: the row of the first linked channel of
+ * that type that has one (enabled channels first, then in link order), else `fallback[type]`.
+ */
+export function renderedContent(
+  linked: { id: string; type: string; enabled: boolean }[],
+  rows: TemplateRowSnapshot[],
+  fallback: Record<string, unknown>,
+  types: string[],
+): Record<string, unknown> {
+  const ordered = [...linked].sort((a, b) => Number(b.enabled) - Number(a.enabled));
+  const content: Record<string, unknown> = {};
+  for (const type of types) {
+    const row = ordered
+      .filter((ch) => ch.type === type)
+      .map((ch) => rows.find((r) => r.channelId === ch.id))
+      .find((r) => r !== undefined);
+    const fromRows = row ?? (linked.length === 0 ? rows.find((r) => r.channelType === type) : undefined);
+    if (fromRows) content[type] = fromRows.content;
+    else if (fallback[type] !== undefined) content[type] = fallback[type];
+  }
+  return content;
+}
+
 /** The snapshot of a live account, plus warnings about what a fixture cannot hold. */
 export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnapshot; warnings: string[] } {
   const warnings: string[] = [];
   const channelsById = new Map(account.channels.map((c) => [c.id, c]));
   const templates = account.templates.map((t): TemplateSnapshot => {
     const key = (t.templateId ?? t.key)!;
-    const channelIds = t.channelIds ?? [];
-    const rows = account.rows?.get(t.id) ?? [];
-    const rowOf = new Map(rows.map((r) => [r.channelId, r]));
-    const types: string[] = [];
-    const addType = (type: string) => {
-      if (!types.includes(type)) types.push(type);
-    };
-    for (const id of channelIds) {
-      const type = channelsById.get(id)?.type ?? rowOf.get(id)?.channelType;
-      if (type) addType(type);
-      else warnings.push(`template "${key}": channel ${id} is not among the account's channels; left out`);
-    }
-    let content: Record<string, unknown> = {};
-    if (account.rows === null) {
-      content = t.content ?? {};
-    } else {
-      // Rows in the template's channel order first, then any others by channel id.
-      const ordered = [
-        ...channelIds.flatMap((id) => (rowOf.has(id) ? [rowOf.get(id)!] : [])),
-        ...rows.filter((r) => !channelIds.includes(r.channelId)).sort((a, b) => cmp(a.channelId, b.channelId)),
-      ];
-      for (const row of ordered) {
-        addType(row.channelType);
-        if (!(row.channelType in content)) content[row.channelType] = row.content;
-        else if (canonicalJson(content[row.channelType]) !== canonicalJson(row.content)) {
+    const channelIds = [...new Set(t.channelIds ?? [])].filter((id) => {
+      if (channelsById.has(id)) return true;
+      warnings.push(`template "${key}": linked channel ${id} is not among the account's channels; left out`);
+      return false;
+    });
+    const linked = channelIds.map((id) => channelsById.get(id)!);
+    let rows: TemplateRowSnapshot[] | null = null;
+    if (account.rows !== null) {
+      rows = [];
+      const all = account.rows.get(t.id) ?? [];
+      // In link order, then (for a template linked to nothing) by channel id.
+      const ordered = channelIds.length
+        ? channelIds.flatMap((id) => all.filter((r) => r.channelId === id).slice(0, 1))
+        : [...all].sort((a, b) => cmp(a.channelId, b.channelId));
+      for (const row of all) {
+        if (!ordered.includes(row)) {
           warnings.push(
-            `template "${key}": two ${row.channelType} channels carry different content; kept the one of the first channel, left out channel ${row.channelId}`,
+            `template "${key}": the row of channel ${row.channelId} is left out (the template is not linked to that channel, or it has two rows for it)`,
           );
         }
       }
+      for (const row of ordered) {
+        const channel = channelsById.get(row.channelId);
+        if (!channel) {
+          warnings.push(
+            `template "${key}": the row of channel ${row.channelId} names no channel of the account; left out`,
+          );
+          continue;
+        }
+        rows.push({ channelId: row.channelId, channelType: channel.type, content: row.content });
+      }
     }
-    if (channelIds.length === 0) for (const type of Object.keys(content)) addType(type);
+    const types: string[] = [];
+    for (const type of [...linked.map((c) => c.type), ...(rows ?? []).map((r) => r.channelType)]) {
+      if (!types.includes(type)) types.push(type);
+    }
+    const fallback = rows === null ? (t.content ?? {}) : {};
+    if (types.length === 0) types.push(...Object.keys(fallback));
     const variables = Object.fromEntries(
       toVariableArray(t.variableSchema ?? {}).map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
     );
@@ -108,8 +150,11 @@ export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnaps
       status: t.status,
       category: t.category ?? null,
       channels: types,
+      channelIds,
+      rows,
       variables,
-      content,
+      content: renderedContent(linked, rows ?? [], fallback, types),
+      ...(rows === null ? { contentByType: fallback } : {}),
     };
   });
   templates.sort((a, b) => cmp(a.key, b.key));
@@ -152,6 +197,8 @@ export function snapshotFromFixtures(fixturesDir: string, appId: string): Accoun
       status: t.status,
       category: t.category,
       channels: t.channels,
+      channelIds: [],
+      rows: null,
       variables: Object.fromEntries(
         t.variableSchema.map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
       ),

@@ -310,7 +310,7 @@ describe('failures leave the output folder untouched', () => {
         },
       }),
       [],
-      /GET \S+\/api\/template-channels\?templateId=0+78 answered 500 ERR_OPERATION_FAILED: The operation failed\.$/,
+      /GET \S+\/api\/template-channels\?templateId=0+78&page=1&limit=100 answered 500 ERR_OPERATION_FAILED: The operation failed\.$/,
     ],
     [
       'a connection dropped midway',
@@ -323,7 +323,7 @@ describe('failures leave the output folder untouched', () => {
         },
       }),
       [],
-      /GET \S+\/api\/template-channels\?templateId=0+3c failed on the network: /,
+      /GET \S+\/api\/template-channels\?templateId=0+3c&page=1&limit=100 failed on the network: /,
     ],
   ];
 

@@ -61,12 +61,30 @@ const identity = (item: unknown): string => {
  * when there is no count, and when the server ignores paging (a first page longer than the
  * limit, or a later page that only repeats items already read).
  */
-export async function readAllPages(client: LiveClient, path: string): Promise<unknown[]> {
+export async function readAllPages(
+  client: LiveClient,
+  path: string,
+  filter?: Record<string, string>,
+): Promise<unknown[]>;
+export async function readAllPages(
+  client: LiveClient,
+  path: string,
+  filter: Record<string, string>,
+  allow404: true,
+): Promise<unknown[] | null>;
+export async function readAllPages(
+  client: LiveClient,
+  path: string,
+  filter: Record<string, string> = {},
+  allow404 = false,
+): Promise<unknown[] | null> {
   const items: unknown[] = [];
   const seen = new Set<string>();
+  const filterText = new URLSearchParams(filter).toString();
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const response = (await client.get(path, { page, limit: PAGE_LIMIT }))!;
-    const what = `GET ${client.baseUrl}${path} (page ${page})`;
+    const response = await client.get(path, { ...filter, page, limit: PAGE_LIMIT }, allow404 && page === 1);
+    if (response === null) return null;
+    const what = `GET ${client.baseUrl}${path}${filterText ? `?${filterText}` : ''} (page ${page})`;
     if (!Array.isArray(response.json)) {
       throw new LiveReadError(`${what} answered ${describe(response.json)} where a JSON array was expected`);
     }
@@ -90,7 +108,9 @@ export async function readAllPages(client: LiveClient, path: string): Promise<un
     if (page === 1 && list.length > PAGE_LIMIT) return items; // the whole list in one answer
     if (total !== null ? seen.size >= total : list.length < PAGE_LIMIT) return items;
   }
-  throw new LiveReadError(`GET ${client.baseUrl}${path} did not end after ${MAX_PAGES} pages`);
+  throw new LiveReadError(
+    `GET ${client.baseUrl}${path}${filterText ? `?${filterText}` : ''} did not end after ${MAX_PAGES} pages`,
+  );
 }
 
 async function readRows(client: LiveClient, templates: LiveTemplate[]): Promise<LiveAccount['rows']> {
@@ -101,16 +121,13 @@ async function readRows(client: LiveClient, templates: LiveTemplate[]): Promise<
   const work = async () => {
     while (next < templates.length && !missing && !failed) {
       const template = templates[next++]!;
-      const response = await client.get('/api/template-channels', { templateId: template.id }, true);
-      if (response === null) {
+      const list = await readAllPages(client, '/api/template-channels', { templateId: template.id }, true);
+      if (list === null) {
         missing = true;
         return;
       }
       const what = `GET ${client.baseUrl}/api/template-channels?templateId=${template.id}`;
-      if (!Array.isArray(response.json)) {
-        throw new LiveReadError(`${what} answered ${describe(response.json)} where a JSON array was expected`);
-      }
-      rows.set(template.id, parseItems(LiveTemplateChannelSchema, response.json, what));
+      rows.set(template.id, parseItems(LiveTemplateChannelSchema, list, what));
     }
   };
   // One failure stops the other readers from starting new requests.
