@@ -260,6 +260,20 @@ describe('failures leave the output folder untouched', () => {
       /GET \S+\/api\/channels\?page=1&limit=100 got no answer within 300 ms \(--timeout-ms\)$/,
     ],
     [
+      'a timeout while the answer is being read',
+      account({
+        templates: 3,
+        override: (url, res) => {
+          if (url.pathname !== '/api/channels') return false;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('[{"id": "'); // then nothing more
+          return true;
+        },
+      }),
+      ['--timeout-ms', '300'],
+      /GET \S+\/api\/channels\?page=1&limit=100 did not finish its answer within 300 ms \(--timeout-ms\)$/,
+    ],
+    [
       'a page that is not JSON',
       account({
         templates: 250,
