@@ -15,9 +15,14 @@ import { createAnalyticsService, type AnalyticsService } from './domain/analytic
 import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
-import { formatZodIssues, loadAppsFile, loadTemplates, toTemplate, watchTemplates } from './catalog/load-fixtures.js';
-import { parseTemplateFile } from './schemas/template-file.js';
-import type { Template } from './schemas/records.js';
+import {
+  formatZodIssues,
+  loadAppsFile,
+  loadFixtures,
+  parseInlineFixtures,
+  watchTemplates,
+} from './catalog/load-fixtures.js';
+import { createChannelCatalog, type MutableChannelCatalog } from './catalog/channels.js';
 import { createMemoryStore } from './store/memory-store.js';
 import { createEventBus } from './inspect/events.js';
 import { EmulatorClock, realNow } from './platform/clock.js';
@@ -33,8 +38,10 @@ export interface EmulatorOverrides {
   clock?: EmulatorClock;
   random?: RandomSource;
   store?: Store;
-  /** Template definitions in the fixture file format; when given, fixtures/templates is not read. */
+  /** Template definitions in the fixture file format; when given (or `channels` is), fixtures/ is not read. */
   templates?: unknown[];
+  /** Channel definitions in the fixtures/channels.json format; when given (or `templates` is), fixtures/ is not read. */
+  channels?: unknown[];
   /** Scenario definitions (CONTRACT §7 format); when given, the scenarios directory is not read. */
   scenarios?: unknown[];
   logger?: Logger;
@@ -49,6 +56,7 @@ export interface Emulator {
   readonly ids: Ids;
   readonly store: Store;
   readonly templates: MutableTemplateCatalog;
+  readonly channels: MutableChannelCatalog;
   readonly apps: AppRegistry;
   readonly events: Events;
   readonly logger: Logger;
@@ -74,18 +82,13 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
-  const parsed = parseTemplateFile(raw);
-  if (!parsed.success) throw new ConfigError(formatZodIssues('options.templates', parsed.error));
-  return (Array.isArray(parsed.data) ? parsed.data : [parsed.data]).map((t) => toTemplate(t, nowIso));
-}
-
 export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const {
     clock: injectedClock,
     random: injectedRandom,
     store: injectedStore,
     templates: rawTemplates,
+    channels: rawChannels,
     scenarios: rawScenarios,
     logger: injectedLogger,
     ...rest
@@ -102,24 +105,28 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
   const events = createEventBus();
 
-  const readTemplates = () =>
-    rawTemplates ? inlineTemplates(rawTemplates, clock.nowIso()) : loadTemplates(fixturesDir, clock.nowIso());
-  const templates = createTemplateCatalog(store, readTemplates());
-  const configuredApps: AppConfig[] = options.apps.length
-    ? options.apps
-    : rawTemplates
-      ? []
-      : loadAppsFile(fixturesDir);
+  const inline = rawTemplates !== undefined || rawChannels !== undefined;
+  const readFixtures = () =>
+    inline
+      ? parseInlineFixtures(rawTemplates ?? [], rawChannels ?? [], clock.nowIso())
+      : loadFixtures(fixturesDir, clock.nowIso());
+  const fixtures = readFixtures();
+  const templates = createTemplateCatalog(store, fixtures.templates);
+  const channels = createChannelCatalog(store, fixtures.channels);
+  const configuredApps: AppConfig[] = options.apps.length ? options.apps : inline ? [] : loadAppsFile(fixturesDir);
   const apps = createAppRegistry(configuredApps);
 
   const cleanups: (() => void | Promise<void>)[] = [];
-  if (options.watch && !rawTemplates) {
+  if (options.watch && !inline) {
     cleanups.push(
       watchTemplates(fixturesDir, () => {
         try {
-          const next = readTemplates();
-          templates.replaceFixtures(next);
-          logger.info(`reloaded ${next.length} template(s) from ${fixturesDir}`);
+          const next = readFixtures();
+          templates.replaceFixtures(next.templates);
+          channels.replaceFixtures(next.channels);
+          logger.info(
+            `reloaded ${next.templates.length} template(s) and ${next.channels.length} channel(s) from ${fixturesDir}`,
+          );
         } catch (error) {
           logger.error(`fixture reload refused, keeping the previous templates:\n${(error as Error).message}`);
         }
@@ -159,6 +166,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const campaigns = createCampaignService({
     store,
     templates,
+    channels,
     clock,
     ids,
     events,
@@ -166,12 +174,12 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   });
   cleanups.push(() => campaigns.close());
   const services = {
-    notifications: createNotificationService({ store, templates, clock, ids, events }),
+    notifications: createNotificationService({ store, templates, channels, clock, ids, events }),
     campaigns,
-    templates: createTemplateService({ store, templates, clock, ids }),
-    channels: createChannelService({ store, clock, ids }),
-    templateChannels: createTemplateChannelService({ store, templates, clock }),
-    analytics: createAnalyticsService({ store, templates, clock, ids }),
+    templates: createTemplateService({ store, templates, channels, clock, ids }),
+    channels: createChannelService({ store, channels, clock, ids }),
+    templateChannels: createTemplateChannelService({ store, templates, channels, clock }),
+    analytics: createAnalyticsService({ store, templates, channels, clock, ids }),
   };
   // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
   campaigns.restore(scenarios.deliveryFaults([]));
@@ -183,6 +191,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     ids,
     store,
     templates,
+    channels,
     apps,
     events,
     logger,

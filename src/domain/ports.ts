@@ -123,9 +123,9 @@ export interface Store {
   /** Deletes the runtime template `id` of `appId` (every app's copy when appId is omitted). */
   deleteRuntimeTemplate(id: string, appId?: string | null): boolean;
 
-  /** Channels (CONTRACT §5.5), app-scoped; kept by clear() like runtime templates. */
+  /** The app's own channels (CONTRACT §5.5), keyed by (appId, id); kept by clear() like runtime templates. */
   listChannels(appId: string): Channel[];
-  getChannel(id: string): Channel | undefined;
+  getChannel(appId: string, id: string): Channel | undefined;
   putChannel(channel: Channel): void;
 
   /** Template-channel rows of one app's template, in creation order; kept by clear() like channels. */
@@ -155,6 +155,19 @@ export interface TemplateCatalog {
   findById(appId: string, id: string): Template | undefined;
   list(appId?: string): Template[];
   count(): number;
+}
+
+/** A channel from fixtures/channels.json: `appId` null = every app sees it. */
+export type FixtureChannel = Omit<Channel, 'appId'> & { appId: string | null };
+
+/** Channels as an app sees them: shared fixture channels (with the app's id) plus its own. */
+export interface ChannelCatalog {
+  /** Fixture channels first (an app's copy in place of the fixture), then the app's own in creation order. */
+  list(appId: string): Channel[];
+  /** By id, then by key. */
+  find(appId: string, ref: string): Channel | undefined;
+  /** Whether `id` is a fixture channel visible to the app. */
+  isFixture(appId: string, id: string): boolean;
 }
 
 export type EmulatorEvent =

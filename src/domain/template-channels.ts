@@ -1,9 +1,10 @@
 /**
  * Template-channel rows: the content of a template for one of its channels. A row created
- * (or replaced) through the API belongs to the calling app. A template's own `content`
- * (fixture file, or the `content` extension of POST /api/templates) is read as the row of
- * each linked channel of that type that has no stored row: a "derived" row, shown by the
- * list and the get, and overridden by a POST or PUT for that app.
+ * (or replaced) through the API belongs to the calling app. A linked channel without such
+ * a row has a "derived" row when the template has content for it: the fixture file's row
+ * for that channel, else the template's own `content` for the channel's type (fixture
+ * file, or the `content` extension of POST /api/templates). Derived rows are listed and
+ * answered like stored ones; a POST or PUT for the pair stores the app's own row.
  */
 import type { Template } from '../schemas/records.js';
 import type { Channel } from '../schemas/resources.js';
@@ -16,12 +17,13 @@ import type {
   UpdateTemplateChannelBody,
 } from '../schemas/template-channels.js';
 import { ApiError, badRequest, notFound } from './errors.js';
-import type { Clock, ListResult, Store, TemplateCatalog } from './ports.js';
+import type { ChannelCatalog, Clock, ListResult, Store, TemplateCatalog } from './ports.js';
 import { channelIdsOf } from './template-view.js';
 
 export interface TemplateChannelServiceDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
 }
 
@@ -34,28 +36,37 @@ const toRow = (r: TemplateChannelRecord): TemplateChannel => ({
   updatedAt: r.updatedAt,
 });
 
-const NO_CONTENT: ReadonlyMap<string, Record<string, unknown>> = new Map();
+export type ContentByType = ReadonlyMap<string, Record<string, unknown>>;
+const NO_CONTENT: ContentByType = new Map();
+
+/** The template's linked channels visible to the app, in the template's order. */
+function linkedChannels(channels: ChannelCatalog, appId: string, template: Template): Channel[] {
+  const ids = channelIdsOf(channels, appId, template);
+  if (ids.length === 0) return [];
+  const all = channels.list(appId);
+  return ids.map((id) => all.find((ch) => ch.id === id)).filter((ch): ch is Channel => ch !== undefined);
+}
 
 /**
- * Channel type → the content a send renders for it from stored rows: the first linked
- * channel of that type (in the template's channel order, enabled ones first) that has a
- * row. Types without a row are absent, so the template's own content applies to them.
+ * Channel type → the content a send renders for it from rows (the app's, else the fixture
+ * file's): the first linked channel of that type with a row, enabled channels first, in
+ * the template's channel order. Types without a row are absent: the template's `content`
+ * applies to them. Asked on every send, so the common case (no rows) returns at once.
  */
 export function rowContentByType(
   store: Store,
+  channels: ChannelCatalog,
   appId: string,
   template: Template,
-): ReadonlyMap<string, Record<string, unknown>> {
-  const rows = store.listTemplateChannels(appId, template.id);
-  if (rows.length === 0) return NO_CONTENT;
-  const channels = channelIdsOf(store, appId, template)
-    .map((id) => store.getChannel(id))
-    .filter((ch): ch is Channel => ch !== undefined && ch.appId === appId)
-    .sort((a, b) => Number(b.enabled) - Number(a.enabled));
+): ContentByType {
+  const stored = store.listTemplateChannels(appId, template.id);
+  const fixtureRows = template.rows ?? [];
+  if (stored.length === 0 && fixtureRows.length === 0) return NO_CONTENT;
+  const linked = linkedChannels(channels, appId, template).sort((a, b) => Number(b.enabled) - Number(a.enabled));
   const byType = new Map<string, Record<string, unknown>>();
-  for (const channel of channels) {
+  for (const channel of linked) {
     if (byType.has(channel.type)) continue;
-    const row = rows.find((r) => r.channelId === channel.id);
+    const row = stored.find((r) => r.channelId === channel.id) ?? fixtureRows.find((r) => r.channelId === channel.id);
     if (row) byType.set(channel.type, row.content);
   }
   return byType;
@@ -73,8 +84,7 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
   }
 
   function findChannel(appId: string, ref: string, field: string): Channel {
-    const byId = deps.store.getChannel(ref);
-    const channel = byId?.appId === appId ? byId : deps.store.listChannels(appId).find((ch) => ch.key === ref);
+    const channel = deps.channels.find(appId, ref);
     if (!channel)
       throw new ApiError('ERR_NOT_FOUND', `No channel with id or key "${ref}" exists for this app (${field}).`, {
         message: 'The channel was not found.',
@@ -83,9 +93,9 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
     return channel;
   }
 
-  /** The row derived from the template's own content for this channel, if it has content for its type. */
+  /** The row derived from the fixture row for this channel, else from the template's content for its type. */
   function derivedRow(appId: string, template: Template, channel: Channel): TemplateChannelRecord | undefined {
-    const content = template.content[channel.type];
+    const content = template.rows?.find((r) => r.channelId === channel.id)?.content ?? template.content[channel.type];
     if (typeof content !== 'object' || content === null || Array.isArray(content)) return undefined;
     return {
       appId,
@@ -98,17 +108,11 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
     };
   }
 
-  function linkedChannels(appId: string, template: Template): Channel[] {
-    return channelIdsOf(deps.store, appId, template)
-      .map((id) => deps.store.getChannel(id))
-      .filter((ch): ch is Channel => ch !== undefined && ch.appId === appId);
-  }
-
   /** Stored rows, then derived rows of linked channels that have no stored row. */
   function rowsOf(appId: string, template: Template): TemplateChannelRecord[] {
     const stored = deps.store.listTemplateChannels(appId, template.id);
     const have = new Set(stored.map((r) => r.channelId));
-    const derived = linkedChannels(appId, template)
+    const derived = linkedChannels(deps.channels, appId, template)
       .filter((ch) => !have.has(ch.id))
       .map((ch) => derivedRow(appId, template, ch))
       .filter((r): r is TemplateChannelRecord => r !== undefined);
@@ -151,7 +155,7 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
           { channelType: `must be "${channel.type}", the type of channel ${channel.id}` },
         );
       }
-      if (!channelIdsOf(deps.store, appId, template).includes(channel.id)) {
+      if (!channelIdsOf(deps.channels, appId, template).includes(channel.id)) {
         throw badRequest(
           `Channel "${channel.key}" (${channel.id}) is not linked to template "${template.key}"; add it to the template's channelIds first (PUT /api/templates/${template.id}).`,
           { channelId: `channel ${channel.id} is not one of template ${template.id}'s channelIds` },

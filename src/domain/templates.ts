@@ -7,7 +7,7 @@ import type { Template, VariableSchemaEntry } from '../schemas/records.js';
 import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/resources.js';
 import { toVariableArray } from '../schemas/template-file.js';
 import { badRequest, notFound, type ErrorDetails } from './errors.js';
-import type { Clock, Ids, Store, TemplateCatalog } from './ports.js';
+import type { ChannelCatalog, Clock, Ids, Store, TemplateCatalog } from './ports.js';
 import { slugFromName } from './slug.js';
 import { channelIdsOf, extrasOf, toTemplateView, type RuntimeTemplate, type TemplateView } from './template-view.js';
 
@@ -27,6 +27,7 @@ export const TEMPLATE_TRANSITIONS: Record<Status, readonly Status[]> = {
 export interface TemplateServiceDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
 }
@@ -62,9 +63,10 @@ export function createTemplateService(deps: TemplateServiceDeps) {
   function channelTypes(appId: string, channelIds: string[]): string[] {
     const details: ErrorDetails = {};
     const types: string[] = [];
+    const appChannels = deps.channels.list(appId);
     channelIds.forEach((id, i) => {
-      const channel = deps.store.getChannel(id);
-      if (!channel || channel.appId !== appId) details[`channelIds.${i}`] = `no channel with id "${id}" in this app`;
+      const channel = appChannels.find((ch) => ch.id === id);
+      if (!channel) details[`channelIds.${i}`] = `no channel with id "${id}" in this app`;
       else if (!types.includes(channel.type)) types.push(channel.type);
     });
     if (Object.keys(details).length)
@@ -88,13 +90,13 @@ export function createTemplateService(deps: TemplateServiceDeps) {
   return {
     list(appId: string, filter: { channelId?: string }): TemplateView[] {
       const list = visible(appId).filter(
-        (t) => filter.channelId === undefined || channelIdsOf(deps.store, appId, t).includes(filter.channelId),
+        (t) => filter.channelId === undefined || channelIdsOf(deps.channels, appId, t).includes(filter.channelId),
       );
-      return list.map((t) => toTemplateView(deps.store, appId, t));
+      return list.map((t) => toTemplateView(deps.channels, appId, t));
     },
 
     get(appId: string, ref: string): TemplateView {
-      return toTemplateView(deps.store, appId, find(appId, ref));
+      return toTemplateView(deps.channels, appId, find(appId, ref));
     },
 
     create(appId: string, body: CreateTemplateBody): TemplateView {
@@ -128,7 +130,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         sequence: body.sequence ?? null,
       };
       deps.store.putRuntimeTemplate(template);
-      return toTemplateView(deps.store, appId, template);
+      return toTemplateView(deps.channels, appId, template);
     },
 
     update(appId: string, ref: string, body: UpdateTemplateBody): TemplateView {
@@ -143,7 +145,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       }
       if (body.status !== undefined) assertTransition(current.status, body.status);
       const extras = extrasOf(current);
-      const channelIds = body.channelIds ? [...new Set(body.channelIds)] : channelIdsOf(deps.store, appId, current);
+      const channelIds = body.channelIds ? [...new Set(body.channelIds)] : channelIdsOf(deps.channels, appId, current);
       const next: RuntimeTemplate = {
         ...current,
         name: body.name ?? current.name,
@@ -162,7 +164,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         sequence: body.sequence !== undefined ? body.sequence : extras.sequence,
       };
       deps.store.putRuntimeTemplate(next);
-      return toTemplateView(deps.store, appId, next);
+      return toTemplateView(deps.channels, appId, next);
     },
 
     remove(appId: string, ref: string): { success: true } {

@@ -6,10 +6,8 @@ import { z } from 'zod';
 import { TEMPLATE_STATUSES } from './records.js';
 import { VariableSchemaInputSchema } from './template-file.js';
 import { absentWhenEmpty, pagedQuery } from './paging.js';
-
-export const CHANNEL_TYPES = ['in_app', 'push', 'sms', 'email', 'whatsapp', 'custom'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-export const CHANNEL_TEMPLATE_TYPES = ['ui', 'data'] as const;
+import { CHANNEL_TEMPLATE_TYPES, CHANNEL_TYPES } from './channel-types.js';
+export { CHANNEL_TEMPLATE_TYPES, CHANNEL_TYPES, type ChannelType } from './channel-types.js';
 export const ANALYTICS_EVENT_TYPES = ['delivered', 'viewed', 'clicked'] as const;
 
 const JsonObject = z.record(z.string(), z.unknown());

@@ -74,7 +74,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
   // Keyed by appId + id: an app's override of a shared fixture keeps the fixture's id.
   const templates = new Map<string, Template>();
-  const templateKey = (appId: string | null, id: string) => `${appId ?? ''}\u0000${id}`;
+  const appKey = (appId: string | null, id: string) => `${appId ?? ''}\u0000${id}`;
   const channels = new Map<string, Channel>();
   // (appId, templateId) → channelId → row; a send asks for one template's rows.
   const templateChannels = new Map<string, Map<string, TemplateChannelRecord>>();
@@ -127,8 +127,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const e of data.journal) journal.push(e);
     for (const c of data.campaigns) campaigns.set(c.id, c);
     for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
-    for (const t of data.templates) templates.set(templateKey(t.appId, t.id), t);
-    for (const ch of data.channels ?? []) channels.set(ch.id, ch);
+    for (const t of data.templates) templates.set(appKey(t.appId, t.id), t);
+    for (const ch of data.channels ?? []) channels.set(appKey(ch.appId, ch.id), ch);
     for (const row of data.templateChannels ?? []) putRow(row);
     analyticsEvents = [...(data.analyticsEvents ?? [])];
   }
@@ -215,7 +215,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return [...templates.values()];
     },
     putRuntimeTemplate(template) {
-      templates.set(templateKey(template.appId, template.id), template);
+      templates.set(appKey(template.appId, template.id), template);
       changed();
     },
     deleteRuntimeTemplate(id, appId) {
@@ -233,11 +233,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       for (const channel of channels.values()) if (channel.appId === appId) own.push(channel);
       return own;
     },
-    getChannel(id) {
-      return channels.get(id);
+    getChannel(appId, id) {
+      return channels.get(appKey(appId, id));
     },
     putChannel(channel) {
-      channels.set(channel.id, channel);
+      // Keyed by app too: two apps' copies of a shared fixture channel keep its id.
+      channels.set(appKey(channel.appId, channel.id), channel);
       changed();
     },
 
