@@ -6,12 +6,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTemplates } from '../catalog/load-fixtures.js';
-import { LiveChannelSchema } from '../schemas/live-account.js';
+import { loadFixtures } from '../catalog/load-fixtures.js';
 import type { Template } from '../schemas/records.js';
 import { parseTemplateFile, toVariableArray } from '../schemas/template-file.js';
 import { stableIdFromKey } from '../platform/random.js';
-import { ConfigError } from '../domain/errors.js';
 import type { LiveAccount } from './live/read-account.js';
 
 export interface VariableSnapshot {
@@ -176,40 +174,67 @@ export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnaps
 // ---- from a fixtures folder ----
 
 /**
- * The fixtures as the emulator loads them for `appId` (shared templates, and the app's own
- * ones winning over a shared one with the same key). Throws ConfigError when they do not load.
+ * The fixtures as the emulator loads them for `appId` (shared templates and channels, and the
+ * app's own ones winning over shared ones with the same key). Throws ConfigError when they do
+ * not load.
  */
 export function snapshotFromFixtures(fixturesDir: string, appId: string): AccountSnapshot {
-  const loaded = loadTemplates(fixturesDir, '1970-01-01T00:00:00.000Z');
+  const loaded = loadFixtures(fixturesDir, '1970-01-01T00:00:00.000Z');
   const byKey = new Map<string, Template>();
-  for (const t of loaded) {
+  for (const t of loaded.templates) {
     if (t.appId !== null && t.appId !== appId) continue;
     const current = byKey.get(t.key);
     if (!current || (current.appId === null && t.appId !== null)) byKey.set(t.key, t);
   }
+  const channels = loaded.channels.filter((c) => c.appId === null || c.appId === appId);
+  const channelsById = new Map(channels.map((c) => [c.id, c]));
   const files = fileOfTemplate(fixturesDir);
   const templates = [...byKey.values()]
-    .map((t): TemplateSnapshot => ({
-      id: t.id,
-      explicitId: t.id !== stableIdFromKey(t.key),
-      key: t.key,
-      name: t.name,
-      status: t.status,
-      category: t.category,
-      channels: t.channels,
-      channelIds: [],
-      rows: null,
-      variables: Object.fromEntries(
-        t.variableSchema.map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
-      ),
-      content: t.content,
-      file: files.get(`${t.appId ?? ''}/${t.key}`),
-    }))
+    .map((t): TemplateSnapshot => {
+      // Without channelIds a fixture template is linked to every channel of its types.
+      const linked = t.channelIds
+        ? t.channelIds.flatMap((id) => channelsById.get(id) ?? [])
+        : channels.filter((c) => t.channels.includes(c.type));
+      const rows = t.rows?.map((r) => ({ channelId: r.channelId, channelType: r.channelType, content: r.content }));
+      return {
+        id: t.id,
+        explicitId: t.id !== stableIdFromKey(t.key),
+        key: t.key,
+        name: t.name,
+        status: t.status,
+        category: t.category,
+        channels: t.channels,
+        channelIds: t.channelIds ?? [],
+        rows: rows ?? null,
+        variables: Object.fromEntries(
+          t.variableSchema.map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
+        ),
+        content: renderedContent(linked, rows ?? [], t.content, t.channels),
+        file: files.get(`${t.appId ?? ''}/${t.key}`),
+      };
+    })
     .sort((a, b) => cmp(a.key, b.key));
-  return { templates, channels: readChannelsFile(fixturesDir) };
+  const hasChannelsFile = existsSync(join(fixturesDir, CHANNELS_FILE));
+  return {
+    templates,
+    channels: hasChannelsFile
+      ? channels
+          .map((c): ChannelSnapshot => ({
+            id: c.id,
+            key: c.key,
+            name: c.name,
+            type: c.type,
+            templateType: c.templateType,
+            enabled: c.enabled,
+            categoryFilter: c.categoryFilter,
+            templateLabel: c.templateLabel,
+          }))
+          .sort((a, b) => cmp(a.key, b.key) || cmp(a.id, b.id))
+      : null,
+  };
 }
 
-/** `appId/key` → the file that defines it (files already validated by loadTemplates). */
+/** `appId/key` → the file that defines it (files already validated by loadFixtures). */
 function fileOfTemplate(fixturesDir: string): Map<string, string> {
   const dir = join(fixturesDir, TEMPLATES_DIR);
   const files = new Map<string, string>();
@@ -225,37 +250,28 @@ function fileOfTemplate(fixturesDir: string): Map<string, string> {
   return files;
 }
 
-function readChannelsFile(fixturesDir: string): ChannelSnapshot[] | null {
-  const file = join(fixturesDir, CHANNELS_FILE);
-  if (!existsSync(file)) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError([`${file}: not valid JSON: ${(error as Error).message}`]);
-  }
-  const parsed = LiveChannelSchema.array().safeParse(json);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => `${file}: field "${i.path.join('.') || '(root)'}": ${i.message}`),
-    );
-  }
-  return parsed.data;
-}
-
 // ---- to fixture files ----
 
-/** The fixture file of one template, in the form the emulator loads. */
+/**
+ * The fixture file of one template, in the form the emulator loads: linked channel ids and one
+ * row per channel when the source has rows; content by channel type when it has none.
+ */
 export function templateFileOf(t: TemplateSnapshot): Record<string, unknown> {
+  const links =
+    t.rows !== null
+      ? {
+          ...(t.channelIds.length ? { channelIds: t.channelIds } : {}),
+          rows: t.rows.map((r) => ({ channelId: r.channelId, channelType: r.channelType, content: r.content })),
+        }
+      : { ...(t.channels.length ? { channels: t.channels } : {}), content: t.contentByType ?? t.content };
   return {
     id: t.id,
     key: t.key,
     name: t.name,
     status: t.status,
     ...(t.category !== null ? { category: t.category } : {}),
-    ...(t.channels.length ? { channels: t.channels } : {}),
     variableSchema: t.variables,
-    content: t.content,
+    ...links,
   };
 }
 

@@ -5,7 +5,7 @@
  * masks it. Exit codes: 0 done / no breaking drift, 1 failure or breaking drift, 2 bad usage.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../domain/errors.js';
 import { compareSnapshots, type Difference } from './drift.js';
@@ -262,8 +262,26 @@ export function runPull(argv: string[], io: LiveCommandIo = defaultIo()): Promis
     }
     let result;
     try {
-      result = writeFixtureSet(dir, files);
+      result = writeFixtureSet(dir, files, (tmp) => {
+        // The files must load as they are, and say what the account says.
+        let loaded;
+        try {
+          loaded = snapshotFromFixtures(tmp, options.appId);
+        } catch (error) {
+          if (!(error instanceof ConfigError)) throw error;
+          throw new ConfigError(error.problems.map((p) => p.split(`${tmp}${sep}`).join('')));
+        }
+        for (const d of compareSnapshots(loaded, snapshot)) {
+          out.stderr.write(`pull: warning: the fixtures cannot hold this exactly: ${d.message}\n`);
+        }
+      });
     } catch (error) {
+      if (error instanceof ConfigError) {
+        out.stderr.write(
+          `notification-emulator pull: failed: the pulled fixtures would not load (${error.problems[0]}${error.problems.length > 1 ? `; and ${error.problems.length - 1} more` : ''}); nothing written\n`,
+        );
+        return 1;
+      }
       out.stderr.write(
         `notification-emulator pull: failed: cannot write ${dir}: ${(error as Error).message.replace(/\s+/g, ' ')}\n`,
       );

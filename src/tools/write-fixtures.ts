@@ -53,7 +53,15 @@ export function planFixtureWrite(outDir: string, files: Map<string, string>): Wr
   return { changed: added.length + updated.length + removed.length > 0, added, updated, removed: removed.sort() };
 }
 
-export function writeFixtureSet(outDir: string, files: Map<string, string>): WriteResult {
+/**
+ * Writes `files` into `outDir` (see above). `verify` is called with the temporary folder once
+ * every file is in it, before anything is moved: a throw leaves `outDir` untouched.
+ */
+export function writeFixtureSet(
+  outDir: string,
+  files: Map<string, string>,
+  verify: (tmpDir: string) => void = () => {},
+): WriteResult {
   const plan = planFixtureWrite(outDir, files);
   if (!plan.changed) return plan;
   mkdirSync(outDir, { recursive: true });
@@ -65,6 +73,7 @@ export function writeFixtureSet(outDir: string, files: Map<string, string>): Wri
       mkdirSync(dirname(join(tmp, path)), { recursive: true });
       writeFileSync(join(tmp, path), text);
     }
+    verify(tmp);
     const liveTemplates = join(outDir, TEMPLATES_DIR);
     const hadTemplates = existsSync(liveTemplates);
     if (hadTemplates) {

@@ -3,7 +3,7 @@
  * (strict auth, every app with the same secret key), an API client for it, the commands run
  * in-process with their output captured, and a recursive byte snapshot of a folder.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -58,7 +58,15 @@ export async function startLiveAccount(appIds: string[]): Promise<LiveAccount> {
       },
     };
   };
-  return { url: emulator.url, emulator, api, close: () => emulator.close() };
+  return {
+    url: emulator.url,
+    emulator,
+    api,
+    close: async () => {
+      await emulator.close();
+      rmSync(empty, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface CommandRun {

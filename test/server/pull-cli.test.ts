@@ -3,7 +3,7 @@
  * key in the environment or a file), against a second emulator playing the live account.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -24,6 +24,7 @@ beforeAll(async () => {
   live = await startLiveAccount(['cli']);
 });
 afterAll(async () => {
+  rmSync(root, { recursive: true, force: true });
   await live?.close();
 });
 

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -41,6 +41,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  rmSync(root, { recursive: true, force: true });
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -312,6 +313,32 @@ describe('failures leave the output folder untouched', () => {
       }),
       [],
       /GET \S+\/api\/templates: item 1: field "status": Invalid option: expected one of "draft"\|"approved"\|"archived"$/,
+    ],
+    [
+      'data the emulator would not load (a channel id that is not 24 hex)',
+      account({
+        templates: 2,
+        override: (url, res) => {
+          if (url.pathname !== '/api/channels') return false;
+          json(res, 200, [CHANNEL, { ...CHANNEL, id: 'inbox-2', key: 'inbox-2' }]);
+          return true;
+        },
+      }),
+      [],
+      /failed: the pulled fixtures would not load \(channels\.json: field "1\.id": must be 24 lowercase hex characters; and \d+ more\); nothing written$/,
+    ],
+    [
+      'data that holds the key',
+      account({
+        templates: 2,
+        override: (url, res) => {
+          if (url.searchParams.get('templateId') !== idOf(2)) return false;
+          json(res, 200, [{ ...row(idOf(2)), content: { title: `key: ${LIVE_KEY}` } }]);
+          return true;
+        },
+      }),
+      [],
+      /failed: the account's data for templates\/t-002\.json contains the API key; nothing written$/,
     ],
     [
       'a server error midway (rows of the 120th template)',

@@ -4,7 +4,7 @@
  * changes no byte; each kind of drift is reported with the right exit code; the key shows up
  * in no output and no file.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/index.js';
@@ -29,6 +29,7 @@ beforeAll(async () => {
   live = await startLiveAccount(APPS);
 });
 afterAll(async () => {
+  rmSync(root, { recursive: true, force: true });
   await live?.close();
 });
 
@@ -136,14 +137,20 @@ describe('pull', () => {
     ]);
     const shippedFile = readFileSync(join(out, 'templates', 'order-shipped.json'), 'utf8');
     expect(shippedFile.endsWith('}\n')).toBe(true);
-    expect(shippedFile).toContain('\n  "content": {\n');
+    expect(shippedFile).toContain('\n  "rows": [\n    {\n      "channelId": ');
     const parsed = JSON.parse(shippedFile);
     expect(Object.keys(parsed)).toEqual([...Object.keys(parsed)].sort());
     expect(parsed.variableSchema.banner).toEqual({ name: 'banner', required: false, type: 'image' });
+    expect(parsed.channelIds).toHaveLength(2);
+    expect(parsed.rows.map((r: any) => r.channelType)).toEqual(['in_app', 'push']);
+    expect(parsed.rows[1].content).toEqual({ body: 'Tap to track it.', title: 'Order {{orderId}} shipped' });
+    const channelsFile = JSON.parse(readFileSync(join(out, 'channels.json'), 'utf8'));
+    expect(channelsFile.map((c: any) => c.key)).toEqual(['app-inbox', 'mobile-push']);
+    expect(channelsFile[0]).not.toHaveProperty('config');
 
     const fresh = createApp({
       fixturesDir: out,
-      scenariosDir: tempDir('no-scenarios-'),
+      scenariosDir: join(root, 'no-scenarios'),
       watch: false,
       logLevel: 'silent',
     });
