@@ -21,8 +21,9 @@ export const LiveTemplateSchema = z
     category: z.string().nullish(),
     channelIds: z.array(z.string().min(1)).nullish(),
     variableSchema: VariableSchemaInputSchema.nullish(),
-    /** Not documented: an emulator extension, read only when the rows endpoint is missing. */
+    /** Not documented: emulator extensions, read only for a template without rows. */
     content: JsonObject.nullish(),
+    channels: z.array(z.string().min(1)).nullish(),
   })
   .refine((t) => t.templateId !== undefined || t.key !== undefined, {
     message: 'has neither "templateId" (the slug) nor "key"',

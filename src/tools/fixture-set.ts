@@ -131,12 +131,17 @@ export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnaps
         rows.push({ channelId: row.channelId, channelType: channel.type, content: row.content });
       }
     }
+    // A template linked to no channel but with content by type (an emulator's shared fixture
+    // template, seen by an app without channels): kept in that form.
+    if (rows !== null && rows.length === 0 && channelIds.length === 0 && Object.keys(t.content ?? {}).length) {
+      rows = null;
+    }
     const types: string[] = [];
     for (const type of [...linked.map((c) => c.type), ...(rows ?? []).map((r) => r.channelType)]) {
       if (!types.includes(type)) types.push(type);
     }
     const fallback = rows === null ? (t.content ?? {}) : {};
-    if (types.length === 0) types.push(...Object.keys(fallback));
+    if (types.length === 0) types.push(...(rows === null && t.channels?.length ? t.channels : Object.keys(fallback)));
     const variables = Object.fromEntries(
       toVariableArray(t.variableSchema ?? {}).map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
     );

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/index.js';
+import { createApp, startEmulator } from '../../src/index.js';
 import {
   allFileTexts,
   checkFixtures,
@@ -128,6 +128,7 @@ describe('pull', () => {
     const res = await pull(pullArgs('render', out));
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/wrote 4 template\(s\), 2 channel\(s\)/);
+    expect(res.stderr).toBe(''); // no warning: the fixtures hold the account exactly
     expect(Object.keys(folderSnapshot(out)).sort()).toEqual([
       'channels.json',
       'templates/old-newsletter.json',
@@ -245,6 +246,37 @@ describe('pull', () => {
       expect(after[path]?.text, path).toBe(before[path]!.text);
     }
     expect(Object.keys(after).some((p) => p.startsWith('.pull-'))).toBe(false);
+  });
+});
+
+describe('pull from an emulator with fixture templates and no channels', () => {
+  it('keeps content by channel type, and the result checks clean', async () => {
+    const source = await startEmulator({
+      port: 0,
+      fixturesDir: join(process.cwd(), 'fixtures'),
+      scenariosDir: join(root, 'no-scenarios'),
+      logLevel: 'silent',
+      watch: false,
+      apps: [{ appId: 'bundled', apiKey: LIVE_KEY, region: 'us' }],
+    });
+    try {
+      const out = join(root, 'bundled', 'fixtures');
+      const args = ['--app-id', 'bundled', '--base-url', source.url, '--out', out];
+      const res = await pull(args);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toBe('');
+      const file = JSON.parse(readFileSync(join(out, 'templates', 'order-confirmation.json'), 'utf8'));
+      expect(file.channels).toEqual(['in_app', 'push']);
+      expect(file.content.push).toEqual({
+        body: 'Hi {{customerName}}, we have your order.',
+        title: 'Order {{orderId}} confirmed',
+      });
+      expect(file).not.toHaveProperty('rows');
+      const check = await checkFixtures(['--app-id', 'bundled', '--base-url', source.url, '--fixtures', out]);
+      expect([check.code, check.stdout]).toEqual([0, expect.stringContaining('matches the live account')]);
+    } finally {
+      await source.close();
+    }
   });
 });
 
