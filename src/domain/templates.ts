@@ -59,22 +59,28 @@ export function createTemplateService(deps: TemplateServiceDeps) {
     return template;
   }
 
-  /** Channel ids → their (unique) types, each id checked to be a channel of this app. */
-  function channelTypes(appId: string, channelIds: string[]): string[] {
+  /**
+   * Channel ids (or keys: an emulator convenience) → the ids and their (unique) types, each
+   * checked to be a channel of this app.
+   */
+  function resolveChannels(appId: string, refs: string[]): { ids: string[]; types: string[] } {
     const details: ErrorDetails = {};
+    const ids: string[] = [];
     const types: string[] = [];
-    const appChannels = deps.channels.list(appId);
-    channelIds.forEach((id, i) => {
-      const channel = appChannels.find((ch) => ch.id === id);
-      if (!channel) details[`channelIds.${i}`] = `no channel with id "${id}" in this app`;
-      else if (!types.includes(channel.type)) types.push(channel.type);
+    refs.forEach((ref, i) => {
+      const channel = deps.channels.find(appId, ref);
+      if (!channel) details[`channelIds.${i}`] = `no channel with id or key "${ref}" in this app`;
+      else {
+        if (!ids.includes(channel.id)) ids.push(channel.id);
+        if (!types.includes(channel.type)) types.push(channel.type);
+      }
     });
     if (Object.keys(details).length)
       throw badRequest(
         'channelIds names channels that do not exist in this app (create them with POST /api/channels).',
         details,
       );
-    return types;
+    return { ids, types };
   }
 
   /** Visible templates, one per key (the app's own wins over a shared fixture). */
@@ -109,14 +115,14 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         });
       }
       const variableSchema = normaliseVariables(body.variableSchema);
-      const channels = channelTypes(appId, body.channelIds);
+      const linked = resolveChannels(appId, body.channelIds);
       const now = deps.clock.nowIso();
       const template: RuntimeTemplate = {
         id: deps.ids.objectId(),
         key,
         name: body.name,
         status: 'draft',
-        channels,
+        channels: linked.types,
         variableSchema,
         content: body.content,
         category: body.category ?? null,
@@ -124,7 +130,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         source: 'runtime',
         createdAt: now,
         updatedAt: now,
-        channelIds: [...new Set(body.channelIds)],
+        channelIds: linked.ids,
         config: body.config,
         availability: body.availability ?? null,
         sequence: body.sequence ?? null,
@@ -145,14 +151,15 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       }
       if (body.status !== undefined) assertTransition(current.status, body.status);
       const extras = extrasOf(current);
-      const channelIds = body.channelIds ? [...new Set(body.channelIds)] : channelIdsOf(deps.channels, appId, current);
+      const linked = body.channelIds ? resolveChannels(appId, body.channelIds) : undefined;
+      const channelIds = linked?.ids ?? channelIdsOf(deps.channels, appId, current);
       const next: RuntimeTemplate = {
         ...current,
         name: body.name ?? current.name,
         category: body.category !== undefined ? body.category : current.category,
         status: body.status ?? current.status,
         variableSchema: body.variableSchema ? normaliseVariables(body.variableSchema) : current.variableSchema,
-        channels: body.channelIds ? channelTypes(appId, body.channelIds) : current.channels,
+        channels: linked?.types ?? current.channels,
         content: body.content ?? current.content,
         // A shared fixture becomes this app's override copy (same id and key) [decided].
         appId,
