@@ -136,6 +136,9 @@ function readOptions(
       throw new UsageError(`--base-url "${baseUrl}" must start with http:// or https://`);
     }
     if (url.search || url.hash) throw new UsageError(`--base-url "${baseUrl}" must not have a query or fragment`);
+    if (url.username || url.password) {
+      throw new UsageError('--base-url must not carry a user name or password (the key goes in EMULATOR_PULL_API_KEY)');
+    }
   }
   const keyFile = str('api-key-file');
   let apiKey: string | undefined;

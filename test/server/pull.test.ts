@@ -527,6 +527,10 @@ describe('wrong credentials', () => {
     const none = await pull(['--app-id', 'x', '--base-url', live.url], {});
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no API key: set EMULATOR_PULL_API_KEY or use --api-key-file FILE');
+    const userinfo = await pull(['--app-id', 'x', '--base-url', 'https://me:sk_in_url@example.test']);
+    expect(userinfo.code).toBe(2);
+    expect(userinfo.stderr).toContain('--base-url must not carry a user name or password');
+    expect(userinfo.stderr).not.toContain('sk_in_url');
     const noRegion = await pull(['--app-id', 'x']);
     expect([noRegion.code, noRegion.stderr]).toEqual([2, expect.stringContaining('missing --region (or --base-url)')]);
   });
