@@ -409,6 +409,34 @@ describe('failures leave the output folder untouched', () => {
   });
 });
 
+describe('a folder that cannot be written', () => {
+  it('fails in one line after every read succeeded', async () => {
+    handler = account({ templates: 2 });
+    const blocker = join(root, 'a-file');
+    writeFileSync(blocker, 'not a folder\n');
+    const res = await pull(args(join(blocker, 'fixtures')));
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^notification-emulator pull: failed: cannot write \S+a-file\/fixtures: ENOTDIR.*\n$/);
+    expect(res.stdout).toBe('');
+  });
+});
+
+describe('bad numbers', () => {
+  it('refuses them with exit 2 before any request', async () => {
+    handler = account({ templates: 2 });
+    for (const [flag, value] of [
+      ['--timeout-ms', '0'],
+      ['--timeout-ms', 'soon'],
+      ['--max-retries', '11'],
+    ] as const) {
+      const res = await pull(args(join(root, 'never'), flag, value));
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`${flag} must be a whole number`);
+    }
+    expect(requests).toEqual([]);
+  });
+});
+
 describe('an older server without template-channel rows', () => {
   it('takes the content from the template objects and says so', async () => {
     handler = account({
