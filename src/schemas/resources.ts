@@ -141,8 +141,8 @@ const isoInstant = (endOfDay: boolean) =>
     .transform((s) => Date.parse(s) + (endOfDay && DATE_ONLY.test(s) ? 86_400_000 - 1 : 0));
 
 export const ChannelAnalyticsQuerySchema = z.object({
-  from: isoInstant(false),
-  to: isoInstant(true),
-  granularity: z.enum(['hourly', 'daily']).default('daily'),
+  from: absentWhenEmpty(isoInstant(false)),
+  to: absentWhenEmpty(isoInstant(true)),
+  granularity: absentWhenEmpty(z.enum(['hourly', 'daily']).default('daily')),
 });
 export type ChannelAnalyticsQuery = z.infer<typeof ChannelAnalyticsQuerySchema>;

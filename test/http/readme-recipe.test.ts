@@ -65,8 +65,10 @@ describe('README recipe: create a channel, a template, its content, approve, sen
         expect(text, `${step.method} ${step.path}`).toContain(pair);
       }
     }
-    const deliveries = await (await app.request('/__inspect/deliveries?appId=my-app')).json();
-    expect(deliveries.items[0].rendered).toEqual({ in_app: { title: 'Shipped, Ada!' } });
+    const deliveries = (await (await app.request('/__inspect/deliveries?appId=my-app')).json()) as {
+      items: { rendered: unknown }[];
+    };
+    expect(deliveries.items[0]?.rendered).toEqual({ in_app: { title: 'Shipped, Ada!' } });
     await app.close();
   });
 });

@@ -50,6 +50,17 @@ describe('fixture content read as rows', () => {
     expect(one.body.content).toEqual(TEST_TEMPLATES[0]!.content!.push);
   });
 
+  it("POST on a pair whose row comes from the template's content stores the app's own row (no duplicate)", async () => {
+    const app = makeTestApp();
+    const inApp = await channel(app, IN_APP);
+    const body = { templateId: ORDER_ID, channelId: inApp, channelType: 'in_app', content: { title: 'Own' } };
+    expect((await call(app, 'POST', '/api/template-channels', body)).status).toBe(200);
+    expect((await call(app, 'GET', `/api/template-channels/${ORDER_ID}/${inApp}`)).body.content).toEqual({
+      title: 'Own',
+    });
+    expect((await call(app, 'POST', '/api/template-channels', body)).status).toBe(400);
+  });
+
   it('lists nothing while the app has no channels (a row needs a channel id)', async () => {
     const app = makeTestApp();
     const res = await call(app, 'GET', '/api/template-channels?templateId=order-confirmation');
