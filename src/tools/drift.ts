@@ -50,6 +50,7 @@ export interface Difference {
 
 const q = (value: unknown) => (typeof value === 'string' ? `"${value}"` : canonicalJson(value));
 const MAX_CONTENT_PATHS = 5;
+const WITHOUT_IT = ' (a send without it passes here and is refused live)';
 
 /** Paths where two JSON values differ, leaves first found; at most `max`. */
 function differingPaths(a: unknown, b: unknown, path: string, out: string[], max: number): void {
@@ -91,7 +92,11 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
       breaking: sendable && fx.explicitId,
       fixtures: fx.id,
       live: live.id,
-      message: `${where}: id is ${live.id} on the live account, ${fx.id} in the fixtures${fx.explicitId ? ' (a send by id passes here and is not found live)' : ' (derived from the key: sends by id differ)'}`,
+      message:
+        `${where}: id is ${live.id} on the live account, ${fx.id} in the fixtures` +
+        (fx.explicitId
+          ? ' (a send by id passes here and is not found live)'
+          : ' (derived from the key: sends by id differ)'),
     });
   }
   if (fx.status !== live.status) {
@@ -103,7 +108,9 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
       field: 'status',
       fixtures: fx.status,
       live: live.status,
-      message: `${where}: status is "${live.status}" on the live account, "${fx.status}" in the fixtures${breaking ? ' (sends pass here and are refused live)' : ''}`,
+      message:
+        `${where}: status is "${live.status}" on the live account, "${fx.status}" in the fixtures` +
+        (breaking ? ' (sends pass here and are refused live)' : ''),
     });
   }
   for (const [field, kind] of [
@@ -144,7 +151,9 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
       field: 'channelIds',
       fixtures: fx.channelIds,
       live: live.channelIds,
-      message: `${where}: is linked to channels ${q(live.channelIds)} on the live account, ${q(fx.channelIds)} in the fixtures`,
+      message:
+        `${where}: is linked to channels ${q(live.channelIds)} on the live account, ` +
+        `${q(fx.channelIds)} in the fixtures`,
     });
   }
   const names = [...new Set([...Object.keys(fx.variables), ...Object.keys(live.variables)])].sort(cmp);
@@ -158,7 +167,9 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
         kind: 'variable-added',
         breaking: sendable && l.required,
         live: l,
-        message: `${where}: variable "${name}" (${l.type}, ${l.required ? 'required' : 'optional'}) exists on the live account and is missing from the fixtures${sendable && l.required ? ' (a send without it passes here and is refused live)' : ''}`,
+        message:
+          `${where}: variable "${name}" (${l.type}, ${l.required ? 'required' : 'optional'}) exists on the live ` +
+          `account and is missing from the fixtures${sendable && l.required ? WITHOUT_IT : ''}`,
       });
       continue;
     }
@@ -168,7 +179,9 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
         kind: 'variable-removed',
         breaking: sendable,
         fixtures: f,
-        message: `${where}: variable "${name}" (${f.type}) is declared in the fixtures and no longer exists on the live account${sendable ? ' (a send that gives it passes here and is refused live)' : ''}`,
+        message:
+          `${where}: variable "${name}" (${f.type}) is declared in the fixtures and no longer exists on the live ` +
+          `account${sendable ? ' (a send that gives it passes here and is refused live)' : ''}`,
       });
       continue;
     }
@@ -193,7 +206,9 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
         field: 'required',
         fixtures: f.required,
         live: l.required,
-        message: `${where}: variable "${name}" is ${l.required ? 'required' : 'optional'} on the live account, ${f.required ? 'required' : 'optional'} in the fixtures${breaking ? ' (a send without it passes here and is refused live)' : ''}`,
+        message:
+          `${where}: variable "${name}" is ${l.required ? 'required' : 'optional'} on the live account, ` +
+          `${f.required ? 'required' : 'optional'} in the fixtures${breaking ? WITHOUT_IT : ''}`,
       });
     }
     if (f.name !== l.name) {
@@ -204,7 +219,9 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
         field: 'name',
         fixtures: f.name,
         live: l.name,
-        message: `${where}: variable "${name}" is labelled ${q(l.name)} on the live account, ${q(f.name)} in the fixtures`,
+        message:
+          `${where}: variable "${name}" is labelled ${q(l.name)} on the live account, ` +
+          `${q(f.name)} in the fixtures`,
       });
     }
   }
@@ -245,7 +262,9 @@ function compareChannels(fixtures: ChannelSnapshot[] | null, live: ChannelSnapsh
         kind: 'channels-file-missing',
         breaking: false,
         live: live.map((c) => c.key),
-        message: `channels: the fixtures have no channels file; the live account has ${live.length} channel(s): ${live.map((c) => c.key).join(', ')}`,
+        message:
+          `channels: the fixtures have no channels file; the live account has ${live.length} channel(s): ` +
+          live.map((c) => c.key).join(', '),
       });
     }
     return;
@@ -308,7 +327,9 @@ export function compareSnapshots(fixtures: AccountSnapshot, live: AccountSnapsho
         template: key,
         ...(fx.file ? { file: fx.file } : {}),
         fixtures: fx.status,
-        message: `template "${key}" (${fx.status}) is in the fixtures and not on the live account${breaking ? ' (sends pass here and are not found live)' : ''}`,
+        message:
+          `template "${key}" (${fx.status}) is in the fixtures and not on the live account` +
+          (breaking ? ' (sends pass here and are not found live)' : ''),
       });
     } else if (l) {
       out.push({

@@ -116,7 +116,8 @@ export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnaps
       for (const row of all) {
         if (!ordered.includes(row)) {
           warnings.push(
-            `template "${key}": the row of channel ${row.channelId} is left out (the template is not linked to that channel, or it has two rows for it)`,
+            `template "${key}": the row of channel ${row.channelId} is left out ` +
+              '(the template is not linked to that channel, or it has two rows for it)',
           );
         }
       }

@@ -17,7 +17,8 @@ import { writeFixtureSet } from './write-fixtures.js';
 export const API_KEY_ENV = 'EMULATOR_PULL_API_KEY';
 
 const COMMON_FLAGS_HELP = `  --app-id A          the live app id (sent as the appid header)
-  --region R          the app's region, for the default base URL https://{A}.api-{R}.<production host>/v3/business-messaging
+  --region R          the app's region, for the default base URL
+                      https://{A}.api-{R}.<production host>/v3/business-messaging
   --base-url URL      read from URL instead (e.g. http://localhost:4010 for an emulator)
   --api-key-file F    read the API key from file F (default: the ${API_KEY_ENV} variable)
   --timeout-ms N      give up on a request after N ms (default 10000)
@@ -35,7 +36,8 @@ unless every read succeeded; DIR/${TEMPLATES_DIR} is then replaced as a whole.
 ${COMMON_FLAGS_HELP}
 `;
 
-export const CHECK_HELP = `Usage: notification-emulator check-fixtures --app-id A (--region R | --base-url URL) [--fixtures DIR] [--json]
+export const CHECK_HELP = `Usage: notification-emulator check-fixtures --app-id A (--region R | --base-url URL)
+         [--fixtures DIR] [--json]
 
 Compares the fixtures with the live account without writing anything, and prints each
 difference. Exit 1 when the fixtures would let a send pass that the live account refuses
@@ -94,7 +96,8 @@ function readOptions(
   const keyFlag = argv.find((arg) => KEY_FLAG.test(arg));
   if (keyFlag) {
     throw new UsageError(
-      `${keyFlag.split('=')[0]} is not accepted: a key on the command line lands in shell history; set ${API_KEY_ENV} or use --api-key-file`,
+      `${keyFlag.split('=')[0]} is not accepted: a key on the command line lands in shell history; ` +
+        `set ${API_KEY_ENV} or use --api-key-file`,
     );
   }
   let values: Record<string, string | boolean | undefined>;
@@ -215,7 +218,7 @@ async function runLiveCommand(
     }
     if (error instanceof ConfigError) {
       io.stderr.write(
-        `notification-emulator ${name}: the fixtures do not load:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`,
+        `notification-emulator ${name}: the fixtures do not load:\n` + error.problems.map((p) => `  - ${p}\n`).join(''),
       );
       return 1;
     }
@@ -242,7 +245,8 @@ async function readLive(options: LiveOptions, io: LiveCommandIo, name: string) {
   const account = await readLiveAccount(clientFor(options, io, name));
   if (account.rows === null) {
     io.stderr.write(
-      `${name}: note: the server has no /api/template-channels endpoint (404); content taken from the template objects\n`,
+      `${name}: note: the server has no /api/template-channels endpoint (404); ` +
+        'content taken from the template objects\n',
     );
   }
   const { snapshot, warnings } = snapshotFromLive(account);
@@ -281,7 +285,8 @@ export function runPull(argv: string[], io: LiveCommandIo = defaultIo()): Promis
     } catch (error) {
       if (error instanceof ConfigError) {
         out.stderr.write(
-          `notification-emulator pull: failed: the pulled fixtures would not load (${error.problems[0]}${error.problems.length > 1 ? `; and ${error.problems.length - 1} more` : ''}); nothing written\n`,
+          `notification-emulator pull: failed: the pulled fixtures would not load (${error.problems[0]}` +
+            `${error.problems.length > 1 ? `; and ${error.problems.length - 1} more` : ''}); nothing written\n`,
         );
         return 1;
       }

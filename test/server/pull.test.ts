@@ -463,13 +463,16 @@ describe('check-fixtures', () => {
     expect(text.stdout).toContain('3 difference(s)');
     expect(text.stdout).toContain('2 would let a send pass here that the live account refuses');
     expect(text.stdout).toContain(
-      'BREAKING  template "order-shipped": variable "eta" (string, required) exists on the live account and is missing from the fixtures',
+      'BREAKING  template "order-shipped": variable "eta" (string, required) exists on the live account ' +
+        'and is missing from the fixtures',
     );
     expect(text.stdout).toContain(
-      'BREAKING  template "order-shipped": variable "trackingUrl" is of type string on the live account, action in the fixtures',
+      'BREAKING  template "order-shipped": variable "trackingUrl" is of type string on the live account, ' +
+        'action in the fixtures',
     );
     expect(text.stdout).toContain(
-      'template "welcome-message": content of channel in_app differs: title: live "Hey {{userName}}", fixtures "Welcome, {{userName}}"',
+      'template "welcome-message": content of channel in_app differs: ' +
+        'title: live "Hey {{userName}}", fixtures "Welcome, {{userName}}"',
     );
     const json = JSON.parse((await checkFixtures(checkArgs('words', dir))).stdout);
     expect(json.differences[0]).toMatchObject({
@@ -509,7 +512,10 @@ describe('wrong credentials', () => {
       const res = await pull(args);
       expect(res.code).toBe(1);
       expect(res.stderr).toMatch(
-        /^notification-emulator pull: failed: GET http:\/\/\S+\/api\/templates\?page=1&limit=100 answered 401 ERR_UNAUTHORIZED: .*\(check the app id and the API key\)\n$/,
+        new RegExp(
+          String.raw`^notification-emulator pull: failed: GET http://\S+/api/templates\?page=1&limit=100 ` +
+            String.raw`answered 401 ERR_UNAUTHORIZED: .*\(check the app id and the API key\)\n$`,
+        ),
       );
       expect(res.stderr).not.toContain('sk_wrong_0123456789');
       expect(res.stdout).toBe('');

@@ -73,7 +73,8 @@ describe('compareSnapshots', () => {
       snap([template({ content: { in_app: many('y') } })]),
     );
     expect(d!.message).toBe(
-      'template "order": content of channel in_app differs: f0: live "y0", fixtures "x0"; f1: live "y1", fixtures "x1"; ' +
+      'template "order": content of channel in_app differs: ' +
+        'f0: live "y0", fixtures "x0"; f1: live "y1", fixtures "x1"; ' +
         'f2: live "y2", fixtures "x2"; f3: live "y3", fixtures "x3"; f4: live "y4", fixtures "x4"; …',
     );
   });

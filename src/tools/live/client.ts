@@ -121,12 +121,14 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
           const wait = retryAfterMs(header) ?? 1000 * 2 ** attempt;
           if (attempt >= options.maxRetries) {
             throw new LiveReadError(
-              `${what} was rate limited (429) ${attempt + 1} times in a row; gave up after ${options.maxRetries} retries`,
+              `${what} was rate limited (429) ${attempt + 1} times in a row; ` +
+                `gave up after ${options.maxRetries} retries`,
             );
           }
           if (wait > options.maxRetryWaitMs) {
             throw new LiveReadError(
-              `${what} was rate limited (429) with Retry-After ${header}: longer than the ${Math.round(options.maxRetryWaitMs / 1000)} s this command waits`,
+              `${what} was rate limited (429) with Retry-After ${header}: ` +
+                `longer than the ${Math.round(options.maxRetryWaitMs / 1000)} s this command waits`,
             );
           }
           options.onRetry?.(what, wait, attempt + 1);
@@ -150,13 +152,16 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
                 ? ' (the API key has no access to this)'
                 : '';
           throw new LiveReadError(
-            `${what} answered ${response.status}${summary ? ` ${summary}` : text ? `: ${oneLine(text, 80)}` : ''}${hint}`,
+            `${what} answered ${response.status}` +
+              (summary ? ` ${summary}` : text ? `: ${oneLine(text, 80)}` : '') +
+              hint,
           );
         }
         if (!parsed) {
           const type = response.headers.get('content-type') ?? 'no content type';
           throw new LiveReadError(
-            `${what} answered ${response.status} with a body that is not JSON (${oneLine(type, 60)}${text ? `: "${oneLine(text, 60)}"` : ', empty'})`,
+            `${what} answered ${response.status} with a body that is not JSON ` +
+              `(${oneLine(type, 60)}${text ? `: "${oneLine(text, 60)}"` : ', empty'})`,
           );
         }
         return { status: response.status, headers: response.headers, json };

@@ -95,7 +95,8 @@ export async function readAllPages(
       // The server answers the same items whatever the page: it does not page.
       if (total !== null && seen.size < total) {
         throw new LiveReadError(
-          `${what} repeats items of earlier pages: read ${seen.size} of the ${total} the server counts (it seems to ignore "page")`,
+          `${what} repeats items of earlier pages: ` +
+            `read ${seen.size} of the ${total} the server counts (it seems to ignore "page")`,
         );
       }
       return items;
