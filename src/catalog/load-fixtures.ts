@@ -111,18 +111,19 @@ function parseChannels(file: string, json: unknown, nowIso: string, problems: st
     return [];
   }
   const channels = parsed.data.map((entry) => toFixtureChannel(entry, nowIso));
-  const seen = new Set<string>();
+  // Ids are unique in the file; keys among what one app sees (shared channels plus its own).
+  const ids = new Set<string>();
+  const sharedKeys = new Set(channels.filter((ch) => ch.appId === null).map((ch) => ch.key));
+  const keys = new Set<string>();
   channels.forEach((ch, i) => {
     if (!ch.key)
       problems.push(`${file}: field "${i}.name": must contain a letter or digit (the key is derived from it)`);
-    for (const [what, value] of [
-      ['id', ch.id],
-      ['key', ch.key],
-    ] as const) {
-      const scoped = `${ch.appId ?? '*'}/${what}:${value}`;
-      if (seen.has(scoped)) problems.push(`${file}: field "${i}.${what}": ${what} "${value}" is defined twice`);
-      seen.add(scoped);
-    }
+    if (ids.has(ch.id)) problems.push(`${file}: field "${i}.id": id "${ch.id}" is defined twice`);
+    ids.add(ch.id);
+    const scoped = `${ch.appId ?? '*'}/${ch.key}`;
+    if (keys.has(scoped) || (ch.appId !== null && sharedKeys.has(ch.key)))
+      problems.push(`${file}: field "${i}.key": key "${ch.key}" is defined twice for ${ch.appId ?? 'every app'}`);
+    keys.add(scoped);
   });
   return channels;
 }

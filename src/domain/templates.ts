@@ -95,8 +95,12 @@ export function createTemplateService(deps: TemplateServiceDeps) {
 
   return {
     list(appId: string, filter: { channelId?: string }): TemplateView[] {
+      // The channel's key works too; an unknown channel matches no template.
+      const channelId =
+        filter.channelId === undefined ? undefined : (deps.channels.find(appId, filter.channelId)?.id ?? null);
       const list = visible(appId).filter(
-        (t) => filter.channelId === undefined || channelIdsOf(deps.channels, appId, t).includes(filter.channelId),
+        (t) =>
+          channelId === undefined || (channelId !== null && channelIdsOf(deps.channels, appId, t).includes(channelId)),
       );
       return list.map((t) => toTemplateView(deps.channels, appId, t));
     },

@@ -191,6 +191,19 @@ describe('fixture problems stop the start, naming file and field', () => {
     expect(startProblems(fixturesDir({}))[0]).toMatch(/channels\.json: field "\(root\)"/);
   });
 
+  it('a key shared and app-scoped at once, and the same id in two scopes', () => {
+    const problems = startProblems(
+      fixturesDir([
+        CHANNELS[0],
+        { ...CHANNELS[0], id: undefined, appId: 'shop' },
+        { ...CHANNELS[1], appId: 'x' },
+        CHANNELS[1],
+      ]),
+    ).join('\n');
+    expect(problems).toMatch(/channels\.json: field "1\.key": key "in-app-alerts" is defined twice for shop/);
+    expect(problems).toMatch(/channels\.json: field "3\.id": id "664a1b2c3d4e5f6a7b8c9d0f" is defined twice/);
+  });
+
   it('a channel id or key defined twice', () => {
     const problems = startProblems(fixturesDir([CHANNELS[0], { ...CHANNELS[0], key: 'other' }, CHANNELS[1]]));
     expect(problems).toEqual([
