@@ -243,8 +243,11 @@ describe('rate limits', () => {
         return true;
       },
     });
-    const res = await pull(args(join(root, 'long-wait')));
+    const out = existingOut('long-wait');
+    const before = folderSnapshot(out);
+    const res = await pull(args(out));
     expect(res.code).toBe(1);
+    expect(folderSnapshot(out)).toEqual(before);
     expect(res.stderr).toMatch(
       /rate limited \(429\) with Retry-After 3600: longer than the 60 s this command waits\n$/,
     );
