@@ -3,7 +3,7 @@
  * catalogs, event bus, services) from options plus optional injected parts. Two
  * instances share nothing.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
 import { type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
@@ -20,6 +20,7 @@ import {
   loadAppsFile,
   loadFixtures,
   parseInlineFixtures,
+  watchAppsFile,
   watchTemplates,
 } from './catalog/load-fixtures.js';
 import { createChannelCatalog, type MutableChannelCatalog } from './catalog/channels.js';
@@ -110,11 +111,59 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     inline
       ? parseInlineFixtures(rawTemplates ?? [], rawChannels ?? [], clock.nowIso())
       : loadFixtures(fixturesDir, clock.nowIso());
-  const fixtures = readFixtures();
-  const templates = createTemplateCatalog(store, fixtures.templates);
+  // Every bad file (templates, channels, apps.json, scenarios) is reported at once, not just the first.
+  const problems: string[] = [];
+  const collect = <T>(load: () => T, fallback: T): T => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return fallback;
+    }
+  };
+  const fixtures = collect(readFixtures, { templates: [], channels: [] });
+  const templates = createTemplateCatalog(
+    store,
+    fixtures.templates,
+    inline ? 'the templates option' : join(fixturesDir, 'templates'),
+  );
   const channels = createChannelCatalog(store, fixtures.channels);
-  const configuredApps: AppConfig[] = options.apps.length ? options.apps : inline ? [] : loadAppsFile(fixturesDir);
+  // EMULATOR_APPS / options.apps win over the fixtures' apps.json; inline fixtures mean no fixtures folder.
+  const appsFromFile = !options.apps.length && !inline;
+  const configuredApps: AppConfig[] = appsFromFile ? collect(() => loadAppsFile(fixturesDir), []) : options.apps;
   const apps = createAppRegistry(configuredApps);
+
+  const scenarios = createScenarioEngine({ random });
+  const scenariosDir = resolve(options.scenariosDir);
+  const scenarioFiles = rawScenarios ? undefined : createScenarioFiles(scenariosDir, scenarios, logger);
+  if (rawScenarios) {
+    rawScenarios.forEach((raw, i) => {
+      const result = parseScenario(raw, `options.scenarios[${i}]`);
+      if ('problems' in result) problems.push(...result.problems);
+      else if (scenarios.has(result.scenario.name))
+        problems.push(`options.scenarios[${i}]: field "name": scenario "${result.scenario.name}" is defined twice`);
+      else scenarios.load(result.scenario, 'options.scenarios');
+    });
+  } else {
+    collect(() => scenarioFiles!.loadAtStart(), undefined);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  if (!inline && templates.count() === 0) {
+    // A mistyped folder (or createApp run outside the repository) is otherwise only visible as 404s on every send.
+    logger.warn(
+      `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
+    );
+  }
+  const unknownScenarios = scenarios.unknown(options.activeScenarios);
+  if (unknownScenarios.length) {
+    throw new ConfigError(
+      unknownScenarios.map(
+        (n) =>
+          `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`,
+      ),
+    );
+  }
 
   const cleanups: (() => void | Promise<void>)[] = [];
   if (options.watch && !inline) {
@@ -133,33 +182,30 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       }),
     );
   }
-
-  const scenarios = createScenarioEngine({ random });
-  if (rawScenarios) {
-    const problems: string[] = [];
-    rawScenarios.forEach((raw, i) => {
-      const result = parseScenario(raw, `options.scenarios[${i}]`);
-      if ('problems' in result) problems.push(...result.problems);
-      else if (scenarios.has(result.scenario.name))
-        problems.push(`options.scenarios[${i}]: field "name": scenario "${result.scenario.name}" is defined twice`);
-      else scenarios.load(result.scenario, 'options.scenarios');
-    });
-    if (problems.length) throw new ConfigError(problems);
-  } else {
-    const scenariosDir = resolve(options.scenariosDir);
-    const files = createScenarioFiles(scenariosDir, scenarios, logger);
-    files.loadAtStart();
-    if (options.watch) cleanups.push(watchScenarioDir(scenariosDir, () => files.reload()));
-  }
-  const unknownScenarios = scenarios.unknown(options.activeScenarios);
-  if (unknownScenarios.length) {
-    throw new ConfigError(
-      unknownScenarios.map(
-        (n) =>
-          `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`,
-      ),
+  if (options.watch && appsFromFile) {
+    let lastApps = JSON.stringify(configuredApps);
+    cleanups.push(
+      watchAppsFile(fixturesDir, () => {
+        let next: AppConfig[];
+        try {
+          next = loadAppsFile(fixturesDir);
+        } catch (error) {
+          logger.error(`apps.json reload refused, keeping the previous apps:\n${(error as Error).message}`);
+          return;
+        }
+        if (JSON.stringify(next) === lastApps) return;
+        lastApps = JSON.stringify(next);
+        apps.replace(next);
+        logger.info(
+          next.length
+            ? `reloaded ${join(fixturesDir, 'apps.json')}: ${next.length} app(s) ` +
+                `(${next.map((a) => a.appId).join(', ')}), auth strict`
+            : `${join(fixturesDir, 'apps.json')} is gone or empty: auth open`,
+        );
+      }),
     );
   }
+  if (options.watch && scenarioFiles) cleanups.push(watchScenarioDir(scenariosDir, () => scenarioFiles.reload()));
   scenarios.setActive(options.activeScenarios);
 
   // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).
