@@ -8,6 +8,7 @@ const DIST_TESTS = [
   'test/server/generate-csv-cli.test.ts',
   'test/server/npm-start.test.ts',
   'test/server/package.test.ts',
+  'test/server/pull-cli.test.ts',
 ];
 
 export default defineConfig({
