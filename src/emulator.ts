@@ -77,35 +77,51 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-export function createEmulator(input: CreateAppOptions = {}): Emulator {
-  const {
-    clock: injectedClock,
-    random: injectedRandom,
-    store: injectedStore,
-    templates: rawTemplates,
-    channels: rawChannels,
-    scenarios: rawScenarios,
-    logger: injectedLogger,
-    ...rest
-  } = input;
+type Cleanup = () => void | Promise<void>;
+
+interface Platform {
+  options: EmulatorOptions;
+  logger: Logger;
+  clock: EmulatorClock;
+  random: RandomSource;
+  ids: Ids;
+  store: Store;
+  events: Events;
+}
+
+/** Step 1: the options (validated) and the platform parts: logger, clock, random, ids, store, events. */
+function createPlatform(input: CreateAppOptions): { platform: Platform; overrides: EmulatorOverrides } {
+  const { clock, random, store, templates, channels, scenarios, logger, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
   const options = parsed.data;
+  const emulatorClock = clock ?? new EmulatorClock();
+  const randomSource = random ?? createRandom(options.seed);
+  const platform: Platform = {
+    options,
+    logger: logger ?? createLogger(options.logLevel),
+    clock: emulatorClock,
+    random: randomSource,
+    ids: createIds(emulatorClock, randomSource),
+    store: store ?? createMemoryStore({ maxDeliveries: options.maxDeliveries }),
+    events: createEventBus(),
+  };
+  return { platform, overrides: { templates, channels, scenarios } };
+}
+
+/**
+ * Step 2: templates, channels and apps (inline, or from the fixtures folder) and the scenario
+ * engine with its scenarios. Every bad file is reported at once, not just the first.
+ */
+function loadSources(platform: Platform, overrides: EmulatorOverrides) {
+  const { options, store, clock, logger, random } = platform;
+  const { templates: rawTemplates, channels: rawChannels, scenarios: rawScenarios } = overrides;
   const fixturesDir = resolve(options.fixturesDir);
-
-  const logger = injectedLogger ?? createLogger(options.logLevel);
-  const clock = injectedClock ?? new EmulatorClock();
-  const random = injectedRandom ?? createRandom(options.seed);
-  const ids = createIds(clock, random);
-  const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
-  const events = createEventBus();
-
   const inline = rawTemplates !== undefined || rawChannels !== undefined;
   const readFixtures = () =>
     inline
       ? parseInlineFixtures(rawTemplates ?? [], rawChannels ?? [], clock.nowIso())
       : loadFixtures(fixturesDir, clock.nowIso());
-  // Every bad file (templates, channels, apps.json, scenarios) is reported at once, not just the first.
   const problems: string[] = [];
   const collect = <T>(load: () => T, fallback: T): T => {
     try {
@@ -160,8 +176,24 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
         ),
       ),
   );
+  return {
+    templates,
+    channels,
+    apps,
+    scenarios,
+    watch: { fixturesDir, inline, readFixtures, appsFromFile, configuredApps, scenariosDir, scenarioFiles },
+  };
+}
 
-  const cleanups: (() => void | Promise<void>)[] = [];
+type Sources = ReturnType<typeof loadSources>;
+
+/** Step 3: reload fixtures, apps.json and scenario files when they change (unless --no-watch). */
+function watchSources(platform: Platform, sources: Sources): Cleanup[] {
+  const { options, logger } = platform;
+  const { templates, channels, apps } = sources;
+  const { fixturesDir, inline, readFixtures, appsFromFile, configuredApps, scenariosDir, scenarioFiles } =
+    sources.watch;
+  const cleanups: Cleanup[] = [];
   if (options.watch && !inline) {
     cleanups.push(
       watchTemplates(fixturesDir, () => {
@@ -202,8 +234,13 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     );
   }
   if (options.watch && scenarioFiles) cleanups.push(watchScenarioDir(scenariosDir, () => scenarioFiles.reload()));
-  scenarios.setActive(options.activeScenarios);
+  return cleanups;
+}
 
+/** Step 4: the domain services over the shared parts. */
+function createServices(platform: Platform, sources: Sources, cleanups: Cleanup[]): Emulator['services'] {
+  const { store, clock, ids, events } = platform;
+  const { templates, channels } = sources;
   // Campaign delivery yields with setImmediate between time-boxed chunks (docs/reference.md#send-a-campaign).
   const campaigns = createCampaignService({
     store,
@@ -215,7 +252,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow },
   });
   cleanups.push(() => campaigns.close());
-  const services = {
+  return {
     notifications: createNotificationService({ store, templates, channels, clock, ids, events }),
     campaigns,
     templates: createTemplateService({ store, templates, channels, clock, ids }),
@@ -223,22 +260,25 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     templateChannels: createTemplateChannelService({ store, templates, channels, clock }),
     analytics: createAnalyticsService({ store, templates, channels, clock, ids }),
   };
-  // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
-  campaigns.restore(scenarios.deliveryFaults([]));
+}
 
+export function createEmulator(input: CreateAppOptions = {}): Emulator {
+  const { platform, overrides } = createPlatform(input);
+  const sources = loadSources(platform, overrides);
+  const cleanups = watchSources(platform, sources);
+  sources.scenarios.setActive(platform.options.activeScenarios);
+  const services = createServices(platform, sources, cleanups);
+  // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
+  services.campaigns.restore(sources.scenarios.deliveryFaults([]));
+
+  const { clock, store } = platform;
   return {
-    options,
-    clock,
-    random,
-    ids,
-    store,
-    templates,
-    channels,
-    apps,
-    events,
-    logger,
+    ...platform,
+    templates: sources.templates,
+    channels: sources.channels,
+    apps: sources.apps,
+    scenarios: sources.scenarios,
     services,
-    scenarios,
     startedAt: realNow(),
     onClose(fn) {
       cleanups.push(fn);
