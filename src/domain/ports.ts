@@ -82,6 +82,14 @@ export interface CampaignFilter {
   status?: string;
 }
 
+/** Deliveries created in [start, start + bucketMs) on the emulator clock, by status. */
+export interface DeliveryBucket {
+  /** Epoch ms of the bucket's start. */
+  start: number;
+  sent: number;
+  failed: number;
+}
+
 export interface StoreStats {
   deliveries: number;
   droppedDeliveries: number;
@@ -98,6 +106,10 @@ export interface Store {
   addDeliveryRun(run: DeliveryRun): void;
   queryDeliveries(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
   countDeliveries(filter: DeliveryFilter): number;
+  /** One delivery by its id (newest first scan; undefined when unknown or dropped by the cap). */
+  getDelivery(id: string): Delivery | undefined;
+  /** Matching deliveries counted per time bucket (`bucketMs` wide, from the epoch) and status. */
+  countDeliveriesByTime(filter: DeliveryFilter, bucketMs: number): DeliveryBucket[];
 
   addNotification(record: NotificationRecord): void;
   queryNotifications(filter: NotificationFilter, page: Page): ListResult<NotificationRecord>;

@@ -5,7 +5,7 @@
  * appends, and lookups stay fast at a million deliveries.
  */
 import type { Delivery } from '../schemas/records.js';
-import type { DeliveryFilter, ListResult, Page } from '../domain/ports.js';
+import type { DeliveryBucket, DeliveryFilter, ListResult, Page } from '../domain/ports.js';
 import { deliveryAt, memberStatus, type DeliveryRun, type SharedDeliveryFields } from '../domain/delivery-run.js';
 import { Deque } from './deque.js';
 import { deliveryMatcher } from './filters.js';
@@ -18,6 +18,10 @@ export interface DeliveryLog {
   add(d: Delivery): void;
   addRun(run: DeliveryRun): void;
   query(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
+  /** The live delivery with this id, searched from the newest. */
+  find(id: string): Delivery | undefined;
+  /** Matches per `bucketMs` bucket of createdAt and status, buckets in ascending order, empty ones left out. */
+  countByTime(filter: DeliveryFilter, bucketMs: number): DeliveryBucket[];
   /** Keeps only the deliveries whose shared fields `keep` accepts. */
   retain(keep: (d: SharedDeliveryFields) => boolean): void;
   toArray(): Delivery[];
@@ -41,6 +45,7 @@ const memberCount = (e: Entry): number => (e instanceof RunEntry ? e.run.userIds
 const userAt = (e: Entry, i: number): string => (e instanceof RunEntry ? e.run.userIds.at(i)! : e.userId);
 const statusAt = (e: Entry, i: number): string => (e instanceof RunEntry ? memberStatus(e.run, i) : e.status);
 const memberAt = (e: Entry, i: number): Delivery => (e instanceof RunEntry ? deliveryAt(e.run, i) : e);
+const idAt = (e: Entry, i: number): string => (e instanceof RunEntry ? e.run.idAt(i) : e.id);
 
 const ENTRY_KEYS = ['appId', 'notificationId', 'campaignId'] as const;
 
@@ -227,5 +232,43 @@ export function createDeliveryLog(
       dropped = droppedBefore;
     },
     toArray: () => unfiltered({ offset: 0, limit: length }).items,
+    find(id) {
+      for (let e = entries.length - 1; e >= 0; e--) {
+        const entry = entries.at(e)!;
+        for (let i = memberCount(entry) - 1; i >= firstMember(entry); i--) {
+          if (idAt(entry, i) === id) return memberAt(entry, i);
+        }
+      }
+      return undefined;
+    },
+    countByTime(filter, bucketMs) {
+      const matcher = deliveryMatcher(filter);
+      const perMember = filter.userId !== undefined || filter.status !== undefined;
+      const buckets = new Map<number, DeliveryBucket>();
+      for (let e = 0; e < entries.length; e++) {
+        const entry = entries.at(e)!;
+        const shared = sharedOf(entry);
+        if (!matcher.shared(shared)) continue;
+        const time = Date.parse(shared.createdAt);
+        const start = time - (((time % bucketMs) + bucketMs) % bucketMs);
+        let bucket = buckets.get(start);
+        if (!bucket) buckets.set(start, (bucket = { start, sent: 0, failed: 0 }));
+        if (perMember || !(entry instanceof RunEntry)) {
+          for (let i = firstMember(entry); i < memberCount(entry); i++) {
+            const status = statusAt(entry, i);
+            if (perMember && !matcher.member(userAt(entry, i), status)) continue;
+            if (status === 'failed') bucket.failed++;
+            else bucket.sent++;
+          }
+          continue;
+        }
+        // A run without per-member filters: its size minus its failures still held.
+        let failed = 0;
+        for (const index of entry.run.failures.keys()) if (index >= entry.start) failed++;
+        bucket.failed += failed;
+        bucket.sent += memberCount(entry) - entry.start - failed;
+      }
+      return [...buckets.values()].filter((b) => b.sent + b.failed > 0).sort((a, b) => a.start - b.start);
+    },
   };
 }

@@ -134,6 +134,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     countDeliveries(filter) {
       return store.queryDeliveries(filter, { offset: 0, limit: 0 }).total;
     },
+    getDelivery(id) {
+      return deliveries.find(id);
+    },
+    countDeliveriesByTime(filter, bucketMs) {
+      return deliveries.countByTime(filter, bucketMs);
+    },
 
     addNotification(record) {
       notifications.add(record);

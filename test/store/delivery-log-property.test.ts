@@ -134,6 +134,16 @@ describe('delivery log against an array model', () => {
               total: expected.length,
               items: expected.slice(op.offset, op.offset + op.limit),
             });
+            // Counts by time bucket and status (one bucket here: every record has the same createdAt).
+            const failed = expected.filter((d) => d.status === 'failed').length;
+            expect(log.countByTime(op.filter, 60_000)).toEqual(
+              expected.length
+                ? [{ start: Date.parse('2030-01-01T00:00:00.000Z'), sent: expected.length - failed, failed }]
+                : [],
+            );
+            // Every live delivery is found by id; a dropped or unknown id is not.
+            for (const d of model) expect(log.find(d.id)).toEqual(d);
+            expect(log.find('no-such-id')).toBeUndefined();
           }
           expect(log.length).toBe(model.length);
           expect(log.dropped).toBe(dropped);
