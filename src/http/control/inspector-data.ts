@@ -1,0 +1,114 @@
+/**
+ * Control endpoints the web inspector needs beyond the inspect lists, public like the rest:
+ * GET /__apps (apps this emulator knows), GET /__apps/{appId}/templates (templates visible to
+ * an app with its channels and a preview rendered from generated sample values),
+ * GET /__inspect/deliveries/{id} (one delivery) and GET /__inspect/delivery-stats (counts per
+ * time bucket and status, default: per minute over the last hour of the emulator clock).
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { ApiError, badRequest } from '../../domain/errors.js';
+import { renderContent } from '../../domain/variables.js';
+import { toTemplateView } from '../../domain/template-view.js';
+import {
+  AppTemplatesQuerySchema,
+  DeliveryStatsQuerySchema,
+  MAX_STATS_BUCKETS,
+} from '../../schemas/control-inspector.js';
+import type { AppEnv } from '../context.js';
+import { parseWith } from '../validate.js';
+
+/** Query parameters the schema does not name are refused, not ignored (a typo must not widen a filter). */
+function parseQuery<S extends z.ZodObject>(schema: S, query: Record<string, string>): z.infer<S> {
+  const known = Object.keys(schema.shape);
+  const unknown = Object.keys(query).filter((k) => !known.includes(k));
+  if (unknown.length) {
+    throw badRequest(
+      `Unknown query parameter(s) ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: ${known.join(', ')}.`,
+      Object.fromEntries(unknown.map((k) => [k, 'unknown parameter'])),
+    );
+  }
+  return parseWith(schema, query, 'query');
+}
+
+const notFound = (what: string, hint: string) =>
+  new ApiError('ERR_NOT_FOUND', `${what} ${hint}`, { message: 'The requested resource was not found.' });
+
+export const appRoutes = new Hono<AppEnv>()
+  .get('/', (c) => {
+    parseQuery(z.object({}), c.req.query());
+    const { apps, templates } = c.get('emulator');
+    const ids = new Set(apps.list().map((a) => a.appId));
+    for (const t of templates.list()) if (t.appId !== null) ids.add(t.appId);
+    const region = new Map(apps.list().map((a) => [a.appId, a.region]));
+    const items = [...ids].sort().map((appId) => ({
+      appId,
+      region: region.get(appId) ?? null,
+      configured: apps.mode === 'strict' && region.has(appId),
+      templates: templates.list(appId).length,
+    }));
+    return c.json({ mode: apps.mode, items });
+  })
+  .get('/:appId/templates', async (c) => {
+    const { seed } = parseQuery(AppTemplatesQuerySchema, c.req.query());
+    const appId = c.req.param('appId');
+    const { apps, templates, store } = c.get('emulator');
+    if (apps.mode === 'strict' && !apps.list().some((a) => a.appId === appId)) {
+      throw notFound(`No app "${appId}" is configured;`, 'GET /__apps lists the apps.');
+    }
+    // Loaded on use: faker is large and only this endpoint and generate-csv need it.
+    const { sampleVariables } = await import('../../platform/fake-data.js');
+    const items = templates.list(appId).map((template) => {
+      const variables = sampleVariables(template, seed ?? 1);
+      return {
+        ...toTemplateView(store, appId, template),
+        variableList: template.variableSchema,
+        sample: { variables, rendered: renderContent(template.content, variables) },
+      };
+    });
+    return c.json({ appId, authMode: apps.mode, channels: store.listChannels(appId), items });
+  });
+
+export const deliveryDetailRoutes = new Hono<AppEnv>().get('/:id', (c) => {
+  const id = c.req.param('id');
+  const delivery = c.get('emulator').store.getDelivery(id);
+  if (!delivery) throw notFound(`No delivery "${id}" is stored`, '(unknown id, cleared, or dropped by the cap).');
+  return c.json(delivery);
+});
+
+export const deliveryStatsRoutes = new Hono<AppEnv>().get('/', (c) => {
+  const { since, until, bucketMs: givenBucket, ...filter } = parseQuery(DeliveryStatsQuerySchema, c.req.query());
+  const bucketMs = givenBucket ?? 60_000;
+  const end = until ?? c.get('emulator').clock.now();
+  const start = since ?? end - 3_600_000 + 1;
+  if (start > end) throw badRequest('"since" must not be after "until".', { since: 'must not be after until' });
+  const first = start - (start % bucketMs);
+  const count = Math.floor((end - first) / bucketMs) + 1;
+  if (count > MAX_STATS_BUCKETS) {
+    throw badRequest(`The range holds ${count} buckets; at most ${MAX_STATS_BUCKETS}: widen bucketMs or narrow it.`, {
+      bucketMs: `gives ${count} buckets (max ${MAX_STATS_BUCKETS})`,
+    });
+  }
+  const counted = new Map(
+    c
+      .get('emulator')
+      .store.countDeliveriesByTime({ ...filter, since: start, until: end }, bucketMs)
+      .map((b) => [b.start, b]),
+  );
+  const buckets = Array.from({ length: count }, (_, i) => {
+    const at = first + i * bucketMs;
+    const b = counted.get(at);
+    return { start: new Date(at).toISOString(), sent: b?.sent ?? 0, failed: b?.failed ?? 0 };
+  });
+  const totals = buckets.reduce((t, b) => ({ sent: t.sent + b.sent, failed: t.failed + b.failed }), {
+    sent: 0,
+    failed: 0,
+  });
+  return c.json({
+    since: new Date(start).toISOString(),
+    until: new Date(end).toISOString(),
+    bucketMs,
+    totals,
+    buckets,
+  });
+});
