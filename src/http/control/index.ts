@@ -11,14 +11,20 @@ import { scenarioRoutes } from './scenarios.js';
 import { inspectCampaignRoutes } from './inspect-campaigns.js';
 import { streamRoutes } from './stream.js';
 import { clockRoutes } from './clock.js';
+import { inspectorRoutes } from './inspector.js';
+import { appRoutes, deliveryDetailRoutes, deliveryStatsRoutes } from './inspector-data.js';
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
+    .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
     .use('/__*', adminAuth(emulator))
+    .route('/__apps', appRoutes)
+    .route('/__inspect/delivery-stats', deliveryStatsRoutes)
     .route('/__health', healthRoutes)
     .route('/__inspect/campaigns', inspectCampaignRoutes)
     .route('/__inspect/stream', streamRoutes)
     .route('/__clock', clockRoutes)
     .route('/__inspect', inspectRoutes)
+    .route('/__inspect/deliveries', deliveryDetailRoutes)
     .route('/__scenarios', scenarioRoutes);
 }
