@@ -1,0 +1,248 @@
+/**
+ * The page's one data path: the package's typed control-plane client (src/client) plus the
+ * control endpoints it does not wrap yet, all with the admin token from this tab's
+ * sessionStorage, and the live stream read with fetch (so it can send the token header too).
+ */
+import { createClient, EmulatorClientError } from '../src/client/index.js';
+import type { Campaign, Delivery, JournalEntry } from '../src/schemas/records.js';
+
+export type { Campaign, Delivery, JournalEntry };
+export { EmulatorClientError };
+
+const TOKEN_KEY = 'notification-emulator.admin-token';
+
+export const token = {
+  get: (): string | undefined => sessionStorage.getItem(TOKEN_KEY) ?? undefined,
+  set: (value: string) => sessionStorage.setItem(TOKEN_KEY, value),
+  clear: () => sessionStorage.removeItem(TOKEN_KEY),
+};
+
+/** Called when the control plane answers 401: the page asks for the token. */
+let onUnauthorized: (() => void) | undefined;
+export const whenUnauthorized = (fn: () => void) => (onUnauthorized = fn);
+
+const authFetch: typeof fetch = async (input, init = {}) => {
+  const headers = new Headers(init.headers);
+  const t = token.get();
+  if (t !== undefined) headers.set('authorization', `Bearer ${t}`);
+  const res = await fetch(input, { ...init, headers });
+  if (res.status === 401) onUnauthorized?.();
+  return res;
+};
+
+export const client = createClient({ url: location.origin, fetch: authFetch });
+
+/** Calls for what the typed client does not cover: same fetch, same token, same errors. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await authFetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* keep the text */
+  }
+  if (!res.ok) {
+    const error = (parsed as { error?: { code?: string; devMessage?: string } } | undefined)?.error;
+    const why = error ? `${error.code}: ${error.devMessage}` : String(text).slice(0, 200);
+    throw new EmulatorClientError(`${method} ${path} answered ${res.status} (${why})`, res.status, parsed);
+  }
+  return parsed as T;
+}
+
+export const query = (params: Record<string, string | number | undefined | null>): string => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const text = q.toString();
+  return text ? `?${text}` : '';
+};
+
+export interface ListResult<T> {
+  total: number;
+  items: T[];
+}
+
+export interface JournalDetail extends JournalEntry {
+  query?: string;
+  requestHeaders?: Record<string, string>;
+  requestBody?: string | null;
+  requestBodyTruncated?: boolean;
+  responseBody?: string | null;
+  responseBodyTruncated?: boolean;
+}
+
+export interface RuleView {
+  rule: number;
+  explanation: string;
+  times: number | null;
+  after: number;
+  probability: number | null;
+  matched: number;
+  applied: number;
+  remaining: number | null;
+}
+export interface ScenarioView {
+  name: string;
+  description: string | null;
+  source: string;
+  active: boolean;
+  rules: RuleView[];
+}
+export interface ScenarioList {
+  active: string[];
+  scenarios: ScenarioView[];
+  headerActivated?: ScenarioView[];
+  loadErrors?: { file: string; problems: string[] }[];
+}
+
+export interface AppInfo {
+  appId: string;
+  region: string | null;
+  configured: boolean;
+  templates: number;
+}
+export interface VariableEntry {
+  key: string;
+  type: 'string' | 'image' | 'action';
+  name: string;
+  required: boolean;
+}
+export interface TemplateInfo {
+  id: string;
+  key: string;
+  name: string;
+  status: string;
+  category: string | null;
+  channels: string[];
+  channelIds: string[];
+  content: Record<string, unknown>;
+  source: string;
+  variableList: VariableEntry[];
+  sample: { variables: Record<string, unknown>; rendered: Record<string, unknown> };
+}
+export interface ChannelInfo {
+  id: string;
+  name: string;
+  type: string;
+  enabled: boolean;
+}
+export interface DeliveryStats {
+  since: string;
+  until: string;
+  bucketMs: number;
+  totals: { sent: number; failed: number };
+  buckets: { start: string; sent: number; failed: number }[];
+}
+
+export const api = {
+  apps: () => call<{ mode: 'open' | 'strict'; items: AppInfo[] }>('GET', '/__apps'),
+  templates: (appId: string, seed?: number) =>
+    call<{ appId: string; authMode: 'open' | 'strict'; channels: ChannelInfo[]; items: TemplateInfo[] }>(
+      'GET',
+      `/__apps/${encodeURIComponent(appId)}/templates${query({ seed })}`,
+    ),
+  delivery: (id: string) => call<Delivery>('GET', `/__inspect/deliveries/${encodeURIComponent(id)}`),
+  deliveries: (params: Record<string, string | number | undefined>) =>
+    call<ListResult<Delivery>>('GET', `/__inspect/deliveries${query(params)}`),
+  requests: (params: Record<string, string | number | undefined>) =>
+    call<ListResult<JournalDetail>>('GET', `/__inspect/requests${query(params)}`),
+  request: (id: string) => call<JournalDetail>('GET', `/__inspect/requests/${encodeURIComponent(id)}`),
+  campaigns: (params: Record<string, string | number | undefined>) =>
+    call<ListResult<Campaign>>('GET', `/__inspect/campaigns${query(params)}`),
+  stats: (params: Record<string, string | number | undefined> = {}) =>
+    call<DeliveryStats>('GET', `/__inspect/delivery-stats${query(params)}`),
+  scenarios: () => call<ScenarioList>('GET', '/__scenarios'),
+  reset: (appId?: string) => call<{ reset: true; appId: string | null }>('POST', `/__reset${query({ appId })}`),
+};
+
+export type StreamType = 'delivery' | 'campaign' | 'request' | 'notification';
+
+/**
+ * Reads GET /__inspect/stream with fetch (EventSource cannot send the authorization header)
+ * and reconnects after a second when the connection ends, until `signal` aborts.
+ */
+export function openStream(
+  params: Record<string, string | undefined>,
+  onEvent: (type: StreamType, data: unknown) => void,
+  signal: AbortSignal,
+  onState: (state: 'live' | 'reconnecting') => void = () => {},
+): void {
+  const run = async () => {
+    while (!signal.aborted) {
+      try {
+        const res = await authFetch(`/__inspect/stream${query(params)}`, {
+          signal,
+          headers: { accept: 'text/event-stream' },
+        });
+        if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+        onState('live');
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            if (frame.startsWith(':')) continue;
+            let event = 'message';
+            let data = '';
+            for (const line of frame.split('\n')) {
+              if (line.startsWith('event:')) event = line.slice(6).trim();
+              else if (line.startsWith('data:')) data += line.slice(5).trimStart();
+            }
+            onEvent(event as StreamType, JSON.parse(data));
+          }
+        }
+      } catch {
+        if (signal.aborted) return;
+      }
+      if (signal.aborted) return;
+      onState('reconnecting');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+  void run();
+}
+
+/** A function called at most once per animation frame with everything queued since the last call. */
+export function frameBatcher<T>(
+  flush: (items: T[], skipped: number) => void,
+  max = Infinity,
+): { push(item: T): void; cancel(): void } {
+  let queue: T[] = [];
+  let skipped = 0;
+  let frame = 0;
+  return {
+    push(item) {
+      queue.push(item);
+      // A hidden tab gets no frames: keep only the newest `max` meanwhile.
+      if (queue.length > 2 * max) {
+        skipped += queue.length - max;
+        queue = queue.slice(-max);
+      }
+      if (frame === 0) {
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          const items = queue;
+          const gone = skipped;
+          queue = [];
+          skipped = 0;
+          flush(items, gone);
+        });
+      }
+    },
+    cancel() {
+      if (frame !== 0) cancelAnimationFrame(frame);
+      frame = 0;
+      queue = [];
+      skipped = 0;
+    },
+  };
+}
