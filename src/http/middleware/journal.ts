@@ -48,7 +48,8 @@ const NOT_KEPT = { text: null, truncated: true } as const;
 
 /**
  * The request body as text: what a route already read (hono caches it). A body nobody read
- * (the request was refused first) is read here only when it declares a length within the cap.
+ * (the request was refused first) is read here only when it declares a length within the
+ * cap; a larger or chunked one is marked as not kept rather than read.
  */
 async function requestBody(c: Context<AppEnv>): Promise<{ text: string | null; truncated: boolean }> {
   const cache = c.req.bodyCache;
@@ -56,11 +57,17 @@ async function requestBody(c: Context<AppEnv>): Promise<{ text: string | null; t
     if (cache.text) return capText(await cache.text);
     if (cache.arrayBuffer) return capBinary(new Uint8Array(await cache.arrayBuffer));
     if (cache.formData) return capBinary(new Uint8Array(await new Response(await cache.formData).arrayBuffer()));
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return NO_BODY;
     const length = c.req.header('content-length');
-    if (length === undefined) return c.req.header('transfer-encoding') === undefined ? NO_BODY : NOT_KEPT;
-    const size = Number(length);
-    if (!(size > 0)) return NO_BODY;
-    return size > JOURNAL_BODY_LIMIT ? NOT_KEPT : capText(await c.req.text());
+    if (length !== undefined) {
+      const size = Number(length);
+      if (!(size > 0)) return NO_BODY;
+      return size > JOURNAL_BODY_LIMIT ? NOT_KEPT : capText(await c.req.text());
+    }
+    if (c.req.header('transfer-encoding') !== undefined) return NOT_KEPT;
+    // Neither header: over HTTP/1.1 that is no body; in process (app.request) the body is a plain stream.
+    if (c.req.raw.body === null) return NO_BODY;
+    return capBinary(new Uint8Array(await c.req.arrayBuffer()));
   } catch {
     return NOT_KEPT;
   }
@@ -99,7 +106,8 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
       const rules = c.get('appliedRules');
       const last = rules?.at(-1);
       const status = c.res.status;
-      const request = status === 499 ? NO_BODY : await requestBody(c);
+      const read = status === 499 ? NO_BODY : await requestBody(c);
+      const request = read.text === '' ? NO_BODY : read;
       const raw = c.get('rawResponseBody');
       const response =
         answered !== undefined ? capText(JSON.stringify(answered)) : raw != null ? capText(raw) : NO_BODY;
