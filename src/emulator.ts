@@ -25,6 +25,7 @@ import { createLogger, type Logger } from './platform/logger.js';
 import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
 import { createScenarioFiles, parseScenario, watchScenarioDir } from './scenario-engine/load-scenarios.js';
 import type { RequestFacts } from './scenario-engine/match.js';
+import type { Scenario } from './schemas/scenario-file.js';
 
 /** Parts a test (or startEmulator) may inject instead of the defaults. */
 export interface EmulatorOverrides {
@@ -67,6 +68,14 @@ export interface Emulator {
   deliveryFaults(requestScenarios: string[], request?: RequestFacts): DeliveryFaultPolicy;
   /** Loaded scenarios, the active set and rule counters (CONTRACT §7). */
   readonly scenarios: ScenarioEngine;
+  /**
+   * Back to the state at start (POST /__reset). Everything: records, runtime templates and
+   * channels, open-mode apps, scenarios (runtime-loaded ones removed, file/option ones as
+   * loaded, counters and active set as at start), the clock's start mode; scheduled campaigns
+   * never start. With `appId`: that app's records, runtime templates, channels, scheduled
+   * campaigns and (open mode) the app itself; scenarios and the clock are shared and stay.
+   */
+  reset(appId?: string): void;
   /** Registers cleanup to run on close (timers, watchers). */
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -97,7 +106,8 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const clock = injectedClock ?? new EmulatorClock();
   const random = injectedRandom ?? createRandom(options.seed);
   const ids = createIds(clock, random);
-  const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
+  const store =
+    injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries, maxJournal: options.maxJournal });
   const events = createEventBus();
 
   const readTemplates = () =>
@@ -126,6 +136,8 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   }
 
   const scenarios = createScenarioEngine({ random });
+  /** The scenarios a reset goes back to: the inline ones, or what the folder holds now. */
+  let baseScenarios: () => { scenario: Scenario; source: string }[];
   if (rawScenarios) {
     const problems: string[] = [];
     rawScenarios.forEach((raw, i) => {
@@ -136,11 +148,14 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       else scenarios.load(result.scenario, 'options.scenarios');
     });
     if (problems.length) throw new ConfigError(problems);
+    const inline = scenarios.names().map((name) => ({ scenario: scenarios.get(name)!, source: 'options.scenarios' }));
+    baseScenarios = () => inline;
   } else {
     const scenariosDir = resolve(options.scenariosDir);
     const files = createScenarioFiles(scenariosDir, scenarios, logger);
     files.loadAtStart();
     if (options.watch) cleanups.push(watchScenarioDir(scenariosDir, () => files.reload()));
+    baseScenarios = files.current;
   }
   const unknownScenarios = scenarios.unknown(options.activeScenarios);
   if (unknownScenarios.length) {
@@ -186,6 +201,18 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     services,
     scenarios,
     deliveryFaults: (requestScenarios, request) => scenarios.deliveryFaults(requestScenarios, request),
+    reset(appId) {
+      // Timers first: a scheduled campaign must not start between the clear and the clock reset.
+      campaigns.cancelScheduled(appId);
+      store.reset(appId);
+      apps.reset(appId);
+      if (appId !== undefined) return;
+      for (const name of scenarios.names()) scenarios.remove(name);
+      for (const { scenario, source } of baseScenarios()) scenarios.load(scenario, source);
+      scenarios.reset();
+      scenarios.setActive(options.activeScenarios.filter((name) => scenarios.has(name)));
+      clock.reset();
+    },
     startedAt: realNow(),
     onClose(fn) {
       cleanups.push(fn);

@@ -66,14 +66,8 @@ export interface ListResult<T> {
   items: T[];
 }
 
-export interface JournalDetail extends JournalEntry {
-  query?: string;
-  requestHeaders?: Record<string, string>;
-  requestBody?: string | null;
-  requestBodyTruncated?: boolean;
-  responseBody?: string | null;
-  responseBodyTruncated?: boolean;
-}
+/** A journal entry: request query, masked headers and both bodies (capped, with a truncated mark). */
+export type JournalDetail = JournalEntry;
 
 export interface RuleView {
   rule: number;
@@ -186,11 +180,11 @@ export function openStream(
           const { value, done } = await reader.read();
           if (done) break;
           buffer += value;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const frame = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            if (frame.startsWith(':')) continue;
+          // One split per chunk (a chunk may hold thousands of events: no slice per event).
+          const frames = buffer.split('\n\n');
+          buffer = frames.pop() ?? '';
+          for (const frame of frames) {
+            if (frame === '' || frame.startsWith(':')) continue;
             let event = 'message';
             let data = '';
             for (const line of frame.split('\n')) {

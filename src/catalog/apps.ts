@@ -18,6 +18,8 @@ export interface AppRegistry {
   /** The app for these credentials, or null when they are missing or wrong. */
   authenticate(appId: string, apiKey: string): AppConfig | null;
   list(): AppConfig[];
+  /** Forgets the apps open mode added on first use (one of them, when named); configured apps stay. */
+  reset(appId?: string): void;
 }
 
 export function createAppRegistry(configured: AppConfig[]): AppRegistry {
@@ -36,6 +38,11 @@ export function createAppRegistry(configured: AppConfig[]): AppRegistry {
     },
     list() {
       return [...apps.values()];
+    },
+    reset(appId) {
+      const configuredIds = new Set(configured.map((a) => a.appId));
+      for (const id of [...apps.keys()])
+        if (!configuredIds.has(id) && (appId === undefined || id === appId)) apps.delete(id);
     },
   };
 }

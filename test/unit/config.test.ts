@@ -52,6 +52,9 @@ describe('loadConfig', () => {
     [[], { EMULATOR_SEED: '8' }, { seed: 8 }],
     [['--admin-token', 't1'], { EMULATOR_ADMIN_TOKEN: 't2' }, { adminToken: 't1' }],
     [['--max-deliveries', '10'], {}, { maxDeliveries: 10 }],
+    [['--max-journal', '5'], { EMULATOR_MAX_JOURNAL: '6' }, { maxJournal: 5 }],
+    [[], { EMULATOR_MAX_JOURNAL: '6' }, { maxJournal: 6 }],
+    [[], {}, { maxJournal: 10_000 }],
     [['--log-level', 'silent'], { EMULATOR_LOG_LEVEL: 'debug' }, { logLevel: 'silent' }],
     [['--no-watch'], {}, { watch: false }],
   ])('%j with env %j gives %j', (argv, env, expected) => {
@@ -75,6 +78,8 @@ describe('loadConfig', () => {
     [['--port', '-1'], /--port/],
     [['--log-level', 'loud'], /--log-level/],
     [['--max-deliveries', '0'], /--max-deliveries/],
+    [['--max-journal', '0'], /--max-journal/],
+    [['--max-journal', 'many'], /--max-journal/],
     [['--seed', 'x'], /--seed/],
     [['--nope'], /nope/],
     [['stray'], /stray/],

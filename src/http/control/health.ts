@@ -20,6 +20,8 @@ export const healthRoutes = new Hono<AppEnv>().get('/', (c) => {
     deliveries: stats.deliveries,
     droppedDeliveries: stats.droppedDeliveries,
     maxDeliveries: emulator.options.maxDeliveries,
+    journal: stats.journal,
+    maxJournal: emulator.options.maxJournal,
     clock: { now: emulator.clock.nowIso(), mode: emulator.clock.mode },
   });
 });
