@@ -62,7 +62,7 @@ describe('GET /__apps', () => {
     app = makeTestApp();
     const res = await call(app, 'GET', '/__apps?limit=3');
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toEqual({ limit: 'unknown parameter' });
+    expect(res.body.error.details).toEqual({ limit: 'is not a parameter of this endpoint' });
   });
 });
 

@@ -16,27 +16,14 @@ import {
   MAX_STATS_BUCKETS,
 } from '../../schemas/control-inspector.js';
 import type { AppEnv } from '../context.js';
-import { parseWith } from '../validate.js';
-
-/** Query parameters the schema does not name are refused, not ignored (a typo must not widen a filter). */
-function parseQuery<S extends z.ZodObject>(schema: S, query: Record<string, string>): z.infer<S> {
-  const known = Object.keys(schema.shape);
-  const unknown = Object.keys(query).filter((k) => !known.includes(k));
-  if (unknown.length) {
-    throw badRequest(
-      `Unknown query parameter(s) ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: ${known.join(', ')}.`,
-      Object.fromEntries(unknown.map((k) => [k, 'unknown parameter'])),
-    );
-  }
-  return parseWith(schema, query, 'query');
-}
+import { parseQuery } from '../validate.js';
 
 const notFound = (what: string, hint: string) =>
   new ApiError('ERR_NOT_FOUND', `${what} ${hint}`, { message: 'The requested resource was not found.' });
 
 export const appRoutes = new Hono<AppEnv>()
   .get('/', (c) => {
-    parseQuery(z.object({}), c.req.query());
+    parseQuery(c, z.object({}));
     const { apps, templates } = c.get('emulator');
     const ids = new Set(apps.list().map((a) => a.appId));
     for (const t of templates.list()) if (t.appId !== null) ids.add(t.appId);
@@ -50,7 +37,7 @@ export const appRoutes = new Hono<AppEnv>()
     return c.json({ mode: apps.mode, items });
   })
   .get('/:appId/templates', async (c) => {
-    const { seed } = parseQuery(AppTemplatesQuerySchema, c.req.query());
+    const { seed } = parseQuery(c, AppTemplatesQuerySchema);
     const appId = c.req.param('appId');
     const { apps, templates, store } = c.get('emulator');
     if (apps.mode === 'strict' && !apps.list().some((a) => a.appId === appId)) {
@@ -77,7 +64,7 @@ export const deliveryDetailRoutes = new Hono<AppEnv>().get('/:id', (c) => {
 });
 
 export const deliveryStatsRoutes = new Hono<AppEnv>().get('/', (c) => {
-  const { since, until, bucketMs: givenBucket, ...filter } = parseQuery(DeliveryStatsQuerySchema, c.req.query());
+  const { since, until, bucketMs: givenBucket, ...filter } = parseQuery(c, DeliveryStatsQuerySchema);
   const bucketMs = givenBucket ?? 60_000;
   const end = until ?? c.get('emulator').clock.now();
   const start = since ?? end - 3_600_000 + 1;
