@@ -1,6 +1,7 @@
 /**
  * A few lines instead of a framework: h() builds real DOM elements, svg() SVG ones. Text is
- * always set as text (never parsed as HTML), so rendered notification content cannot inject markup.
+ * set as text; the one place that builds HTML text (live table rows, for speed) escapes every
+ * value with esc(), so rendered notification content cannot inject markup.
  */
 export type Child = Node | string | number | null | undefined | false | Child[];
 type Attrs = Record<string, unknown>;
@@ -81,6 +82,10 @@ export function duration(ms: number): string {
         : `${s} s`;
   return negative ? `-${text}` : text;
 }
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text made safe to place in HTML (element content or a quoted attribute). */
+export const esc = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /** A status shown as a word with a symbol and a colour (never by colour alone). */
 export function badge(status: string, title?: string): HTMLElement {

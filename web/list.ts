@@ -98,13 +98,13 @@ export function pager(total: number, offset: number, limit: number, shown: numbe
   );
 }
 
-export function table(caption: string, headers: string[], body: HTMLTableSectionElement): HTMLElement {
+export function table(caption: string, headers: string[], body: HTMLTableSectionElement, cls?: string): HTMLElement {
   return h(
     'div',
     { class: 'table-wrap' },
     h(
       'table',
-      null,
+      { class: cls },
       h('caption', { class: 'visually-hidden' }, caption),
       h(
         'thead',

@@ -83,7 +83,9 @@ describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
     await expect.poll(() => card.textContent()).toContain('Ada, Black Friday is here');
     const img = card.getByRole('img', { name: 'Notification image' });
     expect(await img.getAttribute('src')).toBe(IMAGE_URL);
-    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() => img.evaluate((el) => (el as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0))
+      .toBe(true);
     expect(await page.getByRole('figure', { name: 'Push notification' }).textContent()).toContain(
       'Black Friday: 30% off',
     );

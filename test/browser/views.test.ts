@@ -8,6 +8,11 @@ import type { RunningEmulator } from '../../src/index.js';
 import { HAS_BROWSER, launchBrowser, openPage } from './harness.js';
 import { seed, startSeeded } from './seed.js';
 
+// page.evaluate callbacks run in the browser; the Node typecheck has no DOM library.
+declare const window: any;
+declare const document: any;
+declare function requestAnimationFrame(callback: (now: number) => void): number;
+
 describe.skipIf(!HAS_BROWSER)('web inspector: every view', () => {
   let browser: Browser;
   let emu: RunningEmulator;

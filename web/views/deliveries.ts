@@ -4,7 +4,7 @@
  * and one delivery's detail: its content as the user sees it, variables, raw record.
  */
 import { api, openStream, frameBatcher, type Delivery } from '../api.js';
-import { badge, copyButton, fill, h, pre, time } from '../dom.js';
+import { badge, copyButton, esc, fill, h, pre, time } from '../dom.js';
 import { cell, datalist, filterForm, pager, table, valuesFrom, type Field, type Values } from '../list.js';
 import { renderContent } from '../render.js';
 import { showError } from '../router.js';
@@ -41,25 +41,25 @@ function matches(d: Delivery, f: Values): boolean {
   return true;
 }
 
-function source(d: Delivery): HTMLElement {
-  if (d.campaignId) return h('a', { href: `/__/campaigns/${d.campaignId}` }, `campaign ${d.campaignId.slice(-6)}`);
-  if (d.notificationId)
-    return h('a', { href: `/__/?notificationId=${d.notificationId}` }, `notif …${d.notificationId.slice(-6)}`);
-  return h('span', { class: 'muted' }, '—');
-}
+const SYMBOL: Record<string, string> = { sent: '✓', failed: '✕' };
 
-function row(d: Delivery): HTMLTableRowElement {
-  return h(
-    'tr',
-    { 'data-id': d.id, class: d.status === 'failed' ? 'row-failed' : undefined },
-    cell(h('a', { href: `/__/deliveries/${d.id}`, 'aria-label': `Delivery ${d.id}` }, time(d.createdAt, true))),
-    cell(d.appId),
-    cell(d.userId),
-    cell(d.templateKey),
-    cell(d.channels.join(', ')),
-    cell(d.mode),
-    cell(badge(d.status), d.failureReason ? h('div', { class: 'reason' }, d.failureReason) : null),
-    cell(source(d)),
+/** A row as HTML text (every value escaped): hundreds of rows a frame parse far faster than built node by node. */
+function rowHtml(d: Delivery): string {
+  const at = d.createdAt.replace('T', ' ').replace(/Z$/, '');
+  const source = d.campaignId
+    ? `<a href="/__/campaigns/${esc(d.campaignId)}">campaign ${esc(d.campaignId.slice(-6))}</a>`
+    : d.notificationId
+      ? `<a href="/__/?notificationId=${esc(d.notificationId)}">notif …${esc(d.notificationId.slice(-6))}</a>`
+      : '<span class="muted">—</span>';
+  const reason = d.failureReason ? `<div class="reason">${esc(d.failureReason)}</div>` : '';
+  return (
+    `<tr data-id="${esc(d.id)}"${d.status === 'failed' ? ' class="row-failed"' : ''}>` +
+    `<td><a href="/__/deliveries/${esc(d.id)}" aria-label="Delivery ${esc(d.id)}">` +
+    `<time datetime="${esc(d.createdAt)}">${esc(at)}</time></a></td>` +
+    `<td>${esc(d.appId)}</td><td>${esc(d.userId)}</td><td>${esc(d.templateKey)}</td>` +
+    `<td>${esc(d.channels.join(', '))}</td><td>${esc(d.mode)}</td>` +
+    `<td><span class="badge s-${esc(d.status)}"><span aria-hidden="true">${SYMBOL[d.status] ?? '•'}</span> ` +
+    `${esc(d.status)}</span>${reason}</td><td>${source}</td></tr>`
   );
 }
 
@@ -78,14 +78,26 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
 
   const showTotal = () => fill(pages, pager(total, offset, PAGE, body.rows.length));
   const batch = frameBatcher<Delivery>((items, skipped) => {
+    const started = performance.now();
     const fresh = items.slice(-LIVE_WINDOW);
-    const fragment = document.createDocumentFragment();
-    for (let i = fresh.length - 1; i >= 0; i--) fragment.append(row(fresh[i]!));
-    body.prepend(fragment);
-    while (body.rows.length > LIVE_WINDOW) body.lastElementChild!.remove();
+    let html = '';
+    for (let i = fresh.length - 1; i >= 0; i--) html += rowHtml(fresh[i]!);
+    if (fresh.length >= LIVE_WINDOW) body.innerHTML = html;
+    else {
+      body.insertAdjacentHTML('afterbegin', html);
+      const firstExtra = body.rows[LIVE_WINDOW];
+      if (firstExtra) {
+        // The oldest rows past the window go in one operation.
+        const range = document.createRange();
+        range.setStartBefore(firstExtra);
+        range.setEndAfter(body.lastElementChild!);
+        range.deleteContents();
+      }
+    }
     total += items.length + skipped;
-    body.closest('table')?.classList.remove('empty');
     showTotal();
+    // Visible in the browser's performance panel (and read by the scale test).
+    performance.measure('deliveries:live-render', { start: started });
   }, LIVE_WINDOW);
   signal.addEventListener('abort', () => batch.cancel());
 
@@ -122,8 +134,9 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
     const result = await api.deliveries({ ...filters, order: 'desc', limit: PAGE, offset });
     if (signal.aborted) return;
     total = result.total;
-    fill(body, result.items.map(row));
+    body.innerHTML = result.items.map(rowHtml).join('');
     showTotal();
+    if (performance.getEntriesByName('deliveries:first-page').length === 0) performance.mark('deliveries:first-page');
     if (!paused) live();
   }
 
@@ -153,6 +166,7 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
       'Deliveries, newest first',
       ['Time (UTC)', 'App', 'User', 'Template', 'Channels', 'Mode', 'Status', 'Campaign / notification'],
       body,
+      'fixed deliveries',
     ),
     pages,
   );

@@ -152,7 +152,18 @@ export async function requestDetail({ main, params }: ViewContext): Promise<void
       time(e.time, true),
       e.appId ? ` · app ${e.appId}` : '',
     ),
-    e.scenario ? h('p', { class: 'note' }, `Scenario "${e.scenario}" applied: ${e.rule ?? ''}`) : null,
+    e.rules.length
+      ? h(
+          'div',
+          { class: 'note' },
+          h('strong', null, 'Scenario rules that applied'),
+          h(
+            'ul',
+            null,
+            e.rules.map((r) => h('li', null, h('a', { href: '/__/scenarios' }, r.scenario), `: ${r.rule}`)),
+          ),
+        )
+      : null,
     h(
       'div',
       { class: 'title-row' },
