@@ -140,4 +140,54 @@ describe.skipIf(!HAS_BROWSER)('web inspector: driving the emulator', () => {
       await emu.close();
     }
   });
+
+  it("shows a failed request's bodies and headers (key masked) and a curl that replays it", async () => {
+    const emu = await start();
+    try {
+      const refused = await send(emu, ['u1'], { name: 'Ada' }); // discount_code missing
+      expect(refused.status).toBe(400);
+      const { page, problems } = await openPage(browser);
+      await page.goto(`${emu.url}/__/requests?status=400`);
+      await page.getByRole('link', { name: 'Request POST /api/notifications/send' }).click();
+      await page.getByRole('heading', { name: 'POST /api/notifications/send' }).waitFor();
+      expect(await page.getByLabel('Response body').textContent()).toContain('ERR_INVALID_VARIABLES');
+      expect(await page.getByLabel('Request body').textContent()).toContain('"name": "Ada"');
+      expect(await page.getByRole('row', { name: /^apikey/ }).textContent()).toBe('apikey***');
+      const curl = (await page.getByLabel('curl command').textContent())!;
+      expect(curl).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/notifications\/send'/);
+      expect(curl).toContain("-H 'apikey: <apikey>'");
+      expect(curl).toContain("-H 'appid: shop-app'");
+      expect(curl).toContain('--data-binary \'{"template"');
+      expect(problems).toEqual([]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('resets one app or everything only after a confirmation', async () => {
+    const emu = await start();
+    try {
+      await send(emu, ['u1']);
+      await send(emu, ['u2'], undefined, { headers: { appid: 'other-app' } });
+      const { page, problems } = await openPage(browser);
+      await page.goto(`${emu.url}/__/reset`);
+      await page.getByLabel(/^App/).fill('other-app');
+      await page.getByRole('button', { name: 'Reset…' }).click();
+      await page.getByText('This clears everything of app "other-app"', { exact: false }).waitFor();
+      expect((await emu.client.deliveries()).total).toBe(2); // nothing yet
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Reset…' }).click();
+      await page.getByRole('button', { name: 'Yes, reset other-app' }).click();
+      await page.getByText('App "other-app" was reset.').waitFor();
+      expect((await emu.client.deliveries()).items.map((d) => d.appId)).toEqual(['shop-app']);
+      await page.getByLabel(/^App/).fill('');
+      await page.getByRole('button', { name: 'Reset…' }).click();
+      await page.getByRole('button', { name: 'Yes, reset everything' }).click();
+      await page.getByText('Everything was reset.').waitFor();
+      expect((await emu.client.deliveries()).total).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await emu.close();
+    }
+  });
 });
