@@ -26,7 +26,7 @@ try {
     ['campaign', `/__/campaigns/${campaignId}`, '.timeline'],
     ['scenarios', '/__/scenarios', '[role=switch]'],
     ['clock', '/__/clock', 'table tbody tr'],
-    ['templates', '/__/templates?app=shop-app&template=black-friday-promo', 'details[open]'],
+    ['templates', '/__/templates?app=shop-app', 'details[open]'],
     ['overview', '/__/overview', 'svg.chart'],
     ['reset', '/__/reset', 'form'],
   ];

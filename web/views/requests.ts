@@ -116,7 +116,9 @@ export async function requestsView({ main, query, signal }: ViewContext): Promis
 export function curlOf(e: JournalDetail, origin = location.origin): string {
   const parts = ['curl', '-sS', '-X', e.method, shellQuote(`${origin}${e.path}${e.query ? `?${e.query}` : ''}`)];
   for (const [name, value] of Object.entries(e.requestHeaders ?? {})) {
-    if (['host', 'content-length', 'connection', 'accept-encoding'].includes(name)) continue;
+    // What curl sets itself or a browser/runtime added: not part of the call being replayed.
+    if (/^(host|content-length|connection|accept|accept-encoding|accept-language|user-agent|sec-.*)$/.test(name))
+      continue;
     parts.push('-H', shellQuote(`${name}: ${value === '***' ? `<${name}>` : value}`));
   }
   if (e.requestBody) parts.push('--data-binary', shellQuote(e.requestBody));

@@ -53,6 +53,7 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
     const data = await api.templates(app);
     if (signal.aborted) return;
     const apiKey = data.authMode === 'open' ? 'any-key' : '$APIKEY';
+    const firstApproved = data.items.find((t) => t.status === 'approved') ?? data.items[0];
     fill(
       content,
       data.authMode === 'open'
@@ -88,7 +89,7 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
         const variables = t.variableList;
         return h(
           'details',
-          { class: 'card', open: t.key === selected || data.items.length === 1, 'data-template': t.key },
+          { class: 'card', open: t.key === selected || (!selected && t === firstApproved), 'data-template': t.key },
           h(
             'summary',
             null,
@@ -106,6 +107,9 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
               'section',
               null,
               h('h3', null, 'Preview with sample values'),
+              t.status === 'approved'
+                ? null
+                : h('p', { class: 'note' }, `Status ${t.status}: a send answers 400 ERR_TEMPLATE_NOT_APPROVED.`),
               renderContent(t.channels, t.sample.rendered, app, false),
               h(
                 'div',
