@@ -93,53 +93,13 @@ export interface ScenarioList {
   loadErrors?: { file: string; problems: string[] }[];
 }
 
-export interface AppInfo {
-  appId: string;
-  region: string | null;
-  configured: boolean;
-  templates: number;
-}
-export interface VariableEntry {
-  key: string;
-  type: 'string' | 'image' | 'action';
-  name: string;
-  required: boolean;
-}
-export interface TemplateInfo {
-  id: string;
-  key: string;
-  name: string;
-  status: string;
-  category: string | null;
-  channels: string[];
-  channelIds: string[];
-  content: Record<string, unknown>;
-  source: string;
-  variableList: VariableEntry[];
-  sample: { variables: Record<string, unknown>; rendered: Record<string, unknown> };
-}
-export interface ChannelInfo {
-  id: string;
-  name: string;
-  type: string;
-  enabled: boolean;
-}
-export interface DeliveryStats {
-  since: string;
-  until: string;
-  bucketMs: number;
-  totals: { sent: number; failed: number };
-  buckets: { start: string; sent: number; failed: number }[];
-}
+export type { AppTemplates, DeliveryStats, TemplateSample as TemplateInfo } from '../src/client/index.js';
 
 export const api = {
-  apps: () => call<{ mode: 'open' | 'strict'; items: AppInfo[] }>('GET', '/__apps'),
-  templates: (appId: string, seed?: number) =>
-    call<{ appId: string; authMode: 'open' | 'strict'; channels: ChannelInfo[]; items: TemplateInfo[] }>(
-      'GET',
-      `/__apps/${encodeURIComponent(appId)}/templates${query({ seed })}`,
-    ),
-  delivery: (id: string) => call<Delivery>('GET', `/__inspect/deliveries/${encodeURIComponent(id)}`),
+  apps: () => client.apps(),
+  templates: (appId: string, seed?: number) => client.appTemplates(appId, { seed }),
+  delivery: (id: string) => client.delivery(id),
+  stats: () => client.deliveryStats(),
   deliveries: (params: Record<string, string | number | undefined>) =>
     call<ListResult<Delivery>>('GET', `/__inspect/deliveries${query(params)}`),
   requests: (params: Record<string, string | number | undefined>) =>
@@ -147,8 +107,6 @@ export const api = {
   request: (id: string) => call<JournalDetail>('GET', `/__inspect/requests/${encodeURIComponent(id)}`),
   campaigns: (params: Record<string, string | number | undefined>) =>
     call<ListResult<Campaign>>('GET', `/__inspect/campaigns${query(params)}`),
-  stats: (params: Record<string, string | number | undefined> = {}) =>
-    call<DeliveryStats>('GET', `/__inspect/delivery-stats${query(params)}`),
   scenarios: () => call<ScenarioList>('GET', '/__scenarios'),
   reset: (appId?: string) => call<{ reset: true; appId: string | null }>('POST', `/__reset${query({ appId })}`),
 };

@@ -5,7 +5,10 @@
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { ListResult } from '../domain/ports.js';
 import type {
+  AppList,
+  AppTemplates,
   ClientOptions,
+  DeliveryStats,
   ClockState,
   EmulatorClient,
   Health,
@@ -104,6 +107,11 @@ export function createClient(options: ClientOptions): EmulatorClient {
     notifications: (query = {}) => get<ListResult<NotificationRecord>>(`/__inspect/notifications${queryString(query)}`),
     requests: (query = {}) => get<ListResult<JournalEntry>>(`/__inspect/requests${queryString(query)}`),
     campaigns: (query = {}) => get<ListResult<Campaign>>(`/__inspect/campaigns${queryString(query)}`),
+    delivery: (id) => get<Delivery>(`/__inspect/deliveries/${seg(id)}`),
+    deliveryStats: (query = {}) => get<DeliveryStats>(`/__inspect/delivery-stats${queryString(query)}`),
+    apps: () => get<AppList>('/__apps'),
+    appTemplates: (appId, { seed } = {}) =>
+      get<AppTemplates>(`/__apps/${seg(appId)}/templates${queryString({ seed })}`),
     campaign: (id) => get<Campaign>(`/__inspect/campaigns/${seg(id)}`),
     campaignRecipients: (id, query = {}) =>
       get<ListResult<Recipient>>(`/__inspect/campaigns/${seg(id)}/recipients${queryString(query)}`),

@@ -82,6 +82,60 @@ export interface ScenarioList {
   scenarios: ScenarioInfo[];
 }
 
+export interface DeliveryStatsQuery {
+  appId?: string;
+  templateKey?: string;
+  campaignId?: string;
+  notificationId?: string;
+  channel?: string;
+  mode?: 'realtime' | 'batch';
+  /** @default until minus one hour */
+  since?: Instant;
+  /** @default now on the emulator clock */
+  until?: Instant;
+  /** @default 60000 (1,000 to 86,400,000; at most 1,440 buckets) */
+  bucketMs?: number;
+}
+
+/** GET /__inspect/delivery-stats: every bucket of the range, empty ones as 0. */
+export interface DeliveryStats {
+  since: string;
+  until: string;
+  bucketMs: number;
+  totals: { sent: number; failed: number };
+  buckets: { start: string; sent: number; failed: number }[];
+}
+
+/** GET /__apps */
+export interface AppList {
+  mode: 'open' | 'strict';
+  items: { appId: string; region: string | null; configured: boolean; templates: number }[];
+}
+
+/** A template as GET /__apps/{appId}/templates gives it: with generated sample values rendered. */
+export interface TemplateSample {
+  id: string;
+  key: string;
+  name: string;
+  status: string;
+  category: string | null;
+  channels: string[];
+  channelIds: string[];
+  content: Record<string, unknown>;
+  source: string;
+  variableList: { key: string; type: 'string' | 'image' | 'action'; name: string; required: boolean }[];
+  sample: { variables: Record<string, unknown>; rendered: Record<string, unknown> };
+  [more: string]: unknown;
+}
+
+/** GET /__apps/{appId}/templates */
+export interface AppTemplates {
+  appId: string;
+  authMode: 'open' | 'strict';
+  channels: { id: string; name: string; type: string; enabled: boolean; [more: string]: unknown }[];
+  items: TemplateSample[];
+}
+
 export interface EmulatorClient {
   readonly url: string;
   health(): Promise<Health>;
@@ -91,6 +145,14 @@ export interface EmulatorClient {
   notifications(query?: NotificationQuery): Promise<ListResult<NotificationRecord>>;
   requests(query?: RequestQuery): Promise<ListResult<JournalEntry>>;
   campaigns(query?: CampaignQuery): Promise<ListResult<Campaign>>;
+  /** GET /__inspect/deliveries/{id} */
+  delivery(id: string): Promise<Delivery>;
+  /** GET /__inspect/delivery-stats: counts per time bucket and status (default: per minute, last hour). */
+  deliveryStats(query?: DeliveryStatsQuery): Promise<DeliveryStats>;
+  /** GET /__apps */
+  apps(): Promise<AppList>;
+  /** GET /__apps/{appId}/templates: the templates an app sees, with sample values (`seed` picks another set). */
+  appTemplates(appId: string, options?: { seed?: number }): Promise<AppTemplates>;
   campaign(id: string): Promise<Campaign>;
   campaignRecipients(id: string, query?: RecipientQuery): Promise<ListResult<Recipient>>;
   /** DELETE /__inspect: clears deliveries, notifications, campaigns and the journal (of one app when given). */
