@@ -22,6 +22,7 @@ describe('the web inspector page', () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       const html = await res.text();
       expect(html).toMatch(/<script type="module" src="\/__\/assets\/app-[A-Z0-9]+\.js"><\/script>/);
       expect(html).toMatch(/<link rel="stylesheet" href="\/__\/assets\/style-[A-Z0-9]+\.css"/);

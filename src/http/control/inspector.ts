@@ -33,6 +33,10 @@ export function findInspectorDir(from = import.meta.url): string | null {
   }
 }
 
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src * data: blob:; " +
+  "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Web inspector not built</title>
 <p>The web inspector's files are missing (dist/ui). Run <code>npm run build</code> and restart the emulator.</p>`;
 
@@ -57,6 +61,8 @@ export function inspectorRoutes(dir: string | null = findInspectorDir()): Hono<A
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
+      // Own scripts and calls only; images from anywhere (a delivery's content names them).
+      'content-security-policy': CSP,
     });
   };
   return new Hono<AppEnv>()
