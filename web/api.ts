@@ -1,9 +1,15 @@
 /**
- * The page's one data path: the package's typed control-plane client (src/client) plus the
- * control endpoints it does not wrap yet, all with the admin token from this tab's
- * sessionStorage, and the live stream read with fetch (so it can send the token header too).
+ * The page's one data path: the package's typed control-plane client (src/client), with the
+ * admin token from this tab's sessionStorage, and the live stream read with fetch (so it can
+ * send the token header too).
  */
-import { createClient, EmulatorClientError } from '../src/client/index.js';
+import {
+  createClient,
+  EmulatorClientError,
+  type CampaignQuery,
+  type DeliveryQuery,
+  type RequestQuery,
+} from '../src/client/index.js';
 import type { Campaign, Delivery, JournalEntry } from '../src/schemas/records.js';
 
 export type { Campaign, Delivery, JournalEntry };
@@ -32,39 +38,12 @@ const authFetch: typeof fetch = async (input, init = {}) => {
 
 export const client = createClient({ url: location.origin, fetch: authFetch });
 
-/** Calls for what the typed client does not cover: same fetch, same token, same errors. */
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await authFetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* keep the text */
-  }
-  if (!res.ok) {
-    const error = (parsed as { error?: { code?: string; devMessage?: string } } | undefined)?.error;
-    const why = error ? `${error.code}: ${error.devMessage}` : String(text).slice(0, 200);
-    throw new EmulatorClientError(`${method} ${path} answered ${res.status} (${why})`, res.status, parsed);
-  }
-  return parsed as T;
-}
-
 export const query = (params: Record<string, string | number | undefined | null>): string => {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
   const text = q.toString();
   return text ? `?${text}` : '';
 };
-
-export interface ListResult<T> {
-  total: number;
-  items: T[];
-}
 
 /** A journal entry: request query, masked headers and both bodies (capped, with a truncated mark). */
 export type JournalDetail = JournalEntry;
@@ -95,20 +74,23 @@ export interface ScenarioList {
 
 export type { AppTemplates, DeliveryStats, TemplateSample as TemplateInfo } from '../src/client/index.js';
 
+type Params = Record<string, string | number | undefined>;
+/** Empty form fields are left out of the query. */
+const clean = (params: Params): Params =>
+  Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== ''));
+
+/** The calls the views make, all through the typed client (filters come from the URL as text). */
 export const api = {
   apps: () => client.apps(),
   templates: (appId: string, seed?: number) => client.appTemplates(appId, { seed }),
   delivery: (id: string) => client.delivery(id),
   stats: () => client.deliveryStats(),
-  deliveries: (params: Record<string, string | number | undefined>) =>
-    call<ListResult<Delivery>>('GET', `/__inspect/deliveries${query(params)}`),
-  requests: (params: Record<string, string | number | undefined>) =>
-    call<ListResult<JournalDetail>>('GET', `/__inspect/requests${query(params)}`),
-  request: (id: string) => call<JournalDetail>('GET', `/__inspect/requests/${encodeURIComponent(id)}`),
-  campaigns: (params: Record<string, string | number | undefined>) =>
-    call<ListResult<Campaign>>('GET', `/__inspect/campaigns${query(params)}`),
-  scenarios: () => call<ScenarioList>('GET', '/__scenarios'),
-  reset: (appId?: string) => call<{ reset: true; appId: string | null }>('POST', `/__reset${query({ appId })}`),
+  deliveries: (params: Params) => client.deliveries(clean(params) as DeliveryQuery),
+  requests: (params: Params) => client.requests(clean(params) as RequestQuery),
+  request: (id: string) => client.request(id),
+  campaigns: (params: Params) => client.campaigns(clean(params) as CampaignQuery),
+  scenarios: async () => (await client.scenarios.list()) as unknown as ScenarioList,
+  reset: (appId?: string) => client.resetAll({ appId }),
 };
 
 export type StreamType = 'delivery' | 'campaign' | 'request' | 'notification';

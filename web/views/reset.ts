@@ -47,12 +47,9 @@ export async function resetView({ main, query }: ViewContext): Promise<void> {
     yes.addEventListener('click', async () => {
       yes.disabled = true;
       try {
-        const answer = await api.reset(appId || undefined);
+        await api.reset(appId || undefined);
         fill(confirmBox);
-        fill(
-          result,
-          h('p', { class: 'note' }, answer.appId ? `App "${answer.appId}" was reset.` : 'Everything was reset.'),
-        );
+        fill(result, h('p', { class: 'note' }, appId ? `App "${appId}" was reset.` : 'Everything was reset.'));
       } catch (error) {
         yes.disabled = false;
         showError(result, error);
