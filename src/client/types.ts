@@ -3,6 +3,8 @@
  * accept, CONTRACT §6-§8) and answers.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
+import type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
+import type { AppTemplates } from '../domain/template-view.js';
 import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter } from '../domain/ports.js';
 
 export interface ClientOptions {
@@ -108,44 +110,8 @@ export interface DeliveryStatsQuery {
   bucketMs?: number;
 }
 
-/** GET /__inspect/delivery-stats: every bucket of the range, empty ones as 0. */
-export interface DeliveryStats {
-  since: string;
-  until: string;
-  bucketMs: number;
-  totals: { sent: number; failed: number };
-  buckets: { start: string; sent: number; failed: number }[];
-}
-
-/** GET /__apps */
-export interface AppList {
-  mode: 'open' | 'strict';
-  items: { appId: string; region: string | null; configured: boolean; templates: number }[];
-}
-
-/** A template as GET /__apps/{appId}/templates gives it: with generated sample values rendered. */
-export interface TemplateSample {
-  id: string;
-  key: string;
-  name: string;
-  status: string;
-  category: string | null;
-  channels: string[];
-  channelIds: string[];
-  content: Record<string, unknown>;
-  source: string;
-  variableList: { key: string; type: 'string' | 'image' | 'action'; name: string; required: boolean }[];
-  sample: { variables: Record<string, unknown>; rendered: Record<string, unknown> };
-  [more: string]: unknown;
-}
-
-/** GET /__apps/{appId}/templates */
-export interface AppTemplates {
-  appId: string;
-  authMode: 'open' | 'strict';
-  channels: { id: string; name: string; type: string; enabled: boolean; [more: string]: unknown }[];
-  items: TemplateSample[];
-}
+export type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
+export type { AppTemplates, TemplateSample } from '../domain/template-view.js';
 
 export interface EmulatorClient {
   readonly url: string;

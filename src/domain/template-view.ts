@@ -2,8 +2,8 @@
  * The real service's template object (research §2.3) built from our Template record:
  * `templateId` = key (kept as `key` too), variableSchema in map form, `channelIds`.
  */
-import type { Template } from '../schemas/records.js';
-import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/resources.js';
+import type { Template, VariableSchemaEntry } from '../schemas/records.js';
+import { TemplateExtrasSchema, type Channel, type TemplateExtras } from '../schemas/resources.js';
 import type { Store } from './ports.js';
 
 export interface TemplateView {
@@ -74,4 +74,18 @@ export function toTemplateView(store: Store, appId: string, template: Template):
     createdAt: template.createdAt,
     updatedAt: template.updatedAt,
   };
+}
+
+/** A template as GET /__apps/{appId}/templates gives it: the API's template object, its variables as a list, a sample. */
+export type TemplateSample = TemplateView & {
+  variableList: VariableSchemaEntry[];
+  sample: { variables: Record<string, unknown>; rendered: Record<string, unknown> };
+};
+
+/** GET /__apps/{appId}/templates answers this. */
+export interface AppTemplates {
+  appId: string;
+  authMode: 'open' | 'strict';
+  channels: Channel[];
+  items: TemplateSample[];
 }

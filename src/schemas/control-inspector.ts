@@ -47,3 +47,22 @@ export const DeliveryStatsQuerySchema = z.object({
   bucketMs: wholeNumber(1000, 86_400_000),
 });
 export type DeliveryStatsQuery = z.infer<typeof DeliveryStatsQuerySchema>;
+
+/** GET /__inspect/delivery-stats answers this: every bucket of the range, empty ones as 0. */
+export const DeliveryStatsSchema = z.object({
+  since: z.string(),
+  until: z.string(),
+  bucketMs: z.number(),
+  totals: z.object({ sent: z.number(), failed: z.number() }),
+  buckets: z.array(z.object({ start: z.string(), sent: z.number(), failed: z.number() })),
+});
+export type DeliveryStats = z.infer<typeof DeliveryStatsSchema>;
+
+/** GET /__apps answers this (never the apps' keys). */
+export const AppListSchema = z.object({
+  mode: z.enum(['open', 'strict']),
+  items: z.array(
+    z.object({ appId: z.string(), region: z.string().nullable(), configured: z.boolean(), templates: z.number() }),
+  ),
+});
+export type AppList = z.infer<typeof AppListSchema>;

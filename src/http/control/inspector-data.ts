@@ -9,12 +9,14 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { ApiError, badRequest } from '../../domain/errors.js';
 import { renderContent } from '../../domain/variables.js';
-import { toTemplateView } from '../../domain/template-view.js';
 import {
   AppTemplatesQuerySchema,
   DeliveryStatsQuerySchema,
   MAX_STATS_BUCKETS,
+  type AppList,
+  type DeliveryStats,
 } from '../../schemas/control-inspector.js';
+import { toTemplateView, type AppTemplates, type TemplateSample } from '../../domain/template-view.js';
 import type { AppEnv } from '../context.js';
 import { parseQuery } from '../validate.js';
 
@@ -34,7 +36,7 @@ export const appRoutes = new Hono<AppEnv>()
       configured: apps.mode === 'strict' && region.has(appId),
       templates: templates.list(appId).length,
     }));
-    return c.json({ mode: apps.mode, items });
+    return c.json({ mode: apps.mode, items } satisfies AppList);
   })
   .get('/:appId/templates', async (c) => {
     const { seed } = parseQuery(c, AppTemplatesQuerySchema);
@@ -45,15 +47,15 @@ export const appRoutes = new Hono<AppEnv>()
     }
     // Loaded on use: faker is large and only this endpoint and generate-csv need it.
     const { sampleVariables } = await import('../../platform/fake-data.js');
-    const items = templates.list(appId).map((template) => {
+    const items = templates.list(appId).map((template): TemplateSample => {
       const variables = sampleVariables(template, seed ?? 1);
       return {
         ...toTemplateView(store, appId, template),
         variableList: template.variableSchema,
-        sample: { variables, rendered: renderContent(template.content, variables) },
+        sample: { variables, rendered: renderContent(template.content, variables) as Record<string, unknown> },
       };
     });
-    return c.json({ appId, authMode: apps.mode, channels: store.listChannels(appId), items });
+    return c.json({ appId, authMode: apps.mode, channels: store.listChannels(appId), items } satisfies AppTemplates);
   });
 
 export const deliveryDetailRoutes = new Hono<AppEnv>().get('/:id', (c) => {
@@ -97,5 +99,5 @@ export const deliveryStatsRoutes = new Hono<AppEnv>().get('/', (c) => {
     bucketMs,
     totals,
     buckets,
-  });
+  } satisfies DeliveryStats);
 });
