@@ -10,8 +10,12 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { sourceHash, STAMP } from './build-stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// Hashed before building: an edit made while the build runs leaves the stamp stale, not wrong.
+const hash = sourceHash(root);
+rmSync(`${root}/${STAMP}`, { force: true });
 const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
   cwd: root,
   stdio: 'inherit',
@@ -63,3 +67,4 @@ writeFileSync(
     .replace('%STYLE%', `/__/assets/${style}`)
     .replace('%SCRIPT%', `/__/assets/${script}`),
 );
+writeFileSync(`${root}/${STAMP}`, `${hash}\n`);
