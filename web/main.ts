@@ -134,7 +134,8 @@ function askForToken(wrong: boolean): void {
     { role: wrong ? 'alert' : undefined, class: wrong ? 'error' : undefined },
     wrong
       ? 'That token was refused. Check the --admin-token (or EMULATOR_ADMIN_TOKEN) the emulator was started with.'
-      : 'This emulator protects its control plane with an admin token (--admin-token). The page keeps it for this tab only.',
+      : 'This emulator protects its control plane with an admin token (--admin-token). ' +
+          'The page keeps it for this tab only.',
   );
   const form = h(
     'form',

@@ -76,7 +76,7 @@ export function toTemplateView(store: Store, appId: string, template: Template):
   };
 }
 
-/** A template as GET /__apps/{appId}/templates gives it: the API's template object, its variables as a list, a sample. */
+/** A template as GET /__apps/{appId}/templates gives it: the API's template object, variables as a list, a sample. */
 export type TemplateSample = TemplateView & {
   variableList: VariableSchemaEntry[];
   sample: { variables: Record<string, unknown>; rendered: Record<string, unknown> };

@@ -45,7 +45,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: every view', () => {
     [1280, 800, 'light'],
     [400, 800, 'dark'],
   ] as const) {
-    it(`loads each view with no console error and no failed request (${width}×${height}, ${colorScheme})`, async () => {
+    it(`loads each view with no console error or failed request (${width}×${height}, ${colorScheme})`, async () => {
       const { page, problems } = await openPage(browser, { width, height, colorScheme });
       for (const [name, path, heading] of views) {
         await page.goto(`${emu.url}${path}`);

@@ -43,7 +43,7 @@ describe('GET /__apps', () => {
       mode: 'strict',
       items: [
         { appId: 'bank', region: 'eu', configured: true, templates: 5 },
-        { appId: 'shop', region: 'us', configured: true, templates: 5 },
+        { appId: 'shop', region: null, configured: true, templates: 5 },
       ],
     });
     expect(JSON.stringify(res.body)).not.toContain('k1');
@@ -54,7 +54,7 @@ describe('GET /__apps', () => {
     expect((await call(app, 'GET', '/__apps')).body).toEqual({ mode: 'open', items: [] });
     await order(['u1']);
     expect((await call(app, 'GET', '/__apps')).body.items).toEqual([
-      { appId: 'app-test', region: 'us', configured: false, templates: 5 },
+      { appId: 'app-test', region: null, configured: false, templates: 5 },
     ]);
   });
 

@@ -145,7 +145,13 @@ export async function campaignDetail({ main, params, query, signal }: ViewContex
     fill(
       head,
       h('h1', { tabindex: '-1' }, c.name),
-      h('p', null, badge(c.status), ` · ${c.deliveryMode} · app ${c.appId} · template ${c.templateId} · id ${c.id}`),
+      h(
+        'p',
+        null,
+        badge(c.status),
+        ` · ${c.deliveryMode} · app ${c.appId}`,
+        ` · template ${c.templateId} · id ${c.id}`,
+      ),
       progress(c),
       h(
         'nav',

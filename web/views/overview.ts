@@ -56,7 +56,7 @@ function chart(stats: DeliveryStats): Element {
       viewBox: `0 0 ${W} ${H}`,
       class: 'chart',
       role: 'img',
-      'aria-label': `Deliveries per minute over the last hour: ${stats.totals.sent} sent, ${stats.totals.failed} failed`,
+      'aria-label': `Deliveries per minute, last hour: ${stats.totals.sent} sent, ${stats.totals.failed} failed`,
     },
     svg('line', { x1: pad.left, x2: W, y1: H - pad.bottom, y2: H - pad.bottom, class: 'axis' }),
     ticks,
@@ -64,6 +64,8 @@ function chart(stats: DeliveryStats): Element {
     bars,
   );
 }
+
+const count = (n: unknown): string => Number(n ?? 0).toLocaleString('en');
 
 export async function overviewView({ main, signal }: ViewContext): Promise<void> {
   const health = h('div');
@@ -86,10 +88,7 @@ export async function overviewView({ main, signal }: ViewContext): Promise<void>
       ['Apps', String(hl.apps)],
       ['Templates', String(hl.templates)],
       ['Deliveries stored', Number(hl.deliveries ?? 0).toLocaleString('en')],
-      [
-        'Dropped by the cap',
-        `${Number(hl.droppedDeliveries ?? 0).toLocaleString('en')} (cap ${Number(hl.maxDeliveries ?? 0).toLocaleString('en')})`,
-      ],
+      ['Dropped by the cap', `${count(hl.droppedDeliveries)} (cap ${count(hl.maxDeliveries)})`],
       ['Active scenarios', hl.activeScenarios.length ? hl.activeScenarios.join(', ') : 'none'],
       [
         'Clock',

@@ -33,8 +33,10 @@ export async function resetView({ main, query }: ViewContext): Promise<void> {
     event.preventDefault();
     const appId = input.value.trim();
     const what = appId
-      ? `everything of app "${appId}": its deliveries, notifications, campaigns, requests, runtime templates and channels`
-      : 'everything: all records, runtime templates and channels, open-mode apps, runtime-loaded scenarios and counters, and the clock';
+      ? `everything of app "${appId}": its deliveries, notifications, campaigns, requests, ` +
+        'runtime templates and channels'
+      : 'everything: all records, runtime templates and channels, open-mode apps, ' +
+        'runtime-loaded scenarios and counters, and the clock';
     const yes = h(
       'button',
       { type: 'button', class: 'danger' },
@@ -61,7 +63,8 @@ export async function resetView({ main, query }: ViewContext): Promise<void> {
     h(
       'p',
       null,
-      'Back to the state at start: the same as POST /__reset (?appId= for one app), what a test suite calls between tests.',
+      'Back to the state at start: the same as POST /__reset (?appId= for one app), ' +
+        'what a test suite calls between tests.',
     ),
     form,
     result,
