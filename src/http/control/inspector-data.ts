@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { ApiError, badRequest } from '../../domain/errors.js';
 import { renderContent } from '../../domain/variables.js';
+import { rowContentByType } from '../../domain/template-channels.js';
 import {
   AppTemplatesQuerySchema,
   DeliveryStatsQuerySchema,
@@ -41,7 +42,7 @@ export const appRoutes = new Hono<AppEnv>()
   .get('/:appId/templates', async (c) => {
     const { seed } = parseQuery(c, AppTemplatesQuerySchema);
     const appId = c.req.param('appId');
-    const { apps, templates, store } = c.get('emulator');
+    const { apps, templates, store, channels } = c.get('emulator');
     if (apps.mode === 'strict' && !apps.list().some((a) => a.appId === appId)) {
       throw notFound(`No app "${appId}" is configured;`, 'GET /__apps lists the apps.');
     }
@@ -49,13 +50,16 @@ export const appRoutes = new Hono<AppEnv>()
     const { sampleVariables } = await import('../../platform/fake-data.js');
     const items = templates.list(appId).map((template): TemplateSample => {
       const variables = sampleVariables(template, seed ?? 1);
+      // As a send renders it: template-channel rows replace the template's content of their channel type.
+      const rows = rowContentByType(store, channels, appId, template);
+      const content = rows.size ? { ...template.content, ...Object.fromEntries(rows) } : template.content;
       return {
-        ...toTemplateView(store, appId, template),
+        ...toTemplateView(channels, appId, template),
         variableList: template.variableSchema,
-        sample: { variables, rendered: renderContent(template.content, variables) as Record<string, unknown> },
+        sample: { variables, rendered: renderContent(content, variables) as Record<string, unknown> },
       };
     });
-    return c.json({ appId, authMode: apps.mode, channels: store.listChannels(appId), items } satisfies AppTemplates);
+    return c.json({ appId, authMode: apps.mode, channels: channels.list(appId), items } satisfies AppTemplates);
   });
 
 export const deliveryDetailRoutes = new Hono<AppEnv>().get('/:id', (c) => {
