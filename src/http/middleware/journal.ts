@@ -15,7 +15,7 @@ import type { JournalEntry } from '../../schemas/records.js';
 import { realNow } from '../../platform/clock.js';
 
 /** Each body is kept up to this many bytes of UTF-8. */
-export const JOURNAL_BODY_LIMIT = 64 * 1024;
+const JOURNAL_BODY_LIMIT = 64 * 1024;
 
 /** Header values never kept in the journal. */
 const MASKED_HEADERS = new Set(['apikey', 'authorization']);
@@ -23,7 +23,7 @@ const MASKED_HEADERS = new Set(['apikey', 'authorization']);
 const decoder = new TextDecoder();
 
 /** At most JOURNAL_BODY_LIMIT bytes of UTF-8, cut on a character boundary. */
-export function capText(text: string): { text: string; truncated: boolean } {
+function capText(text: string): { text: string; truncated: boolean } {
   // A UTF-16 unit is at most 3 UTF-8 bytes: short texts need no byte count.
   if (text.length * 3 <= JOURNAL_BODY_LIMIT || Buffer.byteLength(text) <= JOURNAL_BODY_LIMIT)
     return { text, truncated: false };
