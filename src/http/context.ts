@@ -14,8 +14,6 @@ export interface AppEnv {
     errorCode: string | undefined;
     /** Every scenario rule that shaped this request (and the deliveries it caused), for the journal. */
     appliedRules: AppliedRule[] | undefined;
-    /** The body of a scenario's raw answer (it bypasses c.json), for the journal. */
-    rawResponseBody: string | null | undefined;
     /** Which deliveries of this request fail (scenario `failDelivery` rules). */
     deliveryFaults: DeliveryFaultPolicy;
   };

@@ -78,7 +78,7 @@ export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): 
   return parseWith(schema, await readJson(c), 'request body');
 }
 
-export interface QueryOptions {
+interface QueryOptions {
   /** Parameters for which an empty value is an error rather than "absent" (a destructive scope like `appId`). */
   emptyIsError?: readonly string[];
 }

@@ -30,7 +30,7 @@ const queryInt = (min: number, max: number, note = '') => {
   );
 };
 
-export const ORDERS = ['asc', 'desc'] as const;
+const ORDERS = ['asc', 'desc'] as const;
 
 /** `order=desc`: newest first, `offset` counted from the newest end. */
 export const PageQuerySchema = z.object({
@@ -44,7 +44,7 @@ export const NoQuerySchema = z.object({});
 
 const MODES_ERROR = { error: `must be one of ${MODES.join(', ')}` };
 const DELIVERY_STATUSES = DeliveryStatusSchema.options;
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 export const WaitQuerySchema = z.object({
   waitFor: queryInt(1, 10_000_000),

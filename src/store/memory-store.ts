@@ -51,7 +51,7 @@ export interface MemoryStoreOptions {
   onChange?: () => void;
 }
 
-export const DEFAULT_MAX_JOURNAL = 10_000;
+const DEFAULT_MAX_JOURNAL = 10_000;
 
 const bodyChars = (e: JournalEntry) => (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0);
 

@@ -126,6 +126,8 @@ describe('client: inspect', () => {
     const one = await client.request(found.items[0]!.id);
     expect(one).toMatchObject({ requestHeaders: { apikey: '***' }, requestBodyTruncated: false });
     expect(one.requestBody).toContain('needle');
+    // Over a real socket the response body comes from the server's own Response (no clone).
+    expect(JSON.parse(one.responseBody!)).toMatchObject({ notificationId: expect.stringMatching(/^notif_/) });
     await expect(client.request('nope')).rejects.toMatchObject({ status: 404, code: 'ERR_NOT_FOUND' });
   });
 

@@ -151,7 +151,6 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
         const empty = fault.body === null || [204, 205, 304].includes(fault.status);
         const body = empty ? null : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
         const json = !empty && typeof fault.body !== 'string';
-        c.set('rawResponseBody', body);
         return new Response(body, {
           status: fault.status,
           headers: json ? { 'content-type': 'application/json', ...fault.headers } : fault.headers,
