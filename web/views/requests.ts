@@ -47,7 +47,7 @@ function row(e: JournalDetail): HTMLTableRowElement {
     cell(h('a', { href: `/__/requests/${e.id}`, 'aria-label': `Request ${e.method} ${e.path}` }, time(e.time, true))),
     cell(h('code', null, e.method)),
     cell(h('code', null, e.path)),
-    cell(e.appId ?? '—'),
+    cell(h('span', { class: 'nowrap' }, e.appId ?? '—')),
     cell(badge(statusWord(e.status), `HTTP ${e.status}`), ` ${e.status}`),
     cell(e.errorCode ?? ''),
     cell(e.scenario ? [h('strong', null, e.scenario), e.rule ? h('div', { class: 'reason' }, e.rule) : null] : ''),
