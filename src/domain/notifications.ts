@@ -5,17 +5,19 @@
  */
 import type { SendNotificationBody } from '../schemas/api.js';
 import type { Notification, Template } from '../schemas/records.js';
-import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
-import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
+import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
+import type { ChannelCatalog, Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
 import { createContentCompiler, createDeliveryRun, deliveredChannels } from './delivery.js';
 import { deliveryAt, type PerMember } from './delivery-run.js';
 import { checkVariables } from './variables.js';
+import { rowContentByType } from './template-channels.js';
 
 export const TARGET_LIMITS = { realtime: 1, batch: 10_000 } as const;
 
 export interface NotificationServiceDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
   events: Events;
@@ -67,10 +69,10 @@ function findTemplate(deps: NotificationServiceDeps, appId: string, ref: SendNot
     );
   }
   // Both given: each must exist (a missing one is a 404 naming it), then they must agree.
-  if (ref.id !== undefined && !byId) throw notFound('template', ref.id);
-  if (ref.key !== undefined && !byKey) throw notFound('template', ref.key);
+  if (ref.id !== undefined && !byId) throw templateNotFound(ref.id, deps.templates.origin);
+  if (ref.key !== undefined && !byKey) throw templateNotFound(ref.key, deps.templates.origin);
   const template = byId ?? byKey;
-  if (!template) throw notFound('template', ref.id ?? ref.key ?? '');
+  if (!template) throw templateNotFound(ref.id ?? ref.key ?? '', deps.templates.origin);
   return template;
 }
 
@@ -147,7 +149,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const variables = resolveVariables(template, mode, body.template.variables ?? {}, targets);
 
       const createdAt = deps.clock.nowIso();
-      const channels = deliveredChannels(template, deps.store.listChannels(appId));
+      const channels = deliveredChannels(template, deps.channels.list(appId));
       const notification: Notification = {
         notificationId: deps.ids.notificationId(),
         templateKey: template.key,
@@ -172,6 +174,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
           ids: deps.ids,
           faults,
           channels,
+          rowContent: rowContentByType(deps.store, deps.channels, appId, template),
           compile,
         },
         targets,

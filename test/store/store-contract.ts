@@ -13,6 +13,7 @@ import type {
   Template,
 } from '../../src/index.js';
 import type { Channel } from '../../src/schemas/resources.js';
+import type { TemplateChannelRecord } from '../../src/schemas/template-channels.js';
 
 export type StoreFactory = (options: { maxDeliveries?: number; maxJournal?: number }) => Promise<Store>;
 
@@ -126,6 +127,21 @@ export const runtimeTemplate = (id: string): Template => ({
   source: 'runtime',
   createdAt: at(0),
   updatedAt: at(0),
+});
+
+export const templateChannel = (
+  templateId: string,
+  channelId: string,
+  over: Partial<TemplateChannelRecord> = {},
+): TemplateChannelRecord => ({
+  appId: 'app-a',
+  templateId,
+  channelId,
+  channelType: 'in_app',
+  content: { title: `Hi from ${channelId}` },
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...over,
 });
 
 const ALL = { offset: 0, limit: 1000 };
@@ -310,10 +326,37 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(ids(store.listRuntimeTemplates())).toEqual(['t1']);
     });
 
-    it('clears everything but runtime templates', async () => {
+    it('puts, replaces, lists and deletes template-channel rows per app and template', async () => {
+      const store = await make();
+      store.putTemplateChannel(templateChannel('t1', 'ch1'));
+      store.putTemplateChannel(templateChannel('t1', 'ch2', { channelType: 'push' }));
+      store.putTemplateChannel(templateChannel('t2', 'ch1'));
+      store.putTemplateChannel(templateChannel('t1', 'ch1', { appId: 'app-b', content: { title: 'B' } }));
+      store.putTemplateChannel(templateChannel('t1', 'ch1', { content: { title: 'New' }, updatedAt: at(5) }));
+      const rows = (appId: string, templateId: string) =>
+        store.listTemplateChannels(appId, templateId).map((r) => [r.channelId, r.content.title]);
+      expect(rows('app-a', 't1')).toEqual([
+        ['ch1', 'New'],
+        ['ch2', 'Hi from ch2'],
+      ]);
+      expect(rows('app-b', 't1')).toEqual([['ch1', 'B']]);
+      expect(rows('app-a', 'missing')).toEqual([]);
+      expect(store.getTemplateChannel('app-a', 't1', 'ch1')).toEqual(
+        templateChannel('t1', 'ch1', { content: { title: 'New' }, updatedAt: at(5) }),
+      );
+      expect(store.getTemplateChannel('app-b', 't1', 'ch2')).toBeUndefined();
+      expect(store.deleteTemplateChannels('app-a', 't1')).toBe(2);
+      expect(store.deleteTemplateChannels('app-a', 't1')).toBe(0);
+      expect(rows('app-a', 't1')).toEqual([]);
+      expect(rows('app-a', 't2')).toEqual([['ch1', 'Hi from ch1']]);
+      expect(rows('app-b', 't1')).toEqual([['ch1', 'B']]);
+    });
+
+    it('clears everything but runtime templates and template-channel rows', async () => {
       const store = await make();
       fill(store);
       store.clear();
+      expect(store.listTemplateChannels('app-a', 't1')).toHaveLength(1);
       expect(store.stats()).toMatchObject({ deliveries: 0, notifications: 0, campaigns: 0, recipients: 0, journal: 0 });
       expect(store.queryDeliveries({ userId: 'user-1' }, ALL).total).toBe(0);
       expect(ids(store.listRuntimeTemplates())).toEqual(['t1']);
@@ -323,6 +366,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
       const store = await make({ maxDeliveries: 1 });
       fill(store);
       store.putChannel(channel('ch1', 'app-a'));
+      store.putTemplateChannel(templateChannel('t1', 'ch1'));
       expect(store.stats().droppedDeliveries).toBe(1);
       store.reset();
       expect(store.stats()).toEqual({
@@ -335,6 +379,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
       });
       expect(store.listRuntimeTemplates()).toEqual([]);
       expect(store.listChannels('app-a')).toEqual([]);
+      expect(store.listTemplateChannels('app-a', 't1')).toEqual([]);
     });
 
     it('resets one app: its records, runtime templates and channels; other apps keep theirs', async () => {
@@ -343,6 +388,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
       store.putRuntimeTemplate({ ...runtimeTemplate('t2'), appId: 'app-b' });
       store.putChannel(channel('ch1', 'app-a'));
       store.putChannel(channel('ch2', 'app-b'));
+      store.putTemplateChannel(templateChannel('t1', 'ch1'));
+      store.putTemplateChannel(templateChannel('t1', 'ch2', { appId: 'app-b' }));
       store.reset('app-a');
       expect(ids(store.queryDeliveries({}, ALL).items)).toEqual(['d2']);
       expect(ids(store.queryJournal({}, ALL).items)).toEqual(['j2']);
@@ -350,6 +397,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(ids(store.listRuntimeTemplates())).toEqual(['t2']);
       expect(store.listChannels('app-a')).toEqual([]);
       expect(ids(store.listChannels('app-b'))).toEqual(['ch2']);
+      expect(store.listTemplateChannels('app-a', 't1')).toEqual([]);
+      expect(store.listTemplateChannels('app-b', 't1').map((r) => r.channelId)).toEqual(['ch2']);
     });
 
     it('clears one app and keeps the others, indexes included', async () => {
@@ -395,4 +444,5 @@ export function fill(store: Store): void {
   store.addJournal(journalEntry(1));
   store.addJournal(journalEntry(2, { appId: 'app-b' }));
   store.putRuntimeTemplate(runtimeTemplate('t1'));
+  store.putTemplateChannel(templateChannel('t1', 'ch1'));
 }
