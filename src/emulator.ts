@@ -159,17 +159,17 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     collect(() => scenarioFiles!.loadAtStart(), undefined);
   }
   if (problems.length) throw new ConfigError(problems);
-  /** The scenarios a reset goes back to: the inline ones, or what the folder holds now. */
-  const inlineScenarios = scenarios
-    .names()
-    .map((name) => ({ scenario: scenarios.get(name)!, source: 'options.scenarios' }));
-  const baseScenarios = () => (scenarioFiles ? scenarioFiles.current() : inlineScenarios);
   if (!inline && templates.count() === 0) {
     // A mistyped folder (or createApp run outside the repository) is otherwise only visible as 404s on every send.
     logger.warn(
       `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
     );
   }
+  // The scenarios a reset goes back to: the inline ones as loaded, or what the folder holds then.
+  const inlineScenarios = scenarios
+    .names()
+    .map((name) => ({ scenario: scenarios.get(name)!, source: 'options.scenarios' }));
+  const baseScenarios = scenarioFiles ? scenarioFiles.current : () => inlineScenarios;
   const unknownScenarios = scenarios.unknown(options.activeScenarios);
   if (unknownScenarios.length) {
     throw new ConfigError(

@@ -25,16 +25,15 @@ export interface AppRegistry {
   /** The configured (strict) or remembered (open) app with this id, whatever its key. */
   find(appId: string): AppConfig | undefined;
   list(): AppConfig[];
-  /** Forgets the apps open mode added on first use (one of them, when named); configured apps stay. */
-  reset(appId?: string): void;
   /** New configured apps (apps.json reloaded): strict when any, open (starting empty) when none. */
   replace(configured: AppConfig[]): void;
+  /** Forgets the apps open mode added on first use (one of them, when named); configured apps stay. */
+  reset(appId?: string): void;
 }
 
 export function createAppRegistry(configured: AppConfig[]): AppRegistry {
   let apps = new Map(configured.map((a) => [a.appId, a]));
   let mode: AppRegistry['mode'] = configured.length > 0 ? 'strict' : 'open';
-  let configuredIds = new Set(configured.map((a) => a.appId));
   return {
     get mode() {
       return mode;
@@ -54,14 +53,15 @@ export function createAppRegistry(configured: AppConfig[]): AppRegistry {
     list() {
       return [...apps.values()];
     },
-    reset(appId) {
-      for (const id of [...apps.keys()])
-        if (!configuredIds.has(id) && (appId === undefined || id === appId)) apps.delete(id);
-    },
     replace(next) {
       apps = new Map(next.map((a) => [a.appId, a]));
-      configuredIds = new Set(next.map((a) => a.appId));
       mode = next.length > 0 ? 'strict' : 'open';
+    },
+    reset(appId) {
+      // Only open mode adds apps; strict mode holds exactly the configured ones.
+      if (mode === 'strict') return;
+      if (appId === undefined) apps.clear();
+      else apps.delete(appId);
     },
   };
 }

@@ -161,8 +161,9 @@ export interface Store {
   /** Clears deliveries, notifications, campaigns (with recipients) and the journal; of one app when given. */
   clear(appId?: string): void;
   /**
-   * Back to an empty store (POST /__reset): clear() plus runtime templates, channels and the
-   * dropped-deliveries count; of one app when given (its runtime templates and channels too).
+   * Back to an empty store (POST /__reset): clear() plus runtime templates, channels,
+   * template-channel rows and the dropped-deliveries count; of one app when given (its
+   * runtime templates, channels and rows too).
    */
   reset(appId?: string): void;
   stats(): StoreStats;

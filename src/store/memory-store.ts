@@ -339,9 +339,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         deliveries = createDeliveryLog(maxDeliveries);
         templates.clear();
         channels.clear();
+        templateChannels.clear();
       } else {
         for (const [k, t] of [...templates]) if (t.appId === appId) templates.delete(k);
-        for (const [id, ch] of [...channels]) if (ch.appId === appId) channels.delete(id);
+        for (const [k, ch] of [...channels]) if (ch.appId === appId) channels.delete(k);
+        for (const k of [...templateChannels.keys()]) if (k.startsWith(rowsKey(appId, ''))) templateChannels.delete(k);
       }
       changed();
     },

@@ -366,6 +366,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
       const store = await make({ maxDeliveries: 1 });
       fill(store);
       store.putChannel(channel('ch1', 'app-a'));
+      store.putTemplateChannel(templateChannel('t1', 'ch1'));
       expect(store.stats().droppedDeliveries).toBe(1);
       store.reset();
       expect(store.stats()).toEqual({
@@ -378,6 +379,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
       });
       expect(store.listRuntimeTemplates()).toEqual([]);
       expect(store.listChannels('app-a')).toEqual([]);
+      expect(store.listTemplateChannels('app-a', 't1')).toEqual([]);
     });
 
     it('resets one app: its records, runtime templates and channels; other apps keep theirs', async () => {
@@ -386,6 +388,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
       store.putRuntimeTemplate({ ...runtimeTemplate('t2'), appId: 'app-b' });
       store.putChannel(channel('ch1', 'app-a'));
       store.putChannel(channel('ch2', 'app-b'));
+      store.putTemplateChannel(templateChannel('t1', 'ch1'));
+      store.putTemplateChannel(templateChannel('t1', 'ch2', { appId: 'app-b' }));
       store.reset('app-a');
       expect(ids(store.queryDeliveries({}, ALL).items)).toEqual(['d2']);
       expect(ids(store.queryJournal({}, ALL).items)).toEqual(['j2']);
@@ -393,6 +397,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(ids(store.listRuntimeTemplates())).toEqual(['t2']);
       expect(store.listChannels('app-a')).toEqual([]);
       expect(ids(store.listChannels('app-b'))).toEqual(['ch2']);
+      expect(store.listTemplateChannels('app-a', 't1')).toEqual([]);
+      expect(store.listTemplateChannels('app-b', 't1').map((r) => r.channelId)).toEqual(['ch2']);
     });
 
     it('clears one app and keeps the others, indexes included', async () => {
