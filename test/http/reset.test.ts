@@ -43,7 +43,22 @@ async function fill(appId: string): Promise<void> {
     { appId },
   );
   expect(template.status, JSON.stringify(template.body)).toBe(200);
+  const row = await call(
+    app!,
+    'POST',
+    '/api/template-channels',
+    { templateId: template.body.id, channelId: channel.body.id, channelType: 'in_app', content: { title: 'Row' } },
+    { appId },
+  );
+  expect(row.status, JSON.stringify(row.body)).toBe(200);
 }
+
+/** Every (app, runtime template) pair, to look up its stored content rows after the templates are gone. */
+const runtimeTemplates = () => app!.emulator.store.listRuntimeTemplates().map((t) => [t.appId!, t.id] as const);
+const storedRows = (pairs: readonly (readonly [string, string])[], appId?: string) =>
+  pairs
+    .filter(([a]) => appId === undefined || a === appId)
+    .reduce((n, [a, id]) => n + app!.emulator.store.listTemplateChannels(a, id).length, 0);
 
 describe('POST /__reset', () => {
   it('answers {reset: true, appId: null} and clears every record of every app', async () => {
@@ -51,6 +66,8 @@ describe('POST /__reset', () => {
     await fill('shop');
     await fill('blog');
     const fixtureKeys = (await get('/api/templates', 'x')).map((t: { key: string }) => t.key);
+    const pairs = runtimeTemplates();
+    expect(storedRows(pairs)).toBe(2);
     const res = await call(app, 'POST', '/__reset');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ reset: true, appId: null });
@@ -61,6 +78,7 @@ describe('POST /__reset', () => {
     expect((await get('/api/templates', 'shop')).map((t: { key: string }) => t.key)).toEqual(fixtureKeys);
     expect(await get('/api/channels', 'shop')).toEqual([]);
     expect(await get('/api/channels', 'blog')).toEqual([]);
+    expect(storedRows(pairs)).toBe(0);
   });
 
   it('forgets apps open mode added; configured apps stay', async () => {
@@ -142,8 +160,11 @@ describe('POST /__reset', () => {
     await call(app, 'POST', '/__scenarios', FAIL_SEND('runtime'));
     await call(app, 'POST', '/__clock', { advanceMs: 1000 });
 
+    const pairs = runtimeTemplates();
     const res = await call(app, 'POST', '/__reset?appId=shop');
     expect(res.body).toEqual({ reset: true, appId: 'shop' });
+    expect(storedRows(pairs, 'shop')).toBe(0);
+    expect(storedRows(pairs, 'blog')).toBe(1);
     for (const path of ['deliveries', 'notifications', 'requests', 'campaigns']) {
       expect(await total(`/__inspect/${path}?appId=shop`)).toBe(0);
       expect(await total(`/__inspect/${path}?appId=blog`)).toBeGreaterThan(0);
