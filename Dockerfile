@@ -10,6 +10,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+# The web inspector's sources: the build bundles them into dist/ui (served at /__/).
+COPY web ./web
 RUN npm run build
 
 FROM node:22-bookworm-slim

@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-/** Tests that run what users install (node dist/cli.js, npm pack): only they need dist/ built. */
+/** Tests that run what users install (node dist/cli.js, npm pack, the built inspector): only they need dist/. */
 const DIST_TESTS = [
+  'test/browser/**/*.test.ts',
+  'test/http/inspector-page.test.ts',
   'test/server/cli.test.ts',
   'test/server/cli-bundle.test.ts',
   'test/server/data-file.test.ts',

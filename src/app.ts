@@ -13,6 +13,7 @@ import { journal } from './http/middleware/journal.js';
 import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
+import { wantsHtml } from './http/control/inspector.js';
 
 export const API_PREFIXES = ['/api', '/v3/business-messaging/api'] as const;
 
@@ -54,6 +55,7 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
     if (error instanceof ConnectionDropped) throw error;
     return renderError(error, c);
   });
-  app.notFound(onNotFound);
+  // A browser opening the bare address lands on the web inspector; API clients keep the JSON 404.
+  app.notFound((c) => (c.req.path === '/' && wantsHtml(c) ? c.redirect('/__/') : onNotFound(c)));
   return Object.assign(app, { emulator, close: () => emulator.close() });
 }

@@ -72,6 +72,14 @@ export interface Emulator {
   };
   /** Loaded scenarios, the active set and rule counters (docs/reference.md#scenarios). */
   readonly scenarios: ScenarioEngine;
+  /**
+   * Back to the state at start (POST /__reset). Everything: records, runtime templates and
+   * channels, open-mode apps, scenarios (runtime-loaded ones removed, file/option ones as
+   * loaded, counters and active set as at start), the clock's start mode; scheduled campaigns
+   * never start. With `appId`: that app's records, runtime templates, channels, scheduled
+   * campaigns and (open mode) the app itself; scenarios and the clock are shared and stay.
+   */
+  reset(appId?: string): void;
   /** Registers cleanup to run on close (timers, watchers). */
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -103,7 +111,7 @@ function createPlatform(input: CreateAppOptions): { platform: Platform; override
     clock: emulatorClock,
     random: randomSource,
     ids: createIds(emulatorClock, randomSource),
-    store: store ?? createMemoryStore({ maxDeliveries: options.maxDeliveries }),
+    store: store ?? createMemoryStore({ maxDeliveries: options.maxDeliveries, maxJournal: options.maxJournal }),
     events: createEventBus(),
   };
   return { platform, overrides: { templates, channels, scenarios } };
@@ -165,6 +173,11 @@ function loadSources(platform: Platform, overrides: EmulatorOverrides) {
       `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
     );
   }
+  // The scenarios a reset goes back to: the inline ones as loaded, or what the folder holds then.
+  const inlineScenarios = scenarios
+    .names()
+    .map((name) => ({ scenario: scenarios.get(name)!, source: 'options.scenarios' }));
+  const baseScenarios = scenarioFiles ? scenarioFiles.current : () => inlineScenarios;
   scenarios.requireLoaded(
     options.activeScenarios,
     (unknown, loaded) =>
@@ -181,6 +194,7 @@ function loadSources(platform: Platform, overrides: EmulatorOverrides) {
     channels,
     apps,
     scenarios,
+    baseScenarios,
     watch: { fixturesDir, inline, readFixtures, appsFromFile, configuredApps, scenariosDir, scenarioFiles },
   };
 }
@@ -271,7 +285,8 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
   services.campaigns.restore(sources.scenarios.deliveryFaults([]));
 
-  const { clock, store } = platform;
+  const { clock, store, options } = platform;
+  const { apps, scenarios, baseScenarios } = sources;
   return {
     ...platform,
     templates: sources.templates,
@@ -279,6 +294,18 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     apps: sources.apps,
     scenarios: sources.scenarios,
     services,
+    reset(appId) {
+      // Timers first: a scheduled campaign must not start between the clear and the clock reset.
+      services.campaigns.cancelScheduled(appId);
+      store.reset(appId);
+      apps.reset(appId);
+      if (appId !== undefined) return;
+      for (const name of scenarios.names()) scenarios.remove(name);
+      for (const { scenario, source } of baseScenarios()) scenarios.load(scenario, source);
+      scenarios.reset();
+      scenarios.setActive(options.activeScenarios.filter((name) => scenarios.has(name)));
+      clock.reset();
+    },
     startedAt: realNow(),
     onClose(fn) {
       cleanups.push(fn);

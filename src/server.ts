@@ -31,6 +31,7 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
     (options.dataFile
       ? await openLowdbStore(options.dataFile, {
           maxDeliveries: options.maxDeliveries === undefined ? undefined : Number(options.maxDeliveries),
+          maxJournal: options.maxJournal === undefined ? undefined : Number(options.maxJournal),
         })
       : undefined);
   let app: EmulatorApp;

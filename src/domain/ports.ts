@@ -34,6 +34,8 @@ export interface RandomSource {
 export interface Page {
   limit: number;
   offset: number;
+  /** `desc`: newest first, `offset` counted from the newest end. @default "asc" */
+  order?: 'asc' | 'desc';
 }
 
 export interface ListResult<T> {
@@ -74,7 +76,10 @@ export interface JournalFilter {
   path?: string;
   status?: number;
   errorCode?: string;
+  /** Matches an entry when any of its applied rules belongs to this scenario. */
   scenario?: string;
+  /** Substring of the request body or the response body (case-sensitive). */
+  bodyContains?: string;
   since?: number;
   until?: number;
 }
@@ -82,6 +87,14 @@ export interface JournalFilter {
 export interface CampaignFilter {
   appId?: string;
   status?: string;
+}
+
+/** Deliveries created in [start, start + bucketMs) on the emulator clock, by status. */
+export interface DeliveryBucket {
+  /** Epoch ms of the bucket's start. */
+  start: number;
+  sent: number;
+  failed: number;
 }
 
 export interface StoreStats {
@@ -100,6 +113,10 @@ export interface Store {
   addDeliveryRun(run: DeliveryRun): void;
   queryDeliveries(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
   countDeliveries(filter: DeliveryFilter): number;
+  /** One delivery by its id (newest first scan; undefined when unknown or dropped by the cap). */
+  getDelivery(id: string): Delivery | undefined;
+  /** Matching deliveries counted per time bucket (`bucketMs` wide, from the epoch) and status. */
+  countDeliveriesByTime(filter: DeliveryFilter, bucketMs: number): DeliveryBucket[];
 
   addNotification(record: NotificationRecord): void;
   queryNotifications(filter: NotificationFilter, page: Page): ListResult<NotificationRecord>;
@@ -117,6 +134,7 @@ export interface Store {
 
   addJournal(entry: JournalEntry): void;
   queryJournal(filter: JournalFilter, page: Page): ListResult<JournalEntry>;
+  getJournalEntry(id: string): JournalEntry | undefined;
 
   listRuntimeTemplates(): Template[];
   /** Keyed by (appId, id): an app's override of a shared fixture template keeps the fixture's id. */
@@ -146,6 +164,12 @@ export interface Store {
 
   /** Clears deliveries, notifications, campaigns (with recipients) and the journal; of one app when given. */
   clear(appId?: string): void;
+  /**
+   * Back to an empty store (POST /__reset): clear() plus runtime templates, channels,
+   * template-channel rows and the dropped-deliveries count; of one app when given (its
+   * runtime templates, channels and rows too).
+   */
+  reset(appId?: string): void;
   stats(): StoreStats;
   /** Persists pending writes (no-op in memory). */
   flush(): Promise<void>;

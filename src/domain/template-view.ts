@@ -2,7 +2,8 @@
  * The real service's template object (docs/fidelity.md#templates-api) built from our Template record:
  * `templateId` = key (kept as `key` too), variableSchema in map form, `channelIds`.
  */
-import type { Template } from '../schemas/records.js';
+import type { Template, VariableSchemaEntry } from '../schemas/records.js';
+import type { Channel } from '../schemas/channels.js';
 import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/templates.js';
 import type { ChannelCatalog } from './ports.js';
 
@@ -75,4 +76,18 @@ export function toTemplateView(channels: ChannelCatalog, appId: string, template
     createdAt: template.createdAt,
     updatedAt: template.updatedAt,
   };
+}
+
+/** A template as GET /__apps/{appId}/templates gives it: the API's template object, variables as a list, a sample. */
+export type TemplateSample = TemplateView & {
+  variableList: VariableSchemaEntry[];
+  sample: { variables: Record<string, unknown>; rendered: Record<string, unknown> };
+};
+
+/** GET /__apps/{appId}/templates answers this. */
+export interface AppTemplates {
+  appId: string;
+  authMode: 'open' | 'strict';
+  channels: Channel[];
+  items: TemplateSample[];
 }

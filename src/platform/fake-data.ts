@@ -53,6 +53,22 @@ export function* recipientsCsvChunks(template: Template, rows: number, seed = 1)
   }
 }
 
+/**
+ * One recipient's variables for `template`, drawn as generate-csv draws a row's cells (optional
+ * ones always filled): strings as text, image and action values as objects. Same seed, same values.
+ */
+export function sampleVariables(template: Template, seed = 1): Record<string, unknown> {
+  const faker = new Faker({ locale: [en], seed });
+  const values: Record<string, unknown> = {};
+  for (const entry of template.variableSchema) {
+    const sequence = entry.type === 'string' ? sequencePrefix(entry.key) : null;
+    const text =
+      sequence !== null ? `${sequence}${faker.number.int({ min: 100_000, max: 899_999 })}` : valueMaker(faker, entry)();
+    values[entry.key] = entry.type === 'string' ? text : JSON.parse(text);
+  }
+  return values;
+}
+
 function columnSource(faker: Faker, entry: VariableSchemaEntry): ColumnSource {
   const base = { name: entry.key, optional: !entry.required };
   const sequence = sequencePrefix(entry.key);

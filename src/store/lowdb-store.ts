@@ -12,6 +12,8 @@ import { createMemoryStore, emptyStoreData, type MemoryStore, type StoreData } f
 export interface LowdbStoreOptions {
   /** @default 1_000_000 */
   maxDeliveries?: number;
+  /** @default 10_000 */
+  maxJournal?: number;
   /** Quiet time after the last change before writing. @default 250 */
   debounceMs?: number;
   /** Longest a change waits for its write under constant traffic. @default 1000 */
@@ -115,7 +117,12 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     }
   }
 
-  const store = createMemoryStore({ maxDeliveries: options.maxDeliveries, initial, onChange: schedule });
+  const store = createMemoryStore({
+    maxDeliveries: options.maxDeliveries,
+    maxJournal: options.maxJournal,
+    initial,
+    onChange: schedule,
+  });
   // A missing file is created at once, so a bad path fails at start rather than later.
   dirty = true;
   try {

@@ -7,7 +7,6 @@ import type { Emulator } from '../../emulator.js';
 import { VERSION } from '../../version.js';
 import { realNow } from '../../platform/clock.js';
 
-/** Health summarises the whole instance, so it takes the emulator itself. */
 export function healthRoutes(emulator: Emulator) {
   return new Hono<AppEnv>().get('/', (c) => {
     const stats = emulator.store.stats();
@@ -22,6 +21,8 @@ export function healthRoutes(emulator: Emulator) {
       deliveries: stats.deliveries,
       droppedDeliveries: stats.droppedDeliveries,
       maxDeliveries: emulator.options.maxDeliveries,
+      journal: stats.journal,
+      maxJournal: emulator.options.maxJournal,
       clock: { now: emulator.clock.nowIso(), mode: emulator.clock.mode },
     });
   });

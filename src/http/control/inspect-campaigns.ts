@@ -3,20 +3,26 @@
  * (docs/reference.md#inspect). Lists answer `{ total, items }` like the other inspect lists.
  */
 import { Hono } from 'hono';
-import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
+import type { Emulator } from '../../emulator.js';
 import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../../schemas/control.js';
-import { parseWith } from '../validate.js';
+import { NoQuerySchema } from '../../schemas/control.js';
+import { parseQuery } from '../validate.js';
 
-export function inspectCampaignRoutes({ campaigns }: { campaigns: CampaignService }) {
+export function inspectCampaignRoutes(emulator: Emulator) {
   return new Hono<AppEnv>()
     .get('/', (c) => {
-      const { limit, offset, ...filter } = parseWith(InspectCampaignsQuerySchema, c.req.query(), 'query');
-      return c.json(campaigns.inspect.list(filter, { limit, offset }));
+      const { limit, offset, order, ...filter } = parseQuery(c, InspectCampaignsQuerySchema);
+      return c.json(emulator.services.campaigns.inspect.list(filter, { limit, offset, order }));
     })
-    .get('/:id', (c) => c.json(campaigns.inspect.get(c.req.param('id'))))
+    .get('/:id', (c) => {
+      parseQuery(c, NoQuerySchema);
+      return c.json(emulator.services.campaigns.inspect.get(c.req.param('id')));
+    })
     .get('/:id/recipients', (c) => {
-      const { limit, offset, ...filter } = parseWith(InspectRecipientsQuerySchema, c.req.query(), 'query');
-      return c.json(campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset }));
+      const { limit, offset, order, ...filter } = parseQuery(c, InspectRecipientsQuerySchema);
+      return c.json(
+        emulator.services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }),
+      );
     });
 }

@@ -6,33 +6,56 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { ApiError, badRequest } from '../../domain/errors.js';
 import { parseScenario } from '../../scenario-engine/load-scenarios.js';
-import type { ScenarioEngine } from '../../scenario-engine/engine.js';
 import type { AppEnv } from '../context.js';
-import { parseWith, readJson } from '../validate.js';
+import type { Emulator } from '../../emulator.js';
+import { NoQuerySchema } from '../../schemas/control.js';
+import { parseQuery, parseWith, readJson } from '../validate.js';
 
 const ActiveBodySchema = z.strictObject({
   names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
 });
 
-export function scenarioControlRoutes({ scenarios: engine }: { scenarios: ScenarioEngine }) {
+const notLoaded = (name: string) =>
+  new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, {
+    message: 'The scenario was not found.',
+  });
+
+export function scenarioControlRoutes(emulator: Emulator) {
   return new Hono<AppEnv>()
     .get('/', (c) => {
-      return c.json({ active: engine.active(), scenarios: engine.explain() });
+      parseQuery(c, NoQuerySchema);
+      const engine = emulator.scenarios;
+      return c.json({
+        active: engine.active(),
+        scenarios: engine.explain(),
+        headerActivated: engine.explainHeaderActivated(),
+        loadErrors: engine.loadErrors(),
+      });
+    })
+    .get('/:name', (c) => {
+      parseQuery(c, NoQuerySchema);
+      const name = c.req.param('name');
+      const view = emulator.scenarios.explainOne(name);
+      if (!view) throw notLoaded(name);
+      return c.json(view);
     })
     .post('/', async (c) => {
       const result = parseScenario(await readJson(c), 'scenario');
       if ('problems' in result) throw badRequest(`Invalid scenario: ${result.problems.join('; ')}`, result.details);
+      const engine = emulator.scenarios;
       const replaced = engine.has(result.scenario.name);
       engine.load(result.scenario, 'api');
       const view = engine.explain().find((s) => s.name === result.scenario.name);
       return c.json({ replaced, scenario: view }, replaced ? 200 : 201);
     })
     .post('/reset', (c) => {
+      const engine = emulator.scenarios;
       engine.reset();
       return c.json({ active: engine.active(), scenarios: engine.explain() });
     })
     .put('/active', async (c) => {
       const { names } = parseWith(ActiveBodySchema, await readJson(c), 'request body');
+      const engine = emulator.scenarios;
       engine.requireLoaded(names, (unknown, loaded) =>
         badRequest(
           `Unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; loaded: ${loaded.join(', ') || 'none'}.`,
@@ -44,11 +67,8 @@ export function scenarioControlRoutes({ scenarios: engine }: { scenarios: Scenar
     })
     .delete('/:name', (c) => {
       const name = c.req.param('name');
-      if (!engine.remove(name)) {
-        throw new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, {
-          message: 'The scenario was not found.',
-        });
-      }
+      const engine = emulator.scenarios;
+      if (!engine.remove(name)) throw notLoaded(name);
       return c.json({ deleted: name, active: engine.active() });
     });
 }

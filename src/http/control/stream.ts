@@ -5,10 +5,11 @@
  */
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { EmulatorEvent, Events } from '../../domain/ports.js';
+import type { EmulatorEvent } from '../../domain/ports.js';
 import type { AppEnv } from '../context.js';
+import type { Emulator } from '../../emulator.js';
 import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control.js';
-import { parseWith } from '../validate.js';
+import { parseQuery } from '../validate.js';
 
 /** A client that stops reading loses events past this many rather than growing memory without end. */
 const MAX_QUEUED_EVENTS = 200_000;
@@ -46,10 +47,11 @@ export function streamFilter(query: StreamQuery): (event: EmulatorEvent) => bool
   };
 }
 
-export function streamRoutes({ events }: { events: Events }) {
+export function streamRoutes(emulator: Emulator) {
   return new Hono<AppEnv>().get('/', (c) => {
-    const query = parseWith(StreamQuerySchema, c.req.query(), 'query');
+    const query = parseQuery(c, StreamQuerySchema);
     const matches = streamFilter(query);
+    const events = emulator.events;
     return streamSSE(c, async (stream) => {
       let queue: EmulatorEvent[] = [];
       let head = 0;

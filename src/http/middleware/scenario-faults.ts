@@ -128,7 +128,8 @@ export function scenarioFaults(engine: ScenarioEngine, clock: Clock): Middleware
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     const fault = decision.fault;
     if (!fault) return next();
-    const label = `"${decision.applied!.scenario}" ${decision.applied!.rule}`;
+    const decider = decision.applied.at(-1)!;
+    const label = `"${decider.scenario}" ${decider.rule}`;
     switch (fault.kind) {
       case 'drop':
         return dropConnection(c, label);
