@@ -151,7 +151,7 @@ describe('engine', () => {
       ],
     });
     const scope = engine.forRequest(facts(), ['mixed']);
-    expect(scope.decision).toMatchObject({ delayMs: 5, fault: null, applied: { scenario: 'mixed' } });
+    expect(scope.decision).toMatchObject({ delayMs: 5, fault: null, applied: [{ scenario: 'mixed', index: 1 }] });
     expect(scope.appliedRules().map((r) => r.rule)).toEqual([expect.stringMatching(/^rule 1:/)]);
     const delivery = { appId: 'a', userId: 'u-1', templateKey: 't', campaignId: null };
     expect(scope.deliveryFaults(delivery)).toEqual({ reason: 'gone', scenario: 'mixed' });
