@@ -1,17 +1,16 @@
 /**
- * Turns a (template, user, variables) triple into a Delivery record, asking the fault
- * policy whether it fails. Used by one-call sends and by campaign sends alike.
+ * Turns a send (template, users, variables) into a delivery batch for the store: content
+ * rendered once per distinct variables object, the fault policy asked once per user. Used
+ * by one-call sends and by campaign chunks alike; the store decides how to hold it.
  */
 import type { Delivery, Template } from '../schemas/records.js';
-import type { DeliveryFaultPolicy, Ids } from './ports.js';
-import {
-  packStrings,
-  toDelivery,
-  type DeliveryRun,
-  type FailureMark,
-  type PerMember,
-  type SharedDeliveryFields,
-} from './delivery-run.js';
+import type {
+  DeliveryBatch,
+  DeliveryFailureMark,
+  DeliveryFaultPolicy,
+  PerUser,
+  SharedDeliveryFields,
+} from './ports.js';
 import { compileContent } from './variables.js';
 
 export interface DeliveryContext {
@@ -24,7 +23,6 @@ export interface DeliveryContext {
   notificationId: string | null;
   campaignId: string | null;
   createdAt: string;
-  ids: Ids;
   faults: DeliveryFaultPolicy;
   /** The template's channel types this app delivers through (see deliveredChannels). */
   channels: string[];
@@ -78,8 +76,8 @@ function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variabl
 }
 
 /** Whether the delivery to `userId` fails: every channel switched off, or a failDelivery rule. */
-function createFailureCheck(ctx: DeliveryContext): (userId: string) => FailureMark | null {
-  const noChannel: FailureMark | null =
+function createFailureCheck(ctx: DeliveryContext): (userId: string) => DeliveryFailureMark | null {
+  const noChannel: DeliveryFailureMark | null =
     ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : null;
   const { appId, campaignId } = ctx;
   const templateKey = ctx.template.key;
@@ -100,17 +98,14 @@ const sharedFieldsOf = (ctx: DeliveryContext): SharedDeliveryFields => ({
   createdAt: ctx.createdAt,
 });
 
-const NO_FAILURES: ReadonlyMap<number, FailureMark> = new Map();
+const NO_FAILURES: ReadonlyMap<number, DeliveryFailureMark> = new Map();
 
-/**
- * The deliveries of one send as a run: ids reserved in one step, content rendered once per
- * distinct variables object, the fault policy asked once per target; no record per target.
- */
-export function createDeliveryRun(
+/** The deliveries of one send as a plain batch: no record per user. */
+export function createDeliveryBatch(
   ctx: DeliveryContext,
   userIds: readonly string[],
-  variables: PerMember<Variables>,
-): DeliveryRun {
+  variables: PerUser<Variables>,
+): DeliveryBatch {
   const render = createRenderer(ctx);
   const failureOf = createFailureCheck(ctx);
   let failures = NO_FAILURES;
@@ -118,23 +113,13 @@ export function createDeliveryRun(
     const failure = failureOf(userIds[i] as string);
     if (!failure) continue;
     if (failures === NO_FAILURES) failures = new Map();
-    (failures as Map<number, FailureMark>).set(i, failure);
+    (failures as Map<number, DeliveryFailureMark>).set(i, failure);
   }
   return {
     shared: sharedFieldsOf(ctx),
-    userIds: userIds.length > 1 ? packStrings(userIds) : userIds,
-    idAt: ctx.ids.objectIds(userIds.length),
+    userIds,
     variables,
     rendered: 'all' in variables ? { all: render(variables.all) } : { each: variables.each.map(render) },
     failures,
   };
-}
-
-/** One delivery at a time (campaigns: each recipient records its delivery's id as it goes). */
-export function createDeliveryBuilder(ctx: DeliveryContext): (userId: string, variables: Variables) => Delivery {
-  const render = createRenderer(ctx);
-  const failureOf = createFailureCheck(ctx);
-  const shared = sharedFieldsOf(ctx);
-  return (userId, variables) =>
-    toDelivery(shared, ctx.ids.objectId(), userId, variables, render(variables), failureOf(userId));
 }

@@ -6,9 +6,8 @@
 import type { SendNotificationBody } from '../schemas/api.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
-import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
-import { createContentCompiler, createDeliveryRun, deliveredChannels } from './delivery.js';
-import { deliveryAt, type PerMember } from './delivery-run.js';
+import type { Clock, DeliveryFaultPolicy, Events, Ids, PerUser, Store, TemplateCatalog } from './ports.js';
+import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './delivery.js';
 import { checkVariables } from './variables.js';
 
 export const TARGET_LIMITS = { realtime: 1, batch: 10_000 } as const;
@@ -91,9 +90,9 @@ function resolveVariables(
   mode: Mode,
   variables: Variables,
   targets: readonly string[],
-): PerMember<Variables> {
+): PerUser<Variables> {
   let details: ErrorDetails;
-  let resolved: PerMember<Variables>;
+  let resolved: PerUser<Variables>;
   if (mode === 'batch' && isPerTargetMap(template, variables, targets)) {
     details = {};
     const each = targets.map((userId) => (variables[userId] as Variables | undefined) ?? {});
@@ -158,7 +157,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         sentFrom: 'api',
         createdAt,
       };
-      const run = createDeliveryRun(
+      const batch = createDeliveryBatch(
         {
           appId,
           template,
@@ -169,7 +168,6 @@ export function createNotificationService(deps: NotificationServiceDeps) {
           notificationId: notification.notificationId,
           campaignId: null,
           createdAt,
-          ids: deps.ids,
           faults,
           channels,
           compile,
@@ -177,7 +175,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         targets,
         variables,
       );
-      const failedCount = run.failures.size;
+      const failedCount = batch.failures.size;
       // Spelled out (same key order as a spread): `{ ...notification, more }` is a slow path in V8.
       const n = notification;
       const record = {
@@ -196,10 +194,10 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         failedCount,
       };
       deps.store.addNotification(record);
-      deps.store.addDeliveryRun(run);
+      const stored = deps.store.addDeliveries(batch, deps.ids);
       deps.events.emit({ type: 'notification', notification: record });
       if (deps.events.hasSubscribers())
-        for (let i = 0; i < targets.length; i++) deps.events.emit({ type: 'delivery', delivery: deliveryAt(run, i) });
+        for (let i = 0; i < targets.length; i++) deps.events.emit({ type: 'delivery', delivery: stored.at(i) });
       return notification;
     },
   };

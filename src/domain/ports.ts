@@ -4,7 +4,6 @@
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
-import type { DeliveryRun } from './delivery-run.js';
 
 export interface Clock {
   /** Epoch milliseconds on the emulator's clock (real or manual). */
@@ -91,11 +90,54 @@ export interface StoreStats {
   journal: number;
 }
 
+/** The fields every delivery of one send shares, named as on Delivery (filters read either). */
+export type SharedDeliveryFields = Pick<
+  Delivery,
+  | 'appId'
+  | 'notificationId'
+  | 'campaignId'
+  | 'templateId'
+  | 'templateKey'
+  | 'channels'
+  | 'mode'
+  | 'title'
+  | 'tag'
+  | 'pushData'
+  | 'createdAt'
+>;
+
+/** One value for every user of a batch, or one per user (in the order of its user ids). */
+export type PerUser<T> = { readonly all: T } | { readonly each: readonly T[] };
+
+export interface DeliveryFailureMark {
+  reason: string;
+  scenario: string | null;
+}
+
+/** The deliveries of one send (or one chunk of a campaign), as plain data. */
+export interface DeliveryBatch {
+  shared: SharedDeliveryFields;
+  userIds: readonly string[];
+  variables: PerUser<Record<string, unknown>>;
+  rendered: PerUser<Record<string, unknown>>;
+  /** Failed deliveries by index into userIds; every other one was sent. */
+  failures: ReadonlyMap<number, DeliveryFailureMark>;
+}
+
+/** A stored batch read back by index: its delivery ids, and each delivery as a record. */
+export interface StoredDeliveries {
+  readonly length: number;
+  idAt(index: number): string;
+  at(index: number): Delivery;
+}
+
 /** One storage interface, implemented in memory and (persisted) over lowdb. */
 export interface Store {
-  addDeliveries(items: Delivery[]): void;
-  /** A batch send's deliveries as one run (domain/delivery-run.ts): stored without a record per target. */
-  addDeliveryRun(run: DeliveryRun): void;
+  /**
+   * Stores a batch; its deliveries get ids from `ids`, in user order (what one objectId()
+   * call per delivery would give). How the batch is held is the store's business.
+   */
+  addDeliveries(batch: DeliveryBatch, ids: Ids): StoredDeliveries;
   queryDeliveries(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
   countDeliveries(filter: DeliveryFilter): number;
 

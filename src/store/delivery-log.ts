@@ -1,12 +1,12 @@
 /**
- * Deliveries in arrival order: single records and runs (domain/delivery-run.ts) on one line
+ * Deliveries in arrival order: single records and runs (delivery-run.ts) on one line
  * of positions, with a retention cap that drops the oldest first. The per-key indexes are
  * brought up to date when a filtered query needs them, not on every write: a send only
  * appends, and lookups stay fast at a million deliveries.
  */
 import type { Delivery } from '../schemas/records.js';
-import type { DeliveryFilter, ListResult, Page } from '../domain/ports.js';
-import { deliveryAt, memberStatus, type DeliveryRun, type SharedDeliveryFields } from '../domain/delivery-run.js';
+import type { DeliveryFilter, ListResult, Page, SharedDeliveryFields } from '../domain/ports.js';
+import { deliveryAt, memberStatus, type DeliveryRun } from './delivery-run.js';
 import { Deque } from './deque.js';
 import { deliveryMatcher } from './filters.js';
 import { PositionIndex } from './position-index.js';

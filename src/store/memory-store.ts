@@ -9,6 +9,7 @@ import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js
 import { Deque } from './deque.js';
 import { journalPredicate, paginate } from './filters.js';
 import { createDeliveryLog } from './delivery-log.js';
+import { runOf, storedView } from './delivery-run.js';
 import { createNotificationLog } from './notification-log.js';
 
 /** Everything the store holds, as plain JSON (what the data file contains). */
@@ -120,13 +121,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   if (options.initial) load(options.initial);
 
   const store: MemoryStore = {
-    addDeliveries(items) {
-      for (const d of items) deliveries.add(d);
-      changed();
-    },
-    addDeliveryRun(run) {
+    addDeliveries(batch, ids) {
+      const run = runOf(batch, ids);
       deliveries.addRun(run);
       changed();
+      return storedView(run);
     },
     queryDeliveries(filter, page: Page) {
       return deliveries.query(filter, page);

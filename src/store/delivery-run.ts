@@ -1,33 +1,19 @@
 /**
- * A delivery run: the deliveries of one batch send, which share everything but the user,
- * kept as one record with per-user columns. Delivery objects are built only when someone
- * reads them, so a 10,000-target send stores a few objects instead of 10,000 (bench/).
+ * How the delivery log holds a batch (ports.ts DeliveryBatch): one record with per-user
+ * columns, the user ids packed into one string, the delivery ids named by index from a
+ * reserved range. Delivery objects are built only when someone reads them, so a
+ * 10,000-target send stores a few heap objects instead of 10,000 (bench/). The domain never
+ * sees this format: it hands the store a plain batch.
  */
 import type { Delivery } from '../schemas/records.js';
-
-/** The fields every delivery of a run has in common, named as on Delivery (filters read either). */
-export type SharedDeliveryFields = Pick<
-  Delivery,
-  | 'appId'
-  | 'notificationId'
-  | 'campaignId'
-  | 'templateId'
-  | 'templateKey'
-  | 'channels'
-  | 'mode'
-  | 'title'
-  | 'tag'
-  | 'pushData'
-  | 'createdAt'
->;
-
-/** One value for every member, or one per member (batch sends with per-target variables). */
-export type PerMember<T> = { readonly all: T } | { readonly each: readonly T[] };
-
-export interface FailureMark {
-  reason: string;
-  scenario: string | null;
-}
+import type {
+  DeliveryBatch,
+  DeliveryFailureMark,
+  Ids,
+  PerUser,
+  SharedDeliveryFields,
+  StoredDeliveries,
+} from '../domain/ports.js';
 
 /** Read-only list access: an array, or strings packed into one (see packStrings). */
 export interface StringList {
@@ -56,15 +42,35 @@ export interface DeliveryRun {
   /** Held by reference: every member's record reads these. */
   readonly shared: SharedDeliveryFields;
   readonly userIds: StringList;
-  /** Delivery id of member `i` (ids are reserved when the run is made; see Ids.objectIds). */
+  /** Delivery id of member `i` (a range reserved when the run is stored; see Ids.objectIds). */
   readonly idAt: (i: number) => string;
-  readonly variables: PerMember<Record<string, unknown>>;
-  readonly rendered: PerMember<Record<string, unknown>>;
+  readonly variables: PerUser<Record<string, unknown>>;
+  readonly rendered: PerUser<Record<string, unknown>>;
   /** Failed members by index; every other member was sent. */
-  readonly failures: ReadonlyMap<number, FailureMark>;
+  readonly failures: ReadonlyMap<number, DeliveryFailureMark>;
 }
 
-export const memberValue = <T>(values: PerMember<T>, i: number): T =>
+/** A batch as a run: its ids reserved in one step, its user ids packed when there are several. */
+export function runOf(batch: DeliveryBatch, ids: Ids): DeliveryRun {
+  const userIds = batch.userIds;
+  return {
+    shared: batch.shared,
+    userIds: userIds.length > 1 ? packStrings(userIds) : userIds,
+    idAt: ids.objectIds(userIds.length),
+    variables: batch.variables,
+    rendered: batch.rendered,
+    failures: batch.failures,
+  };
+}
+
+/** The stored run as the domain reads it back (ids and records by index). */
+export const storedView = (run: DeliveryRun): StoredDeliveries => ({
+  length: run.userIds.length,
+  idAt: run.idAt,
+  at: (i) => deliveryAt(run, i),
+});
+
+export const memberValue = <T>(values: PerUser<T>, i: number): T =>
   'all' in values ? values.all : (values.each[i] as T);
 
 export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] =>
@@ -82,14 +88,14 @@ export function deliveryAt(run: DeliveryRun, i: number): Delivery {
   );
 }
 
-/** The one place a Delivery record is shaped (same key order for runs and one-by-one sends). */
+/** The one place a Delivery record is shaped (same key order for every delivery). */
 export function toDelivery(
   shared: SharedDeliveryFields,
   id: string,
   userId: string,
   variables: Record<string, unknown>,
   rendered: Record<string, unknown>,
-  failure: FailureMark | null | undefined,
+  failure: DeliveryFailureMark | null | undefined,
 ): Delivery {
   return {
     id,
