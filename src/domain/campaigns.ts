@@ -17,6 +17,7 @@ import {
 } from './campaign-records.js';
 import { assertDraft } from './campaign-status.js';
 import { badRequest, notFound } from './errors.js';
+import { instantProblem } from './instants.js';
 import { assertApproved } from './notifications.js';
 import type { DeliveryFaultPolicy, ListResult, Page } from './ports.js';
 
@@ -119,6 +120,8 @@ export function createCampaignService(deps: CampaignDeps) {
         next = runner.start(campaign, faults);
       } else {
         const at = Date.parse(body.scheduledAt);
+        const problem = instantProblem(at);
+        if (problem !== null) throw badRequest(`scheduledAt ${body.scheduledAt} ${problem}.`, { scheduledAt: problem });
         if (at <= deps.clock.now()) {
           throw badRequest(
             `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit it to send now.`,

@@ -6,6 +6,8 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
 import { ClockBodySchema } from '../../schemas/control-campaigns.js';
 import { readJsonBody } from '../validate.js';
+import { badRequest } from '../../domain/errors.js';
+import { instantProblem } from '../../domain/instants.js';
 
 const clockState = (c: Context<AppEnv>) => {
   const clock = c.get('emulator').clock;
@@ -17,6 +19,14 @@ export const clockRoutes = new Hono<AppEnv>()
   .post('/', async (c) => {
     const body = await readJsonBody(c, ClockBodySchema);
     const clock = c.get('emulator').clock;
+    const target = body.advanceMs !== undefined ? clock.now() + body.advanceMs : body.now && Date.parse(body.now);
+    const problem = typeof target === 'number' ? instantProblem(target) : null;
+    if (problem !== null) {
+      const field = body.advanceMs !== undefined ? 'advanceMs' : 'now';
+      throw badRequest(`The clock cannot move there: the instant ${problem}. The clock is unchanged.`, {
+        [field]: `the resulting instant ${problem}`,
+      });
+    }
     if (body.advanceMs !== undefined) clock.advance(body.advanceMs);
     else if (body.now !== undefined) clock.set(body.now);
     else if (body.mode === 'real') clock.useRealTime();
