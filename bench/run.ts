@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: measures the emulator (built dist/, in child processes) against its
  * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
- * some metrics only (throughput, batch, store, cold, csv, campaign).
+ * some metrics only (throughput, batch, store, cold, csv, campaign, stall, soak).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,6 +90,10 @@ async function main(): Promise<void> {
       const { campaignSend } = await import('./metrics/campaign.js');
       rows.push(...(await guarded('campaign 100,000 recipients', '<= 2 s, p99 < 100 ms', () => campaignSend())));
     }
+  }
+  if (wanted('stall')) {
+    const { stall } = await import('./metrics/stall.js');
+    rows.push(...(await guarded('longest stall, upload + campaign + data file', '<= 100 ms', stall)));
   }
   if (wanted('store'))
     rows.push(

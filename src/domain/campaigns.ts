@@ -139,6 +139,7 @@ export function createCampaignService(deps: CampaignDeps) {
 
     addRecipients: recipients.addRecipients,
     upload: recipients.upload,
+    startUpload: recipients.startUpload,
     listRecipients: recipients.list,
 
     /** On start (data file reloaded): re-arm scheduled campaigns and resume sending ones. */

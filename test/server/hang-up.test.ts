@@ -46,7 +46,9 @@ describe('client hang-up mid-body', () => {
       `40\r\n--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.csv"\r\n\r\nuser_id\r\n`,
     );
     await vi.waitFor(async () => {
-      const journal = await (await fetch(`${emu!.url}/__inspect/requests`)).json();
+      const journal = (await (await fetch(`${emu!.url}/__inspect/requests`)).json()) as {
+        items: { status: number; errorCode: string | null }[];
+      };
       expect(journal.items.map((e: { status: number; errorCode: string | null }) => [e.status, e.errorCode])).toEqual([
         [499, null],
         [499, null],
