@@ -39,6 +39,19 @@ export function probe(url: string): { stop(): Promise<{ maxMs: number; count: nu
   };
 }
 
+/** The whole run's figures from bench/loop-monitor.mjs (the first second, start-up, left out). */
+export function readLoop(file: string): { delayMaxMs: number; gapMaxMs: number; cpuInGapMaxMs: number } {
+  const { seconds } = JSON.parse(readFileSync(file, 'utf8')) as {
+    seconds: { delayMaxMs: number; gapMaxMs: number; cpuInGapMaxMs: number }[];
+  };
+  const run = seconds.slice(1);
+  return {
+    delayMaxMs: Math.max(...run.map((s) => s.delayMaxMs)),
+    gapMaxMs: Math.max(...run.map((s) => s.gapMaxMs)),
+    cpuInGapMaxMs: Math.max(...run.map((s) => s.cpuInGapMaxMs)),
+  };
+}
+
 async function waitSent(url: string, id: string): Promise<void> {
   for (;;) {
     const res = await fetch(`${url}/__inspect/campaigns/${id}`);
@@ -53,6 +66,7 @@ export async function stall(): Promise<Row[]> {
   const csv = recipientsCsv(ROWS);
   const health: number[] = [];
   const loops: number[] = [];
+  const cpus: number[] = [];
   const runs = Math.min(RUNS, 3);
   for (let i = 0; i < runs; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'emu-stall-'));
@@ -72,8 +86,9 @@ export async function stall(): Promise<Row[]> {
       await sleep(2500); // the data file's coalesced writes after the campaign
       const result = await p.stop();
       health.push(result.maxMs);
-      const loop = JSON.parse(readFileSync(loopFile, 'utf8')) as { perSecondMaxMs: number[] };
-      loops.push(Math.max(...loop.perSecondMaxMs.slice(1)));
+      const loop = readLoop(loopFile);
+      loops.push(loop.delayMaxMs);
+      cpus.push(loop.cpuInGapMaxMs);
     } finally {
       await emulator.stop();
       delete process.env.BENCH_LOOP_FILE;
@@ -81,6 +96,7 @@ export async function stall(): Promise<Row[]> {
     }
   }
   const worst = median(health);
+  const cpu = median(cpus);
   return [
     {
       metric: 'longest /__health answer: 100,000-row upload + campaign, --data-file',
@@ -89,7 +105,16 @@ export async function stall(): Promise<Row[]> {
       ratio: '-',
       target: '<= 100 ms',
       pass: worst <= 100,
-      note: `longest answer per run ${health.map((v) => fmt(v, 0)).join('/')} ms; longest event-loop delay per run ${loops.map((v) => fmt(v, 0)).join('/')} ms`,
+      note: `longest answer per run ${health.map((v) => fmt(v, 0)).join('/')} ms; longest event-loop delay per run ${loops.map((v) => fmt(v, 0)).join('/')} ms (wall clock: includes waiting for a core on a shared machine)`,
+    },
+    {
+      metric: 'longest event-loop block in CPU time, same run',
+      value: `${fmt(cpu, 0)} ms`,
+      baseline: '-',
+      ratio: '-',
+      target: '<= 100 ms',
+      pass: cpu <= 100,
+      note: `per run ${cpus.map((v) => fmt(v, 0)).join('/')} ms: process CPU time inside the longest gap between two ticks of a 5 ms timer (the emulator's own work, GC threads included)`,
     },
   ];
 }

@@ -21,6 +21,11 @@ export interface DeliveryLog {
   /** Keeps only the deliveries whose shared fields `keep` accepts. */
   retain(keep: (d: SharedDeliveryFields) => boolean): void;
   toArray(): Delivery[];
+  /**
+   * The live deliveries as of now, built one by one as they are iterated (later writes and
+   * drops do not change what it yields): a writer can go through them over many turns.
+   */
+  frozen(): Iterable<Delivery>;
 }
 
 /** A run as the log holds it: its first `start` members were dropped by the retention cap. */
@@ -227,5 +232,18 @@ export function createDeliveryLog(
       dropped = droppedBefore;
     },
     toArray: () => unfiltered({ offset: 0, limit: length }).items,
+    frozen() {
+      const captured = entries.toArray();
+      const starts = new Uint32Array(captured.length);
+      for (let e = 0; e < captured.length; e++) starts[e] = firstMember(captured[e]!);
+      return {
+        *[Symbol.iterator]() {
+          for (let e = 0; e < captured.length; e++) {
+            const entry = captured[e]!;
+            for (let i = starts[e]!; i < memberCount(entry); i++) yield memberAt(entry, i);
+          }
+        },
+      };
+    },
   };
 }

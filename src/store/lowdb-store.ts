@@ -5,9 +5,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
 import { ConfigError } from '../domain/errors.js';
-import { createMemoryStore, emptyStoreData, type MemoryStore, type StoreData } from './memory-store.js';
+import {
+  createMemoryStore,
+  emptyStoreData,
+  type MemoryStore,
+  type StoreData,
+  type StoreSnapshot,
+} from './memory-store.js';
+import { SlicedJsonFile } from './sliced-json-file.js';
 
 export interface LowdbStoreOptions {
   /** @default 1_000_000 */
@@ -48,8 +54,9 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
   const debounceMs = options.debounceMs ?? 250;
   const maxWaitMs = options.maxWaitMs ?? 1000;
   // Built by hand: JSONFilePreset would silently switch to memory under NODE_ENV=test.
-  // JSONFile writes through steno: temp file + rename, so the file is always whole JSON.
-  const db = new Low<StoreData>(new JSONFile<StoreData>(path), emptyStoreData());
+  // The adapter writes in slices between turns of the event loop, to a temp file then
+  // renamed over the data file, so the file is always whole JSON and requests keep flowing.
+  const db = new Low<StoreSnapshot>(new SlicedJsonFile<StoreSnapshot>(path), emptyStoreData());
   try {
     mkdirSync(dirname(path), { recursive: true });
     await db.read();
@@ -62,7 +69,7 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
       `--data-file ${path} ${reason}. It was left untouched; fix it, or move/delete it to start with empty state.`,
     ]);
   }
-  const initial = checkShape(path, db.data);
+  const initial = checkShape(path, db.data as StoreData);
 
   let debounceTimer: NodeJS.Timeout | undefined;
   let maxWaitTimer: NodeJS.Timeout | undefined;
@@ -75,7 +82,7 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     debounceTimer = maxWaitTimer = undefined;
     if (!dirty) return writing;
     dirty = false;
-    db.data = store.snapshot();
+    db.data = store.persistable();
     // Chained: writes never overlap, and a flush waits for the one in flight.
     writing = writing.then(
       () => db.write(),

@@ -47,8 +47,13 @@ export interface MemoryStoreOptions {
   onChange?: () => void;
 }
 
+/** StoreData with its lists as iterables: references taken now, serialised later (lowdb-store.ts). */
+export type StoreSnapshot = { [K in keyof StoreData]: StoreData[K] extends (infer T)[] ? Iterable<T> : StoreData[K] };
+
 export interface MemoryStore extends Store {
   snapshot(): StoreData;
+  /** What snapshot() holds, without copying records: lists of references, deliveries built as read. */
+  persistable(): StoreSnapshot;
 }
 
 interface CampaignRecipients {
@@ -270,6 +275,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     async flush() {},
     async close() {},
+    persistable() {
+      const recipientLists = [...recipientsByCampaign.values()].map((e) => e.list.slice());
+      return {
+        deliveries: deliveries.frozen(),
+        droppedDeliveries: deliveries.dropped,
+        notifications: notifications.toArray(),
+        campaigns: [...campaigns.values()],
+        recipients: {
+          *[Symbol.iterator]() {
+            for (const list of recipientLists) yield* list;
+          },
+        },
+        journal: journal.toArray(),
+        templates: [...templates.values()],
+        channels: [...channels.values()],
+        analyticsEvents: [...analyticsEvents],
+      };
+    },
     snapshot() {
       return {
         deliveries: deliveries.toArray(),

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DataFile } from 'lowdb/node';
+import { SlicedJsonFile } from '../../src/store/sliced-json-file.js';
 import { ConfigError, openLowdbStore } from '../../src/index.js';
 import { addDeliveries, delivery, fill, storeContract } from './store-contract.js';
 
@@ -57,7 +57,7 @@ describe('lowdb store: the data file', () => {
 
   it('coalesces a burst of changes into one write, not one per change', async () => {
     const store = await openLowdbStore(freshFile(), { debounceMs: 60_000, maxWaitMs: 60_000 });
-    const writes = vi.spyOn(DataFile.prototype, 'write');
+    const writes = vi.spyOn(SlicedJsonFile.prototype, 'write');
     try {
       for (let i = 0; i < 100; i++) addDeliveries(store, [delivery(i)]);
       await store.flush();
