@@ -11,7 +11,7 @@ import { createCampaignService, type CampaignService } from './domain/campaigns.
 import { createTemplateService, type TemplateService } from './domain/templates.js';
 import { createChannelService, type ChannelService } from './domain/channels.js';
 import { createAnalyticsService, type AnalyticsService } from './domain/analytics.js';
-import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
+import { EmulatorOptionsSchema, retentionOf, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
 import { formatZodIssues, loadAppsFile, loadTemplates, toTemplate, watchTemplates } from './catalog/load-fixtures.js';
@@ -97,7 +97,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const clock = injectedClock ?? new EmulatorClock();
   const random = injectedRandom ?? createRandom(options.seed);
   const ids = createIds(clock, random);
-  const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
+  const store = injectedStore ?? createMemoryStore(retentionOf(options));
   const events = createEventBus();
 
   const readTemplates = () =>

@@ -81,13 +81,18 @@ export interface CampaignFilter {
   status?: string;
 }
 
+/** How many records of each kind the store holds, and how many its retention caps have dropped. */
 export interface StoreStats {
   deliveries: number;
   droppedDeliveries: number;
   notifications: number;
+  droppedNotifications: number;
   campaigns: number;
+  droppedCampaigns: number;
   recipients: number;
+  droppedRecipients: number;
   journal: number;
+  droppedJournal: number;
 }
 
 /** The fields every delivery of one send shares, named as on Delivery (filters read either). */

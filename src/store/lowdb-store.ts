@@ -10,14 +10,13 @@ import {
   createMemoryStore,
   emptyStoreData,
   type MemoryStore,
+  type RetentionLimits,
   type StoreData,
   type StoreSnapshot,
 } from './memory-store.js';
 import { SlicedJsonFile } from './sliced-json-file.js';
 
-export interface LowdbStoreOptions {
-  /** @default 1_000_000 */
-  maxDeliveries?: number;
+export interface LowdbStoreOptions extends RetentionLimits {
   /** Quiet time after the last change before writing. @default 250 */
   debounceMs?: number;
   /** Longest a change waits for its write under constant traffic. @default 1000 */
@@ -121,7 +120,9 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     }
   }
 
-  const store = createMemoryStore({ maxDeliveries: options.maxDeliveries, initial, onChange: schedule });
+  const { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients } = options;
+  const limits = { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients };
+  const store = createMemoryStore({ ...limits, initial, onChange: schedule });
   // A missing file is created at once, so a bad path fails at start rather than later.
   dirty = true;
   try {

@@ -37,11 +37,21 @@ export const emptyStoreData = (): StoreData => ({
   analyticsEvents: [],
 });
 
-export interface MemoryStoreOptions {
+/** Retention caps: past each, the oldest records of that kind are dropped and counted (stats()). */
+export interface RetentionLimits {
   /** @default 1_000_000 */
   maxDeliveries?: number;
+  /** @default 200_000 */
+  maxNotifications?: number;
   /** @default 100_000 */
   maxJournal?: number;
+  /** Campaigns with their recipients; a sending or scheduled campaign is never dropped. @default 1_000 */
+  maxCampaigns?: number;
+  /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 1_000_000 */
+  maxRecipients?: number;
+}
+
+export interface MemoryStoreOptions extends RetentionLimits {
   initial?: StoreData;
   /** Called after every mutation (the lowdb store schedules a write). */
   onChange?: () => void;
@@ -67,11 +77,17 @@ interface CampaignRecipients {
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxDeliveries = options.maxDeliveries ?? 1_000_000;
+  const maxNotifications = options.maxNotifications ?? 200_000;
   const maxJournal = options.maxJournal ?? 100_000;
+  const maxCampaigns = options.maxCampaigns ?? 1_000;
+  const maxRecipients = options.maxRecipients ?? 1_000_000;
+  const dropped = { journal: 0, campaigns: 0, recipients: 0 };
+  /** Recipients of every campaign together (kept as they change, for the cap). */
+  let recipientTotal = 0;
   const changed = options.onChange ?? (() => {});
 
   let deliveries = createDeliveryLog(maxDeliveries);
-  let notifications = createNotificationLog(maxDeliveries);
+  let notifications = createNotificationLog(maxNotifications);
   let journal = new Deque<JournalEntry>();
   const campaigns = new Map<string, Campaign>();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
@@ -96,6 +112,30 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       entry.list.push(r);
       userIds.add(r.userId);
     }
+    recipientTotal += list.length;
+  }
+
+  function removeCampaign(id: string): number {
+    const gone = recipientsByCampaign.get(id)?.list.length ?? 0;
+    campaigns.delete(id);
+    recipientsByCampaign.delete(id);
+    recipientTotal -= gone;
+    return gone;
+  }
+
+  /**
+   * Drops the oldest campaigns (with their recipients) while a cap is passed. A campaign
+   * sending or scheduled is kept (dropping it would stop work in progress), and so is
+   * `keep`, the one being added to.
+   */
+  function enforceCampaignCaps(keep: string): void {
+    if (campaigns.size <= maxCampaigns && recipientTotal <= maxRecipients) return;
+    for (const c of campaigns.values()) {
+      if (campaigns.size <= maxCampaigns && recipientTotal <= maxRecipients) return;
+      if (c.id === keep || c.status === 'sending' || c.status === 'scheduled') continue;
+      dropped.recipients += removeCampaign(c.id);
+      dropped.campaigns++;
+    }
   }
 
   function recipientById(entry: CampaignRecipients, id: string): Recipient | undefined {
@@ -115,7 +155,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   function load(data: StoreData): void {
     deliveries = createDeliveryLog(maxDeliveries, data.deliveries, data.droppedDeliveries);
-    notifications = createNotificationLog(maxDeliveries, data.notifications);
+    notifications = createNotificationLog(maxNotifications, data.notifications);
     for (const e of data.journal) journal.push(e);
     for (const c of data.campaigns) campaigns.set(c.id, c);
     for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
@@ -149,6 +189,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     insertCampaign(campaign) {
       campaigns.set(campaign.id, campaign);
+      enforceCampaignCaps(campaign.id);
       changed();
     },
     getCampaign(id) {
@@ -172,6 +213,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     addRecipients(campaignId, list) {
       addRecipientsQuietly(campaignId, list);
+      enforceCampaignCaps(campaignId);
       changed();
     },
     hasRecipient(campaignId, userId) {
@@ -193,7 +235,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     addJournal(entry) {
       journal.push(entry);
-      if (journal.length > maxJournal) journal.shift();
+      if (journal.length > maxJournal) {
+        journal.shift();
+        dropped.journal++;
+      }
       changed();
     },
     queryJournal(filter, page) {
@@ -245,6 +290,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         journal = new Deque();
         campaigns.clear();
         recipientsByCampaign.clear();
+        recipientTotal = 0;
         analyticsEvents = [];
       } else {
         deliveries.retain((d) => d.appId !== appId);
@@ -254,23 +300,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         for (const e of keptJournal) journal.push(e);
         for (const c of [...campaigns.values()]) {
           if (c.appId !== appId) continue;
-          campaigns.delete(c.id);
-          recipientsByCampaign.delete(c.id);
+          removeCampaign(c.id);
         }
         analyticsEvents = analyticsEvents.filter((e) => e.appId !== appId);
       }
       changed();
     },
     stats(): StoreStats {
-      let recipientCount = 0;
-      for (const entry of recipientsByCampaign.values()) recipientCount += entry.list.length;
       return {
         deliveries: deliveries.length,
         droppedDeliveries: deliveries.dropped,
         notifications: notifications.length,
+        droppedNotifications: notifications.dropped,
         campaigns: campaigns.size,
-        recipients: recipientCount,
+        droppedCampaigns: dropped.campaigns,
+        recipients: recipientTotal,
+        droppedRecipients: dropped.recipients,
         journal: journal.length,
+        droppedJournal: dropped.journal,
       };
     },
     async flush() {},

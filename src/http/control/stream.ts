@@ -10,8 +10,12 @@ import type { AppEnv } from '../context.js';
 import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control-campaigns.js';
 import { parseWith } from '../validate.js';
 
-/** A client that stops reading loses events past this many rather than growing memory without end. */
-const MAX_QUEUED_EVENTS = 200_000;
+/**
+ * Events waiting for a client that reads slowly: past this many, new events are dropped
+ * (memory stays bounded whatever the client does) and the stream says so with a `dropped`
+ * event, `data: {"dropped": n}`, sent before the next event that does get through.
+ */
+export const MAX_QUEUED_EVENTS = 10_000;
 
 /** The record an event carries: what the stream sends as `data`. */
 function payloadOf(event: EmulatorEvent): { appId: string | null; campaignId?: string | null; userId?: string } {
@@ -79,8 +83,12 @@ export const streamRoutes = new Hono<AppEnv>().get('/', (c) => {
           continue;
         }
         if (dropped > 0) {
-          await stream.write(`: ${dropped} event(s) dropped: the client read too slowly\n\n`);
+          const data = JSON.stringify({
+            dropped,
+            reason: `the client read too slowly (over ${MAX_QUEUED_EVENTS} events waiting)`,
+          });
           dropped = 0;
+          await stream.writeSSE({ event: 'dropped', data });
         }
         const event = queue[head++] as EmulatorEvent;
         await stream.writeSSE({ event: event.type, data: JSON.stringify(payloadOf(event)) });
