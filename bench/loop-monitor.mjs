@@ -27,7 +27,14 @@ if (file) {
     lastCpu = cpu;
   }, 5).unref();
   const write = () => {
-    seconds.push({ delayMaxMs: histogram.max / 1e6, gapMaxMs: gapMax, cpuInGapMaxMs: cpuInGapMax });
+    const memory = process.memoryUsage();
+    seconds.push({
+      delayMaxMs: histogram.max / 1e6,
+      gapMaxMs: gapMax,
+      cpuInGapMaxMs: cpuInGapMax,
+      heapUsedMb: memory.heapUsed / 1048576,
+      rssMb: memory.rss / 1048576,
+    });
     histogram.reset();
     gapMax = cpuInGapMax = 0;
     writeFileSync(file, JSON.stringify({ seconds }));

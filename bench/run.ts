@@ -95,6 +95,11 @@ async function main(): Promise<void> {
     const { stall } = await import('./metrics/stall.js');
     rows.push(...(await guarded('longest stall, upload + campaign + data file', '<= 100 ms', stall)));
   }
+  if (only?.includes('soak')) {
+    // Not in the default run (60 s of 1,000 connections): BENCH_ONLY=soak.
+    const { soak } = await import('./metrics/soak.js');
+    rows.push(...(await guarded('soak', '0 errors, p99 <= 50 ms, heap within 15%', soak)));
+  }
   if (wanted('store'))
     rows.push(
       ...(await guarded('inspect / memory at 1M deliveries', '<= 10 ms, <= 700 MB', () => withEmulator(storeScale))),
