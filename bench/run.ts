@@ -95,6 +95,10 @@ async function main(): Promise<void> {
     const { stall } = await import('./metrics/stall.js');
     rows.push(...(await guarded('longest stall, upload + campaign + data file', '<= 100 ms', stall)));
   }
+  if (wanted('fuzz')) {
+    const { fuzz } = await import('./metrics/fuzz.js');
+    rows.push(...(await guarded('fuzz suite, larger run', 'no 5xx', fuzz)));
+  }
   if (only?.includes('soak')) {
     // Not in the default run (60 s of 1,000 connections): BENCH_ONLY=soak.
     const { soak } = await import('./metrics/soak.js');
