@@ -70,7 +70,7 @@ async function main(): Promise<void> {
       if (wanted('throughput'))
         rows.push(...(await guarded('realtime send throughput', '>= 60%', () => throughput(emulator))));
       if (wanted('batch'))
-        rows.push(...(await guarded('batch send 10,000 targets', '<= 3x', () => batchSend(emulator))));
+        rows.push(...(await guarded('batch send 10,000 targets', '<= 1.5x', () => batchSend(emulator))));
     });
   }
   const campaignReady = campaignFilesExist();
