@@ -19,8 +19,8 @@ const CONNECTIONS = Number(process.env.BENCH_SOAK_CONN ?? 1000);
 const RATE = Number(process.env.BENCH_SOAK_RATE ?? 500);
 const CAPS = [
   ['--max-deliveries', '50000'],
-  ['--max-notifications', '20000'],
-  ['--max-journal', '20000'],
+  ['--max-notifications', '5000'],
+  ['--max-journal', '5000'],
   ['--max-campaigns', '10'],
   ['--max-recipients', '30000'],
 ].flat();
