@@ -26,7 +26,14 @@ if (file) {
     last = at;
     lastCpu = cpu;
   }, 5).unref();
+  // Seconds at which to collect garbage and note the live heap ($BENCH_GC_AT, needs --expose-gc).
+  const gcAt = new Set((process.env.BENCH_GC_AT ?? '').split(',').filter(Boolean).map(Number));
   const write = () => {
+    let liveHeapMb = null;
+    if (gcAt.has(seconds.length + 1) && typeof globalThis.gc === 'function') {
+      globalThis.gc();
+      liveHeapMb = process.memoryUsage().heapUsed / 1048576;
+    }
     const memory = process.memoryUsage();
     seconds.push({
       delayMaxMs: histogram.max / 1e6,
@@ -34,6 +41,7 @@ if (file) {
       cpuInGapMaxMs: cpuInGapMax,
       heapUsedMb: memory.heapUsed / 1048576,
       rssMb: memory.rss / 1048576,
+      liveHeapMb,
     });
     histogram.reset();
     gapMax = cpuInGapMax = 0;

@@ -55,7 +55,7 @@ export const streamRoutes = new Hono<AppEnv>().get('/', (c) => {
   const matches = streamFilter(query);
   const events = c.get('emulator').events;
   return streamSSE(c, async (stream) => {
-    let queue: EmulatorEvent[] = [];
+    let queue: (EmulatorEvent | undefined)[] = [];
     let head = 0;
     let dropped = 0;
     let done = false;
@@ -90,7 +90,13 @@ export const streamRoutes = new Hono<AppEnv>().get('/', (c) => {
           dropped = 0;
           await stream.writeSSE({ event: 'dropped', data });
         }
-        const event = queue[head++] as EmulatorEvent;
+        const event = queue[head] as EmulatorEvent;
+        // Sent events leave the queue at once: a reader that never catches up must not keep them all.
+        queue[head++] = undefined;
+        if (head > 1024 && head * 2 > queue.length) {
+          queue = queue.slice(head);
+          head = 0;
+        }
         await stream.writeSSE({ event: event.type, data: JSON.stringify(payloadOf(event)) });
       }
     } finally {
