@@ -3,20 +3,27 @@
  * catalogs, event bus, services) from options plus optional injected parts. Two
  * instances share nothing.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
 import { type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
 import { createCampaignService, type CampaignService } from './domain/campaigns.js';
 import { createTemplateService, type TemplateService } from './domain/templates.js';
 import { createChannelService, type ChannelService } from './domain/channels.js';
+import { createTemplateChannelService, type TemplateChannelService } from './domain/template-channels.js';
 import { createAnalyticsService, type AnalyticsService } from './domain/analytics.js';
 import { EmulatorOptionsSchema, retentionOf, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
-import { formatZodIssues, loadAppsFile, loadTemplates, toTemplate, watchTemplates } from './catalog/load-fixtures.js';
-import { parseTemplateFile } from './schemas/template-file.js';
-import type { Template } from './schemas/records.js';
+import {
+  formatZodIssues,
+  loadAppsFile,
+  loadFixtures,
+  parseInlineFixtures,
+  watchAppsFile,
+  watchTemplates,
+} from './catalog/load-fixtures.js';
+import { createChannelCatalog, type MutableChannelCatalog } from './catalog/channels.js';
 import { createMemoryStore } from './store/memory-store.js';
 import { createEventBus } from './inspect/events.js';
 import { EmulatorClock, realNow } from './platform/clock.js';
@@ -32,8 +39,10 @@ export interface EmulatorOverrides {
   clock?: EmulatorClock;
   random?: RandomSource;
   store?: Store;
-  /** Template definitions in the fixture file format; when given, fixtures/templates is not read. */
+  /** Template definitions in the fixture file format; when given (or `channels` is), fixtures/ is not read. */
   templates?: unknown[];
+  /** Channel definitions in the fixtures/channels.json format; when given (or `templates` is), fixtures/ is not read. */
+  channels?: unknown[];
   /** Scenario definitions (CONTRACT §7 format); when given, the scenarios directory is not read. */
   scenarios?: unknown[];
   logger?: Logger;
@@ -48,6 +57,7 @@ export interface Emulator {
   readonly ids: Ids;
   readonly store: Store;
   readonly templates: MutableTemplateCatalog;
+  readonly channels: MutableChannelCatalog;
   readonly apps: AppRegistry;
   readonly events: Events;
   readonly logger: Logger;
@@ -57,6 +67,7 @@ export interface Emulator {
     campaigns: CampaignService;
     templates: TemplateService;
     channels: ChannelService;
+    templateChannels: TemplateChannelService;
     analytics: AnalyticsService;
   };
   /**
@@ -72,18 +83,13 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
-  const parsed = parseTemplateFile(raw);
-  if (!parsed.success) throw new ConfigError(formatZodIssues('options.templates', parsed.error));
-  return (Array.isArray(parsed.data) ? parsed.data : [parsed.data]).map((t) => toTemplate(t, nowIso));
-}
-
 export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const {
     clock: injectedClock,
     random: injectedRandom,
     store: injectedStore,
     templates: rawTemplates,
+    channels: rawChannels,
     scenarios: rawScenarios,
     logger: injectedLogger,
     ...rest
@@ -100,34 +106,38 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const store = injectedStore ?? createMemoryStore(retentionOf(options));
   const events = createEventBus();
 
-  const readTemplates = () =>
-    rawTemplates ? inlineTemplates(rawTemplates, clock.nowIso()) : loadTemplates(fixturesDir, clock.nowIso());
-  const templates = createTemplateCatalog(store, readTemplates());
-  const configuredApps: AppConfig[] = options.apps.length
-    ? options.apps
-    : rawTemplates
-      ? []
-      : loadAppsFile(fixturesDir);
+  const inline = rawTemplates !== undefined || rawChannels !== undefined;
+  const readFixtures = () =>
+    inline
+      ? parseInlineFixtures(rawTemplates ?? [], rawChannels ?? [], clock.nowIso())
+      : loadFixtures(fixturesDir, clock.nowIso());
+  // Every bad file (templates, channels, apps.json, scenarios) is reported at once, not just the first.
+  const problems: string[] = [];
+  const collect = <T>(load: () => T, fallback: T): T => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return fallback;
+    }
+  };
+  const fixtures = collect(readFixtures, { templates: [], channels: [] });
+  const templates = createTemplateCatalog(
+    store,
+    fixtures.templates,
+    inline ? 'the templates option' : join(fixturesDir, 'templates'),
+  );
+  const channels = createChannelCatalog(store, fixtures.channels);
+  // EMULATOR_APPS / options.apps win over the fixtures' apps.json; inline fixtures mean no fixtures folder.
+  const appsFromFile = !options.apps.length && !inline;
+  const configuredApps: AppConfig[] = appsFromFile ? collect(() => loadAppsFile(fixturesDir), []) : options.apps;
   const apps = createAppRegistry(configuredApps);
 
-  const cleanups: (() => void | Promise<void>)[] = [];
-  if (options.watch && !rawTemplates) {
-    cleanups.push(
-      watchTemplates(fixturesDir, () => {
-        try {
-          const next = readTemplates();
-          templates.replaceFixtures(next);
-          logger.info(`reloaded ${next.length} template(s) from ${fixturesDir}`);
-        } catch (error) {
-          logger.error(`fixture reload refused, keeping the previous templates:\n${(error as Error).message}`);
-        }
-      }),
-    );
-  }
-
   const scenarios = createScenarioEngine({ random });
+  const scenariosDir = resolve(options.scenariosDir);
+  const scenarioFiles = rawScenarios ? undefined : createScenarioFiles(scenariosDir, scenarios, logger);
   if (rawScenarios) {
-    const problems: string[] = [];
     rawScenarios.forEach((raw, i) => {
       const result = parseScenario(raw, `options.scenarios[${i}]`);
       if ('problems' in result) problems.push(...result.problems);
@@ -135,12 +145,15 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
         problems.push(`options.scenarios[${i}]: field "name": scenario "${result.scenario.name}" is defined twice`);
       else scenarios.load(result.scenario, 'options.scenarios');
     });
-    if (problems.length) throw new ConfigError(problems);
   } else {
-    const scenariosDir = resolve(options.scenariosDir);
-    const files = createScenarioFiles(scenariosDir, scenarios, logger);
-    files.loadAtStart();
-    if (options.watch) cleanups.push(watchScenarioDir(scenariosDir, () => files.reload()));
+    collect(() => scenarioFiles!.loadAtStart(), undefined);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  if (!inline && templates.count() === 0) {
+    // A mistyped folder (or createApp run outside the repository) is otherwise only visible as 404s on every send.
+    logger.warn(
+      `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
+    );
   }
   const unknownScenarios = scenarios.unknown(options.activeScenarios);
   if (unknownScenarios.length) {
@@ -151,12 +164,55 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       ),
     );
   }
+
+  const cleanups: (() => void | Promise<void>)[] = [];
+  if (options.watch && !inline) {
+    cleanups.push(
+      watchTemplates(fixturesDir, () => {
+        try {
+          const next = readFixtures();
+          templates.replaceFixtures(next.templates);
+          channels.replaceFixtures(next.channels);
+          logger.info(
+            `reloaded ${next.templates.length} template(s) and ${next.channels.length} channel(s) from ${fixturesDir}`,
+          );
+        } catch (error) {
+          logger.error(`fixture reload refused, keeping the previous templates:\n${(error as Error).message}`);
+        }
+      }),
+    );
+  }
+  if (options.watch && appsFromFile) {
+    let lastApps = JSON.stringify(configuredApps);
+    cleanups.push(
+      watchAppsFile(fixturesDir, () => {
+        let next: AppConfig[];
+        try {
+          next = loadAppsFile(fixturesDir);
+        } catch (error) {
+          logger.error(`apps.json reload refused, keeping the previous apps:\n${(error as Error).message}`);
+          return;
+        }
+        if (JSON.stringify(next) === lastApps) return;
+        lastApps = JSON.stringify(next);
+        apps.replace(next);
+        logger.info(
+          next.length
+            ? `reloaded ${join(fixturesDir, 'apps.json')}: ${next.length} app(s) ` +
+                `(${next.map((a) => a.appId).join(', ')}), auth strict`
+            : `${join(fixturesDir, 'apps.json')} is gone or empty: auth open`,
+        );
+      }),
+    );
+  }
+  if (options.watch && scenarioFiles) cleanups.push(watchScenarioDir(scenariosDir, () => scenarioFiles.reload()));
   scenarios.setActive(options.activeScenarios);
 
   // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).
   const campaigns = createCampaignService({
     store,
     templates,
+    channels,
     clock,
     ids,
     events,
@@ -164,11 +220,12 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   });
   cleanups.push(() => campaigns.close());
   const services = {
-    notifications: createNotificationService({ store, templates, clock, ids, events }),
+    notifications: createNotificationService({ store, templates, channels, clock, ids, events }),
     campaigns,
-    templates: createTemplateService({ store, templates, clock, ids }),
-    channels: createChannelService({ store, clock, ids }),
-    analytics: createAnalyticsService({ store, templates, clock, ids }),
+    templates: createTemplateService({ store, templates, channels, clock, ids }),
+    channels: createChannelService({ store, channels, clock, ids }),
+    templateChannels: createTemplateChannelService({ store, templates, channels, clock }),
+    analytics: createAnalyticsService({ store, templates, channels, clock, ids }),
   };
   // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
   campaigns.restore(scenarios.deliveryFaults([]));
@@ -180,6 +237,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     ids,
     store,
     templates,
+    channels,
     apps,
     events,
     logger,

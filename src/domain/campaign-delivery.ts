@@ -8,6 +8,7 @@ import { changeCampaignStatus, type CampaignDeps } from './campaign-records.js';
 import { assertTransition } from './campaign-status.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels, type DeliveryContext } from './delivery.js';
 import type { DeliveryFaultPolicy } from './ports.js';
+import { rowContentByType } from './template-channels.js';
 
 /**
  * Recipients delivered as one batch (one stored run); the time budget is checked between
@@ -71,6 +72,8 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     running.add(id);
     const template = deps.templates.findById(initial.appId, initial.templateId);
     const unusable = unusableReason(initial, template);
+    // Rows are read once, when the campaign starts: a row changed while it runs applies to later sends.
+    const rowContent = template ? rowContentByType(deps.store, deps.channels, initial.appId, template) : new Map();
     const list = deps.store.recipients(id);
     let index = 0;
 
@@ -119,7 +122,8 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
               createdAt: at,
               faults,
               compile,
-              channels: deliveredChannels(template, deps.store.listChannels(campaign.appId)),
+              rowContent,
+              channels: deliveredChannels(template, deps.channels.list(campaign.appId)),
             }
           : null;
       do deliverBatch(ctx, at);

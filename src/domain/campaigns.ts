@@ -5,6 +5,7 @@
  */
 import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '../schemas/campaigns.js';
 import type { Campaign } from '../schemas/records.js';
+import { slicePage } from '../schemas/paging.js';
 import { createCampaignRunner } from './campaign-delivery.js';
 import { createRecipientService } from './campaign-recipients.js';
 import {
@@ -16,7 +17,7 @@ import {
   type CampaignView,
 } from './campaign-records.js';
 import { assertDraft } from './campaign-status.js';
-import { badRequest, notFound } from './errors.js';
+import { badRequest, templateNotFound } from './errors.js';
 import { instantProblem } from './instants.js';
 import { assertApproved } from './notifications.js';
 import type { DeliveryFaultPolicy, ListResult, Page } from './ports.js';
@@ -54,7 +55,7 @@ export function createCampaignService(deps: CampaignDeps) {
   function assertSendable(campaign: Campaign): void {
     assertDraft(campaign, 'sending');
     const template = deps.templates.findById(campaign.appId, campaign.templateId);
-    if (!template) throw notFound('template', campaign.templateId);
+    if (!template) throw templateNotFound(campaign.templateId, deps.templates.origin);
     assertApproved(template);
     if (deps.store.recipients(campaign.id).length === 0) {
       throw badRequest(
@@ -69,7 +70,7 @@ export function createCampaignService(deps: CampaignDeps) {
   return {
     create(appId: string, body: CreateCampaignBody): Campaign {
       const template = deps.templates.find(appId, body.templateId);
-      if (!template) throw notFound('template', body.templateId);
+      if (!template) throw templateNotFound(body.templateId, deps.templates.origin);
       assertApproved(template);
       const at = deps.clock.nowIso();
       const campaign: Campaign = {
@@ -96,10 +97,9 @@ export function createCampaignService(deps: CampaignDeps) {
 
     get: (appId: string, id: string): CampaignView => toCampaignView(deps, findOwnedCampaign(deps, appId, id)),
 
-    list(appId: string, query: { status?: string; page: number; limit: number }): ListResult<CampaignView> {
-      const all = deps.store.listCampaigns({ appId, status: query.status });
-      const start = (query.page - 1) * query.limit;
-      return { total: all.length, items: all.slice(start, start + query.limit).map((c) => toCampaignView(deps, c)) };
+    list(appId: string, filter: { status?: string }, page: Page): ListResult<CampaignView> {
+      const { total, items } = slicePage(deps.store.listCampaigns({ appId, status: filter.status }), page);
+      return { total, items: items.map((c) => toCampaignView(deps, c)) };
     },
 
     update(appId: string, id: string, body: UpdateCampaignBody): Campaign {

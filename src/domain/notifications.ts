@@ -5,16 +5,18 @@
  */
 import type { SendNotificationBody } from '../schemas/api.js';
 import type { Notification, Template } from '../schemas/records.js';
-import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
-import type { Clock, DeliveryFaultPolicy, Events, Ids, PerUser, Store, TemplateCatalog } from './ports.js';
+import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
+import type { ChannelCatalog, Clock, DeliveryFaultPolicy, Events, Ids, PerUser, Store, TemplateCatalog } from './ports.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './delivery.js';
 import { checkVariables } from './variables.js';
+import { rowContentByType } from './template-channels.js';
 
 export const TARGET_LIMITS = { realtime: 1, batch: 10_000 } as const;
 
 export interface NotificationServiceDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
   events: Events;
@@ -66,10 +68,10 @@ function findTemplate(deps: NotificationServiceDeps, appId: string, ref: SendNot
     );
   }
   // Both given: each must exist (a missing one is a 404 naming it), then they must agree.
-  if (ref.id !== undefined && !byId) throw notFound('template', ref.id);
-  if (ref.key !== undefined && !byKey) throw notFound('template', ref.key);
+  if (ref.id !== undefined && !byId) throw templateNotFound(ref.id, deps.templates.origin);
+  if (ref.key !== undefined && !byKey) throw templateNotFound(ref.key, deps.templates.origin);
   const template = byId ?? byKey;
-  if (!template) throw notFound('template', ref.id ?? ref.key ?? '');
+  if (!template) throw templateNotFound(ref.id ?? ref.key ?? '', deps.templates.origin);
   return template;
 }
 
@@ -146,7 +148,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const variables = resolveVariables(template, mode, body.template.variables ?? {}, targets);
 
       const createdAt = deps.clock.nowIso();
-      const channels = deliveredChannels(template, deps.store.listChannels(appId));
+      const channels = deliveredChannels(template, deps.channels.list(appId));
       const notification: Notification = {
         notificationId: deps.ids.notificationId(),
         templateKey: template.key,
@@ -170,6 +172,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
           createdAt,
           faults,
           channels,
+          rowContent: rowContentByType(deps.store, deps.channels, appId, template),
           compile,
         },
         targets,
