@@ -6,7 +6,16 @@
 import type { SendNotificationBody } from '../schemas/api.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
-import type { ChannelCatalog, Clock, DeliveryFaultPolicy, Events, Ids, PerUser, Store, TemplateCatalog } from './ports.js';
+import type {
+  ChannelCatalog,
+  Clock,
+  DeliveryFaultPolicy,
+  Events,
+  Ids,
+  PerUser,
+  Store,
+  TemplateCatalog,
+} from './ports.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './delivery.js';
 import { checkVariables } from './variables.js';
 import { rowContentByType } from './template-channels.js';
