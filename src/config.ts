@@ -36,8 +36,8 @@ export const EmulatorOptionsSchema = z.object({
   maxDeliveries: intFrom(1, 100_000_000).default(1_000_000),
   /** @default 200000 */
   maxNotifications: intFrom(1, 100_000_000).default(200_000),
-  /** Journal entries (GET /__inspect/requests). @default 100000 */
-  maxJournal: intFrom(1, 100_000_000).default(100_000),
+  /** Request-journal entries kept, oldest dropped first. @default 10000 */
+  maxJournal: intFrom(1, 10_000_000).default(10_000),
   /** Campaigns, with their recipients; one sending or scheduled is never dropped. @default 1000 */
   maxCampaigns: intFrom(1, 10_000_000).default(1_000),
   /** Recipients of every campaign together; past it the oldest campaigns go, whole. @default 1000000 */
@@ -86,7 +86,7 @@ Flags (environment variable in brackets; flags win):
   --admin-token T      protect /__ with "Bearer T"             [EMULATOR_ADMIN_TOKEN]
   --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (1000000)
   --max-notifications N  retention cap                         [EMULATOR_MAX_NOTIFICATIONS] (200000)
-  --max-journal N      retention cap of the request journal    [EMULATOR_MAX_JOURNAL] (100000)
+  --max-journal N      request journal entries kept            [EMULATOR_MAX_JOURNAL] (10000)
   --max-campaigns N    retention cap (with their recipients)   [EMULATOR_MAX_CAMPAIGNS] (1000)
   --max-recipients N   cap on all campaigns' recipients        [EMULATOR_MAX_RECIPIENTS] (1000000)
   --log-level L        silent|error|warn|info|debug (debug: one line per request)

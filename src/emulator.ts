@@ -32,6 +32,7 @@ import { createLogger, type Logger } from './platform/logger.js';
 import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
 import { createScenarioFiles, parseScenario, watchScenarioDir } from './scenario-engine/load-scenarios.js';
 import type { RequestFacts } from './scenario-engine/match.js';
+import type { Scenario } from './schemas/scenario-file.js';
 
 /** Parts a test (or startEmulator) may inject instead of the defaults. */
 export interface EmulatorOverrides {
@@ -78,6 +79,14 @@ export interface Emulator {
   deliveryFaults(requestScenarios: string[], request?: RequestFacts): DeliveryFaultPolicy;
   /** Loaded scenarios, the active set and rule counters (CONTRACT §7). */
   readonly scenarios: ScenarioEngine;
+  /**
+   * Back to the state at start (POST /__reset). Everything: records, runtime templates and
+   * channels, open-mode apps, scenarios (runtime-loaded ones removed, file/option ones as
+   * loaded, counters and active set as at start), the clock's start mode; scheduled campaigns
+   * never start. With `appId`: that app's records, runtime templates, channels, scheduled
+   * campaigns and (open mode) the app itself; scenarios and the clock are shared and stay.
+   */
+  reset(appId?: string): void;
   /** Registers cleanup to run on close (timers, watchers). */
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
@@ -155,6 +164,11 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
     );
   }
+  // The scenarios a reset goes back to: the inline ones as loaded, or what the folder holds then.
+  const inlineScenarios = scenarios
+    .names()
+    .map((name) => ({ scenario: scenarios.get(name)!, source: 'options.scenarios' }));
+  const baseScenarios = scenarioFiles ? scenarioFiles.current : () => inlineScenarios;
   const unknownScenarios = scenarios.unknown(options.activeScenarios);
   if (unknownScenarios.length) {
     throw new ConfigError(
@@ -244,6 +258,18 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     services,
     scenarios,
     deliveryFaults: (requestScenarios, request) => scenarios.deliveryFaults(requestScenarios, request),
+    reset(appId) {
+      // Timers first: a scheduled campaign must not start between the clear and the clock reset.
+      campaigns.cancelScheduled(appId);
+      store.reset(appId);
+      apps.reset(appId);
+      if (appId !== undefined) return;
+      for (const name of scenarios.names()) scenarios.remove(name);
+      for (const { scenario, source } of baseScenarios()) scenarios.load(scenario, source);
+      scenarios.reset();
+      scenarios.setActive(options.activeScenarios.filter((name) => scenarios.has(name)));
+      clock.reset();
+    },
     startedAt: realNow(),
     onClose(fn) {
       cleanups.push(fn);

@@ -10,6 +10,7 @@ import type {
   EmulatorClient,
   Health,
   Instant,
+  ScenarioDetail,
   ScenarioInfo,
   ScenarioList,
 } from './types.js';
@@ -103,6 +104,7 @@ export function createClient(options: ClientOptions): EmulatorClient {
     },
     notifications: (query = {}) => get<ListResult<NotificationRecord>>(`/__inspect/notifications${queryString(query)}`),
     requests: (query = {}) => get<ListResult<JournalEntry>>(`/__inspect/requests${queryString(query)}`),
+    request: (id) => get<JournalEntry>(`/__inspect/requests/${seg(id)}`),
     campaigns: (query = {}) => get<ListResult<Campaign>>(`/__inspect/campaigns${queryString(query)}`),
     campaign: (id) => get<Campaign>(`/__inspect/campaigns/${seg(id)}`),
     campaignRecipients: (id, query = {}) =>
@@ -110,8 +112,12 @@ export function createClient(options: ClientOptions): EmulatorClient {
     async reset({ appId } = {}) {
       await send('DELETE', `/__inspect${queryString({ appId })}`);
     },
+    async resetAll({ appId } = {}) {
+      await send('POST', `/__reset${queryString({ appId })}`);
+    },
     scenarios: {
       list: () => get<ScenarioList>('/__scenarios'),
+      get: (name) => get<ScenarioDetail>(`/__scenarios/${seg(name)}`),
       activate: (names) => send<{ active: string[] }>('PUT', '/__scenarios/active', { names }),
       load: (scenario) => send<{ replaced: boolean; scenario: ScenarioInfo }>('POST', '/__scenarios', scenario),
       reset: () => send<ScenarioList>('POST', '/__scenarios/reset'),

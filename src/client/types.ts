@@ -21,6 +21,8 @@ export interface PageQuery {
   /** @default 100, max 10,000 */
   limit?: number;
   offset?: number;
+  /** `desc`: newest first, `offset` counted from the newest end. @default "asc" */
+  order?: 'asc' | 'desc';
 }
 
 /** A store filter as the client takes it: instants as ISO text or Date, not epoch ms. */
@@ -80,6 +82,15 @@ export interface ScenarioInfo {
 export interface ScenarioList {
   active: string[];
   scenarios: ScenarioInfo[];
+  /** Scenarios a request header has named, with the header activation's own counters. */
+  headerActivated?: ScenarioInfo[];
+  /** Scenario files refused at the last reload. */
+  loadErrors?: { file: string; problems: string[] }[];
+}
+
+/** GET /__scenarios/{name}: the scenario with the header activation's rule counters. */
+export interface ScenarioDetail extends ScenarioInfo {
+  headerRules: unknown[];
 }
 
 export interface EmulatorClient {
@@ -90,13 +101,21 @@ export interface EmulatorClient {
   waitForDeliveries(query: DeliveryQuery, options: WaitOptions): Promise<ListResult<Delivery>>;
   notifications(query?: NotificationQuery): Promise<ListResult<NotificationRecord>>;
   requests(query?: RequestQuery): Promise<ListResult<JournalEntry>>;
+  /** GET /__inspect/requests/{id}: one journal entry (rejects with 404 when unknown). */
+  request(id: string): Promise<JournalEntry>;
   campaigns(query?: CampaignQuery): Promise<ListResult<Campaign>>;
   campaign(id: string): Promise<Campaign>;
   campaignRecipients(id: string, query?: RecipientQuery): Promise<ListResult<Recipient>>;
   /** DELETE /__inspect: clears deliveries, notifications, campaigns and the journal (of one app when given). */
   reset(options?: { appId?: string }): Promise<void>;
+  /**
+   * POST /__reset: back to the state at start: records, runtime templates and channels,
+   * open-mode apps, runtime scenarios and counters, the clock (one app's data when given).
+   */
+  resetAll(options?: { appId?: string }): Promise<void>;
   scenarios: {
     list(): Promise<ScenarioList>;
+    get(name: string): Promise<ScenarioDetail>;
     /** PUT /__scenarios/active: replaces the globally active set. */
     activate(names: string[]): Promise<{ active: string[] }>;
     /** POST /__scenarios: loads (or replaces) one scenario in the file format of CONTRACT §7. */

@@ -156,15 +156,26 @@ export function createCampaignService(deps: CampaignDeps) {
     inspect: {
       list(filter: { appId?: string; status?: string }, page: Page): ListResult<CampaignView> {
         const all = deps.store.listCampaigns(filter);
-        return {
-          total: all.length,
-          items: all.slice(page.offset, page.offset + page.limit).map((c) => toCampaignView(deps, c)),
-        };
+        // desc: newest first, the offset counted from the newest end (index arithmetic, no reversed copy).
+        const end = page.order === 'desc' ? all.length - page.offset : page.offset + page.limit;
+        const start = page.order === 'desc' ? end - page.limit : page.offset;
+        const window = all.slice(Math.max(0, start), Math.max(0, end));
+        if (page.order === 'desc') window.reverse();
+        return { total: all.length, items: window.map((c) => toCampaignView(deps, c)) };
       },
       get: (id: string): CampaignView => toCampaignView(deps, findCampaign(deps, id)),
       recipients(id: string, filter: { status?: string }, page: Page) {
         return deps.store.listRecipients(findCampaign(deps, id).id, filter, page);
       },
+    },
+
+    /** Cancels the start timers of scheduled campaigns (of one app when given): nothing of theirs is delivered. */
+    cancelScheduled(appId?: string): void {
+      for (const [id, cancel] of [...timers]) {
+        if (appId !== undefined && deps.store.getCampaign(id)?.appId !== appId) continue;
+        cancel();
+        timers.delete(id);
+      }
     },
 
     isRunning: runner.isRunning,

@@ -32,6 +32,8 @@ export interface RandomSource {
 export interface Page {
   limit: number;
   offset: number;
+  /** `desc`: newest first, `offset` counted from the newest end. @default "asc" */
+  order?: 'asc' | 'desc';
 }
 
 export interface ListResult<T> {
@@ -72,7 +74,10 @@ export interface JournalFilter {
   path?: string;
   status?: number;
   errorCode?: string;
+  /** Matches an entry when any of its applied rules belongs to this scenario. */
   scenario?: string;
+  /** Substring of the request body or the response body (case-sensitive). */
+  bodyContains?: string;
   since?: number;
   until?: number;
 }
@@ -163,6 +168,7 @@ export interface Store {
 
   addJournal(entry: JournalEntry): void;
   queryJournal(filter: JournalFilter, page: Page): ListResult<JournalEntry>;
+  getJournalEntry(id: string): JournalEntry | undefined;
 
   listRuntimeTemplates(): Template[];
   /** Keyed by (appId, id): an app's override of a shared fixture template keeps the fixture's id. */
@@ -189,6 +195,12 @@ export interface Store {
 
   /** Clears deliveries, notifications, campaigns (with recipients) and the journal; of one app when given. */
   clear(appId?: string): void;
+  /**
+   * Back to an empty store (POST /__reset): clear() plus runtime templates, channels,
+   * template-channel rows and the dropped-deliveries count; of one app when given (its
+   * runtime templates, channels and rows too).
+   */
+  reset(appId?: string): void;
   stats(): StoreStats;
   /** Persists pending writes (no-op in memory). */
   flush(): Promise<void>;

@@ -4,11 +4,7 @@
 import type { AppConfig } from '../catalog/apps.js';
 import type { DeliveryFaultPolicy } from '../domain/ports.js';
 import type { Emulator } from '../emulator.js';
-
-export interface AppliedRule {
-  scenario: string;
-  rule: string;
-}
+import type { AppliedRule } from '../schemas/records.js';
 
 export interface AppEnv {
   Variables: {
@@ -16,8 +12,8 @@ export interface AppEnv {
     app: AppConfig;
     /** The error code the renderer sent, for the journal. */
     errorCode: string | undefined;
-    /** The scenario rule that shaped this request, for the journal. */
-    appliedRule: AppliedRule | undefined;
+    /** Every scenario rule that shaped this request (and the deliveries it caused), for the journal. */
+    appliedRules: AppliedRule[] | undefined;
     /** Which deliveries of this request fail (scenario `failDelivery` rules). */
     deliveryFaults: DeliveryFaultPolicy;
   };

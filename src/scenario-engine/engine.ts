@@ -35,16 +35,19 @@ type Layer = 'global' | 'header';
 
 export interface AppliedRuleInfo {
   scenario: string;
+  /** 1-based position of the rule in its scenario. */
+  index: number;
+  /** The rule explained, with its counters as they were when it applied. */
   rule: string;
 }
 
 export interface Decision {
-  /** Real-time delay before answering (sum of the delays of applied rules). */
+  /** Real-time delay before answering (sum of the delays of every applied rule). */
   delayMs: number;
   /** The final fault, or null to go on normally after the delay. */
   fault: RequestFault | null;
-  /** The last rule that applied, for the journal. */
-  applied: AppliedRuleInfo | null;
+  /** Every rule that applied, in order; the last one decided the fault (if any). */
+  applied: AppliedRuleInfo[];
 }
 
 export interface RuleView {
@@ -57,7 +60,7 @@ export interface RuleView {
   probability: number | null;
   matched: number;
   applied: number;
-  /** Applications left under global activation; null when `times` is not set. */
+  /** Applications left in this layer (global, or header activation); null when `times` is not set. */
   remaining: number | null;
 }
 
@@ -67,6 +70,12 @@ export interface ScenarioView {
   source: string;
   active: boolean;
   rules: RuleView[];
+}
+
+/** A scenario file refused at load or reload, with what is wrong with it. */
+export interface ScenarioLoadError {
+  file: string;
+  problems: string[];
 }
 
 export type ScenarioEngine = ReturnType<typeof createScenarioEngine>;
@@ -86,6 +95,9 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
   const loaded = new Map<string, LoadedScenario>();
   let active: string[] = [];
   const counters = new Map<string, Counter>();
+  /** Scenarios a request header has named since the last reset (their header-layer counters are shown). */
+  const headerActivated = new Set<string>();
+  let loadErrors: ScenarioLoadError[] = [];
 
   const key = (layer: Layer, name: string, index: number) => `${layer}\u0000${name}\u0000${index}`;
   const counter = (layer: Layer, name: string, index: number): Counter => {
@@ -120,6 +132,12 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     return `rule ${compiled.index}: ${explainMatchers(compiled.matchers)} → ${explainFault(compiled.rule.fault)}${suffix}`;
   };
 
+  const appliedInfo = (layer: Layer, name: string, compiled: CompiledRule): AppliedRuleInfo => ({
+    scenario: name,
+    index: compiled.index,
+    rule: explainRule(compiled, counter(layer, name, compiled.index)),
+  });
+
   /** Global active scenarios then the request's own; a name in both counts as the request's. */
   const layers = (requestScenarios: readonly string[]): { name: string; layer: Layer; scenario: LoadedScenario }[] => {
     const out: { name: string; layer: Layer; scenario: LoadedScenario }[] = [];
@@ -133,6 +151,29 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     }
     return out;
   };
+
+  const view = ({ scenario, source, rules }: LoadedScenario, layer: Layer): ScenarioView => ({
+    name: scenario.name,
+    description: scenario.description ?? null,
+    source,
+    active: active.includes(scenario.name),
+    rules: rules.map((compiled) => {
+      const c = counters.get(key(layer, scenario.name, compiled.index));
+      const { times, after, probability, match, fault } = compiled.rule;
+      return {
+        rule: compiled.index,
+        explanation: explainRule(compiled, c),
+        match,
+        fault,
+        times: times ?? null,
+        after,
+        probability: probability ?? null,
+        matched: c?.matched ?? 0,
+        applied: c?.applied ?? 0,
+        remaining: times === undefined ? null : Math.max(0, times - (c?.applied ?? 0)),
+      };
+    }),
+  });
 
   return {
     /** Adds or replaces a scenario; a changed definition starts with fresh counters. */
@@ -151,9 +192,12 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
       if (!loaded.delete(name)) return false;
       active = active.filter((n) => n !== name);
       clearCounters(name);
+      headerActivated.delete(name);
       return true;
     },
     has: (name: string) => loaded.has(name),
+    /** The definition of a loaded scenario. */
+    get: (name: string): Scenario | undefined => loaded.get(name)?.scenario,
     names: () => [...loaded.keys()],
     sourceOf: (name: string) => loaded.get(name)?.source,
     /** Names among `names` that are not loaded. */
@@ -178,12 +222,13 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     },
     decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
       let delayMs = 0;
-      let applied: AppliedRuleInfo | null = null;
+      const applied: AppliedRuleInfo[] = [];
+      for (const name of requestScenarios) if (loaded.has(name)) headerActivated.add(name);
       for (const { name, layer, scenario } of layers(requestScenarios)) {
         for (const compiled of scenario.rules) {
           if (compiled.delivery || !compiled.matchers.every((m) => m.test(facts, undefined))) continue;
           if (!activate(layer, name, compiled)) continue;
-          applied = { scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) };
+          applied.push(appliedInfo(layer, name, compiled));
           delayMs += compiled.rule.fault.delayMs ?? 0;
           if (compiled.final) return { delayMs, fault: compiled.final, applied };
         }
@@ -207,7 +252,7 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
           for (const compiled of scenario.rules) {
             if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;
             if (!activate(layer, name, compiled)) continue;
-            onApplied?.({ scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) });
+            onApplied?.(appliedInfo(layer, name, compiled));
             return { reason: compiled.rule.fault.failDelivery!, scenario: name };
           }
         }
@@ -216,32 +261,29 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     },
     /** Every loaded scenario with each rule explained and its global counters. */
     explain(): ScenarioView[] {
-      return [...loaded.values()].map(({ scenario, source, rules }) => ({
-        name: scenario.name,
-        description: scenario.description ?? null,
-        source,
-        active: active.includes(scenario.name),
-        rules: rules.map((compiled) => {
-          const c = counters.get(key('global', scenario.name, compiled.index));
-          const { times, after, probability, match, fault } = compiled.rule;
-          return {
-            rule: compiled.index,
-            explanation: explainRule(compiled, c),
-            match,
-            fault,
-            times: times ?? null,
-            after,
-            probability: probability ?? null,
-            matched: c?.matched ?? 0,
-            applied: c?.applied ?? 0,
-            remaining: times === undefined ? null : Math.max(0, times - (c?.applied ?? 0)),
-          };
-        }),
-      }));
+      return [...loaded.values()].map((s) => view(s, 'global'));
+    },
+    /** The scenarios a request header has named since the last reset, with the header layer's counters. */
+    explainHeaderActivated(): ScenarioView[] {
+      return [...headerActivated].flatMap((name) => {
+        const s = loaded.get(name);
+        return s ? [view(s, 'header')] : [];
+      });
+    },
+    /** One scenario: its global view plus the rule views of the header layer; undefined when unknown. */
+    explainOne(name: string): (ScenarioView & { headerRules: RuleView[] }) | undefined {
+      const s = loaded.get(name);
+      return s && { ...view(s, 'global'), headerRules: view(s, 'header').rules };
+    },
+    /** Scenario files refused at the last load or reload (a fixed file drops out). */
+    loadErrors: (): ScenarioLoadError[] => loadErrors.map((e) => ({ file: e.file, problems: [...e.problems] })),
+    setLoadErrors(errors: ScenarioLoadError[]): void {
+      loadErrors = errors;
     },
     /** Restores every counter (global and per-header), as if no request had been seen. */
     reset(): void {
       counters.clear();
+      headerActivated.clear();
     },
   };
 }

@@ -85,11 +85,15 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
   };
 
   return {
+    /** The file scenarios as they are now (for POST /__reset: back to what the folder holds). */
+    current: (): { scenario: Scenario; source: string }[] =>
+      [...lastGood].map(([file, scenario]) => ({ scenario, source: file })),
     /** At start: every problem of every file, or the scenarios loaded. */
     loadAtStart(): void {
       const { good, bad } = readScenarioDir(dir);
       if (bad.size) throw new ConfigError([...bad.values()].flat());
       apply(good);
+      engine.setLoadErrors([]);
     },
     /** On change: good files replace their scenario; a bad file keeps its last good version. */
     reload(): void {
@@ -102,6 +106,7 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
         if (kept && ![...good.values()].some((s) => s.name === kept.name)) good.set(file, kept);
       }
       apply(good);
+      engine.setLoadErrors([...bad].map(([file, problems]) => ({ file, problems })));
       logger.info(`reloaded ${good.size} scenario(s) from ${dir}`);
     },
   };

@@ -2,6 +2,7 @@
  * Queries and bodies of the control plane (/__inspect, /__clock, …).
  */
 import { z } from 'zod';
+import { DeliveryStatusSchema, MODES } from './records.js';
 
 const isoInstant = z
   .string()
@@ -29,10 +30,21 @@ const queryInt = (min: number, max: number, note = '') => {
   );
 };
 
+const ORDERS = ['asc', 'desc'] as const;
+
+/** `order=desc`: newest first, `offset` counted from the newest end. */
 export const PageQuerySchema = z.object({
   limit: queryInt(0, 10_000).transform((v) => v ?? 100),
   offset: queryInt(0, Number.MAX_SAFE_INTEGER).transform((v) => v ?? 0),
+  order: z.enum(ORDERS, { error: 'must be asc or desc' }).default('asc'),
 });
+
+/** A query that takes no parameter at all (any one given is refused as unknown). */
+export const NoQuerySchema = z.object({});
+
+const MODES_ERROR = { error: `must be one of ${MODES.join(', ')}` };
+const DELIVERY_STATUSES = DeliveryStatusSchema.options;
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 export const WaitQuerySchema = z.object({
   waitFor: queryInt(1, 10_000_000),
@@ -46,9 +58,9 @@ export const DeliveryQuerySchema = PageQuerySchema.extend(WaitQuerySchema.shape)
   templateId: z.string().optional(),
   campaignId: z.string().optional(),
   notificationId: z.string().optional(),
-  mode: z.string().optional(),
+  mode: z.enum(MODES, MODES_ERROR).optional(),
   channel: z.string().optional(),
-  status: z.string().optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
   tag: z.string().optional(),
   since: isoInstant.optional(),
   until: isoInstant.optional(),
@@ -59,7 +71,7 @@ export const NotificationQuerySchema = PageQuerySchema.extend({
   appId: z.string().optional(),
   templateKey: z.string().optional(),
   notificationId: z.string().optional(),
-  mode: z.string().optional(),
+  mode: z.enum(MODES, MODES_ERROR).optional(),
   tag: z.string().optional(),
   since: isoInstant.optional(),
   until: isoInstant.optional(),
@@ -67,13 +79,21 @@ export const NotificationQuerySchema = PageQuerySchema.extend({
 
 export const JournalQuerySchema = PageQuerySchema.extend({
   appId: z.string().optional(),
-  method: z.string().optional(),
+  /** Any case: `post` finds POST requests. */
+  method: z
+    .string()
+    .transform((m) => m.toUpperCase())
+    .pipe(z.enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(', ')}` }))
+    .optional(),
   path: z.string().optional(),
   status: queryInt(100, 599),
   errorCode: z.string().optional(),
   scenario: z.string().optional(),
+  /** Substring of the request or the response body, case-sensitive. */
+  bodyContains: z.string().optional(),
   since: isoInstant.optional(),
   until: isoInstant.optional(),
 });
 
+/** DELETE /__inspect and POST /__reset: everything, or one app's. */
 export const ClearQuerySchema = z.object({ appId: z.string().min(1).optional() });

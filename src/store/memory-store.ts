@@ -8,7 +8,7 @@ import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
 import type { TemplateChannelRecord } from '../schemas/template-channels.js';
 import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js';
 import { Deque } from './deque.js';
-import { journalPredicate, paginate } from './filters.js';
+import { isFiltered, journalPredicate, paginate } from './filters.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { runOf, storedView } from './delivery-run.js';
 import { createNotificationLog } from './notification-log.js';
@@ -46,7 +46,7 @@ export interface RetentionLimits {
   maxDeliveries?: number;
   /** @default 200_000 */
   maxNotifications?: number;
-  /** @default 100_000 */
+  /** Journal entries kept (oldest dropped first). @default 10_000 */
   maxJournal?: number;
   /** Campaigns with their recipients; a sending or scheduled campaign is never dropped. @default 1_000 */
   maxCampaigns?: number;
@@ -55,6 +55,8 @@ export interface RetentionLimits {
 }
 
 export interface MemoryStoreOptions extends RetentionLimits {
+  /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 64 MiB */
+  maxJournalBodyChars?: number;
   initial?: StoreData;
   /** Called after every mutation (the lowdb store schedules a write). */
   onChange?: () => void;
@@ -62,6 +64,22 @@ export interface MemoryStoreOptions extends RetentionLimits {
 
 /** StoreData with its lists as iterables: references taken now, serialised later (lowdb-store.ts). */
 export type StoreSnapshot = { [K in keyof StoreData]: StoreData[K] extends (infer T)[] ? Iterable<T> : StoreData[K] };
+
+const DEFAULT_MAX_JOURNAL = 10_000;
+
+const bodyChars = (e: JournalEntry) => (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0);
+
+/** An entry from an older data file gets the fields added since. */
+const normaliseJournalEntry = (e: JournalEntry): JournalEntry => ({
+  ...e,
+  query: e.query ?? '',
+  rules: e.rules ?? (e.scenario !== null && e.rule !== null ? [{ scenario: e.scenario, index: 0, rule: e.rule }] : []),
+  requestHeaders: e.requestHeaders ?? {},
+  requestBody: e.requestBody ?? null,
+  requestBodyTruncated: e.requestBodyTruncated ?? false,
+  responseBody: e.responseBody ?? null,
+  responseBodyTruncated: e.responseBodyTruncated ?? false,
+});
 
 export interface MemoryStore extends Store {
   snapshot(): StoreData;
@@ -81,7 +99,8 @@ interface CampaignRecipients {
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxDeliveries = options.maxDeliveries ?? 1_000_000;
   const maxNotifications = options.maxNotifications ?? 200_000;
-  const maxJournal = options.maxJournal ?? 100_000;
+  const maxJournal = options.maxJournal ?? DEFAULT_MAX_JOURNAL;
+  const maxJournalBodyChars = options.maxJournalBodyChars ?? 64 * 1024 * 1024;
   const maxCampaigns = options.maxCampaigns ?? 1_000;
   const maxRecipients = options.maxRecipients ?? 1_000_000;
   const dropped = { journal: 0, campaigns: 0, recipients: 0 };
@@ -92,6 +111,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   let deliveries = createDeliveryLog(maxDeliveries);
   let notifications = createNotificationLog(maxNotifications);
   let journal = new Deque<JournalEntry>();
+  let journalBodyChars = 0;
   const campaigns = new Map<string, Campaign>();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
   // Keyed by appId + id: an app's override of a shared fixture keeps the fixture's id.
@@ -160,6 +180,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return entry.list[position];
   }
 
+  function pushJournal(entry: JournalEntry): void {
+    journal.push(entry);
+    journalBodyChars += bodyChars(entry);
+    while (journal.length > maxJournal || (journalBodyChars > maxJournalBodyChars && journal.length > 1)) {
+      journalBodyChars -= bodyChars(journal.shift()!);
+      dropped.journal++;
+    }
+  }
+
+  function keepJournal(keep: (e: JournalEntry) => boolean): void {
+    const kept = journal.toArray().filter(keep);
+    journal = new Deque();
+    journalBodyChars = 0;
+    for (const e of kept) pushJournal(e);
+  }
+
   function putRow(row: TemplateChannelRecord): void {
     const key = rowsKey(row.appId, row.templateId);
     let rows = templateChannels.get(key);
@@ -170,7 +206,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   function load(data: StoreData): void {
     deliveries = createDeliveryLog(maxDeliveries, data.deliveries, data.droppedDeliveries);
     notifications = createNotificationLog(maxNotifications, data.notifications);
-    for (const e of data.journal) journal.push(e);
+    for (const e of data.journal) pushJournal(normaliseJournalEntry(e));
     for (const c of data.campaigns) campaigns.set(c.id, c);
     for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
     for (const t of data.templates) templates.set(appKey(t.appId, t.id), t);
@@ -239,7 +275,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     listRecipients(campaignId, filter, page) {
       const list = recipientsByCampaign.get(campaignId)?.list ?? [];
-      return paginate(list, (r) => filter.status === undefined || r.status === filter.status, page);
+      return paginate(list, filter.status === undefined ? null : (r) => r.status === filter.status, page);
     },
     updateRecipient(campaignId, recipientId, patch) {
       const entry = recipientsByCampaign.get(campaignId);
@@ -249,15 +285,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     addJournal(entry) {
-      journal.push(entry);
-      if (journal.length > maxJournal) {
-        journal.shift();
-        dropped.journal++;
-      }
+      pushJournal(entry);
       changed();
     },
     queryJournal(filter, page) {
-      return paginate(journal, journalPredicate(filter), page);
+      return paginate(journal, isFiltered(filter) ? journalPredicate(filter) : null, page);
+    },
+    getJournalEntry(id) {
+      // Newest first: the entry a test just made is near the end.
+      for (let i = journal.length - 1; i >= 0; i--) if (journal.at(i)!.id === id) return journal.at(i);
+      return undefined;
     },
 
     listRuntimeTemplates() {
@@ -321,7 +358,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (appId === undefined) {
         deliveries.retain(() => false);
         notifications.retain(() => false);
-        journal = new Deque();
+        keepJournal(() => false);
         campaigns.clear();
         recipientsByCampaign.clear();
         recipientTotal = 0;
@@ -329,14 +366,28 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       } else {
         deliveries.retain((d) => d.appId !== appId);
         notifications.retain((n) => n.appId !== appId);
-        const keptJournal = journal.toArray().filter((e) => e.appId !== appId);
-        journal = new Deque();
-        for (const e of keptJournal) journal.push(e);
+        keepJournal((e) => e.appId !== appId);
         for (const c of [...campaigns.values()]) {
           if (c.appId !== appId) continue;
           removeCampaign(c.id);
         }
         analyticsEvents = analyticsEvents.filter((e) => e.appId !== appId);
+      }
+      changed();
+    },
+    reset(appId) {
+      store.clear(appId);
+      if (appId === undefined) {
+        deliveries = createDeliveryLog(maxDeliveries);
+        notifications = createNotificationLog(maxNotifications);
+        dropped.journal = dropped.campaigns = dropped.recipients = 0;
+        templates.clear();
+        channels.clear();
+        templateChannels.clear();
+      } else {
+        for (const [k, t] of [...templates]) if (t.appId === appId) templates.delete(k);
+        for (const [k, ch] of [...channels]) if (ch.appId === appId) channels.delete(k);
+        for (const k of [...templateChannels.keys()]) if (k.startsWith(rowsKey(appId, ''))) templateChannels.delete(k);
       }
       changed();
     },

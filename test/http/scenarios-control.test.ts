@@ -182,7 +182,12 @@ describe('scenario directory', () => {
 
   it('starts with no scenarios when the directory does not exist', async () => {
     app = makeTestApp({ scenariosDir: join(tmpdir(), 'no-such-scenarios-dir-xyz') });
-    expect((await call(app, 'GET', '/__scenarios')).body).toEqual({ active: [], scenarios: [] });
+    expect((await call(app, 'GET', '/__scenarios')).body).toEqual({
+      active: [],
+      scenarios: [],
+      headerActivated: [],
+      loadErrors: [],
+    });
   });
 
   it('reloads changed files, keeps the last good version of a bad edit and logs it', async () => {

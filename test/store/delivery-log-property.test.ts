@@ -15,7 +15,7 @@ const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8'];
 type Op =
   | { kind: 'add'; app: number; user: number; campaign: boolean; failed: boolean }
   | { kind: 'run'; app: number; users: number[]; failed: number[]; perMember: boolean }
-  | { kind: 'query'; filter: DeliveryFilter; offset: number; limit: number }
+  | { kind: 'query'; filter: DeliveryFilter; offset: number; limit: number; desc: boolean }
   | { kind: 'retain'; app: number };
 
 const filterArb: fc.Arbitrary<DeliveryFilter> = fc.record(
@@ -45,7 +45,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     failed: fc.array(fc.nat(6), { maxLength: 3 }),
     perMember: fc.boolean(),
   }),
-  fc.record({ kind: fc.constant('query' as const), filter: filterArb, offset: fc.nat(6), limit: fc.nat(9) }),
+  fc.record({
+    kind: fc.constant('query' as const),
+    filter: filterArb,
+    offset: fc.nat(6),
+    limit: fc.nat(9),
+    desc: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('retain' as const), app: fc.nat(1) }),
 );
 
@@ -137,8 +143,11 @@ describe('delivery log against an array model', () => {
             log.retain((d) => d.appId !== APPS[op.app]);
             model = model.filter((d) => d.appId !== APPS[op.app]);
           } else {
-            const expected = model.filter((d) => matches(d, op.filter));
-            expect(log.query(op.filter, { offset: op.offset, limit: op.limit })).toEqual({
+            // order=desc is the model reversed, the offset counted from the newest end.
+            const inOrder = op.desc ? [...model].reverse() : model;
+            const expected = inOrder.filter((d) => matches(d, op.filter));
+            const order = op.desc ? 'desc' : 'asc';
+            expect(log.query(op.filter, { offset: op.offset, limit: op.limit, order })).toEqual({
               total: expected.length,
               items: expected.slice(op.offset, op.offset + op.limit),
             });
@@ -148,6 +157,10 @@ describe('delivery log against an array model', () => {
         });
         expect(log.toArray()).toEqual(model);
         expect(log.query({}, { offset: 1, limit: 3 })).toEqual({ total: model.length, items: model.slice(1, 4) });
+        expect(log.query({}, { offset: 1, limit: 3, order: 'desc' })).toEqual({
+          total: model.length,
+          items: [...model].reverse().slice(1, 4),
+        });
       }),
       { numRuns: 400, seed: 20261123 },
     );

@@ -36,6 +36,36 @@ describe('lowdb store: the data file', () => {
     await second.close();
   });
 
+  it('reads journal entries of an older data file with the fields added since', async () => {
+    const file = freshFile();
+    const old = {
+      id: 'j1',
+      time: '2030-01-01T00:00:00.000Z',
+      method: 'POST',
+      path: '/api/notifications/send',
+      appId: 'a',
+      status: 500,
+      errorCode: 'ERR_OPERATION_FAILED',
+      scenario: 'outage',
+      rule: 'rule 1: any request → fail with ERR_OPERATION_FAILED',
+      durationMs: 1,
+    };
+    writeFileSync(file, JSON.stringify({ journal: [old] }));
+    const store = await openLowdbStore(file);
+    expect(store.getJournalEntry('j1')).toEqual({
+      ...old,
+      query: '',
+      rules: [{ scenario: 'outage', index: 0, rule: old.rule }],
+      requestHeaders: {},
+      requestBody: null,
+      requestBodyTruncated: false,
+      responseBody: null,
+      responseBodyTruncated: false,
+    });
+    expect(store.queryJournal({ scenario: 'outage' }, { offset: 0, limit: 5 }).total).toBe(1);
+    await store.close();
+  });
+
   it('keeps the dropped-deliveries count across a reopen', async () => {
     const file = freshFile();
     const first = await openLowdbStore(file, { maxDeliveries: 2 });

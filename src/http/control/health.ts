@@ -20,6 +20,8 @@ export const healthRoutes = new Hono<AppEnv>().get('/', (c) => {
     deliveries: stats.deliveries,
     droppedDeliveries: stats.droppedDeliveries,
     maxDeliveries: emulator.options.maxDeliveries,
+    journal: stats.journal,
+    maxJournal: emulator.options.maxJournal,
     // Every kind of record: how many are held, the cap, and how many the cap has dropped.
     retention: {
       deliveries: { stored: stats.deliveries, max: emulator.options.maxDeliveries, dropped: stats.droppedDeliveries },

@@ -11,6 +11,7 @@ import { scenarioRoutes } from './scenarios.js';
 import { inspectCampaignRoutes } from './inspect-campaigns.js';
 import { streamRoutes } from './stream.js';
 import { clockRoutes } from './clock.js';
+import { resetRoutes } from './reset.js';
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
@@ -19,6 +20,7 @@ export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
     .route('/__inspect/campaigns', inspectCampaignRoutes)
     .route('/__inspect/stream', streamRoutes)
     .route('/__clock', clockRoutes)
+    .route('/__reset', resetRoutes)
     .route('/__inspect', inspectRoutes)
     .route('/__scenarios', scenarioRoutes);
 }

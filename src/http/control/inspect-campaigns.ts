@@ -5,17 +5,21 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../../schemas/control-campaigns.js';
-import { parseWith } from '../validate.js';
+import { NoQuerySchema } from '../../schemas/control.js';
+import { parseQuery } from '../validate.js';
 
 export const inspectCampaignRoutes = new Hono<AppEnv>()
   .get('/', (c) => {
-    const { limit, offset, ...filter } = parseWith(InspectCampaignsQuerySchema, c.req.query(), 'query');
-    return c.json(c.get('emulator').services.campaigns.inspect.list(filter, { limit, offset }));
+    const { limit, offset, order, ...filter } = parseQuery(c, InspectCampaignsQuerySchema);
+    return c.json(c.get('emulator').services.campaigns.inspect.list(filter, { limit, offset, order }));
   })
-  .get('/:id', (c) => c.json(c.get('emulator').services.campaigns.inspect.get(c.req.param('id'))))
+  .get('/:id', (c) => {
+    parseQuery(c, NoQuerySchema);
+    return c.json(c.get('emulator').services.campaigns.inspect.get(c.req.param('id')));
+  })
   .get('/:id/recipients', (c) => {
-    const { limit, offset, ...filter } = parseWith(InspectRecipientsQuerySchema, c.req.query(), 'query');
+    const { limit, offset, order, ...filter } = parseQuery(c, InspectRecipientsQuerySchema);
     return c.json(
-      c.get('emulator').services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset }),
+      c.get('emulator').services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }),
     );
   });

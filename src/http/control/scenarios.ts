@@ -7,16 +7,35 @@ import { z } from 'zod';
 import { ApiError, badRequest } from '../../domain/errors.js';
 import { parseScenario } from '../../scenario-engine/load-scenarios.js';
 import type { AppEnv } from '../context.js';
-import { parseWith, readJson } from '../validate.js';
+import { NoQuerySchema } from '../../schemas/control.js';
+import { parseQuery, parseWith, readJson } from '../validate.js';
 
 const ActiveBodySchema = z.strictObject({
   names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
 });
 
+const notLoaded = (name: string) =>
+  new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, {
+    message: 'The scenario was not found.',
+  });
+
 export const scenarioRoutes = new Hono<AppEnv>()
   .get('/', (c) => {
+    parseQuery(c, NoQuerySchema);
     const engine = c.get('emulator').scenarios;
-    return c.json({ active: engine.active(), scenarios: engine.explain() });
+    return c.json({
+      active: engine.active(),
+      scenarios: engine.explain(),
+      headerActivated: engine.explainHeaderActivated(),
+      loadErrors: engine.loadErrors(),
+    });
+  })
+  .get('/:name', (c) => {
+    parseQuery(c, NoQuerySchema);
+    const name = c.req.param('name');
+    const view = c.get('emulator').scenarios.explainOne(name);
+    if (!view) throw notLoaded(name);
+    return c.json(view);
   })
   .post('/', async (c) => {
     const result = parseScenario(await readJson(c), 'scenario');
@@ -50,10 +69,6 @@ export const scenarioRoutes = new Hono<AppEnv>()
   .delete('/:name', (c) => {
     const name = c.req.param('name');
     const engine = c.get('emulator').scenarios;
-    if (!engine.remove(name)) {
-      throw new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, {
-        message: 'The scenario was not found.',
-      });
-    }
+    if (!engine.remove(name)) throw notLoaded(name);
     return c.json({ deleted: name, active: engine.active() });
   });

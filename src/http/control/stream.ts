@@ -8,7 +8,7 @@ import { streamSSE } from 'hono/streaming';
 import type { EmulatorEvent } from '../../domain/ports.js';
 import type { AppEnv } from '../context.js';
 import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control-campaigns.js';
-import { parseWith } from '../validate.js';
+import { parseQuery } from '../validate.js';
 
 /**
  * Events waiting for a client that reads slowly: past this many, new events are dropped
@@ -51,7 +51,7 @@ export function streamFilter(query: StreamQuery): (event: EmulatorEvent) => bool
 }
 
 export const streamRoutes = new Hono<AppEnv>().get('/', (c) => {
-  const query = parseWith(StreamQuerySchema, c.req.query(), 'query');
+  const query = parseQuery(c, StreamQuerySchema);
   const matches = streamFilter(query);
   const events = c.get('emulator').events;
   return streamSSE(c, async (stream) => {

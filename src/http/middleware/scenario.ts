@@ -28,7 +28,7 @@ function dropConnection(c: Context<AppEnv>, label: string): Response {
   return new Response(null, { status: 499 });
 }
 
-const NO_DECISION: Decision = { applied: null, delayMs: 0, fault: null };
+const NO_DECISION: Decision = { applied: [], delayMs: 0, fault: null };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -111,9 +111,12 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const emulator = c.get('emulator');
     const names = headerScenarios(c);
-    // A failDelivery rule that fires while the route runs is journaled too, unless a request rule already is.
-    let deliveryRule: AppliedRuleInfo | undefined;
-    const onDeliveryRule = (info: AppliedRuleInfo) => (deliveryRule ??= info);
+    // Every rule that applies is journaled once: request rules now, failDelivery rules as the route fires them.
+    let applied: AppliedRuleInfo[] | undefined;
+    const onDeliveryRule = (info: AppliedRuleInfo) => {
+      applied ??= [];
+      if (!applied.some((a) => a.index === info.index && a.scenario === info.scenario)) applied.push(info);
+    };
     // Nothing active and nothing named: no rule can fire now, so no facts are gathered. The
     // delivery policy still reads the active set when a scheduled campaign runs later, and
     // then builds the facts on demand.
@@ -124,15 +127,22 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
       'deliveryFaults',
       emulator.scenarios.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule),
     );
-    if (decision.applied) c.set('appliedRule', decision.applied);
+    if (decision.applied.length > 0) {
+      applied = [...decision.applied];
+      c.set('appliedRules', applied);
+    }
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     const fault = decision.fault;
     if (!fault) {
-      await next();
-      if (deliveryRule && !c.get('appliedRule')) c.set('appliedRule', deliveryRule);
+      try {
+        await next();
+      } finally {
+        if (applied) c.set('appliedRules', applied);
+      }
       return;
     }
-    const label = `"${decision.applied!.scenario}" ${decision.applied!.rule}`;
+    const decider = decision.applied.at(-1)!;
+    const label = `"${decider.scenario}" ${decider.rule}`;
     switch (fault.kind) {
       case 'drop':
         return dropConnection(c, label);
