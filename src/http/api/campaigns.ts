@@ -63,16 +63,38 @@ async function uploadBody(
 }
 
 /** The body as it arrives, in pieces of at most PIECE_BYTES (an in-process request may hold it whole). */
+/** What the journal keeps of a body (64 KiB); one byte more tells it the body was longer. */
+const JOURNAL_PREFIX_BYTES = 64 * 1024 + 1;
+
+/**
+ * The body as it arrives, in pieces of at most PIECE_BYTES (an in-process request may hold it
+ * whole). The stream is read here, not through hono's body cache, so its first bytes are left
+ * in that cache for the journal, which keeps the start of every request body.
+ */
 async function* bodyPieces(c: Context<AppEnv>): AsyncGenerator<Uint8Array> {
   const body = c.req.raw.body;
   if (!body) return;
   const limit = c.get('emulator').options.uploadLimitBytes;
+  const prefix = new Uint8Array(JOURNAL_PREFIX_BYTES);
+  let kept = 0;
   let size = 0;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > limit)
-      throw new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
-    yield* slices(chunk);
+  try {
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (kept < prefix.length) {
+        const take = chunk.subarray(0, prefix.length - kept);
+        prefix.set(take, kept);
+        kept += take.length;
+      }
+      if (size > limit)
+        throw new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
+      yield* slices(chunk);
+    }
+  } finally {
+    // Hono keeps promises in its body cache (its type names the resolved values).
+    (c.req.bodyCache as unknown as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(
+      prefix.slice(0, kept).buffer,
+    );
   }
 }
 
