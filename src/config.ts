@@ -31,10 +31,17 @@ export const EmulatorOptionsSchema = z.object({
   seed: intFrom(0, 2 ** 31 - 1).optional(),
   /** When set, everything under /__ needs `authorization: Bearer <token>`. */
   adminToken: z.string().min(1).optional(),
+  /** Retention caps: past each, the oldest records of that kind are dropped (and counted in /__health). */
   /** @default 1000000 */
   maxDeliveries: intFrom(1, 100_000_000).default(1_000_000),
+  /** @default 200000 */
+  maxNotifications: intFrom(1, 100_000_000).default(200_000),
   /** Request-journal entries kept, oldest dropped first. @default 10000 */
   maxJournal: intFrom(1, 10_000_000).default(10_000),
+  /** Campaigns, with their recipients; one sending or scheduled is never dropped. @default 1000 */
+  maxCampaigns: intFrom(1, 10_000_000).default(1_000),
+  /** Recipients of every campaign together; past it the oldest campaigns go, whole. @default 1000000 */
+  maxRecipients: intFrom(1, 100_000_000).default(1_000_000),
   /** @default "info" */
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** Apps for strict auth; when empty and fixtures have no apps.json, auth is open. */
@@ -48,6 +55,15 @@ export const EmulatorOptionsSchema = z.object({
 });
 
 export type EmulatorOptions = z.infer<typeof EmulatorOptionsSchema>;
+
+/** The retention caps of a store, taken from the options. */
+export const retentionOf = (options: EmulatorOptions) => ({
+  maxDeliveries: options.maxDeliveries,
+  maxNotifications: options.maxNotifications,
+  maxJournal: options.maxJournal,
+  maxCampaigns: options.maxCampaigns,
+  maxRecipients: options.maxRecipients,
+});
 export type EmulatorOptionsInput = z.input<typeof EmulatorOptionsSchema>;
 
 export const HELP = `notification-emulator: an emulator of the business-messaging notification and campaign API
@@ -69,7 +85,10 @@ Flags (environment variable in brackets; flags win):
   --seed N             seed for probabilities and fake data    [EMULATOR_SEED]
   --admin-token T      protect /__ with "Bearer T"             [EMULATOR_ADMIN_TOKEN]
   --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (1000000)
+  --max-notifications N  retention cap                         [EMULATOR_MAX_NOTIFICATIONS] (200000)
   --max-journal N      request journal entries kept            [EMULATOR_MAX_JOURNAL] (10000)
+  --max-campaigns N    retention cap (with their recipients)   [EMULATOR_MAX_CAMPAIGNS] (1000)
+  --max-recipients N   cap on all campaigns' recipients        [EMULATOR_MAX_RECIPIENTS] (1000000)
   --log-level L        silent|error|warn|info|debug (debug: one line per request)
                                                                [EMULATOR_LOG_LEVEL] (info)
   --body-limit SIZE    JSON body limit: bytes, or 512kb, 50mb  [EMULATOR_BODY_LIMIT] (50mb)
@@ -101,7 +120,10 @@ const FLAGS = {
   seed: { type: 'string' },
   'admin-token': { type: 'string' },
   'max-deliveries': { type: 'string' },
+  'max-notifications': { type: 'string' },
   'max-journal': { type: 'string' },
+  'max-campaigns': { type: 'string' },
+  'max-recipients': { type: 'string' },
   'log-level': { type: 'string' },
   'body-limit': { type: 'string' },
   'upload-limit': { type: 'string' },
@@ -174,7 +196,10 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
     seed: values.seed ?? env.EMULATOR_SEED,
     adminToken: values['admin-token'] ?? env.EMULATOR_ADMIN_TOKEN,
     maxDeliveries: values['max-deliveries'] ?? env.EMULATOR_MAX_DELIVERIES,
+    maxNotifications: values['max-notifications'] ?? env.EMULATOR_MAX_NOTIFICATIONS,
     maxJournal: values['max-journal'] ?? env.EMULATOR_MAX_JOURNAL,
+    maxCampaigns: values['max-campaigns'] ?? env.EMULATOR_MAX_CAMPAIGNS,
+    maxRecipients: values['max-recipients'] ?? env.EMULATOR_MAX_RECIPIENTS,
     logLevel: values['log-level'] ?? env.EMULATOR_LOG_LEVEL,
     bodyLimitBytes: parseSize(values['body-limit'] ?? env.EMULATOR_BODY_LIMIT),
     uploadLimitBytes: parseSize(values['upload-limit'] ?? env.EMULATOR_UPLOAD_LIMIT),
@@ -193,7 +218,10 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
       seed: '--seed',
       adminToken: '--admin-token',
       maxDeliveries: '--max-deliveries',
+      maxNotifications: '--max-notifications',
       maxJournal: '--max-journal',
+      maxCampaigns: '--max-campaigns',
+      maxRecipients: '--max-recipients',
       logLevel: '--log-level',
       bodyLimitBytes: '--body-limit',
       uploadLimitBytes: '--upload-limit',
@@ -208,7 +236,10 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
       seed: 'EMULATOR_SEED',
       adminToken: 'EMULATOR_ADMIN_TOKEN',
       maxDeliveries: 'EMULATOR_MAX_DELIVERIES',
+      maxNotifications: 'EMULATOR_MAX_NOTIFICATIONS',
       maxJournal: 'EMULATOR_MAX_JOURNAL',
+      maxCampaigns: 'EMULATOR_MAX_CAMPAIGNS',
+      maxRecipients: 'EMULATOR_MAX_RECIPIENTS',
       logLevel: 'EMULATOR_LOG_LEVEL',
       bodyLimitBytes: 'EMULATOR_BODY_LIMIT',
       uploadLimitBytes: 'EMULATOR_UPLOAD_LIMIT',

@@ -12,7 +12,7 @@ import { createTemplateService, type TemplateService } from './domain/templates.
 import { createChannelService, type ChannelService } from './domain/channels.js';
 import { createTemplateChannelService, type TemplateChannelService } from './domain/template-channels.js';
 import { createAnalyticsService, type AnalyticsService } from './domain/analytics.js';
-import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
+import { EmulatorOptionsSchema, retentionOf, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
 import {
@@ -111,7 +111,7 @@ function createPlatform(input: CreateAppOptions): { platform: Platform; override
     clock: emulatorClock,
     random: randomSource,
     ids: createIds(emulatorClock, randomSource),
-    store: store ?? createMemoryStore({ maxDeliveries: options.maxDeliveries, maxJournal: options.maxJournal }),
+    store: store ?? createMemoryStore(retentionOf(options)),
     events: createEventBus(),
   };
   return { platform, overrides: { templates, channels, scenarios } };

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type EmulatorApp } from './app.js';
 import type { CreateAppOptions } from './emulator.js';
 import { createClient } from './client/index.js';
+import { EmulatorOptionsSchema, retentionOf } from './config.js';
 import type { EmulatorClient } from './client/types.js';
 
 export interface RunningEmulator {
@@ -21,19 +22,19 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** The caps the data file's store needs (bad options are reported by createApp). */
+function retentionLimits(options: CreateAppOptions) {
+  const parsed = EmulatorOptionsSchema.safeParse(options);
+  return parsed.success ? retentionOf(parsed.data) : {};
+}
+
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
   // --data-file (docs/reference.md#running-it): state lives in a lowdb file; closed (flushed) by app.close().
   // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
   const openLowdbStore = async (...args: Parameters<typeof import('./store/lowdb-store.js').openLowdbStore>) =>
     (await import('./store/lowdb-store.js')).openLowdbStore(...args);
   const store =
-    options.store ??
-    (options.dataFile
-      ? await openLowdbStore(options.dataFile, {
-          maxDeliveries: options.maxDeliveries === undefined ? undefined : Number(options.maxDeliveries),
-          maxJournal: options.maxJournal === undefined ? undefined : Number(options.maxJournal),
-        })
-      : undefined);
+    options.store ?? (options.dataFile ? await openLowdbStore(options.dataFile, retentionLimits(options)) : undefined);
   let app: EmulatorApp;
   try {
     app = createApp(store ? { ...options, store } : options);

@@ -1,6 +1,7 @@
 /**
- * Batch send with 10,000 targets: p50 latency over HTTP vs the time to JSON-parse and
- * zod-validate the same body alone (in process: the pure parse/validate floor).
+ * Batch send with 10,000 targets: p50 latency over HTTP vs the bare Hono route receiving
+ * and JSON-parsing the same body over HTTP (the HTTP floor of any server on this stack).
+ * The in-process JSON.parse + zod time is reported beside it.
  */
 import { SendNotificationBodySchema } from '../../src/schemas/notifications.js';
 import { batchBody, makeFaker, userIds } from '../data.js';
@@ -48,16 +49,16 @@ export async function batchSend(emulator: Child): Promise<Row> {
     await baseline.stop();
   }
   const p50 = median(latencies);
-  const ratio = p50 / floor;
+  const ratio = p50 / bareHono;
   return {
     metric: 'batch send, 10,000 targets (p50)',
     value: `${fmt(p50)} ms`,
-    baseline: `${fmt(floor)} ms (JSON.parse + zod)`,
+    baseline: `${fmt(bareHono)} ms (bare Hono route, same body)`,
     ratio: `${fmt(ratio, 2)}x`,
-    target: '<= 3x',
-    pass: ratio <= 3,
+    target: '<= 1.5x',
+    pass: ratio <= 1.5,
     note:
-      `the bare Hono route takes ${fmt(bareHono)} ms p50 for the same body over HTTP ` +
-      `(${fmt(bareHono / floor, 2)}x the floor); the emulator adds ${fmt(p50 - bareHono)} ms to it`,
+      `the emulator adds ${fmt(p50 - bareHono)} ms to the bare route; ` +
+      `JSON.parse + zod alone in process take ${fmt(floor)} ms`,
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Campaign, Recipient, Template } from '../schemas/records.js';
 import { assertDraft, findOwnedCampaign } from './campaign-status.js';
-import { readRecipientsCsv, type CsvReadSummary, type CsvRowError, type CsvRowSink } from './csv.js';
+import { createRecipientsCsvReader, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
 import type { CampaignDeps, Page } from './ports.js';
 
@@ -78,6 +78,12 @@ function mergeByRow(a: CsvRowError[], b: CsvRowError[]): CsvRowError[] {
   return merged;
 }
 
+/** A CSV upload being read: see RecipientService.startUpload. */
+export interface UploadSession {
+  write(bytes: Uint8Array): void;
+  finish(): UploadResult;
+}
+
 export function createRecipientService(deps: CampaignDeps) {
   /** Names the new recipients, stores them in one call and bumps the campaign's count. */
   function addAll(campaign: Campaign, recipients: Recipient[], at: string): number {
@@ -91,7 +97,7 @@ export function createRecipientService(deps: CampaignDeps) {
     return total;
   }
 
-  return {
+  const service = {
     addRecipients(appId: string, campaignId: string, userIds: string[]): { added: number; total: number } {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'adding recipients');
@@ -105,48 +111,80 @@ export function createRecipientService(deps: CampaignDeps) {
       return { added: fresh.length, total };
     },
 
-    upload(appId: string, campaignId: string, file: Uint8Array): UploadResult {
+    /**
+     * Starts reading a CSV upload for a draft campaign: write() the file's bytes as they
+     * arrive, then finish(). Rows become recipient records as they are read (no table of the
+     * file in between); nothing is stored before the whole file is accepted (docs/reference.md#upload-recipients-csv).
+     */
+    startUpload(appId: string, campaignId: string): UploadSession {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'a CSV upload');
       const template = campaignTemplate(deps, campaign);
       const at = deps.clock.nowIso();
-      // Rows become recipient records as they are read (no table of the file in between);
-      // nothing is stored before the whole file is accepted (docs/reference.md#upload-recipients-csv).
       // A user already on the campaign, or earlier in the file, skips the row.
       const seen = new Set<string>();
-      const checkStore = deps.store.recipients(campaign.id).length > 0;
+      const storedBefore = deps.store.recipients(campaign.id).length;
       const duplicates: CsvRowError[] = [];
       const fresh: Recipient[] = [];
+      const freshRows: number[] = [];
       const addRow: CsvRowSink = (row, userId, variables) => {
         const before = seen.size;
         seen.add(userId);
-        if (seen.size === before || (checkStore && deps.store.hasRecipient(campaign.id, userId))) {
+        if (seen.size === before || (storedBefore > 0 && deps.store.hasRecipient(campaign.id, userId))) {
           duplicates.push({ row, reason: 'duplicate user_id' });
         } else {
           fresh.push(newRecipient(campaign, userId, variables, at));
+          freshRows.push(row);
         }
       };
-      let summary: CsvReadSummary;
-      try {
-        summary = readRecipientsCsv(file, template, addRow);
-      } catch (error) {
-        throw asOperationFailed('CSV parsing', error);
-      }
-      let total: number;
-      try {
-        total = addAll(campaign, fresh, at);
-      } catch (error) {
-        throw asOperationFailed('Recipient creation', error);
-      }
-      const errors = mergeByRow(summary.errors, duplicates);
-      return {
-        recipientsAdded: fresh.length,
-        uploaded: fresh.length,
-        total,
-        campaignId: campaign.id,
-        skipped: errors.length,
-        errors: errors.slice(0, MAX_REPORTED_ROW_ERRORS),
+      const reader = createRecipientsCsvReader(template, addRow);
+      const parsing = <T>(fn: () => T): T => {
+        try {
+          return fn();
+        } catch (error) {
+          throw asOperationFailed('CSV parsing', error);
+        }
       };
+      return {
+        write: (bytes) => parsing(() => reader.write(bytes)),
+        finish() {
+          const summary = parsing(() => reader.end());
+          // The upload took turns of the event loop: the campaign may have moved on meanwhile.
+          const now = findOwnedCampaign(deps, appId, campaignId);
+          assertDraft(now, 'a CSV upload');
+          let added = fresh;
+          if (deps.store.recipients(campaign.id).length !== storedBefore) {
+            added = [];
+            fresh.forEach((r, i) => {
+              if (!deps.store.hasRecipient(campaign.id, r.userId)) added.push(r);
+              else duplicates.push({ row: freshRows[i]!, reason: 'duplicate user_id' });
+            });
+            duplicates.sort((x, y) => x.row - y.row);
+          }
+          let total: number;
+          try {
+            total = addAll(campaign, added, at);
+          } catch (error) {
+            throw asOperationFailed('Recipient creation', error);
+          }
+          const errors = mergeByRow(summary.errors, duplicates);
+          return {
+            recipientsAdded: added.length,
+            uploaded: added.length,
+            total,
+            campaignId: campaign.id,
+            skipped: errors.length,
+            errors: errors.slice(0, MAX_REPORTED_ROW_ERRORS),
+          };
+        },
+      };
+    },
+
+    /** A whole file at once (see startUpload). */
+    upload(appId: string, campaignId: string, file: Uint8Array): UploadResult {
+      const session = service.startUpload(appId, campaignId);
+      session.write(file);
+      return session.finish();
     },
 
     list(appId: string, campaignId: string, filter: { status?: string }, page: Page) {
@@ -154,4 +192,5 @@ export function createRecipientService(deps: CampaignDeps) {
       return deps.store.listRecipients(campaign.id, filter, page);
     },
   };
+  return service;
 }

@@ -3,14 +3,17 @@
  * deliveries in time-boxed chunks, yielding to the event loop between chunks so a
  * 100,000-recipient campaign never blocks other requests, then closes the campaign.
  */
-import type { Campaign, Delivery, Recipient, Template } from '../schemas/records.js';
+import type { Campaign, Recipient, Template } from '../schemas/records.js';
 import { assertCampaignStatusChange, changeCampaignStatus } from './campaign-status.js';
-import { createContentCompiler, createDeliveryBuilder, deliveredChannels } from './deliveries.js';
+import { createContentCompiler, createDeliveryBatch, deliveredChannels, type DeliveryContext } from './deliveries.js';
 import type { CampaignDeps, DeliveryFaultPolicy } from './ports.js';
 import { rowContentByType } from './template-channels.js';
 
-/** Checked every this many recipients (reading the clock per recipient would cost more). */
-const BUDGET_CHECK_EVERY = 32;
+/**
+ * Recipients delivered as one batch (one stored run); the time budget is checked between
+ * batches (reading the clock per recipient would cost more).
+ */
+const BATCH_SIZE = 64;
 
 export interface CampaignRunner {
   /** draft|scheduled → sending now (announced at once); delivery runs in the background. */
@@ -76,14 +79,40 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     const list = deps.store.recipients(id);
     let index = 0;
 
+    /** The next pending recipients (at most BATCH_SIZE) delivered as one batch. */
+    const deliverBatch = (ctx: DeliveryContext | null, at: string): void => {
+      const pending: Recipient[] = [];
+      while (index < list.length && pending.length < BATCH_SIZE) {
+        const r = list[index++] as Recipient;
+        if (r.status === 'pending') pending.push(r);
+      }
+      if (pending.length === 0) return;
+      if (ctx === null) {
+        for (const r of pending) markRecipient(id, r, 'failed', unusable, null, at);
+        return;
+      }
+      const batch = createDeliveryBatch(
+        ctx,
+        pending.map((r) => r.userId),
+        { each: pending.map((r) => r.variables) },
+      );
+      const stored = deps.store.addDeliveries(batch, deps.ids);
+      for (let k = 0; k < pending.length; k++) {
+        const failure = batch.failures.get(k);
+        markRecipient(id, pending[k]!, failure ? 'failed' : 'sent', failure?.reason ?? null, stored.idAt(k), at);
+      }
+      if (deps.events.hasSubscribers())
+        for (let k = 0; k < pending.length; k++) deps.events.emit({ type: 'delivery', delivery: stored.at(k) });
+    };
+
     const step = (): void => {
       const campaign = deps.store.getCampaign(id);
       if (closed || !campaign) return void running.delete(id); // emulator closed or data cleared
       const started = deps.runtime.elapsed();
       const at = deps.clock.nowIso();
-      const build =
+      const ctx: DeliveryContext | null =
         template && !unusable
-          ? createDeliveryBuilder({
+          ? {
               appId: campaign.appId,
               template,
               mode: campaign.deliveryMode,
@@ -93,31 +122,14 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
               notificationId: null,
               campaignId: id,
               createdAt: at,
-              ids: deps.ids,
               faults,
               compile,
               rowContent,
               channels: deliveredChannels(template, deps.channels.list(campaign.appId)),
-            })
+            }
           : null;
-      const batch: Delivery[] = [];
-      while (index < list.length) {
-        const r = list[index++] as Recipient;
-        if (r.status === 'pending') {
-          if (build) {
-            const delivery = build(r.userId, r.variables);
-            batch.push(delivery);
-            markRecipient(id, r, delivery.status, delivery.failureReason, delivery.id, at);
-          } else {
-            markRecipient(id, r, 'failed', unusable, null, at);
-          }
-        }
-        if (index % BUDGET_CHECK_EVERY === 0 && deps.runtime.elapsed() - started >= budgetMs) break;
-      }
-      if (batch.length > 0) {
-        deps.store.addDeliveries(batch);
-        for (const delivery of batch) deps.events.emit({ type: 'delivery', delivery });
-      }
+      do deliverBatch(ctx, at);
+      while (index < list.length && deps.runtime.elapsed() - started < budgetMs);
       if (index < list.length) deps.runtime.defer(step);
       else finish(id);
     };

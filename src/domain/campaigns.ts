@@ -10,6 +10,7 @@ import { createCampaignRunner } from './campaign-runner.js';
 import { createRecipientService } from './campaign-recipients.js';
 import { assertDraft, changeCampaignStatus, findOwnedCampaign } from './campaign-status.js';
 import { badRequest, notFoundInAnyApp, templateNotFound } from './errors.js';
+import { instantProblem } from './instants.js';
 import { assertApproved } from './notifications.js';
 import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './ports.js';
 
@@ -126,6 +127,8 @@ export function createCampaignService(deps: CampaignDeps) {
         next = runner.start(campaign, faults);
       } else {
         const at = Date.parse(body.scheduledAt);
+        const problem = instantProblem(at);
+        if (problem !== null) throw badRequest(`scheduledAt ${body.scheduledAt} ${problem}.`, { scheduledAt: problem });
         if (at <= deps.clock.now()) {
           throw badRequest(
             `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit ` +
@@ -144,6 +147,7 @@ export function createCampaignService(deps: CampaignDeps) {
 
     addRecipients: recipients.addRecipients,
     upload: recipients.upload,
+    startUpload: recipients.startUpload,
     listRecipients: recipients.list,
 
     /** On start (data file reloaded): re-arm scheduled campaigns and resume sending ones. */

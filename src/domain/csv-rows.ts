@@ -4,6 +4,7 @@
  */
 import type { ColumnPlan } from './csv-header.js';
 import { problemWithValue } from './variables.js';
+import { depthExceeds, MAX_JSON_DEPTH, mayBeTooDeep } from './json-depth.js';
 
 /** Distinct image/action cells remembered per column; files of all-distinct cells just parse each. */
 const JSON_CACHE_LIMIT = 4096;
@@ -97,6 +98,8 @@ function readJsonCell(column: ColumnPlan['variables'][number], cell: string): Js
   } catch (error) {
     return { value: undefined, problem: `not valid JSON (${(error as Error).message})` };
   }
+  if (mayBeTooDeep(cell) && depthExceeds(value))
+    return { value: undefined, problem: `JSON nested more than ${MAX_JSON_DEPTH} levels deep` };
   const problem = problemWithValue(column.entry, value);
   return { value: problem === null ? Object.freeze(value) : undefined, problem };
 }

@@ -45,17 +45,37 @@ export function parseRecipientsCsv(
   return { rows, ...summary };
 }
 
-/**
- * Throws ApiError('ERR_BAD_REQUEST', …, {details}) for file-level problems, checked in this
- * order: UTF-8, quoting anywhere, no header, header rules, row limit. Each record is checked
- * as papaparse reads it, so no table of the whole file is ever built.
- */
+/** Reads a recipients CSV piece by piece, in file order (an upload as its body streams in). */
+export interface RecipientsCsvReader {
+  /** The next bytes of the file. Work is proportional to the piece: feed pieces of a few dozen KiB. */
+  write(bytes: Uint8Array): void;
+  /** The end of the file: throws the file-level refusal, or returns the summary. */
+  end(): CsvReadSummary;
+}
+
+/** The whole file at once (tests, tools): see createRecipientsCsvReader. */
 export function readRecipientsCsv(
   input: Uint8Array,
   template: Template,
   onRow: CsvRowSink,
   options: { maxRows?: number } = {},
 ): CsvReadSummary {
+  const reader = createRecipientsCsvReader(template, onRow, options);
+  reader.write(input);
+  return reader.end();
+}
+
+/**
+ * File-level problems throw ApiError('ERR_BAD_REQUEST', …, {details}) from end(), checked in
+ * this order: UTF-8, quoting anywhere, no header, header rules, row limit. Each record is
+ * checked as papaparse reads it, so no table of the whole file is ever built, and the file
+ * is never held whole as text: a record cut between two pieces waits for the next one.
+ */
+export function createRecipientsCsvReader(
+  template: Template,
+  onRow: CsvRowSink,
+  options: { maxRows?: number } = {},
+): RecipientsCsvReader {
   const maxRows = options.maxRows ?? MAX_CSV_ROWS;
   const quoteErrors: ErrorDetails = {};
   let quoteErrorCount = 0;
@@ -63,17 +83,21 @@ export function readRecipientsCsv(
   let reader: RowReader | null = null;
   let dataRows = 0;
   let row = 0;
+  let notUtf8 = false;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  /** The start of a record not yet complete, carried into the next piece. */
+  let partial = '';
+  /** A CR at the end of a piece: it may be the first half of a CRLF. */
+  let heldCr = false;
 
-  Papa.parse<string[]>(decodeUtf8(input), {
-    header: false,
+  const parser = new Papa.Parser({
     delimiter: ',',
     newline: '\n',
     quoteChar: '"',
     escapeChar: '"',
-    dynamicTyping: false,
-    step(results) {
+    step(results: Papa.ParseStepResult<string[]>) {
       row++;
-      const record = results.data;
+      const record = (results.data as unknown as string[][])[0] as string[];
       if (results.errors.length > 0) {
         for (const error of results.errors) {
           if (quoteErrorCount++ < MAX_REPORTED_QUOTE_ERRORS)
@@ -95,40 +119,83 @@ export function readRecipientsCsv(
     },
   });
 
-  if (quoteErrorCount > 0) {
-    const first = Object.keys(quoteErrors)[0] as string;
-    throw csvFileError(
-      `The CSV file cannot be parsed: ${first}: ${quoteErrors[first]}. Quote cells holding commas, quotes or line ` +
-        `breaks, and double the quotes inside them.`,
-      quoteErrors,
-    );
+  /** Parses `text` after the carried partial record; the last record waits unless this is the end. */
+  function parse(text: string, last: boolean): void {
+    const input = partial + text;
+    if (input === '') return;
+    const results = parser.parse(input, 0, !last) as { meta: { cursor: number } };
+    partial = last ? '' : input.slice(results.meta.cursor);
   }
-  if (headerError !== null) throw headerError;
-  if (reader === null) {
-    throw csvFileError('The CSV file is empty: its first row must hold the column headers, including user_id.', {
-      'row 1': 'is missing: the file has no header row',
-    });
-  }
-  if (dataRows > maxRows) {
-    throw csvFileError(`The CSV file has ${dataRows} data rows; at most ${maxRows} are accepted per file.`, {
-      file: `has ${dataRows} data rows, more than the limit of ${maxRows}`,
-    });
-  }
-  return { errors: (reader as RowReader).errors, dataRows };
-}
 
-/** Strict UTF-8; TextDecoder drops a leading BOM (ignoreBOM is false). */
-function decodeUtf8(input: Uint8Array): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(input);
-  } catch {
-    throw csvFileError('The CSV file is not valid UTF-8: save it with UTF-8 encoding.', { file: 'is not valid UTF-8' });
+  return {
+    write(bytes) {
+      if (notUtf8 || bytes.length === 0) return;
+      let text: string;
+      try {
+        text = decoder.decode(bytes, { stream: true });
+      } catch {
+        notUtf8 = true; // refused at end(); nothing more is read
+        partial = '';
+        return;
+      }
+      parse(normaliseLineEnds(text), false);
+    },
+    end() {
+      if (!notUtf8) {
+        try {
+          let text = normaliseLineEnds(decoder.decode());
+          if (heldCr) text += '\n'; // the file ended on a CR
+          parse(text, true);
+        } catch {
+          notUtf8 = true;
+        }
+      }
+      if (notUtf8)
+        throw csvFileError('The CSV file is not valid UTF-8: save it with UTF-8 encoding.', {
+          file: 'is not valid UTF-8',
+        });
+      return summary();
+    },
+  };
+
+  /**
+   * CRLF, LF and lone CR all end a record; one form lets papaparse skip its guess and
+   * handles files that mix them [decided: CR inside quoted cells reaches variables as LF].
+   * A CR ending one piece is held back until the next shows whether an LF follows.
+   */
+  function normaliseLineEnds(text: string): string {
+    if (heldCr) text = `\r${text}`;
+    heldCr = false;
+    if (!text.includes('\r')) return text;
+    if (text.endsWith('\r')) {
+      heldCr = true;
+      text = text.slice(0, -1);
+    }
+    return text.replace(/\r\n?/g, '\n');
   }
-  // CRLF, LF and lone CR all end a record; one form lets papaparse skip its guess and
-  // handles files that mix them [decided: CR inside quoted cells reaches variables as LF].
-  // Files without CR (the common case) are used as they are: no copy.
-  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+
+  function summary(): CsvReadSummary {
+    if (quoteErrorCount > 0) {
+      const first = Object.keys(quoteErrors)[0] as string;
+      throw csvFileError(
+        `The CSV file cannot be parsed: ${first}: ${quoteErrors[first]}. Quote cells holding commas, quotes or line ` +
+          `breaks, and double the quotes inside them.`,
+        quoteErrors,
+      );
+    }
+    if (headerError !== null) throw headerError;
+    if (reader === null) {
+      throw csvFileError('The CSV file is empty: its first row must hold the column headers, including user_id.', {
+        'row 1': 'is missing: the file has no header row',
+      });
+    }
+    if (dataRows > maxRows) {
+      throw csvFileError(`The CSV file has ${dataRows} data rows; at most ${maxRows} are accepted per file.`, {
+        file: `has ${dataRows} data rows, more than the limit of ${maxRows}`,
+      });
+    }
+    return { errors: (reader as RowReader).errors, dataRows };
+  }
 }
 
 /** A record with no content (an empty line, or only commas) is ignored, but keeps its row number. */

@@ -6,14 +6,17 @@
 import type { SendNotificationBody } from '../schemas/notifications.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
-import type { ChannelCatalog, Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
-import {
-  createContentCompiler,
-  createDeliveryRun,
-  deliveredChannels,
-  deliveryAt,
-  type PerMember,
-} from './deliveries.js';
+import type {
+  ChannelCatalog,
+  Clock,
+  DeliveryFaultPolicy,
+  Events,
+  Ids,
+  PerUser,
+  Store,
+  TemplateCatalog,
+} from './ports.js';
+import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './deliveries.js';
 import { checkVariables } from './variables.js';
 import { rowContentByType } from './template-channels.js';
 
@@ -101,9 +104,9 @@ function resolveVariables(
   mode: Mode,
   variables: Variables,
   targets: readonly string[],
-): PerMember<Variables> {
+): PerUser<Variables> {
   let details: ErrorDetails;
-  let resolved: PerMember<Variables>;
+  let resolved: PerUser<Variables>;
   if (mode === 'batch' && isPerTargetMap(template, variables, targets)) {
     details = {};
     const each = targets.map((userId) => (variables[userId] as Variables | undefined) ?? {});
@@ -168,7 +171,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         sentFrom: 'api',
         createdAt,
       };
-      const run = createDeliveryRun(
+      const batch = createDeliveryBatch(
         {
           appId,
           template,
@@ -179,7 +182,6 @@ export function createNotificationService(deps: NotificationServiceDeps) {
           notificationId: notification.notificationId,
           campaignId: null,
           createdAt,
-          ids: deps.ids,
           faults,
           channels,
           rowContent: rowContentByType(deps.store, deps.channels, appId, template),
@@ -188,7 +190,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         targets,
         variables,
       );
-      const failedCount = run.failures.size;
+      const failedCount = batch.failures.size;
       // Spelled out (same key order as a spread): `{ ...notification, more }` is a slow path in V8.
       const n = notification;
       const record = {
@@ -207,10 +209,10 @@ export function createNotificationService(deps: NotificationServiceDeps) {
         failedCount,
       };
       deps.store.addNotification(record);
-      deps.store.addDeliveryRun(run);
+      const stored = deps.store.addDeliveries(batch, deps.ids);
       deps.events.emit({ type: 'notification', notification: record });
       if (deps.events.hasSubscribers())
-        for (let i = 0; i < targets.length; i++) deps.events.emit({ type: 'delivery', delivery: deliveryAt(run, i) });
+        for (let i = 0; i < targets.length; i++) deps.events.emit({ type: 'delivery', delivery: stored.at(i) });
       return notification;
     },
   };

@@ -6,7 +6,6 @@ import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, T
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import type { Channel } from '../schemas/channels.js';
 import type { TemplateChannelRecord } from '../schemas/template-channels.js';
-import type { DeliveryRun } from './deliveries.js';
 
 export interface Clock {
   /** Epoch milliseconds on the emulator's clock (real or manual). */
@@ -97,20 +96,68 @@ export interface DeliveryBucket {
   failed: number;
 }
 
+/** How many records of each kind the store holds, and how many its retention caps have dropped. */
 export interface StoreStats {
   deliveries: number;
   droppedDeliveries: number;
   notifications: number;
+  droppedNotifications: number;
   campaigns: number;
+  droppedCampaigns: number;
   recipients: number;
+  droppedRecipients: number;
   journal: number;
+  droppedJournal: number;
+}
+
+/** The fields every delivery of one send shares, named as on Delivery (filters read either). */
+export type SharedDeliveryFields = Pick<
+  Delivery,
+  | 'appId'
+  | 'notificationId'
+  | 'campaignId'
+  | 'templateId'
+  | 'templateKey'
+  | 'channels'
+  | 'mode'
+  | 'title'
+  | 'tag'
+  | 'pushData'
+  | 'createdAt'
+>;
+
+/** One value for every user of a batch, or one per user (in the order of its user ids). */
+export type PerUser<T> = { readonly all: T } | { readonly each: readonly T[] };
+
+export interface DeliveryFailureMark {
+  reason: string;
+  scenario: string | null;
+}
+
+/** The deliveries of one send (or one chunk of a campaign), as plain data. */
+export interface DeliveryBatch {
+  shared: SharedDeliveryFields;
+  userIds: readonly string[];
+  variables: PerUser<Record<string, unknown>>;
+  rendered: PerUser<Record<string, unknown>>;
+  /** Failed deliveries by index into userIds; every other one was sent. */
+  failures: ReadonlyMap<number, DeliveryFailureMark>;
+}
+
+/** A stored batch read back by index: its delivery ids, and each delivery as a record. */
+export interface StoredDeliveries {
+  readonly length: number;
+  idAt(index: number): string;
+  at(index: number): Delivery;
 }
 
 /** One storage interface, implemented in memory and (persisted) over lowdb. */
 export interface Store {
-  addDeliveries(items: Delivery[]): void;
-  /** A batch send's deliveries as one run (domain/deliveries.ts): stored without a record per target. */
-  addDeliveryRun(run: DeliveryRun): void;
+  /**
+   * Stores a batch; its deliveries get ids from `ids`, in user order (what one objectId()
+   * call per delivery would give). How the batch is held is the store's business.
+   */
+  addDeliveries(batch: DeliveryBatch, ids: Ids): StoredDeliveries;
   queryDeliveries(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
   countDeliveries(filter: DeliveryFilter): number;
   /** One delivery by its id (newest first scan; undefined when unknown or dropped by the cap). */

@@ -1,21 +1,23 @@
 /**
- * A multipart/form-data reader (RFC 7578) for the CSV upload: parts are views into the one
- * body buffer, so an 18 MB file is not copied again per step as FormData/Blob would.
+ * A multipart/form-data reader (RFC 7578) for the CSV upload that takes the body piece by
+ * piece as it arrives: each part's bytes go to a consumer as views into the pieces, so a
+ * 100 MB file is neither held whole nor copied per step as FormData/Blob would.
  */
 import { Buffer } from 'node:buffer';
-
-export interface FormPart {
-  /** Set when the part is a file (its Content-Disposition has a filename). */
-  filename: string | null;
-  /** A view into the request body: no copy. */
-  data: Uint8Array;
-}
 
 /** Thrown for a body that does not follow its multipart Content-Type. */
 export class MultipartError extends Error {}
 
+/** Receives a part's bytes in order (views: copy what must outlive the call's piece). */
+export type PartConsumer = (data: Uint8Array) => void;
+/** Called as each part starts; answers the consumer of its bytes, or null to skip them. */
+export type PartHandler = (name: string, filename: string | null) => PartConsumer | null;
+
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
+/** Part headers longer than this are refused rather than buffered without end. */
+const MAX_HEADER_BYTES = 16 * 1024;
+const EMPTY = Buffer.alloc(0);
 
 /** The boundary parameter of a multipart Content-Type, quoted or not. */
 export function boundaryOf(contentType: string): string {
@@ -25,36 +27,144 @@ export function boundaryOf(contentType: string): string {
   return boundary;
 }
 
-/** Every part by field name; a name sent twice keeps its last part (as hono's parseBody). */
-export function readMultipart(body: Uint8Array, contentType: string): Map<string, FormPart> {
-  const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+type State = 'preamble' | 'after-delimiter' | 'headers' | 'data' | 'done';
+
+export interface MultipartReader {
+  /** The next piece of the body; throws MultipartError as soon as the framing breaks. */
+  write(piece: Uint8Array): void;
+  /** The end of the body: throws MultipartError unless the closing delimiter was read. */
+  end(): void;
+}
+
+export function createMultipartReader(contentType: string, onPart: PartHandler): MultipartReader {
   const delimiter = Buffer.from(`--${boundaryOf(contentType)}`);
-  // The body delimiter is CRLF + "--boundary"; the first one may open the body directly.
+  // Inside the body a delimiter is CRLF + "--boundary"; the first one may open the body directly.
   const next = Buffer.concat([CRLF, delimiter]);
-  const parts = new Map<string, FormPart>();
-  let at = buf.subarray(0, delimiter.length).equals(delimiter) ? 0 : buf.indexOf(next);
-  if (at < 0) throw new MultipartError('the boundary never occurs in the body');
-  if (at > 0) at += CRLF.length;
-  for (;;) {
-    at += delimiter.length;
-    if (buf[at] === 0x2d && buf[at + 1] === 0x2d) return parts; // "--": the closing delimiter
-    while (buf[at] === 0x20 || buf[at] === 0x09) at++; // transport padding
-    if (buf[at] !== 0x0d || buf[at + 1] !== 0x0a) throw new MultipartError('a boundary line does not end with CRLF');
-    at += CRLF.length;
-    const headersEnd = buf.indexOf(HEADER_END, at - CRLF.length);
-    if (headersEnd < 0) throw new MultipartError('a part has no end of headers');
-    const headers = headersEnd < at ? '' : buf.toString('utf8', at, headersEnd);
-    const dataStart = headersEnd + HEADER_END.length;
-    const end = buf.indexOf(next, dataStart - CRLF.length);
-    if (end < 0) throw new MultipartError('the body ends before the closing boundary');
-    const disposition = readDisposition(headers);
-    if (disposition)
-      parts.set(disposition.name, {
-        filename: disposition.filename,
-        data: body.subarray(Math.min(dataStart, end), end),
-      });
-    at = end + CRLF.length;
+  let state: State = 'preamble';
+  let atStart = true;
+  let buf: Buffer = EMPTY;
+  let consumer: PartConsumer | null = null;
+
+  const emit = (end: number) => {
+    if (end > 0 && consumer !== null) consumer(buf.subarray(0, end));
+  };
+
+  /** Advances through `buf` as far as it goes; false when more bytes are needed. */
+  function step(): boolean {
+    switch (state) {
+      case 'preamble': {
+        if (atStart) {
+          if (buf.length < delimiter.length) return false;
+          atStart = false;
+          if (buf.subarray(0, delimiter.length).equals(delimiter)) {
+            buf = buf.subarray(delimiter.length);
+            state = 'after-delimiter';
+            return true;
+          }
+        }
+        const at = buf.indexOf(next);
+        if (at < 0) {
+          buf = buf.subarray(Math.max(0, buf.length - next.length + 1)); // the preamble is dropped
+          return false;
+        }
+        buf = buf.subarray(at + next.length);
+        state = 'after-delimiter';
+        return true;
+      }
+      case 'after-delimiter': {
+        if (buf.length < 2) return false;
+        if (buf[0] === 0x2d && buf[1] === 0x2d) {
+          state = 'done'; // "--": the closing delimiter; the epilogue is ignored
+          buf = EMPTY;
+          return false;
+        }
+        let at = 0;
+        while (buf[at] === 0x20 || buf[at] === 0x09) at++; // transport padding
+        if (at + 2 > buf.length) return false;
+        if (buf[at] !== 0x0d || buf[at + 1] !== 0x0a)
+          throw new MultipartError('a boundary line does not end with CRLF');
+        buf = buf.subarray(at + 2);
+        state = 'headers';
+        return true;
+      }
+      case 'headers': {
+        if (buf.length < 2) return false;
+        let headers = '';
+        if (buf[0] === 0x0d && buf[1] === 0x0a)
+          buf = buf.subarray(2); // a part without headers
+        else {
+          const end = buf.indexOf(HEADER_END);
+          if (end < 0) {
+            if (buf.length > MAX_HEADER_BYTES) throw new MultipartError('a part has no end of headers');
+            return false;
+          }
+          headers = buf.toString('utf8', 0, end);
+          buf = buf.subarray(end + HEADER_END.length);
+        }
+        const disposition = readDisposition(headers);
+        consumer = disposition ? onPart(disposition.name, disposition.filename) : null;
+        state = 'data';
+        return true;
+      }
+      case 'data': {
+        const at = buf.indexOf(next);
+        if (at < 0) {
+          // Keep what could be the start of a delimiter cut in two.
+          const safe = buf.length - next.length + 1;
+          if (safe > 0) {
+            emit(safe);
+            buf = buf.subarray(safe);
+          }
+          return false;
+        }
+        emit(at);
+        consumer = null;
+        buf = buf.subarray(at + next.length);
+        state = 'after-delimiter';
+        return true;
+      }
+      case 'done':
+        return false;
+    }
   }
+
+  return {
+    write(piece) {
+      if (state === 'done' || piece.length === 0) return;
+      const view = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+      buf = buf.length === 0 ? view : Buffer.concat([buf, view]);
+      while (step());
+    },
+    end() {
+      if (state === 'done') return;
+      if (state === 'preamble') throw new MultipartError('the boundary never occurs in the body');
+      if (state === 'headers') throw new MultipartError('a part has no end of headers');
+      throw new MultipartError('the body ends before the closing boundary');
+    },
+  };
+}
+
+export interface FormPart {
+  /** Set when the part is a file (its Content-Disposition has a filename). */
+  filename: string | null;
+  /** The part's bytes: a view into the body when it arrived in one piece. */
+  data: Uint8Array;
+}
+
+/** Every part of a whole body by field name; a name sent twice keeps its last part (as hono's parseBody). */
+export function readMultipart(body: Uint8Array, contentType: string): Map<string, FormPart> {
+  const parts = new Map<string, FormPart>();
+  const reader = createMultipartReader(contentType, (name, filename) => {
+    const pieces: Uint8Array[] = [];
+    parts.set(name, { filename, data: new Uint8Array(0) });
+    return (data) => {
+      pieces.push(data);
+      parts.set(name, { filename, data: pieces.length === 1 ? data : Buffer.concat(pieces) });
+    };
+  });
+  reader.write(body);
+  reader.end();
+  return parts;
 }
 
 /** `Content-Disposition: form-data; name="…"; filename="…"`; null when the part has no name. */

@@ -13,11 +13,24 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(error.toBody(), error.status as 400, error.headers);
 }
 
+/**
+ * The client hung up before its request was read to the end (the body stream fails with
+ * "aborted"). Nobody is left to answer: the journal records 499, as for a dropped
+ * connection, and nothing is logged as an emulator bug.
+ */
+function clientHungUp(c: Context<AppEnv>): boolean {
+  const incoming = (c.env as { incoming?: { complete?: boolean; destroyed?: boolean } } | undefined)?.incoming;
+  return incoming !== undefined && incoming.complete === false && incoming.destroyed === true;
+}
+
+export const CLIENT_CLOSED_REQUEST = 499;
+
 /** The root app's error handler; unexpected errors are logged to `logger`. */
 export const onError =
   (logger: Logger): ErrorHandler<AppEnv> =>
   (error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
+    if (clientHungUp(c)) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
     if (error instanceof HTTPException && error.status === 413) {
       return errorResponse(c, new ApiError('ERR_PAYLOAD_TOO_LARGE', 'The request body exceeds the configured limit.'));
     }

@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { badRequest, type ErrorDetails } from '../domain/errors.js';
+import { depthExceeds, MAX_JSON_DEPTH, mayBeTooDeep } from '../domain/json-depth.js';
 import { issueDetails } from '../schemas/issues.js';
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, prefix = ''): z.infer<S> {
@@ -36,33 +37,13 @@ export async function readJson(c: Context): Promise<unknown> {
   } catch (error) {
     throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`, { body: 'malformed JSON' });
   }
-  // JSON.parse takes any depth but JSON.stringify overflows the stack on very deep values,
-  // which would turn a later inspect or SSE answer into a 500.
-  // Nesting n levels deep takes at least 2n characters: short bodies (most sends) need no walk.
-  if (text.length > 2 * MAX_JSON_DEPTH && depthExceeds(value, MAX_JSON_DEPTH)) {
+  // Stored records must serialise (json-depth.ts); short bodies (most sends) need no walk.
+  if (mayBeTooDeep(text) && depthExceeds(value)) {
     throw badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, {
       body: `nested more than ${MAX_JSON_DEPTH} levels`,
     });
   }
   return value;
-}
-
-export const MAX_JSON_DEPTH = 64;
-
-/** Iterative, so the check itself cannot overflow the stack; visits containers only (a 10,000-id array is one step). */
-function depthExceeds(root: unknown, max: number): boolean {
-  const stack: [object, number][] = [];
-  const visit = (value: unknown, depth: number) => {
-    if (typeof value === 'object' && value !== null) stack.push([value, depth]);
-  };
-  visit(root, 1);
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (depth > max) return true;
-    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], depth + 1);
-    else for (const key in value) visit((value as Record<string, unknown>)[key], depth + 1);
-  }
-  return false;
 }
 
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {

@@ -4,6 +4,7 @@
  * and fires on a real timer, or at once when manual time is moved past it.
  */
 import type { Clock } from '../domain/ports.js';
+import { instantProblem } from '../domain/instants.js';
 
 export type ClockMode = 'real' | 'manual';
 
@@ -29,6 +30,8 @@ export class EmulatorClock implements Clock {
   constructor(start?: Date | string | number) {
     this.#mode = start === undefined ? 'real' : 'manual';
     this.#manualNow = start === undefined ? 0 : new Date(start).getTime();
+    if (start !== undefined && instantProblem(this.#manualNow) !== null)
+      throw new RangeError(`clock: start ${String(start)} ${instantProblem(this.#manualNow)}`);
     this.#start = { mode: this.#mode, at: this.#manualNow };
   }
 
@@ -91,6 +94,9 @@ export class EmulatorClock implements Clock {
   }
 
   #toManual(instant: number): void {
+    // Callers check first (a 400 for the request); this keeps a bad instant from ever being set.
+    const problem = instantProblem(instant);
+    if (problem !== null) throw new RangeError(`clock: ${instant} ${problem}`);
     this.#mode = 'manual';
     this.#manualNow = instant;
     for (const timer of this.#timers) clearTimeout(timer.handle);

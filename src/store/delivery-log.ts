@@ -1,12 +1,12 @@
 /**
- * Deliveries in arrival order: single records and runs (domain/delivery-run.ts) on one line
+ * Deliveries in arrival order: single records and runs (delivery-run.ts) on one line
  * of positions, with a retention cap that drops the oldest first. The per-key indexes are
  * brought up to date when a filtered query needs them, not on every write: a send only
  * appends, and lookups stay fast at a million deliveries.
  */
 import type { Delivery } from '../schemas/records.js';
-import type { DeliveryBucket, DeliveryFilter, ListResult, Page } from '../domain/ports.js';
-import { deliveryAt, memberStatus, type DeliveryRun, type SharedDeliveryFields } from '../domain/deliveries.js';
+import type { DeliveryBucket, DeliveryFilter, ListResult, Page, SharedDeliveryFields } from '../domain/ports.js';
+import { deliveryAt, memberStatus, type DeliveryRun } from './delivery-run.js';
 import { Deque } from './deque.js';
 import { deliveryMatcher, isFiltered } from './filters.js';
 import { PositionIndex } from './position-index.js';
@@ -25,6 +25,11 @@ export interface DeliveryLog {
   /** Keeps only the deliveries whose shared fields `keep` accepts. */
   retain(keep: (d: SharedDeliveryFields) => boolean): void;
   toArray(): Delivery[];
+  /**
+   * The live deliveries as of now, built one by one as they are iterated (later writes and
+   * drops do not change what it yields): a writer can go through them over many turns.
+   */
+  frozen(): Iterable<Delivery>;
 }
 
 /** A run as the log holds it: its first `start` members were dropped by the retention cap. */
@@ -283,6 +288,19 @@ export function createDeliveryLog(
         bucket.sent += memberCount(entry) - entry.start - failed;
       }
       return [...buckets.values()].filter((b) => b.sent + b.failed > 0).sort((a, b) => a.start - b.start);
+    },
+    frozen() {
+      const captured = entries.toArray();
+      const starts = new Uint32Array(captured.length);
+      for (let e = 0; e < captured.length; e++) starts[e] = firstMember(captured[e]!);
+      return {
+        *[Symbol.iterator]() {
+          for (let e = 0; e < captured.length; e++) {
+            const entry = captured[e]!;
+            for (let i = starts[e]!; i < memberCount(entry); i++) yield memberAt(entry, i);
+          }
+        },
+      };
     },
   };
 }

@@ -2,8 +2,14 @@
  * Pure predicates and paging shared by every list the store answers.
  */
 import type { JournalEntry, NotificationRecord } from '../schemas/records.js';
-import type { SharedDeliveryFields } from '../domain/deliveries.js';
-import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter, Page } from '../domain/ports.js';
+import type {
+  DeliveryFilter,
+  JournalFilter,
+  ListResult,
+  NotificationFilter,
+  Page,
+  SharedDeliveryFields,
+} from '../domain/ports.js';
 
 const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
 

@@ -5,15 +5,18 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
 import { ConfigError } from '../domain/errors.js';
-import { createMemoryStore, emptyStoreData, type MemoryStore, type StoreData } from './memory-store.js';
+import {
+  createMemoryStore,
+  emptyStoreData,
+  type MemoryStore,
+  type RetentionLimits,
+  type StoreData,
+  type StoreSnapshot,
+} from './memory-store.js';
+import { SlicedJsonFile } from './sliced-json-file.js';
 
-export interface LowdbStoreOptions {
-  /** @default 1_000_000 */
-  maxDeliveries?: number;
-  /** @default 10_000 */
-  maxJournal?: number;
+export interface LowdbStoreOptions extends RetentionLimits {
   /** Quiet time after the last change before writing. @default 250 */
   debounceMs?: number;
   /** Longest a change waits for its write under constant traffic. @default 1000 */
@@ -51,8 +54,9 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
   const debounceMs = options.debounceMs ?? 250;
   const maxWaitMs = options.maxWaitMs ?? 1000;
   // Built by hand: JSONFilePreset would silently switch to memory under NODE_ENV=test.
-  // JSONFile writes through steno: temp file + rename, so the file is always whole JSON.
-  const db = new Low<StoreData>(new JSONFile<StoreData>(path), emptyStoreData());
+  // The adapter writes in slices between turns of the event loop, to a temp file then
+  // renamed over the data file, so the file is always whole JSON and requests keep flowing.
+  const db = new Low<StoreSnapshot>(new SlicedJsonFile<StoreSnapshot>(path), emptyStoreData());
   try {
     mkdirSync(dirname(path), { recursive: true });
     await db.read();
@@ -65,7 +69,7 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
       `--data-file ${path} ${reason}. It was left untouched; fix it, or move/delete it to start with empty state.`,
     ]);
   }
-  const initial = checkShape(path, db.data);
+  const initial = checkShape(path, db.data as StoreData);
 
   let debounceTimer: NodeJS.Timeout | undefined;
   let maxWaitTimer: NodeJS.Timeout | undefined;
@@ -78,7 +82,7 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     debounceTimer = maxWaitTimer = undefined;
     if (!dirty) return writing;
     dirty = false;
-    db.data = store.snapshot();
+    db.data = store.persistable();
     // Chained: writes never overlap, and a flush waits for the one in flight.
     writing = writing.then(
       () => db.write(),
@@ -117,12 +121,9 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     }
   }
 
-  const store = createMemoryStore({
-    maxDeliveries: options.maxDeliveries,
-    maxJournal: options.maxJournal,
-    initial,
-    onChange: schedule,
-  });
+  const { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients } = options;
+  const limits = { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients };
+  const store = createMemoryStore({ ...limits, initial, onChange: schedule });
   // A missing file is created at once, so a bad path fails at start rather than later.
   dirty = true;
   try {

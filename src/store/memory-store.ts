@@ -11,6 +11,7 @@ import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js
 import { Deque } from './deque.js';
 import { isFiltered, journalPredicate, paginate } from './filters.js';
 import { createDeliveryLog } from './delivery-log.js';
+import { runOf, storedView } from './delivery-run.js';
 import { createNotificationLog } from './notification-log.js';
 
 /** Everything the store holds, as plain JSON (what the data file contains). */
@@ -40,17 +41,30 @@ export const emptyStoreData = (): StoreData => ({
   analyticsEvents: [],
 });
 
-export interface MemoryStoreOptions {
+/** Retention caps: past each, the oldest records of that kind are dropped and counted (stats()). */
+export interface RetentionLimits {
   /** @default 1_000_000 */
   maxDeliveries?: number;
+  /** @default 200_000 */
+  maxNotifications?: number;
   /** Journal entries kept (oldest dropped first). @default 10_000 */
   maxJournal?: number;
+  /** Campaigns with their recipients; a sending or scheduled campaign is never dropped. @default 1_000 */
+  maxCampaigns?: number;
+  /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 1_000_000 */
+  maxRecipients?: number;
+}
+
+export interface MemoryStoreOptions extends RetentionLimits {
   /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 64 MiB */
   maxJournalBodyChars?: number;
   initial?: StoreData;
   /** Called after every mutation (the lowdb store schedules a write). */
   onChange?: () => void;
 }
+
+/** StoreData with its lists as iterables: references taken now, serialised later (lowdb-store.ts). */
+export type StoreSnapshot = { [K in keyof StoreData]: StoreData[K] extends (infer T)[] ? Iterable<T> : StoreData[K] };
 
 const DEFAULT_MAX_JOURNAL = 10_000;
 
@@ -70,6 +84,8 @@ const normaliseJournalEntry = (e: JournalEntry): JournalEntry => ({
 
 export interface MemoryStore extends Store {
   snapshot(): StoreData;
+  /** What snapshot() holds, without copying records: lists of references, deliveries built as read. */
+  persistable(): StoreSnapshot;
 }
 
 interface CampaignRecipients {
@@ -83,12 +99,18 @@ interface CampaignRecipients {
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxDeliveries = options.maxDeliveries ?? 1_000_000;
+  const maxNotifications = options.maxNotifications ?? 200_000;
   const maxJournal = options.maxJournal ?? DEFAULT_MAX_JOURNAL;
   const maxJournalBodyChars = options.maxJournalBodyChars ?? 64 * 1024 * 1024;
+  const maxCampaigns = options.maxCampaigns ?? 1_000;
+  const maxRecipients = options.maxRecipients ?? 1_000_000;
+  const dropped = { journal: 0, campaigns: 0, recipients: 0 };
+  /** Recipients of every campaign together (kept as they change, for the cap). */
+  let recipientTotal = 0;
   const changed = options.onChange ?? (() => {});
 
   let deliveries = createDeliveryLog(maxDeliveries);
-  let notifications = createNotificationLog(maxDeliveries);
+  let notifications = createNotificationLog(maxNotifications);
   let journal = new Deque<JournalEntry>();
   let journalBodyChars = 0;
   const campaigns = new Map<string, Campaign>();
@@ -118,6 +140,30 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       entry.list.push(r);
       userIds.add(r.userId);
     }
+    recipientTotal += list.length;
+  }
+
+  function removeCampaign(id: string): number {
+    const gone = recipientsByCampaign.get(id)?.list.length ?? 0;
+    campaigns.delete(id);
+    recipientsByCampaign.delete(id);
+    recipientTotal -= gone;
+    return gone;
+  }
+
+  /**
+   * Drops the oldest campaigns (with their recipients) while a cap is passed. A campaign
+   * sending or scheduled is kept (dropping it would stop work in progress), and so is
+   * `keep`, the one being added to.
+   */
+  function enforceCampaignCaps(keep: string): void {
+    if (campaigns.size <= maxCampaigns && recipientTotal <= maxRecipients) return;
+    for (const c of campaigns.values()) {
+      if (campaigns.size <= maxCampaigns && recipientTotal <= maxRecipients) return;
+      if (c.id === keep || c.status === 'sending' || c.status === 'scheduled') continue;
+      dropped.recipients += removeCampaign(c.id);
+      dropped.campaigns++;
+    }
   }
 
   function recipientById(entry: CampaignRecipients, id: string): Recipient | undefined {
@@ -138,8 +184,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   function pushJournal(entry: JournalEntry): void {
     journal.push(entry);
     journalBodyChars += bodyChars(entry);
-    while (journal.length > maxJournal || (journalBodyChars > maxJournalBodyChars && journal.length > 1))
+    while (journal.length > maxJournal || (journalBodyChars > maxJournalBodyChars && journal.length > 1)) {
       journalBodyChars -= bodyChars(journal.shift()!);
+      dropped.journal++;
+    }
   }
 
   function keepJournal(keep: (e: JournalEntry) => boolean): void {
@@ -158,7 +206,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   function load(data: StoreData): void {
     deliveries = createDeliveryLog(maxDeliveries, data.deliveries, data.droppedDeliveries);
-    notifications = createNotificationLog(maxDeliveries, data.notifications);
+    notifications = createNotificationLog(maxNotifications, data.notifications);
     for (const e of data.journal) pushJournal(normaliseJournalEntry(e));
     for (const c of data.campaigns) campaigns.set(c.id, c);
     for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
@@ -170,13 +218,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   if (options.initial) load(options.initial);
 
   const store: MemoryStore = {
-    addDeliveries(items) {
-      for (const d of items) deliveries.add(d);
-      changed();
-    },
-    addDeliveryRun(run) {
+    addDeliveries(batch, ids) {
+      const run = runOf(batch, ids);
       deliveries.addRun(run);
       changed();
+      return storedView(run);
     },
     queryDeliveries(filter, page: Page) {
       return deliveries.query(filter, page);
@@ -201,6 +247,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     addCampaign(campaign) {
       campaigns.set(campaign.id, campaign);
+      enforceCampaignCaps(campaign.id);
       changed();
     },
     getCampaign(id) {
@@ -224,6 +271,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     addRecipients(campaignId, list) {
       addRecipientsQuietly(campaignId, list);
+      enforceCampaignCaps(campaignId);
       changed();
     },
     hasRecipient(campaignId, userId) {
@@ -320,6 +368,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         keepJournal(() => false);
         campaigns.clear();
         recipientsByCampaign.clear();
+        recipientTotal = 0;
         analyticsEvents = [];
       } else {
         deliveries.retain((d) => d.appId !== appId);
@@ -327,8 +376,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         keepJournal((e) => e.appId !== appId);
         for (const c of [...campaigns.values()]) {
           if (c.appId !== appId) continue;
-          campaigns.delete(c.id);
-          recipientsByCampaign.delete(c.id);
+          removeCampaign(c.id);
         }
         analyticsEvents = analyticsEvents.filter((e) => e.appId !== appId);
       }
@@ -338,6 +386,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       store.clear(appId);
       if (appId === undefined) {
         deliveries = createDeliveryLog(maxDeliveries);
+        notifications = createNotificationLog(maxNotifications);
+        dropped.journal = dropped.campaigns = dropped.recipients = 0;
         templates.clear();
         channels.clear();
         templateChannels.clear();
@@ -349,19 +399,40 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
     },
     stats(): StoreStats {
-      let recipientCount = 0;
-      for (const entry of recipientsByCampaign.values()) recipientCount += entry.list.length;
       return {
         deliveries: deliveries.length,
         droppedDeliveries: deliveries.dropped,
         notifications: notifications.length,
+        droppedNotifications: notifications.dropped,
         campaigns: campaigns.size,
-        recipients: recipientCount,
+        droppedCampaigns: dropped.campaigns,
+        recipients: recipientTotal,
+        droppedRecipients: dropped.recipients,
         journal: journal.length,
+        droppedJournal: dropped.journal,
       };
     },
     async flush() {},
     async close() {},
+    persistable() {
+      const recipientLists = [...recipientsByCampaign.values()].map((e) => e.list.slice());
+      return {
+        deliveries: deliveries.frozen(),
+        droppedDeliveries: deliveries.dropped,
+        notifications: notifications.toArray(),
+        campaigns: [...campaigns.values()],
+        recipients: {
+          *[Symbol.iterator]() {
+            for (const list of recipientLists) yield* list;
+          },
+        },
+        journal: journal.toArray(),
+        templates: [...templates.values()],
+        channels: [...channels.values()],
+        templateChannels: [...templateChannels.values()].flatMap((rows) => [...rows.values()]),
+        analyticsEvents: [...analyticsEvents],
+      };
+    },
     snapshot() {
       return {
         deliveries: deliveries.toArray(),

@@ -9,6 +9,8 @@ import { isFiltered, notificationPredicate, paginate } from './filters.js';
 
 export interface NotificationLog {
   readonly length: number;
+  /** How many the cap has dropped. */
+  readonly dropped: number;
   add(record: NotificationRecord): void;
   query(filter: NotificationFilter, page: Page): ListResult<NotificationRecord>;
   /** Keeps only the records `keep` accepts. */
@@ -24,6 +26,7 @@ export function createNotificationLog(
   let byId = new Map<string, NotificationRecord>();
   /** Records at the end not yet in byId. */
   let unindexed = 0;
+  let dropped = 0;
 
   function add(record: NotificationRecord): void {
     records.push(record);
@@ -31,6 +34,7 @@ export function createNotificationLog(
     if (records.length <= maxRecords) return;
     const indexed = records.length > unindexed;
     const old = records.shift()!;
+    dropped++;
     if (indexed) byId.delete(old.notificationId);
     else unindexed--;
   }
@@ -50,6 +54,9 @@ export function createNotificationLog(
     get length() {
       return records.length;
     },
+    get dropped() {
+      return dropped;
+    },
     add,
     query(filter, page) {
       if (filter.notificationId === undefined)
@@ -62,7 +69,9 @@ export function createNotificationLog(
       records = new Deque();
       byId = new Map();
       unindexed = 0;
+      const droppedBefore = dropped;
       for (const record of kept) add(record);
+      dropped = droppedBefore;
     },
     toArray: () => records.toArray(),
   };

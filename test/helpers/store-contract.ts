@@ -15,6 +15,20 @@ import type {
 import type { Channel } from '../../src/schemas/channels.js';
 import type { TemplateChannelRecord } from '../../src/schemas/template-channels.js';
 
+/** Adds each delivery as a batch of one whose id is the delivery's own. */
+export function addDeliveries(store: Store, deliveries: Delivery[]): void {
+  for (const d of deliveries) {
+    const { id, userId, variables, rendered, status, failureReason, scenario, ...shared } = d;
+    const ids = { objectId: () => id, objectIds: () => () => id, notificationId: () => id };
+    const failures = new Map(status === 'failed' ? [[0, { reason: failureReason ?? '', scenario }]] : []);
+    const stored = store.addDeliveries(
+      { shared, userIds: [userId], variables: { all: variables }, rendered: { all: rendered }, failures },
+      ids,
+    );
+    expect(stored.idAt(0)).toBe(id);
+  }
+}
+
 export type StoreFactory = (options: { maxDeliveries?: number; maxJournal?: number }) => Promise<Store>;
 
 const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute)).toISOString();
@@ -161,7 +175,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
 
     it('filters deliveries by each field and keeps them oldest first', async () => {
       const store = await make();
-      store.addDeliveries([
+      addDeliveries(store, [
         delivery(1),
         delivery(2, { appId: 'app-b', userId: 'u-x', templateKey: 'other', templateId: 'tpl-2', mode: 'batch' }),
         delivery(3, { campaignId: 'c1', channels: ['push'], status: 'failed', tag: 'promo' }),
@@ -187,7 +201,10 @@ export function storeContract(name: string, factory: StoreFactory): void {
 
     it('pages deliveries with offset and limit and reports the total of all matches', async () => {
       const store = await make();
-      store.addDeliveries(Array.from({ length: 10 }, (_, i) => delivery(i)));
+      addDeliveries(
+        store,
+        Array.from({ length: 10 }, (_, i) => delivery(i)),
+      );
       const page = store.queryDeliveries({}, { offset: 3, limit: 4 });
       expect(page.total).toBe(10);
       expect(ids(page.items)).toEqual(['d3', 'd4', 'd5', 'd6']);
@@ -199,8 +216,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
 
     it('drops the oldest deliveries beyond the retention cap and counts them', async () => {
       const store = await make({ maxDeliveries: 3 });
-      store.addDeliveries([delivery(1), delivery(2)]);
-      store.addDeliveries([delivery(3), delivery(4), delivery(5)]);
+      addDeliveries(store, [delivery(1), delivery(2)]);
+      addDeliveries(store, [delivery(3), delivery(4), delivery(5)]);
       expect(ids(store.queryDeliveries({}, ALL).items)).toEqual(['d3', 'd4', 'd5']);
       expect(ids(store.queryDeliveries({ userId: 'user-1' }, ALL).items)).toEqual(['d5']);
       expect(store.stats()).toMatchObject({ deliveries: 3, droppedDeliveries: 2 });
@@ -373,9 +390,13 @@ export function storeContract(name: string, factory: StoreFactory): void {
         deliveries: 0,
         droppedDeliveries: 0,
         notifications: 0,
+        droppedNotifications: 0,
         campaigns: 0,
+        droppedCampaigns: 0,
         recipients: 0,
+        droppedRecipients: 0,
         journal: 0,
+        droppedJournal: 0,
       });
       expect(store.listRuntimeTemplates()).toEqual([]);
       expect(store.listChannels('app-a')).toEqual([]);
@@ -434,7 +455,7 @@ export const channel = (id: string, appId: string): Channel => ({
 
 /** Two apps' worth of every kind of record. */
 export function fill(store: Store): void {
-  store.addDeliveries([delivery(1), delivery(2, { appId: 'app-b' })]);
+  addDeliveries(store, [delivery(1), delivery(2, { appId: 'app-b' })]);
   store.addNotification(notification(1));
   store.addNotification(notification(2, { appId: 'app-b' }));
   store.addCampaign(campaign('ca'));

@@ -43,6 +43,31 @@ describe('POST /api/campaigns/upload', () => {
     });
   });
 
+  it('refuses image/action cells nested deeper than request bodies may be, as row errors (64 ok, 65 not)', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    // Built as text: JSON.stringify itself would overflow on 10,000 levels.
+    const nested = (levels: number) =>
+      `{"type":"web","data":"https://shop.example","extra":${'{"x":'.repeat(levels - 1)}1${'}'.repeat(levels - 1)}}`;
+    const quote = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
+    const csv = [
+      'user_id,customerName,cta',
+      `u1,Ann,${quote(nested(64))}`,
+      `u2,Bob,${quote(nested(65))}`,
+      `u3,Cid,${quote(nested(10_000))}`,
+    ].join('\n');
+    const res = await upload(app, csv, c.id);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body).toMatchObject({ recipientsAdded: 1, skipped: 2 });
+    expect(res.body.errors).toEqual([
+      { row: 3, reason: 'column cta: JSON nested more than 64 levels deep' },
+      { row: 4, reason: 'column cta: JSON nested more than 64 levels deep' },
+    ]);
+    // Every answer that serialises the recipients still works.
+    expect((await call(app, 'GET', `/api/campaigns/${c.id}/recipients`)).status).toBe(200);
+    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).status).toBe(200);
+  });
+
   it('skips row-level problems with spreadsheet row numbers and still succeeds', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);

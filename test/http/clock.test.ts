@@ -70,6 +70,24 @@ describe('/__clock', () => {
     expect((await call<ClockState>(app, 'GET', '/__clock')).body.now).toBe('2030-01-01T00:00:00.000Z');
   });
 
+  it('refuses instants a date cannot hold from every entry point, with 400 and nothing changed', async () => {
+    const app = makeTestApp({ clock: manualClock() });
+    const tooFar = await call(app, 'POST', '/__clock', { advanceMs: 8_640_000_000_000_000 });
+    expectApiError(tooFar, 400, 'ERR_BAD_REQUEST');
+    expect(tooFar.body.error.details.advanceMs).toMatch(/latest instant/);
+    for (const now of ['9999-12-31T23:59:59Z', '0000-01-01T00:00:00Z']) {
+      expect((await call(app, 'POST', '/__clock', { now })).status).toBe(200);
+    }
+    // At year 0 the largest advance a date can hold is fine; one more millisecond is not.
+    const edge = 8.64e15 - Date.parse('0000-01-01T00:00:00Z');
+    expectApiError(await call(app, 'POST', '/__clock', { advanceMs: edge + 1 }), 400, 'ERR_BAD_REQUEST');
+    expect((await call(app, 'GET', '/__clock')).body.now).toBe('0000-01-01T00:00:00.000Z');
+    expect((await call(app, 'POST', '/__clock', { advanceMs: edge })).body.now).toBe('+275760-09-13T00:00:00.000Z');
+    // The emulator keeps working at the edge.
+    expect((await call(app, 'GET', '/__health')).status).toBe(200);
+    expect((await send(app, { mode: 'realtime', targets: ['u1'], template: { key: 'plain' } })).status).toBe(200);
+  });
+
   it('moves backwards on POST {now} (allowed, like a fake timer): later records carry the earlier time', async () => {
     const app = makeTestApp({ clock: manualClock('2030-06-01T00:00:00.000Z') });
     await send(app, { template: { key: 'plain' }, targets: ['before'], mode: 'realtime' });

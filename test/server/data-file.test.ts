@@ -3,7 +3,7 @@
  * and a kill -9 in the middle of writes leaves a file that is still whole JSON.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -183,4 +183,44 @@ describe('--data-file: kill -9', () => {
     expect(Array.isArray(data.deliveries)).toBe(true);
     expect(Array.isArray(data.campaigns)).toBe(true);
   });
+});
+
+describe('--data-file: kill -9 in the middle of a large write', () => {
+  it('leaves the last whole file, which a restart loads; only changes after it are lost', async () => {
+    const file = join(dir, 'killed-large.json');
+    const temp = join(dir, '.killed-large.json.tmp');
+    const batch = (n: number) => ({
+      template: { key: 'welcome-message', variables: { name: 'Ada' } },
+      targets: Array.from({ length: 10_000 }, (_, i) => `user-${n}-${i}`),
+      mode: 'batch',
+    });
+    const { url, child, exited } = await startCli(file);
+    const count = () => (JSON.parse(readFileSync(file, 'utf8')).deliveries as unknown[]).length;
+    let killedDuringWrite = false;
+    try {
+      for (let n = 0; n < 4; n++) expect((await sendOver(url, batch(n))).status).toBe(200);
+      // The first writes land (about 1 s behind at most), the file holds whole sends.
+      const deadline = Date.now() + 15_000;
+      while (count() < 40_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(count()).toBe(40_000);
+      // More sends, then a kill -9 while their write is being built or renamed.
+      for (let n = 4; n < 8; n++) expect((await sendOver(url, batch(n))).status).toBe(200);
+      while (!existsSync(temp) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+      killedDuringWrite = existsSync(temp);
+      child.kill('SIGKILL');
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    expect(killedDuringWrite).toBe(true);
+    const kept = count(); // whole JSON: the last complete write, old or new
+    expect([40_000, 80_000]).toContain(kept);
+    const restarted = await start(file);
+    try {
+      expect((await restarted.client.deliveries({ limit: 1 })).total).toBe(kept);
+      expect((await sendOver(restarted.url, greeting(['again']))).status).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+  }, 60_000);
 });

@@ -167,3 +167,44 @@ describe('GET /__inspect/stream', () => {
     });
   });
 });
+
+describe('GET /__inspect/stream: a slow reader', () => {
+  it('drops events past the queue limit and says so with a dropped event, then goes on', async () => {
+    emu = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    const reader = await open('?types=delivery');
+    // Two 10,000-target batches in one turn each: 20,000 events for a queue of 10,000.
+    const batch = (n: number) => ({
+      template: { key: 'plain' },
+      mode: 'batch',
+      targets: Array.from({ length: 10_000 }, (_, i) => `u${n}-${i}`),
+    });
+    await api('POST', '/api/notifications/send', batch(1));
+    await api('POST', '/api/notifications/send', batch(2));
+    let delivered = 0;
+    let dropped: SseEvent | undefined;
+    let sentLast = false;
+    let pending: Promise<SseEvent> | null = null;
+    for (;;) {
+      // Once the queue is read out (nothing for 300 ms), one more send gets through after the notice.
+      pending ??= reader.take(1).then(([e]) => e!);
+      const event = await Promise.race([pending, new Promise<null>((resolve) => setTimeout(() => resolve(null), 300))]);
+      if (event !== null) pending = null;
+      if (event === null) {
+        if (sentLast) throw new Error('the last delivery never came');
+        sentLast = true;
+        await api('POST', '/api/notifications/send', {
+          template: { key: 'plain' },
+          mode: 'realtime',
+          targets: ['last'],
+        });
+        continue;
+      }
+      if (event.event === 'dropped') dropped = event;
+      else delivered++;
+      if (event.event === 'delivery' && (event.data as { userId?: string }).userId === 'last') break;
+    }
+    expect(dropped?.data).toMatchObject({ dropped: expect.any(Number), reason: expect.stringMatching(/too slowly/) });
+    expect(delivered + (dropped!.data as { dropped: number }).dropped).toBe(20_001);
+    await reader.cancel();
+  });
+});

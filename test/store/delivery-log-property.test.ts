@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createDeliveryLog } from '../../src/store/delivery-log.js';
-import { deliveryAt, packStrings, type DeliveryRun, type FailureMark } from '../../src/domain/deliveries.js';
+import { deliveryAt, packStrings, runOf, type DeliveryRun } from '../../src/store/delivery-run.js';
 import type { Delivery } from '../../src/schemas/records.js';
-import type { DeliveryFilter } from '../../src/domain/ports.js';
+import type { DeliveryBatch, DeliveryFailureMark, DeliveryFilter, Ids } from '../../src/domain/ports.js';
 
 const APPS = ['app-a', 'app-b'];
 const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8'];
@@ -55,12 +55,20 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('retain' as const), app: fc.nat(1) }),
 );
 
-function runOf(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
+/** Ids named after the op that asked for them. */
+const idsFor = (serial: number): Ids => ({
+  objectId: () => `r${serial}`,
+  objectIds: () => (i) => `r${serial}-${i}`,
+  notificationId: () => `n${serial}`,
+});
+
+/** A plain batch (what the domain hands the store) as the log holds it. */
+function storedRun(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
   const userIds = op.users.map((u) => USERS[u]!);
-  const failures = new Map<number, FailureMark>(
+  const failures = new Map<number, DeliveryFailureMark>(
     op.failed.filter((i) => i < userIds.length).map((i) => [i, { reason: 'scripted', scenario: 's' }]),
   );
-  return {
+  const batch: DeliveryBatch = {
     shared: {
       appId: APPS[op.app]!,
       notificationId: `n-${(serial % 3) + 1}`,
@@ -74,12 +82,12 @@ function runOf(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
       pushData: null,
       createdAt: '2030-01-01T00:00:00.000Z',
     },
-    userIds: op.perMember ? userIds : packStrings(userIds), // both list forms
-    idAt: (i) => `r${serial}-${i}`,
+    userIds,
     variables: op.perMember ? { each: userIds.map((u) => ({ name: u })) } : { all: { name: 'all' } },
     rendered: { all: { body: 'hi' } },
     failures,
   };
+  return runOf(batch, idsFor(serial));
 }
 
 function single(op: Extract<Op, { kind: 'add' }>, serial: number): Delivery {
@@ -127,7 +135,7 @@ describe('delivery log against an array model', () => {
             model.push(d);
             capModel();
           } else if (op.kind === 'run') {
-            const run = runOf(op, serial);
+            const run = storedRun(op, serial);
             log.addRun(run);
             model.push(...Array.from({ length: run.userIds.length }, (_, i) => deliveryAt(run, i)));
             capModel();

@@ -6,9 +6,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DataFile } from 'lowdb/node';
+import { SlicedJsonFile } from '../../src/store/sliced-json-file.js';
 import { ConfigError, openLowdbStore } from '../../src/index.js';
-import { delivery, fill, storeContract } from '../helpers/store-contract.js';
+import { addDeliveries, delivery, fill, storeContract } from '../helpers/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emu-lowdb-'));
 let counter = 0;
@@ -69,7 +69,7 @@ describe('lowdb store: the data file', () => {
   it('keeps the dropped-deliveries count across a reopen', async () => {
     const file = freshFile();
     const first = await openLowdbStore(file, { maxDeliveries: 2 });
-    first.addDeliveries([delivery(1), delivery(2), delivery(3)]);
+    addDeliveries(first, [delivery(1), delivery(2), delivery(3)]);
     await first.close();
     const second = await openLowdbStore(file, { maxDeliveries: 2 });
     expect(second.stats()).toMatchObject({ deliveries: 2, droppedDeliveries: 1 });
@@ -79,7 +79,7 @@ describe('lowdb store: the data file', () => {
   it('writes changes to the file without an explicit flush, as whole JSON', async () => {
     const file = freshFile();
     const store = await openLowdbStore(file, { debounceMs: 10, maxWaitMs: 50 });
-    for (let i = 0; i < 50; i++) store.addDeliveries([delivery(i)]);
+    for (let i = 0; i < 50; i++) addDeliveries(store, [delivery(i)]);
     await vi.waitFor(() => expect(JSON.parse(readFileSync(file, 'utf8')).deliveries).toHaveLength(50), {
       timeout: 5000,
     });
@@ -88,9 +88,9 @@ describe('lowdb store: the data file', () => {
 
   it('coalesces a burst of changes into one write, not one per change', async () => {
     const store = await openLowdbStore(freshFile(), { debounceMs: 60_000, maxWaitMs: 60_000 });
-    const writes = vi.spyOn(DataFile.prototype, 'write');
+    const writes = vi.spyOn(SlicedJsonFile.prototype, 'write');
     try {
-      for (let i = 0; i < 100; i++) store.addDeliveries([delivery(i)]);
+      for (let i = 0; i < 100; i++) addDeliveries(store, [delivery(i)]);
       await store.flush();
       await store.flush(); // nothing pending: no second write
       expect(writes).toHaveBeenCalledTimes(1);

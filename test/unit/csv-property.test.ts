@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
+import { createRecipientsCsvReader } from '../../src/domain/csv.js';
 import { LOOSE, ORDER, bytes, makeTemplate, parse } from '../helpers/csv.js';
 
 /** Cells mixing CSV-special characters with any code point. */
@@ -79,6 +80,40 @@ describe('recipients CSV: properties', () => {
         accepted(() => parse(new Uint8Array([...bytes(`${header}\n${text}`), ...tail]), ORDER));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('recipients CSV: read in pieces', () => {
+  /** The outcome of a read: rows and row errors, or the refusal's details. */
+  function outcome(input: Uint8Array, cuts: number[]): unknown {
+    const rows: unknown[] = [];
+    const reader = createRecipientsCsvReader(ORDER, (row, userId, variables) => rows.push({ row, userId, variables }));
+    let at = 0;
+    for (const cut of [...cuts].sort((a, b) => a - b)) {
+      reader.write(input.subarray(at, Math.max(at, Math.min(cut, input.length))));
+      at = Math.max(at, Math.min(cut, input.length));
+    }
+    reader.write(input.subarray(at));
+    try {
+      return { rows, ...reader.end() };
+    } catch (error) {
+      return { refused: (error as ApiError).details };
+    }
+  }
+
+  it('answers the same whatever the piece boundaries (multi-byte characters, CRLF and quotes cut in two)', () => {
+    const text = fc.string({
+      unit: fc.constantFrom(',', '"', '\n', '\r', '\r\n', 'u', 'é', '😀', '{', '}', ' ', 'x'),
+      maxLength: 120,
+    });
+    const header = fc.constantFrom('user_id,customerName,cta\n', 'user_id,customerName,cta\r\n', '\uFEFFuser_id,cta\r');
+    fc.assert(
+      fc.property(header, text, fc.array(fc.nat(200), { maxLength: 8 }), (head, body, cuts) => {
+        const input = bytes(`${head}${body}`);
+        expect(outcome(input, cuts)).toEqual(outcome(input, []));
+      }),
+      { numRuns: 500, seed: 20261123 },
     );
   });
 });

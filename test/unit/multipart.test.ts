@@ -3,7 +3,7 @@
  * body, boundaries quoted or not, and a MultipartError for a body that breaks its framing.
  */
 import { describe, expect, it } from 'vitest';
-import { MultipartError, boundaryOf, readMultipart } from '../../src/http/multipart.js';
+import { MultipartError, boundaryOf, createMultipartReader, readMultipart } from '../../src/http/multipart.js';
 
 const TYPE = 'multipart/form-data; boundary=XyZ';
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -71,5 +71,38 @@ describe('multipart reader', () => {
       /end of headers/,
     );
     expect(() => readMultipart(bytes('--XyZjunk'), TYPE)).toThrow(/CRLF/);
+  });
+});
+
+describe('multipart reader, body in pieces', () => {
+  it('hands each part the same bytes whatever the piece boundaries (delimiters and CRLF cut in two)', async () => {
+    const { default: fc } = await import('fast-check');
+    const content = fc
+      .string({ unit: fc.constantFrom('a', '\r', '\n', '-', 'X', 'y', 'Z', '--XyZ'), maxLength: 40 })
+      .filter((s) => !s.includes('\r\n--XyZ')); // that would be a delimiter
+    fc.assert(
+      fc.property(content, content, fc.array(fc.nat(300), { maxLength: 10 }), (a, b, cuts) => {
+        const input = bytes(
+          `pre\r\n${body(
+            `Content-Disposition: form-data; name="a"\r\n\r\n${a}`,
+            `Content-Disposition: form-data; name="b"; filename="f"\r\n\r\n${b}`,
+          )}`,
+        );
+        const got = new Map<string, string>();
+        const reader = createMultipartReader(TYPE, (name) => {
+          got.set(name, '');
+          return (data) => got.set(name, got.get(name) + text(data));
+        });
+        let at = 0;
+        for (const cut of [...cuts].sort((x, y) => x - y).map((c) => Math.min(c, input.length))) {
+          reader.write(input.subarray(at, Math.max(at, cut)));
+          at = Math.max(at, cut);
+        }
+        reader.write(input.subarray(at));
+        reader.end();
+        expect(Object.fromEntries(got)).toEqual({ a, b });
+      }),
+      { numRuns: 500, seed: 20261123 },
+    );
   });
 });

@@ -4,7 +4,9 @@
  */
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
-import { badRequest, type ErrorDetails } from '../../domain/errors.js';
+import { Buffer } from 'node:buffer';
+import { ApiError, badRequest, type ErrorDetails } from '../../domain/errors.js';
+import type { UploadResult, UploadSession } from '../../domain/campaign-recipients.js';
 import {
   AddRecipientsBodySchema,
   CreateCampaignBodySchema,
@@ -15,7 +17,7 @@ import {
 } from '../../schemas/campaigns.js';
 import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
-import { readMultipart } from '../multipart.js';
+import { createMultipartReader, type MultipartReader, type PartConsumer } from '../multipart.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 /** The send body may be `{}` or absent altogether (both mean "send now"). */
@@ -24,11 +26,93 @@ async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema:
   return text.trim() === '' ? parseWith(schema, {}, 'request body') : readJsonBody(c, schema);
 }
 
+/** Body bytes handed to the parser per step: a few milliseconds of CSV work. */
+const PIECE_BYTES = 64 * 1024;
+/** Work between two yields to the event loop, so other requests are answered during an upload. */
+const TURN_BUDGET_MS = 10;
+
+/** Resolves on a later turn of the event loop once this turn has worked for TURN_BUDGET_MS. */
+function createYielder(): () => Promise<void> | undefined {
+  let turnStarted = performance.now();
+  return () => {
+    if (performance.now() - turnStarted < TURN_BUDGET_MS) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        turnStarted = performance.now();
+        resolve();
+      }),
+    );
+  };
+}
+
+/** The body and its content type; a form a scenario's body matcher has already read is serialised again. */
+async function uploadBody(
+  c: Context<AppEnv>,
+  type: string,
+  limit: number,
+): Promise<{ type: string; pieces: AsyncIterable<Uint8Array> }> {
+  if (!c.req.bodyCache.formData) return { type, pieces: bodyPieces(c, limit) };
+  const request = new Request('http://upload/', { method: 'POST', body: await c.req.formData() });
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  return {
+    type: request.headers.get('content-type') ?? '',
+    pieces: (async function* () {
+      yield* slices(bytes);
+    })(),
+  };
+}
+
+/** What the journal keeps of a body (64 KiB); one byte more tells it the body was longer. */
+const JOURNAL_PREFIX_BYTES = 64 * 1024 + 1;
+
 /**
- * docs/reference.md#upload-recipients-csv: multipart/form-data with a `file` part and a
- * `campaignId` field; each missing one is named.
+ * The body as it arrives, in pieces of at most PIECE_BYTES (an in-process request may hold it
+ * whole). The stream is read here, not through hono's body cache, so its first bytes are left
+ * in that cache for the journal, which keeps the start of every request body.
  */
-async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string; file: Uint8Array }> {
+async function* bodyPieces(c: Context<AppEnv>, limit: number): AsyncGenerator<Uint8Array> {
+  const body = c.req.raw.body;
+  if (!body) return;
+  const prefix = new Uint8Array(JOURNAL_PREFIX_BYTES);
+  let kept = 0;
+  let size = 0;
+  try {
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (kept < prefix.length) {
+        const take = chunk.subarray(0, prefix.length - kept);
+        prefix.set(take, kept);
+        kept += take.length;
+      }
+      if (size > limit)
+        throw new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
+      yield* slices(chunk);
+    }
+  } finally {
+    // Hono keeps promises in its body cache (its type names the resolved values).
+    (c.req.bodyCache as unknown as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(
+      prefix.slice(0, kept).buffer,
+    );
+  }
+}
+
+function* slices(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) yield bytes.subarray(at, at + PIECE_BYTES);
+}
+
+const malformed = (error: unknown) =>
+  badRequest(`The multipart body could not be read: ${(error as Error).message}`, {
+    body: 'malformed multipart/form-data',
+  });
+
+/**
+ * docs/reference.md#upload-recipients-csv: multipart/form-data with a `file` part and a `campaignId` field (each
+ * missing one is named). The CSV is parsed while the body streams in, yielding to the event
+ * loop between pieces: when the campaignId field comes first (curl and browsers send fields
+ * in the order given), the file is read as it arrives; otherwise it is kept as received
+ * and read once the field is known. Nothing is stored before the whole file is accepted.
+ */
+async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: number): Promise<UploadResult> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type.trim())) {
     throw badRequest(
@@ -41,58 +125,110 @@ async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string;
       },
     );
   }
-  let fields: { campaignId: unknown; file: Uint8Array | null };
+  const appId = c.get('appId');
+  let campaignId: string | null = null;
+  let fileSeen = false;
+  /** File pieces received before the campaignId field. */
+  let held: Uint8Array[] = [];
+  let session: UploadSession | null = null;
+  /** Why the upload cannot go on (unknown campaign, not a draft…): answered once the body is read. */
+  let refusal: unknown = null;
+
+  const start = () => {
+    try {
+      session = campaigns.startUpload(appId, campaignId as string);
+    } catch (error) {
+      refusal = error;
+    }
+  };
+  const feed = (piece: Uint8Array) => {
+    if (refusal !== null) return;
+    try {
+      session!.write(piece);
+    } catch (error) {
+      refusal = error;
+    }
+  };
+
+  const onPart = (name: string, filename: string | null): PartConsumer | null => {
+    if (name === 'campaignId' && filename === null) {
+      // A campaignId sent as a file part is not the field (as with FormData).
+      const pieces: Uint8Array[] = [];
+      return (data) => {
+        pieces.push(Uint8Array.from(data));
+        campaignId = new TextDecoder().decode(Buffer.concat(pieces)).trim();
+      };
+    }
+    if (name !== 'file') return null;
+    // A name sent twice keeps its last part (as hono's parseBody): start over.
+    fileSeen = true;
+    held = [];
+    session = null;
+    if (campaignId !== null && campaignId !== '') {
+      start();
+      return feed;
+    }
+    return (data) => void held.push(data);
+  };
+
+  const body = await uploadBody(c, type, limit);
+  let reader: MultipartReader;
   try {
-    fields = await readUploadFields(c, type);
+    reader = createMultipartReader(body.type, onPart);
   } catch (error) {
-    throw badRequest(`The multipart body could not be read: ${(error as Error).message}`, {
-      body: 'malformed multipart/form-data',
-    });
+    throw malformed(error);
   }
+  const yieldIfDue = createYielder();
+  let framing: unknown = null;
+  for await (const piece of body.pieces) {
+    if (framing === null) {
+      try {
+        reader.write(piece);
+      } catch (error) {
+        framing = error; // the rest of the body is read and dropped
+      }
+    }
+    await yieldIfDue();
+  }
+  if (framing === null) {
+    try {
+      reader.end();
+    } catch (error) {
+      framing = error;
+    }
+  }
+  if (framing !== null) throw malformed(framing);
+
   const details: ErrorDetails = {};
-  const { campaignId, file } = fields;
-  if (typeof campaignId !== 'string' || campaignId.trim() === '')
-    details.campaignId = 'is required: the id of a draft campaign';
-  if (file === null) details.file = 'is required: the CSV file as a multipart file part';
+  if (campaignId === null || campaignId === '') details.campaignId = 'is required: the id of a draft campaign';
+  if (!fileSeen) details.file = 'is required: the CSV file as a multipart file part';
   if (Object.keys(details).length > 0) {
     throw badRequest(`Missing form field(s): ${Object.keys(details).join(', ')}.`, details);
   }
-  return { campaignId: (campaignId as string).trim(), file: file as Uint8Array };
-}
-
-/**
- * The two fields, with the file as a view into the one body buffer (multipart.ts) rather
- * than FormData → Blob → ArrayBuffer copies of it. The file may be a file part or a text field.
- */
-async function readUploadFields(
-  c: Context<AppEnv>,
-  type: string,
-): Promise<{ campaignId: unknown; file: Uint8Array | null }> {
-  if (c.req.bodyCache.formData) {
-    // Already read as FormData (a scenario's body matcher): its boundary is no longer the header's.
-    const form = await c.req.parseBody();
-    const file = form.file;
-    const bytes =
-      typeof file === 'string'
-        ? new TextEncoder().encode(file)
-        : file instanceof Blob
-          ? new Uint8Array(await file.arrayBuffer())
-          : null;
-    return { campaignId: form.campaignId, file: bytes };
+  if (session === null && refusal === null) {
+    start();
+    for (const piece of held) {
+      for (const slice of slices(piece)) {
+        feed(slice);
+        await yieldIfDue();
+      }
+    }
+    held = [];
   }
-  const parts = readMultipart(new Uint8Array(await c.req.arrayBuffer()), type);
-  const id = parts.get('campaignId');
-  // A campaignId sent as a file part is not the field (as with FormData).
-  const campaignId = id && id.filename === null ? new TextDecoder().decode(id.data) : undefined;
-  return { campaignId, file: parts.get('file')?.data ?? null };
+  if (refusal !== null) throw refusal;
+  return (session as UploadSession | null)!.finish();
 }
 
-export function campaignRoutes({ campaigns }: { campaigns: CampaignService }) {
+/** `uploadLimitBytes`: the upload's size limit, counted as the body streams in. */
+export function campaignRoutes({
+  campaigns,
+  uploadLimitBytes,
+}: {
+  campaigns: CampaignService;
+  uploadLimitBytes: number;
+}) {
   return new Hono<AppEnv>()
-    .post('/campaigns/upload', async (c) => {
-      const { campaignId, file } = await readUploadForm(c);
-      return c.json(campaigns.upload(c.get('appId'), campaignId, file), 200);
-    })
+    .post('/campaigns/upload', async (c) => c.json(await uploadCsv(c, campaigns, uploadLimitBytes), 200))
     .post('/campaigns', async (c) => {
       const body = await readJsonBody(c, CreateCampaignBodySchema);
       return c.json(campaigns.create(c.get('appId'), body), 200);

@@ -22,7 +22,13 @@ export function apiRoutes(emulator: Emulator): Hono<AppEnv> {
     .use(auth(emulator.apps))
     .use(scenarioFaults(emulator.scenarios, emulator.clock))
     .route('/', notificationRoutes(emulator.services))
-    .route('/', campaignRoutes(emulator.services))
+    .route(
+      '/',
+      campaignRoutes({
+        campaigns: emulator.services.campaigns,
+        uploadLimitBytes: emulator.options.uploadLimitBytes,
+      }),
+    )
     .route('/', templateRoutes(emulator.services))
     .route('/', channelRoutes(emulator.services))
     .route('/', templateChannelRoutes(emulator.services))

@@ -7,6 +7,8 @@ import type { EmulatorClock } from '../../platform/clock.js';
 import type { AppEnv } from '../context.js';
 import { ClockBodySchema } from '../../schemas/control.js';
 import { readJsonBody } from '../validate.js';
+import { badRequest } from '../../domain/errors.js';
+import { instantProblem } from '../../domain/instants.js';
 
 export function clockRoutes({ clock }: { clock: EmulatorClock }) {
   const clockState = () => ({ now: clock.nowIso(), mode: clock.mode });
@@ -14,6 +16,14 @@ export function clockRoutes({ clock }: { clock: EmulatorClock }) {
     .get('/', (c) => c.json(clockState()))
     .post('/', async (c) => {
       const body = await readJsonBody(c, ClockBodySchema);
+      const target = body.advanceMs !== undefined ? clock.now() + body.advanceMs : body.now && Date.parse(body.now);
+      const problem = typeof target === 'number' ? instantProblem(target) : null;
+      if (problem !== null) {
+        const field = body.advanceMs !== undefined ? 'advanceMs' : 'now';
+        throw badRequest(`The clock cannot move there: the instant ${problem}. The clock is unchanged.`, {
+          [field]: `the resulting instant ${problem}`,
+        });
+      }
       if (body.advanceMs !== undefined) clock.advance(body.advanceMs);
       else if (body.now !== undefined) clock.set(body.now);
       else if (body.mode === 'real') clock.useRealTime();

@@ -23,6 +23,18 @@ export function healthRoutes(emulator: Emulator) {
       maxDeliveries: emulator.options.maxDeliveries,
       journal: stats.journal,
       maxJournal: emulator.options.maxJournal,
+      // Every kind of record: how many are held, the cap, and how many the cap has dropped.
+      retention: {
+        deliveries: { stored: stats.deliveries, max: emulator.options.maxDeliveries, dropped: stats.droppedDeliveries },
+        notifications: {
+          stored: stats.notifications,
+          max: emulator.options.maxNotifications,
+          dropped: stats.droppedNotifications,
+        },
+        journal: { stored: stats.journal, max: emulator.options.maxJournal, dropped: stats.droppedJournal },
+        campaigns: { stored: stats.campaigns, max: emulator.options.maxCampaigns, dropped: stats.droppedCampaigns },
+        recipients: { stored: stats.recipients, max: emulator.options.maxRecipients, dropped: stats.droppedRecipients },
+      },
       clock: { now: emulator.clock.nowIso(), mode: emulator.clock.mode },
     });
   });

@@ -11,8 +11,12 @@ import type { Emulator } from '../../emulator.js';
 import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control.js';
 import { parseQuery } from '../validate.js';
 
-/** A client that stops reading loses events past this many rather than growing memory without end. */
-const MAX_QUEUED_EVENTS = 200_000;
+/**
+ * Events waiting for a client that reads slowly: past this many, new events are dropped
+ * (memory stays bounded whatever the client does) and the stream says so with a `dropped`
+ * event, `data: {"dropped": n}`, sent before the next event that does get through.
+ */
+export const MAX_QUEUED_EVENTS = 10_000;
 
 /** The record an event carries: what the stream sends as `data`. */
 function payloadOf(event: EmulatorEvent): { appId: string | null; campaignId?: string | null; userId?: string } {
@@ -53,7 +57,7 @@ export function streamRoutes(emulator: Emulator) {
     const matches = streamFilter(query);
     const events = emulator.events;
     return streamSSE(c, async (stream) => {
-      let queue: EmulatorEvent[] = [];
+      let queue: (EmulatorEvent | undefined)[] = [];
       let head = 0;
       let dropped = 0;
       let done = false;
@@ -81,10 +85,20 @@ export function streamRoutes(emulator: Emulator) {
             continue;
           }
           if (dropped > 0) {
-            await stream.write(`: ${dropped} event(s) dropped: the client read too slowly\n\n`);
+            const data = JSON.stringify({
+              dropped,
+              reason: `the client read too slowly (over ${MAX_QUEUED_EVENTS} events waiting)`,
+            });
             dropped = 0;
+            await stream.writeSSE({ event: 'dropped', data });
           }
-          const event = queue[head++] as EmulatorEvent;
+          const event = queue[head] as EmulatorEvent;
+          // Sent events leave the queue at once: a reader that never catches up must not keep them all.
+          queue[head++] = undefined;
+          if (head > 1024 && head * 2 > queue.length) {
+            queue = queue.slice(head);
+            head = 0;
+          }
           await stream.writeSSE({ event: event.type, data: JSON.stringify(payloadOf(event)) });
         }
       } finally {

@@ -1,0 +1,53 @@
+// Preloaded into the emulator child by the bench (node --import). Records, once a second,
+// the longest event-loop delay (perf_hooks histogram) and the longest gap between two ticks
+// of a 5 ms timer together with the process CPU time spent inside that gap. On a shared,
+// overloaded machine a wall-clock gap also counts time the process waited for a core; the
+// CPU time inside the gap is what the emulator's own work held the loop for (an upper
+// bound: it includes the GC's helper threads). Written to $BENCH_LOOP_FILE as JSON.
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setInterval } from 'node:timers';
+import { writeFileSync } from 'node:fs';
+
+const file = process.env.BENCH_LOOP_FILE;
+if (file) {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  const seconds = [];
+  let gapMax = 0;
+  let cpuInGapMax = 0;
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  setInterval(() => {
+    const at = performance.now();
+    const cpu = process.cpuUsage();
+    const gap = at - last;
+    const cpuMs = (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000;
+    if (gap > gapMax) gapMax = gap;
+    if (cpuMs > cpuInGapMax) cpuInGapMax = cpuMs;
+    last = at;
+    lastCpu = cpu;
+  }, 5).unref();
+  // Seconds at which to collect garbage and note the live heap ($BENCH_GC_AT, needs --expose-gc).
+  const gcAt = new Set((process.env.BENCH_GC_AT ?? '').split(',').filter(Boolean).map(Number));
+  const write = () => {
+    let liveHeapMb = null;
+    if (gcAt.has(seconds.length + 1) && typeof globalThis.gc === 'function') {
+      globalThis.gc();
+      liveHeapMb = process.memoryUsage().heapUsed / 1048576;
+    }
+    const memory = process.memoryUsage();
+    seconds.push({
+      delayMaxMs: histogram.max / 1e6,
+      gapMaxMs: gapMax,
+      cpuInGapMaxMs: cpuInGapMax,
+      heapUsedMb: memory.heapUsed / 1048576,
+      rssMb: memory.rss / 1048576,
+      liveHeapMb,
+    });
+    histogram.reset();
+    gapMax = cpuInGapMax = 0;
+    writeFileSync(file, JSON.stringify({ seconds }));
+  };
+  setInterval(write, 1000).unref();
+  process.on('exit', write);
+}

@@ -1,0 +1,199 @@
+/**
+ * Long load: 1,000 keep-alive connections for 60 s (BENCH_SOAK_SEC, BENCH_SOAK_CONN to
+ * shorten) at a steady rate, mixing realtime and batch sends for two apps, inspect queries
+ * and /__health; beside them long-polls, a slowly read SSE stream and a campaign with a
+ * 5,000-row upload every 2 s, with every retention cap set low. Figures: socket errors and
+ * timeouts, /__health p99 under that load, live heap between 20 s and the end, and the
+ * longest event-loop block (bench/loop-monitor.mjs).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { API_HEADERS, now, percentile, postJson, sleep, startEmulatorChild } from '../util.js';
+import { createCampaign, recipientsCsv, upload } from './csv-data.js';
+import { fmt, type Row } from './types.js';
+
+const SECONDS = Number(process.env.BENCH_SOAK_SEC ?? 60);
+const CONNECTIONS = Number(process.env.BENCH_SOAK_CONN ?? 1000);
+const RATE = Number(process.env.BENCH_SOAK_RATE ?? 500);
+const CAPS = [
+  ['--max-deliveries', '50000'],
+  ['--max-notifications', '5000'],
+  ['--max-journal', '5000'],
+  ['--max-campaigns', '10'],
+  ['--max-recipients', '30000'],
+].flat();
+
+interface Second {
+  liveHeapMb: number | null;
+  delayMaxMs: number;
+  cpuInGapMaxMs: number;
+  heapUsedMb: number;
+  rssMb: number;
+}
+
+function requests(): autocannon.Request[] {
+  const headers = (appid: string) => ({ ...API_HEADERS, appid });
+  const send = (appid: string, targets: string[]) => ({
+    method: 'POST' as const,
+    path: '/api/notifications/send',
+    headers: headers(appid),
+    body: JSON.stringify({
+      template: { key: 'welcome-message', variables: { name: 'Ada' } },
+      targets,
+      mode: targets.length > 1 ? 'batch' : 'realtime',
+    }),
+  });
+  const batch = Array.from({ length: 100 }, (_, i) => `batch-user-${i}`);
+  return [
+    send('soak-a', ['user-1']),
+    send('soak-b', ['user-2']),
+    send('soak-a', ['user-3']),
+    { method: 'GET', path: '/__inspect/deliveries?userId=user-1&limit=5' },
+    send('soak-b', batch),
+    { method: 'GET', path: '/__inspect/notifications?limit=5&order=desc' },
+    send('soak-a', ['user-4']),
+    { method: 'GET', path: '/__inspect/requests?limit=5&appId=soak-b' },
+    { method: 'GET', path: '/__inspect/deliveries?appId=soak-a&limit=5' },
+    { method: 'GET', path: '/__health' },
+  ];
+}
+
+export async function soak(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'emu-soak-'));
+  const loopFile = join(dir, 'loop.json');
+  process.env.BENCH_LOOP_FILE = loopFile;
+  const at20 = Math.min(20, Math.round(SECONDS / 3));
+  process.env.BENCH_GC_AT = `${at20},${SECONDS}`;
+  const emulator = await startEmulatorChild(CAPS, [
+    '--expose-gc',
+    '--import',
+    './bench/loop-monitor.mjs',
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+  ]);
+  delete process.env.BENCH_LOOP_FILE;
+  delete process.env.BENCH_GC_AT;
+  const csv = recipientsCsv(5_000);
+  let running = true;
+  const started = now();
+  const problems: string[] = [];
+  try {
+    // /__health probe, a request every 20 ms.
+    const health: number[] = [];
+    const probe = (async () => {
+      while (running) {
+        const t = now();
+        const res = await fetch(`${emulator.url}/__health`);
+        await res.arrayBuffer();
+        health.push(now() - t);
+        await sleep(20);
+      }
+    })();
+    // Long-polls that time out (408) and start again.
+    const longPolls = Array.from({ length: 20 }, async (_, i) => {
+      while (running) {
+        const res = await fetch(`${emulator.url}/__inspect/deliveries?userId=never-${i}&waitFor=1&timeoutMs=2000`);
+        await res.arrayBuffer();
+        if (res.status !== 408) problems.push(`long-poll answered ${res.status}`);
+      }
+    });
+    // An SSE reader that reads slowly.
+    const sse = (async () => {
+      const res = await fetch(`${emulator.url}/__inspect/stream`);
+      const reader = res.body!.getReader();
+      let bytes = 0;
+      while (running) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        bytes += value.length;
+        await sleep(100);
+      }
+      await reader.cancel();
+      return bytes;
+    })();
+    // A campaign with a 5,000-row upload every 2 s, alternating apps.
+    const campaigns = (async () => {
+      let n = 0;
+      while (running) {
+        const id = await createCampaign(emulator.url, `soak-${n}`);
+        await upload(emulator.url, id, csv, 5_000);
+        const res = await postJson(`${emulator.url}/api/campaigns/${id}/send`, {});
+        if (res.status !== 200) problems.push(`campaign send answered ${res.status}`);
+        n++;
+        await sleep(2000);
+      }
+      return n;
+    })();
+    const load = await autocannon({
+      url: emulator.url,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      overallRate: RATE,
+      requests: requests(),
+      timeout: 10,
+    });
+    running = false;
+    await Promise.all([probe, ...longPolls]);
+    const sseBytes = await sse;
+    const campaignCount = await campaigns;
+    await sleep(1500);
+    const seconds = (JSON.parse(readFileSync(loopFile, 'utf8')) as { seconds: Second[] }).seconds;
+    // Live heap: after a full collection at 20 s and at the end (bench/loop-monitor.mjs).
+    const live = seconds.map((s) => s.liveHeapMb).filter((v): v is number => v !== null);
+    const [heap20, heapEnd] = [live[0] ?? Number.NaN, live.at(-1) ?? Number.NaN];
+    const drift = heapEnd / heap20 - 1;
+    const p99 = percentile(health, 99);
+    const run = seconds.slice(1, SECONDS);
+    const cpuBlock = Math.max(...run.map((s) => s.cpuInGapMaxMs));
+    const delay = Math.max(...run.map((s) => s.delayMaxMs));
+    const slowSeconds = run
+      .map((s, i) => [i + 1, s.cpuInGapMaxMs] as const)
+      .filter(([, ms]) => ms > 50)
+      .map(([i, ms]) => `${i}s:${fmt(ms, 0)}`);
+    const errors = load.errors + load.timeouts;
+    const problemNote = problems.length ? `; problems: ${problems.slice(0, 3).join('; ')}` : '';
+    const note =
+      `${fmt((now() - started) / 1000, 0)} s, ${CONNECTIONS} connections at ${RATE} req/s: ` +
+      `${load.requests.total} requests (${load.non2xx} non-2xx), ${campaignCount} campaigns of 5,000, ` +
+      `SSE read ${fmt(sseBytes / 1e6, 1)} MB${problemNote}`;
+    return [
+      {
+        metric: `soak ${SECONDS} s: socket errors + timeouts`,
+        value: String(errors),
+        baseline: '-',
+        ratio: '-',
+        target: '0',
+        pass: errors === 0 && load.non2xx === 0 && problems.length === 0,
+        note,
+      },
+      {
+        metric: 'soak: /__health p99',
+        value: `${fmt(p99, 0)} ms`,
+        baseline: '-',
+        ratio: '-',
+        target: '<= 50 ms',
+        pass: p99 <= 50,
+        note:
+          `${health.length} probes, max ${fmt(Math.max(...health), 0)} ms; ` +
+          `longest event-loop delay ${fmt(delay, 0)} ms wall, longest block ${fmt(cpuBlock, 0)} ms CPU; ` +
+          `seconds with a block over 50 ms CPU: ${slowSeconds.join(' ') || 'none'}`,
+      },
+      {
+        metric: `soak: live heap, ${at20} s -> end`,
+        value: `${fmt(heap20, 0)} -> ${fmt(heapEnd, 0)} MB`,
+        baseline: '-',
+        ratio: `${drift >= 0 ? '+' : ''}${fmt(drift * 100, 0)}%`,
+        target: 'within 15%',
+        pass: Math.abs(drift) <= 0.15,
+        note:
+          `heap used after a full GC at those seconds; ` +
+          `RSS at the end ${fmt(seconds.at(-1)?.rssMb ?? Number.NaN, 0)} MB`,
+      },
+    ];
+  } finally {
+    running = false;
+    await emulator.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

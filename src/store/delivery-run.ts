@@ -1,0 +1,120 @@
+/**
+ * How the delivery log holds a batch (ports.ts DeliveryBatch): one record with per-user
+ * columns, the user ids packed into one string, the delivery ids named by index from a
+ * reserved range. Delivery objects are built only when someone reads them, so a
+ * 10,000-target send stores a few heap objects instead of 10,000 (bench/). The domain never
+ * sees this format: it hands the store a plain batch.
+ */
+import type { Delivery } from '../schemas/records.js';
+import type {
+  DeliveryBatch,
+  DeliveryFailureMark,
+  Ids,
+  PerUser,
+  SharedDeliveryFields,
+  StoredDeliveries,
+} from '../domain/ports.js';
+
+/** Read-only list access: an array, or strings packed into one (see packStrings). */
+export interface StringList {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
+/**
+ * The strings in one heap string plus end offsets. A stored batch then holds two objects
+ * instead of 10,000 strings, which the garbage collector would copy when they survive and
+ * mark on every full collection (bench/: batch send, and a million stored deliveries).
+ */
+export function packStrings(values: readonly string[]): StringList {
+  const text = values.join('');
+  const ends = new Uint32Array(values.length);
+  let end = 0;
+  for (let i = 0; i < values.length; i++) ends[i] = end += (values[i] as string).length;
+  return {
+    length: values.length,
+    at: (index) =>
+      index < 0 || index >= ends.length ? undefined : text.slice(index === 0 ? 0 : ends[index - 1], ends[index]),
+  };
+}
+
+export interface DeliveryRun {
+  /** Held by reference: every member's record reads these. */
+  readonly shared: SharedDeliveryFields;
+  readonly userIds: StringList;
+  /** Delivery id of member `i` (a range reserved when the run is stored; see Ids.objectIds). */
+  readonly idAt: (i: number) => string;
+  readonly variables: PerUser<Record<string, unknown>>;
+  readonly rendered: PerUser<Record<string, unknown>>;
+  /** Failed members by index; every other member was sent. */
+  readonly failures: ReadonlyMap<number, DeliveryFailureMark>;
+}
+
+/** A batch as a run: its ids reserved in one step, its user ids packed when there are several. */
+export function runOf(batch: DeliveryBatch, ids: Ids): DeliveryRun {
+  const userIds = batch.userIds;
+  return {
+    shared: batch.shared,
+    userIds: userIds.length > 1 ? packStrings(userIds) : userIds,
+    idAt: ids.objectIds(userIds.length),
+    variables: batch.variables,
+    rendered: batch.rendered,
+    failures: batch.failures,
+  };
+}
+
+/** The stored run as the domain reads it back (ids and records by index). */
+export const storedView = (run: DeliveryRun): StoredDeliveries => ({
+  length: run.userIds.length,
+  idAt: run.idAt,
+  at: (i) => deliveryAt(run, i),
+});
+
+export const memberValue = <T>(values: PerUser<T>, i: number): T =>
+  'all' in values ? values.all : (values.each[i] as T);
+
+export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] =>
+  run.failures.has(i) ? 'failed' : 'sent';
+
+/** Member `i` as a Delivery record. */
+export function deliveryAt(run: DeliveryRun, i: number): Delivery {
+  return toDelivery(
+    run.shared,
+    run.idAt(i),
+    run.userIds.at(i) as string,
+    memberValue(run.variables, i),
+    memberValue(run.rendered, i),
+    run.failures.get(i),
+  );
+}
+
+/** The one place a Delivery record is shaped (same key order for every delivery). */
+export function toDelivery(
+  shared: SharedDeliveryFields,
+  id: string,
+  userId: string,
+  variables: Record<string, unknown>,
+  rendered: Record<string, unknown>,
+  failure: DeliveryFailureMark | null | undefined,
+): Delivery {
+  return {
+    id,
+    appId: shared.appId,
+    notificationId: shared.notificationId,
+    campaignId: shared.campaignId,
+    userId,
+    templateId: shared.templateId,
+    templateKey: shared.templateKey,
+    channels: shared.channels,
+    mode: shared.mode,
+    title: shared.title,
+    tag: shared.tag,
+    variables,
+    rendered,
+    pushData: shared.pushData,
+    status: failure ? 'failed' : 'sent',
+    failureReason: failure?.reason ?? null,
+    scenario: failure?.scenario ?? null,
+    createdAt: shared.createdAt,
+  };
+}

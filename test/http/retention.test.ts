@@ -1,0 +1,78 @@
+/**
+ * Retention caps on every kind of record: past each cap the oldest records go, /__health
+ * counts what was dropped, and a campaign sending or scheduled is never dropped.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { makeTestApp, manualClock } from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+
+const plain = (targets: string[]) => ({
+  mode: targets.length > 1 ? 'batch' : 'realtime',
+  targets,
+  template: { key: 'plain' },
+});
+const createCampaign = async (app: ReturnType<typeof makeTestApp>, name: string) => {
+  const res = await call(app, 'POST', '/api/campaigns', { name, templateId: 'plain', deliveryMode: 'batch' });
+  expect(res.status).toBe(200);
+  return res.body.id as string;
+};
+const addRecipients = async (app: ReturnType<typeof makeTestApp>, id: string, userIds: string[]) =>
+  expect((await call(app, 'POST', `/api/campaigns/${id}/recipients`, { userIds })).status).toBe(200);
+
+describe('retention caps', () => {
+  it('drops the oldest notifications and journal entries past their caps and counts them', async () => {
+    const app = makeTestApp({ maxNotifications: 2, maxJournal: 3 });
+    for (let i = 0; i < 5; i++) expect((await send(app, plain([`u${i}`]))).status).toBe(200);
+    const notifications = (await call(app, 'GET', '/__inspect/notifications')).body;
+    expect(notifications.total).toBe(2);
+    const journal = (await call(app, 'GET', '/__inspect/requests')).body;
+    expect(journal.total).toBe(3);
+    const health = (await call(app, 'GET', '/__health')).body;
+    expect(health.retention).toEqual({
+      deliveries: { stored: 5, max: 1_000_000, dropped: 0 },
+      notifications: { stored: 2, max: 2, dropped: 3 },
+      journal: { stored: 3, max: 3, dropped: 2 },
+      campaigns: { stored: 0, max: 1_000, dropped: 0 },
+      recipients: { stored: 0, max: 1_000_000, dropped: 0 },
+    });
+  });
+
+  it('drops the oldest campaigns with their recipients past either cap, keeping scheduled ones', async () => {
+    const app = makeTestApp({ maxCampaigns: 2, maxRecipients: 5, clock: manualClock() });
+    const first = await createCampaign(app, 'first');
+    await addRecipients(app, first, ['a1', 'a2']);
+    const scheduled = await call(app, 'POST', `/api/campaigns/${first}/send`, {
+      scheduledAt: '2030-06-01T00:00:00Z',
+    });
+    expect(scheduled.body.status).toBe('scheduled');
+    const second = await createCampaign(app, 'second');
+    await addRecipients(app, second, ['b1', 'b2']);
+    const third = await createCampaign(app, 'third'); // 3 campaigns > 2: the oldest droppable (second) goes
+    expect((await call(app, 'GET', `/api/campaigns/${second}`)).status).toBe(404);
+    await addRecipients(app, third, ['c1', 'c2', 'c3', 'c4']); // 6 recipients > 5, but only kept ones remain
+    const health = (await call(app, 'GET', '/__health')).body;
+    expect(health.retention.campaigns).toEqual({ stored: 2, max: 2, dropped: 1 });
+    expect(health.retention.recipients).toEqual({ stored: 6, max: 5, dropped: 2 });
+    expect((await call(app, 'GET', `/api/campaigns/${first}`)).body.status).toBe('scheduled');
+    expect((await call(app, 'GET', `/__inspect/campaigns/${third}/recipients`)).body.total).toBe(4);
+  });
+
+  it('takes each cap from a flag or an environment variable, refusing 0', () => {
+    const flags = ['--max-notifications', '7', '--max-journal', '8', '--max-campaigns', '9', '--max-recipients', '10'];
+    expect(loadConfig(flags, {})).toMatchObject({
+      options: { maxNotifications: 7, maxJournal: 8, maxCampaigns: 9, maxRecipients: 10 },
+    });
+    const env = {
+      EMULATOR_MAX_NOTIFICATIONS: '1',
+      EMULATOR_MAX_JOURNAL: '2',
+      EMULATOR_MAX_CAMPAIGNS: '3',
+      EMULATOR_MAX_RECIPIENTS: '4',
+    };
+    expect(loadConfig([], env)).toMatchObject({
+      options: { maxNotifications: 1, maxJournal: 2, maxCampaigns: 3, maxRecipients: 4 },
+    });
+    expect(() => loadConfig(['--max-journal', '0'], {})).toThrow(/--max-journal/);
+    expect(() => loadConfig([], { EMULATOR_MAX_RECIPIENTS: 'x' })).toThrow(/EMULATOR_MAX_RECIPIENTS/);
+  });
+});
