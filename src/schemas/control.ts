@@ -67,3 +67,8 @@ export const JournalQuerySchema = PageQuerySchema.extend({
 });
 
 export const ClearQuerySchema = z.object({ appId: z.string().min(1).optional() });
+
+/** PUT /__scenarios/active: the whole active set. */
+export const ActiveScenariosBodySchema = z.strictObject({
+  names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
+});

@@ -7,7 +7,10 @@ import { z } from 'zod';
 const text = z.string().min(1, 'must be a non-empty string');
 
 export const MatchSchema = z.strictObject({
-  method: text.transform((m) => m.toUpperCase()).optional(),
+  method: text
+    .transform((m) => m.toUpperCase())
+    .meta({ type: 'string' })
+    .optional(),
   path: z.string().regex(/^\//, 'must start with "/" (e.g. "/api/campaigns/:id/send")').optional(),
   appId: text.optional(),
   headers: z.record(z.string(), z.string()).optional(),

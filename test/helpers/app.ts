@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { createApp, EmulatorClock, type CreateAppOptions, type EmulatorApp } from '../../src/index.js';
+import { checkAnswer } from './openapi.js';
 
 export const TEST_TEMPLATES = [
   {
@@ -64,7 +65,10 @@ export interface CallResult {
   headers: Headers;
 }
 
-/** Calls the app in-process. API paths get auth headers unless `appId: ''` is passed. */
+/**
+ * Calls the app in-process. API paths get auth headers unless `appId: ''` is passed. The
+ * answer is checked against openapi.json (an answer it does not describe fails the test).
+ */
 export async function call(
   app: EmulatorApp,
   method: string,
@@ -91,7 +95,22 @@ export async function call(
   } catch {
     /* keep text */
   }
-  return { status: res.status, body: parsed, headers: res.headers };
+  const result = { status: res.status, body: parsed, headers: res.headers };
+  checkAnswer(app, method, path, result);
+  return result;
+}
+
+/** `app.request` with the answer checked against openapi.json, for requests `call()` cannot make (streamed bodies). */
+export async function request(app: EmulatorApp, path: string, init: RequestInit): Promise<Response> {
+  const res = await app.request(path, init);
+  const type = res.headers.get('content-type') ?? '';
+  const text = type.includes('json') ? await res.clone().text() : '';
+  checkAnswer(app, init.method ?? 'GET', path, {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+  });
+  return res;
 }
 
 /** Asserts the contract's envelope with this status and code. */

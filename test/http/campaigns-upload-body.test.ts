@@ -3,7 +3,7 @@
  * hand as curl and browsers send them, malformed ones, and whole-file refusals late in a file.
  */
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, request } from '../helpers/app.js';
 import { createCampaign, CTA_CELL, orderCsv, upload } from './campaign-helpers.js';
 
 const TYPE = 'multipart/form-data; boundary=------------------------d74496d66958873e';
@@ -128,7 +128,7 @@ describe('POST /api/campaigns/upload: request body', () => {
       },
     });
     const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE };
-    const res = await app.request('/api/campaigns/upload', {
+    const res = await request(app, '/api/campaigns/upload', {
       method: 'POST',
       body,
       headers,

@@ -3,7 +3,7 @@
  * order of checks of a send (each adjacent pair: the earlier check wins).
  */
 import { describe, expect, it } from 'vitest';
-import { CTA, call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+import { CTA, call, expectApiError, makeTestApp, request, send } from '../helpers/app.js';
 
 const SEND = '/api/notifications/send';
 
@@ -84,7 +84,7 @@ describe('body limit', () => {
 
   it('answers 413 ERR_PAYLOAD_TOO_LARGE past bodyLimitBytes (with content-length)', async () => {
     const app = makeTestApp({ bodyLimitBytes: 200 });
-    const res = await app.request(SEND, {
+    const res = await request(app, SEND, {
       method: 'POST',
       headers: {
         appid: 'a',
@@ -108,7 +108,7 @@ describe('body limit', () => {
         controller.close();
       },
     });
-    const res = await app.request(SEND, {
+    const res = await request(app, SEND, {
       method: 'POST',
       headers: { appid: 'a', apikey: 'k', 'content-type': 'application/json' },
       body: stream,

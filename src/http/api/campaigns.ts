@@ -4,7 +4,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
-import { badRequest, type ErrorDetails } from '../../domain/errors.js';
+import { badRequest } from '../../domain/errors.js';
 import {
   AddRecipientsBodySchema,
   CreateCampaignBodySchema,
@@ -12,10 +12,11 @@ import {
   ListRecipientsQuerySchema,
   SendCampaignBodySchema,
   UpdateCampaignBodySchema,
+  UploadFormSchema,
 } from '../../schemas/campaigns.js';
 import type { AppEnv } from '../context.js';
 import { readMultipart } from '../multipart.js';
-import { parseWith, readJsonBody } from '../validate.js';
+import { parseWith, readJsonBody, zodDetails } from '../validate.js';
 
 const service = (c: Context<AppEnv>) => c.get('emulator').services.campaigns;
 
@@ -46,15 +47,12 @@ async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string;
       body: 'malformed multipart/form-data',
     });
   }
-  const details: ErrorDetails = {};
-  const { campaignId, file } = fields;
-  if (typeof campaignId !== 'string' || campaignId.trim() === '')
-    details.campaignId = 'is required: the id of a draft campaign';
-  if (file === null) details.file = 'is required: the CSV file as a multipart file part';
-  if (Object.keys(details).length > 0) {
+  const result = UploadFormSchema.safeParse(fields);
+  if (!result.success) {
+    const details = zodDetails(result.error);
     throw badRequest(`Missing form field(s): ${Object.keys(details).join(', ')}.`, details);
   }
-  return { campaignId: (campaignId as string).trim(), file: file as Uint8Array };
+  return result.data;
 }
 
 /**

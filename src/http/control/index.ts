@@ -11,6 +11,7 @@ import { scenarioRoutes } from './scenarios.js';
 import { inspectCampaignRoutes } from './inspect-campaigns.js';
 import { streamRoutes } from './stream.js';
 import { clockRoutes } from './clock.js';
+import { openapiRoutes } from './openapi.js';
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
@@ -20,5 +21,6 @@ export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
     .route('/__inspect/stream', streamRoutes)
     .route('/__clock', clockRoutes)
     .route('/__inspect', inspectRoutes)
-    .route('/__scenarios', scenarioRoutes);
+    .route('/__scenarios', scenarioRoutes)
+    .route('/__openapi.json', openapiRoutes());
 }

@@ -3,15 +3,11 @@
  * load or replace one, reset counters, delete one, and set the active set (CONTRACT §7).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { ApiError, badRequest } from '../../domain/errors.js';
 import { parseScenario } from '../../scenario-engine/load-scenarios.js';
+import { ActiveScenariosBodySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
 import { parseWith, readJson } from '../validate.js';
-
-const ActiveBodySchema = z.strictObject({
-  names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
-});
 
 export const scenarioRoutes = new Hono<AppEnv>()
   .get('/', (c) => {
@@ -33,7 +29,7 @@ export const scenarioRoutes = new Hono<AppEnv>()
     return c.json({ active: engine.active(), scenarios: engine.explain() });
   })
   .put('/active', async (c) => {
-    const { names } = parseWith(ActiveBodySchema, await readJson(c), 'request body');
+    const { names } = parseWith(ActiveScenariosBodySchema, await readJson(c), 'request body');
     const engine = c.get('emulator').scenarios;
     const unknown = engine.unknown(names);
     if (unknown.length) {

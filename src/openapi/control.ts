@@ -1,0 +1,240 @@
+/**
+ * OpenAPI operations of the control plane (/__…): inspection, waiting, scenarios, the
+ * clock, health and this document. No appid/apikey; the admin bearer token when one is set.
+ */
+import { z } from 'zod';
+import { ScenarioSchema } from '../scenario-engine/load-scenarios.js';
+import {
+  ClockBodySchema,
+  InspectCampaignsQuerySchema,
+  InspectRecipientsQuerySchema,
+  StreamQuerySchema,
+} from '../schemas/control-campaigns.js';
+import {
+  ActiveScenariosBodySchema,
+  ClearQuerySchema,
+  DeliveryQuerySchema,
+  JournalQuerySchema,
+  NotificationQuerySchema,
+} from '../schemas/control.js';
+import { DeliverySchema, JournalEntrySchema, NotificationRecordSchema } from '../schemas/records.js';
+import {
+  ActiveScenariosSchema,
+  CampaignPageSchema,
+  CampaignViewSchema,
+  ClearResultSchema,
+  ClockStateSchema,
+  DeliveryPageSchema,
+  HealthSchema,
+  JournalPageSchema,
+  NotificationPageSchema,
+  RecipientPageSchema,
+  scenarioViewSchema,
+} from '../schemas/responses.js';
+import type { Resource } from './operation.js';
+
+export const ScenarioViewSchema = scenarioViewSchema(ScenarioSchema.shape.rules.element);
+const ScenarioListSchema = z.object({ active: z.array(z.string()), scenarios: z.array(ScenarioViewSchema) });
+const CampaignIdParams = z.object({ id: z.string().describe('The campaign id (any app).') });
+
+/** The document itself, loosely: its own shape is OpenAPI 3.1's. */
+const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
+
+export const controlResource: Resource = {
+  tag: {
+    name: 'Control plane',
+    description:
+      'The emulator’s own endpoints under /__: what was delivered, waiting for it, fault scenarios, the clock. ' +
+      'They need no appid/apikey; when the emulator runs with an admin token they need `authorization: Bearer <token>`.',
+  },
+  control: true,
+  components: {
+    Health: HealthSchema,
+    ClockState: ClockStateSchema,
+    Delivery: DeliverySchema,
+    DeliveryPage: DeliveryPageSchema,
+    NotificationRecord: NotificationRecordSchema,
+    NotificationPage: NotificationPageSchema,
+    JournalEntry: JournalEntrySchema,
+    JournalPage: JournalPageSchema,
+    CampaignPage: CampaignPageSchema,
+    RecipientPage: RecipientPageSchema,
+    ClearResult: ClearResultSchema,
+    ScenarioView: ScenarioViewSchema,
+    ScenarioList: ScenarioListSchema,
+    ActiveScenarios: ActiveScenariosSchema,
+  },
+  operations: [
+    {
+      method: 'get',
+      path: '/__health',
+      operationId: 'getHealth',
+      summary: 'Liveness and a summary of what the emulator holds',
+      responses: { 200: { description: 'Up.', schema: HealthSchema } },
+      errors: {},
+    },
+    {
+      method: 'get',
+      path: '/__openapi.json',
+      operationId: 'getOpenApiDocument',
+      summary: 'This OpenAPI document',
+      responses: { 200: { description: 'The OpenAPI 3.1 document.', schema: OpenApiDocumentSchema } },
+      errors: {},
+    },
+    {
+      method: 'get',
+      path: '/__clock',
+      operationId: 'getClock',
+      summary: 'The emulator clock',
+      responses: { 200: { description: 'Now, and whether the clock follows real time.', schema: ClockStateSchema } },
+      errors: {},
+    },
+    {
+      method: 'post',
+      path: '/__clock',
+      operationId: 'setClock',
+      summary: 'Move the clock, jump to an instant, or choose the mode',
+      description: 'Exactly one of `advanceMs`, `now` or `mode`. Scheduled campaigns that come due start at once.',
+      body: { schema: ClockBodySchema, name: 'ClockRequest' },
+      responses: { 200: { description: 'The clock after the change.', schema: ClockStateSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/deliveries',
+      operationId: 'inspectDeliveries',
+      summary: 'Deliveries (one per user per send), filtered; optionally wait for a count',
+      description: 'With `waitFor=n`, answers as soon as n deliveries match, or with 408 after `timeoutMs`.',
+      query: DeliveryQuerySchema,
+      responses: {
+        200: { description: 'One page of matching deliveries.', schema: DeliveryPageSchema },
+        408: {
+          description: '`waitFor` not reached within `timeoutMs`: what matched so far.',
+          schema: DeliveryPageSchema,
+        },
+      },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/notifications',
+      operationId: 'inspectNotifications',
+      summary: 'Notifications (one per send call), filtered',
+      query: NotificationQuerySchema,
+      responses: { 200: { description: 'One page of matching notifications.', schema: NotificationPageSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/requests',
+      operationId: 'inspectRequests',
+      summary: 'The request journal: every API request, refused ones too',
+      query: JournalQuerySchema,
+      responses: { 200: { description: 'One page of matching journal entries.', schema: JournalPageSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'delete',
+      path: '/__inspect',
+      operationId: 'clearRecords',
+      summary: 'Clear the records (deliveries, notifications, campaigns, journal), of all apps or one',
+      query: ClearQuerySchema,
+      responses: { 200: { description: 'Cleared.', schema: ClearResultSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/campaigns',
+      operationId: 'inspectCampaigns',
+      summary: "Every app's campaigns, filtered",
+      query: InspectCampaignsQuerySchema,
+      responses: { 200: { description: 'One page of campaigns.', schema: CampaignPageSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/campaigns/{id}',
+      operationId: 'inspectCampaign',
+      summary: 'One campaign, whatever its app',
+      pathParams: CampaignIdParams,
+      responses: { 200: { description: 'The campaign.', schema: CampaignViewSchema } },
+      errors: { 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/campaigns/{id}/recipients',
+      operationId: 'inspectCampaignRecipients',
+      summary: "A campaign's recipients with their delivery status",
+      pathParams: CampaignIdParams,
+      query: InspectRecipientsQuerySchema,
+      responses: { 200: { description: 'One page of recipients.', schema: RecipientPageSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/stream',
+      operationId: 'streamEvents',
+      summary: 'Server-Sent Events: deliveries, campaigns, notifications and requests as they happen',
+      description:
+        'Each event is named after its type (`delivery`, `campaign`, `notification`, `request`) and carries the ' +
+        'record as JSON in `data`; a `: heartbeat` comment keeps the connection open.',
+      query: StreamQuerySchema,
+      responses: { 200: { description: 'An endless event stream.', contentType: 'text/event-stream' } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__scenarios',
+      operationId: 'listScenarios',
+      summary: 'Loaded scenarios, each rule explained with its counters, and the active set',
+      responses: { 200: { description: 'The scenarios.', schema: ScenarioListSchema } },
+      errors: {},
+    },
+    {
+      method: 'post',
+      path: '/__scenarios',
+      operationId: 'loadScenario',
+      summary: 'Load a scenario, or replace the one with the same name',
+      body: { schema: ScenarioSchema, name: 'Scenario' },
+      responses: {
+        200: {
+          description: 'Replaced.',
+          schema: z.object({ replaced: z.literal(true), scenario: ScenarioViewSchema }),
+        },
+        201: { description: 'Loaded.', schema: z.object({ replaced: z.literal(false), scenario: ScenarioViewSchema }) },
+      },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'post',
+      path: '/__scenarios/reset',
+      operationId: 'resetScenarioCounters',
+      summary: 'Reset every rule counter',
+      responses: { 200: { description: 'The scenarios, counters at zero.', schema: ScenarioListSchema } },
+      errors: {},
+    },
+    {
+      method: 'put',
+      path: '/__scenarios/active',
+      operationId: 'setActiveScenarios',
+      summary: 'Set the active scenarios (the whole set)',
+      body: { schema: ActiveScenariosBodySchema, name: 'ActiveScenariosRequest' },
+      responses: { 200: { description: 'The active set.', schema: ActiveScenariosSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'delete',
+      path: '/__scenarios/{name}',
+      operationId: 'deleteScenario',
+      summary: 'Unload a scenario',
+      pathParams: z.object({ name: z.string().describe('The scenario name.') }),
+      responses: {
+        200: {
+          description: 'Unloaded.',
+          schema: z.object({ deleted: z.string(), active: z.array(z.string()) }),
+        },
+      },
+      errors: { 404: ['ERR_NOT_FOUND'] },
+    },
+  ],
+};
