@@ -45,7 +45,8 @@ export const controlResource: Resource = {
     name: 'Control plane',
     description:
       'The emulator’s own endpoints under /__: what was delivered, waiting for it, fault scenarios, the clock. ' +
-      'They need no appid/apikey; when the emulator runs with an admin token they need `authorization: Bearer <token>`.',
+      'They need no appid/apikey; when the emulator runs with an admin token, they need ' +
+      '`authorization: Bearer <token>`.',
   },
   control: true,
   components: {
