@@ -4,7 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { openApiText } from '../src/openapi/document.js';
+import { VERSION } from '../src/version.js';
 
 const file = new URL('../openapi.json', import.meta.url);
-writeFileSync(file, openApiText());
+writeFileSync(file, openApiText(VERSION));
 process.stdout.write(`wrote ${file.pathname}\n`);

@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { errorEnvelopeSchema } from '../schemas/responses.js';
-import { VERSION } from '../version.js';
 import { analyticsResource } from './analytics.js';
 import { campaignsResource } from './campaigns.js';
 import { channelsResource } from './channels.js';
@@ -108,7 +107,8 @@ function errorsOf(op: Operation, control: boolean): Map<number, ErrorCode[]> {
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
-export function buildOpenApiDocument(): Json {
+/** `version`: the package's (passed in: reading package.json here would break in the CLI bundle's chunks). */
+export function buildOpenApiDocument(version: string): Json {
   const inputs = new Map<string, z.ZodType>();
   const outputs = new Map<string, z.ZodType>();
   addName(outputs, 'Error', errorEnvelopeSchema(ERROR_CODES as [ErrorCode, ...ErrorCode[]]));
@@ -212,7 +212,7 @@ export function buildOpenApiDocument(): Json {
     openapi: '3.1.0',
     info: {
       title: 'notification-emulator',
-      version: VERSION,
+      version,
       description:
         'The emulated business-messaging notification and campaign API (`/api/…`, under either server) and the ' +
         'emulator’s control plane (`/__…`). Every error answers with the envelope ' +
@@ -239,4 +239,4 @@ export function buildOpenApiDocument(): Json {
 }
 
 /** The committed openapi.json's text (`npm run openapi` writes it; a test compares). */
-export const openApiText = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+export const openApiText = (version: string): string => `${JSON.stringify(buildOpenApiDocument(version), null, 2)}\n`;

@@ -4,11 +4,12 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
+import { VERSION } from '../../version.js';
 
 export function openapiRoutes(): Hono<AppEnv> {
   let document: Promise<Record<string, unknown>> | undefined;
   return new Hono<AppEnv>().get('/', async (c) => {
-    document ??= import('../../openapi/document.js').then((m) => m.buildOpenApiDocument());
+    document ??= import('../../openapi/document.js').then((m) => m.buildOpenApiDocument(VERSION));
     return c.json(await document);
   });
 }
