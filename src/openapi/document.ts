@@ -15,7 +15,7 @@ import { notificationsResource } from './notifications.js';
 import type { Operation, Resource } from './operation.js';
 import { templatesResource } from './templates.js';
 
-export const RESOURCES: readonly Resource[] = [
+const RESOURCES: readonly Resource[] = [
   notificationsResource,
   campaignsResource,
   templatesResource,
@@ -24,7 +24,7 @@ export const RESOURCES: readonly Resource[] = [
   controlResource,
 ];
 
-export const SERVERS = [
+const SERVERS = [
   { url: 'http://localhost:4010', description: 'The emulator, short base path (`/api/…`)' },
   {
     url: 'http://localhost:4010/v3/business-messaging',

@@ -6,9 +6,9 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../domain/errors.js';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'delete';
 
-export interface SuccessResponse {
+interface SuccessResponse {
   description: string;
   /** The JSON body; absent for a body that is not JSON (`contentType`). */
   schema?: z.ZodType;
@@ -40,7 +40,7 @@ export interface Operation {
 }
 
 /** Named schemas for components.schemas: id → schema. */
-export type Components = Record<string, z.ZodType>;
+type Components = Record<string, z.ZodType>;
 
 export interface Resource {
   tag: { name: string; description: string };
