@@ -27,8 +27,8 @@ export interface Operation {
   description?: string;
   /** Path parameters: each property a string parameter, described with `.describe()`. */
   pathParams?: z.ZodObject;
-  /** The query schema the route parses `c.req.query()` with. */
-  query?: z.ZodObject;
+  /** The query schema the route parses `c.req.query()` with (an object, possibly piped into a transform). */
+  query?: z.ZodType;
   /** The JSON body schema the route validates with; `optional` when an empty body is accepted. */
   body?: { schema: z.ZodType; name: string; optional?: boolean };
   /** A multipart/form-data body instead of JSON. */
