@@ -4,11 +4,15 @@
  * start (bench/ "cold start"); lowdb and generate-csv stay separate chunks loaded on use.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { sourceHash, STAMP } from './build-stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// Hashed before building: an edit made while the build runs leaves the stamp stale, not wrong.
+const hash = sourceHash(root);
+rmSync(`${root}/${STAMP}`, { force: true });
 const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
   cwd: root,
   stdio: 'inherit',
@@ -35,3 +39,4 @@ await build({
   },
 });
 chmodSync(`${root}/dist/cli.js`, 0o755);
+writeFileSync(`${root}/${STAMP}`, `${hash}\n`);

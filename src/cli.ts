@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 /**
- * The command line: flags + env → options → startEmulator. Prints one startup line with
- * the bound URL, stops cleanly on SIGTERM/SIGINT. The only file that exits the process.
+ * The command line: flags + env → options → startEmulator. Prints the startup line with
+ * the bound address, then what was loaded; stops cleanly on SIGTERM/SIGINT, and when the
+ * npm process that started it (`npm start`, `npx`) is gone. The only file that exits the process.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import { HELP, loadConfig } from './config.js';
-import { startEmulator } from './server.js';
+import { HELP, loadConfig, resolveFolders, type FolderChoice } from './config.js';
+import { startEmulator, type RunningEmulator } from './server.js';
+import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'generate-csv') {
@@ -18,10 +22,20 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const running = await startEmulator(command.options);
-  const { emulator } = running.app;
-  const stop = (signal: string) => {
-    emulator.logger.info(`${signal} received, stopping`);
+  if (command.kind === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const { options, source } = resolveFolders(command.options, command.named);
+  // Handlers before the start: a supervisor may send SIGTERM as soon as it sees any output.
+  let running: RunningEmulator | undefined;
+  let stopRequested: string | undefined;
+  const stop = (reason: string) => {
+    if (!running) {
+      stopRequested = reason;
+      return;
+    }
+    running.app.emulator.logger.info(`${reason}, stopping`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -30,20 +44,116 @@ async function main(argv: string[]): Promise<number> {
       },
     );
   };
-  // Handlers first: a supervisor may send SIGTERM as soon as it reads the startup line.
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.stdout.write(`notification-emulator listening on ${running.url}\n`);
-  emulator.logger.info(
-    `auth ${emulator.apps.mode}, ${emulator.templates.count()} template(s) from ${command.options.fixturesDir}`,
-  );
-  if (emulator.templates.count() === 0) {
-    // A mistyped --fixtures path is otherwise only visible as 404s on every send.
-    emulator.logger.warn(
-      `no templates found in ${command.options.fixturesDir}/templates: every send will answer 404 until one is added`,
-    );
+  process.once('SIGTERM', () => stop('SIGTERM received'));
+  process.once('SIGINT', () => stop('SIGINT received'));
+  running = await startEmulator(options);
+  if (stopRequested) {
+    stop(stopRequested);
+    return -1;
   }
+  exitWithNpm(() => stop('the npm process that started the emulator is gone'));
+  process.stdout.write(`notification-emulator listening on ${shownUrl(running, options.host)}\n`);
+  for (const line of startupSummary(running, source)) running.app.emulator.logger.info(line);
   return -1; // keep running
+}
+
+/** The address actually bound: 0.0.0.0 (or ::) when that was asked, with the local URL beside it. */
+function shownUrl(running: RunningEmulator, host: string): string {
+  if (host !== '0.0.0.0' && host !== '::') return running.url;
+  const bound = `http://${host === '::' ? '[::]' : host}:${running.port}`;
+  return `${bound} (every interface; from this machine: ${running.url})`;
+}
+
+function startupSummary(running: RunningEmulator, source: FolderChoice): string[] {
+  const { emulator } = running.app;
+  const { options } = emulator;
+  const fixtures = resolve(options.fixturesDir);
+  const templates = emulator.templates.count();
+  const apps = emulator.apps.list();
+  const active = emulator.scenarios.active();
+  const scenarioCount = emulator.scenarios.names().length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const bundled = (what: 'fixtures' | 'scenarios') =>
+    source[what] === 'bundled' ? `, the bundled examples: no ./${what} here and no --${what} given` : '';
+  const appList = apps.map((a) => (a.region ? `${a.appId}/${a.region}` : a.appId)).join(', ');
+  const appsFrom = options.apps.length ? 'EMULATOR_APPS' : resolve(fixtures, 'apps.json');
+  const limits = `JSON ${size(options.bodyLimitBytes)}, CSV upload ${size(options.uploadLimitBytes)}`;
+  return [
+    `version ${VERSION}, node ${process.version}`,
+    `fixtures: ${fixtures} (${plural(templates, 'template')})${bundled('fixtures')}`,
+    `scenarios: ${resolve(options.scenariosDir)} (${scenarioCount} loaded)${bundled('scenarios')}; ` +
+      `active: ${active.length ? active.join(', ') : 'none'}`,
+    `data: ${options.dataFile ? `file ${resolve(options.dataFile)}` : 'in memory (use --data-file to keep it)'}`,
+    emulator.apps.mode === 'strict'
+      ? `auth: strict, ${plural(apps.length, 'app')} (${appList}) from ${appsFrom}`
+      : 'auth: open (any non-empty appid + apikey pair; the app is created on first use)',
+    `admin token: ${options.adminToken ? 'required on /__… ("authorization: Bearer <token>")' : 'not required'}`,
+    `watching files: ${options.watch ? 'yes' : 'no (--no-watch)'}; body limits: ${limits}`,
+  ];
+}
+
+/** 52428800 → "50 MB", 1536 → "1.5 KB", 1000 → "1000 bytes". */
+function size(bytes: number): string {
+  for (const [unit, factor] of [
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+  ] as const)
+    if (bytes >= factor) return `${Number((bytes / factor).toFixed(2))} ${unit}`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * `npm start` and `npx` run the CLI under a shell that npm does not always pass SIGTERM to,
+ * so `kill $NPM_PID` would leave the server holding its port. Under those two commands only
+ * (not `npm run x`, where `cmd &` may mean to outlive npm), stop when the parent is gone.
+ */
+function exitWithNpm(onGone: () => void): void {
+  if (!startedByNpm()) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (parentAlive(parent)) return;
+    clearInterval(timer);
+    onGone();
+  }, 500);
+  timer.unref();
+}
+
+/**
+ * `npm start` / `npx` (npm_command start or exec), and on Linux the parent really is that npm
+ * process or the shell it runs scripts in: the variables are inherited by everything below
+ * `npx vitest` too, where a test's own `sh -c "… &"` must be free to outlive its shell.
+ */
+function startedByNpm(): boolean {
+  const command = process.env.npm_command;
+  if (command !== 'start' && command !== 'exec') return false;
+  try {
+    const name = (pid: number) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    const parent = process.ppid;
+    if (name(parent).startsWith('npm')) return true;
+    return /^(sh|bash|dash|ash|zsh)$/.test(name(parent)) && name(parentOf(parent)).startsWith('npm');
+  } catch {
+    return true; // no /proc (macOS): the environment has to do
+  }
+}
+
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+function parentAlive(parent: number): boolean {
+  try {
+    // Linux: the live parent id (a dead parent leaves us reparented, and a zombie still answers kill 0).
+    return parentOf(process.pid) === parent;
+  } catch {
+    try {
+      process.kill(parent, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -3,6 +3,9 @@
  * function (flags win over env) that returns the options or a ConfigError naming every
  * bad flag or variable.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './domain/errors.js';
@@ -34,9 +37,9 @@ export const EmulatorOptionsSchema = z.object({
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** Apps for strict auth; when empty and fixtures have no apps.json, auth is open. */
   apps: z.array(AppConfigSchema).default([]),
-  /** JSON body limit in bytes. @default 52428800 (50 MB) */
+  /** JSON body limit in bytes (`--body-limit`). @default 52428800 (50 MB) */
   bodyLimitBytes: intFrom(1, 2 ** 31).default(50 * 1024 * 1024),
-  /** CSV upload limit in bytes. @default 104857600 (100 MB) */
+  /** CSV upload limit in bytes (`--upload-limit`). @default 104857600 (100 MB) */
   uploadLimitBytes: intFrom(1, 2 ** 31).default(100 * 1024 * 1024),
   /** Reload fixtures and scenarios when their files change. @default true */
   watch: z.boolean().default(true),
@@ -61,13 +64,26 @@ Flags (environment variable in brackets; flags win):
   --seed N             seed for probabilities and fake data    [EMULATOR_SEED]
   --admin-token T      protect /__ with "Bearer T"             [EMULATOR_ADMIN_TOKEN]
   --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (1000000)
-  --log-level L        silent|error|warn|info|debug            [EMULATOR_LOG_LEVEL] (info)
-  --no-watch           do not reload fixtures/scenarios on change
+  --log-level L        silent|error|warn|info|debug (debug: one line per request)
+                                                               [EMULATOR_LOG_LEVEL] (info)
+  --body-limit SIZE    JSON body limit: bytes, or 512kb, 50mb  [EMULATOR_BODY_LIMIT] (50mb)
+  --upload-limit SIZE  CSV upload body limit                   [EMULATOR_UPLOAD_LIMIT] (100mb)
+  --no-watch           do not reload fixtures, apps.json and scenarios on change
+  -v, --version        print the version
   -h, --help           show this help
-  Apps for strict auth: fixtures/apps.json or EMULATOR_APPS="app1:key1,app2:key2".
+  Apps for strict auth: fixtures/apps.json or EMULATOR_APPS="app1:key1[:region],app2:key2".
+  Without --fixtures / --scenarios, ./fixtures and ./scenarios are used when they exist,
+  else the bundled examples. A folder you name must exist.
 `;
 
-export type CliCommand = { kind: 'help' } | { kind: 'serve'; options: EmulatorOptions };
+/** Whether the fixtures and scenarios folders were named (flag or env) or left to the defaults. */
+interface NamedFolders {
+  fixtures: boolean;
+  scenarios: boolean;
+}
+
+export type CliCommand =
+  { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: EmulatorOptions; named: NamedFolders };
 
 const FLAGS = {
   port: { type: 'string' },
@@ -80,9 +96,34 @@ const FLAGS = {
   'admin-token': { type: 'string' },
   'max-deliveries': { type: 'string' },
   'log-level': { type: 'string' },
+  'body-limit': { type: 'string' },
+  'upload-limit': { type: 'string' },
   'no-watch': { type: 'boolean' },
+  version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1024,
+  k: 1024,
+  mb: 1024 ** 2,
+  m: 1024 ** 2,
+  gb: 1024 ** 3,
+  g: 1024 ** 3,
+};
+
+/**
+ * `"52428800"`, `"512kb"`, `"50mb"`, `"1gb"` (1024-based, any case) → bytes; anything else is
+ * left as it is for zod to refuse.
+ */
+export function parseSize(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
+  return match && unit !== undefined ? Math.round(Number(match[1]) * unit) : value;
+}
 
 const splitList = (v: string | undefined) =>
   v
@@ -104,6 +145,7 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
     throw new ConfigError([`${(error as Error).message}. Run with --help for the list of flags.`]);
   }
   if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
 
   const problems: string[] = [];
   for (const [flag, value] of Object.entries(values)) {
@@ -126,6 +168,8 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
     adminToken: values['admin-token'] ?? env.EMULATOR_ADMIN_TOKEN,
     maxDeliveries: values['max-deliveries'] ?? env.EMULATOR_MAX_DELIVERIES,
     logLevel: values['log-level'] ?? env.EMULATOR_LOG_LEVEL,
+    bodyLimitBytes: parseSize(values['body-limit'] ?? env.EMULATOR_BODY_LIMIT),
+    uploadLimitBytes: parseSize(values['upload-limit'] ?? env.EMULATOR_UPLOAD_LIMIT),
     apps,
     watch: values['no-watch'] ? false : undefined,
   };
@@ -142,6 +186,8 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
       adminToken: '--admin-token',
       maxDeliveries: '--max-deliveries',
       logLevel: '--log-level',
+      bodyLimitBytes: '--body-limit',
+      uploadLimitBytes: '--upload-limit',
     };
     const envOf: Record<string, string> = {
       port: 'PORT',
@@ -154,6 +200,8 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
       adminToken: 'EMULATOR_ADMIN_TOKEN',
       maxDeliveries: 'EMULATOR_MAX_DELIVERIES',
       logLevel: 'EMULATOR_LOG_LEVEL',
+      bodyLimitBytes: 'EMULATOR_BODY_LIMIT',
+      uploadLimitBytes: 'EMULATOR_UPLOAD_LIMIT',
     };
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? '');
@@ -167,5 +215,80 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
     }
   }
   if (problems.length || !parsed.success) throw new ConfigError(problems);
-  return { kind: 'serve', options: parsed.data };
+  return {
+    kind: 'serve',
+    options: parsed.data,
+    named: { fixtures: raw.fixturesDir !== undefined, scenarios: raw.scenariosDir !== undefined },
+  };
+}
+
+/**
+ * The package's folder: the nearest one above this module with a package.json (the bundler
+ * may move this code into dist/chunks/).
+ */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/** The example fixtures and scenarios shipped in the package (beside dist/ and src/). */
+const BUNDLED_FOLDERS = {
+  fixtures: join(packageRoot(), 'fixtures'),
+  scenarios: join(packageRoot(), 'scenarios'),
+};
+
+/** The fixtures folder when none is named: ./fixtures if it holds emulator fixtures, else the bundled examples. */
+export function defaultFixturesDir(
+  exists: (path: string) => boolean = existsSync,
+  bundled: string = BUNDLED_FOLDERS.fixtures,
+): string {
+  const own = exists(join('./fixtures', 'templates')) || exists(join('./fixtures', 'apps.json'));
+  return own || !exists(bundled) ? './fixtures' : bundled;
+}
+
+/** Where the fixtures and scenarios come from, for the startup output. */
+export interface FolderChoice {
+  fixtures: 'named' | 'default' | 'bundled';
+  scenarios: 'named' | 'default' | 'bundled';
+}
+
+/**
+ * Checks the folders of a serve command. A folder the user named (flag or env) must exist
+ * (ConfigError otherwise). A default folder missing from the working directory (an
+ * installed package run from a project without ./fixtures) falls back to the bundled examples.
+ */
+export function resolveFolders(
+  options: EmulatorOptions,
+  named: NamedFolders,
+  exists: (path: string) => boolean = existsSync,
+  bundled: { fixtures: string; scenarios: string } = BUNDLED_FOLDERS,
+): { options: EmulatorOptions; source: FolderChoice } {
+  const problems: string[] = [];
+  if (named.fixtures && !exists(options.fixturesDir))
+    problems.push(
+      `--fixtures / EMULATOR_FIXTURES: the folder "${options.fixturesDir}" does not exist ` +
+        '(it should hold templates/*.json and optionally apps.json)',
+    );
+  if (named.scenarios && !exists(options.scenariosDir))
+    problems.push(
+      `--scenarios / EMULATOR_SCENARIOS_DIR: the folder "${options.scenariosDir}" does not exist ` +
+        '(it should hold scenario *.json files)',
+    );
+  if (problems.length) throw new ConfigError(problems);
+  // ./fixtures counts only when it looks like emulator fixtures: many projects have an unrelated fixtures/ folder.
+  const ownFixtures = exists(join(options.fixturesDir, 'templates')) || exists(join(options.fixturesDir, 'apps.json'));
+  const useBundledFixtures = !named.fixtures && !ownFixtures && exists(bundled.fixtures);
+  const useBundledScenarios = !named.scenarios && !exists(options.scenariosDir) && exists(bundled.scenarios);
+  return {
+    options: {
+      ...options,
+      fixturesDir: useBundledFixtures ? bundled.fixtures : options.fixturesDir,
+      scenariosDir: useBundledScenarios ? bundled.scenarios : options.scenariosDir,
+    },
+    source: {
+      fixtures: named.fixtures ? 'named' : useBundledFixtures ? 'bundled' : 'default',
+      scenarios: named.scenarios ? 'named' : useBundledScenarios ? 'bundled' : 'default',
+    },
+  };
 }

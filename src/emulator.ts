@@ -3,7 +3,7 @@
  * catalogs, event bus, services) from options plus optional injected parts. Two
  * instances share nothing.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
 import { type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
@@ -14,7 +14,14 @@ import { createAnalyticsService, type AnalyticsService } from './domain/analytic
 import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
-import { formatZodIssues, loadAppsFile, loadTemplates, toTemplate, watchTemplates } from './catalog/load-fixtures.js';
+import {
+  formatZodIssues,
+  loadAppsFile,
+  loadTemplates,
+  toTemplate,
+  watchAppsFile,
+  watchTemplates,
+} from './catalog/load-fixtures.js';
 import { parseTemplateFile } from './schemas/template-file.js';
 import type { Template } from './schemas/records.js';
 import { createMemoryStore } from './store/memory-store.js';
@@ -74,7 +81,7 @@ export interface Emulator {
 
 function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
   const parsed = parseTemplateFile(raw);
-  if (!parsed.success) throw new ConfigError(formatZodIssues('options.templates', parsed.error));
+  if (!parsed.success) throw new ConfigError(formatZodIssues('options.templates', parsed.error, raw));
   return (Array.isArray(parsed.data) ? parsed.data : [parsed.data]).map((t) => toTemplate(t, nowIso));
 }
 
@@ -102,13 +109,57 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
 
   const readTemplates = () =>
     rawTemplates ? inlineTemplates(rawTemplates, clock.nowIso()) : loadTemplates(fixturesDir, clock.nowIso());
-  const templates = createTemplateCatalog(store, readTemplates());
-  const configuredApps: AppConfig[] = options.apps.length
-    ? options.apps
-    : rawTemplates
-      ? []
-      : loadAppsFile(fixturesDir);
+  // Every bad file (templates, apps.json, scenarios) is reported at once, not just the first.
+  const problems: string[] = [];
+  const collect = <T>(load: () => T, fallback: T): T => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return fallback;
+    }
+  };
+  const templates = createTemplateCatalog(
+    store,
+    collect(readTemplates, []),
+    rawTemplates ? 'the templates option' : join(fixturesDir, 'templates'),
+  );
+  // EMULATOR_APPS / options.apps win over the fixtures' apps.json; inline templates mean no fixtures folder.
+  const appsFromFile = !options.apps.length && !rawTemplates;
+  const configuredApps: AppConfig[] = appsFromFile ? collect(() => loadAppsFile(fixturesDir), []) : options.apps;
   const apps = createAppRegistry(configuredApps);
+
+  const scenarios = createScenarioEngine({ random });
+  const scenariosDir = resolve(options.scenariosDir);
+  const scenarioFiles = rawScenarios ? undefined : createScenarioFiles(scenariosDir, scenarios, logger);
+  if (rawScenarios) {
+    rawScenarios.forEach((raw, i) => {
+      const result = parseScenario(raw, `options.scenarios[${i}]`);
+      if ('problems' in result) problems.push(...result.problems);
+      else if (scenarios.has(result.scenario.name))
+        problems.push(`options.scenarios[${i}]: field "name": scenario "${result.scenario.name}" is defined twice`);
+      else scenarios.load(result.scenario, 'options.scenarios');
+    });
+  } else {
+    collect(() => scenarioFiles!.loadAtStart(), undefined);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  if (!rawTemplates && templates.count() === 0) {
+    // A mistyped folder (or createApp run outside the repository) is otherwise only visible as 404s on every send.
+    logger.warn(
+      `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
+    );
+  }
+  const unknownScenarios = scenarios.unknown(options.activeScenarios);
+  if (unknownScenarios.length) {
+    throw new ConfigError(
+      unknownScenarios.map(
+        (n) =>
+          `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`,
+      ),
+    );
+  }
 
   const cleanups: (() => void | Promise<void>)[] = [];
   if (options.watch && !rawTemplates) {
@@ -124,33 +175,30 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       }),
     );
   }
-
-  const scenarios = createScenarioEngine({ random });
-  if (rawScenarios) {
-    const problems: string[] = [];
-    rawScenarios.forEach((raw, i) => {
-      const result = parseScenario(raw, `options.scenarios[${i}]`);
-      if ('problems' in result) problems.push(...result.problems);
-      else if (scenarios.has(result.scenario.name))
-        problems.push(`options.scenarios[${i}]: field "name": scenario "${result.scenario.name}" is defined twice`);
-      else scenarios.load(result.scenario, 'options.scenarios');
-    });
-    if (problems.length) throw new ConfigError(problems);
-  } else {
-    const scenariosDir = resolve(options.scenariosDir);
-    const files = createScenarioFiles(scenariosDir, scenarios, logger);
-    files.loadAtStart();
-    if (options.watch) cleanups.push(watchScenarioDir(scenariosDir, () => files.reload()));
-  }
-  const unknownScenarios = scenarios.unknown(options.activeScenarios);
-  if (unknownScenarios.length) {
-    throw new ConfigError(
-      unknownScenarios.map(
-        (n) =>
-          `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`,
-      ),
+  if (options.watch && appsFromFile) {
+    let lastApps = JSON.stringify(configuredApps);
+    cleanups.push(
+      watchAppsFile(fixturesDir, () => {
+        let next: AppConfig[];
+        try {
+          next = loadAppsFile(fixturesDir);
+        } catch (error) {
+          logger.error(`apps.json reload refused, keeping the previous apps:\n${(error as Error).message}`);
+          return;
+        }
+        if (JSON.stringify(next) === lastApps) return;
+        lastApps = JSON.stringify(next);
+        apps.replace(next);
+        logger.info(
+          next.length
+            ? `reloaded ${join(fixturesDir, 'apps.json')}: ${next.length} app(s) ` +
+                `(${next.map((a) => a.appId).join(', ')}), auth strict`
+            : `${join(fixturesDir, 'apps.json')} is gone or empty: auth open`,
+        );
+      }),
     );
   }
+  if (options.watch && scenarioFiles) cleanups.push(watchScenarioDir(scenariosDir, () => scenarioFiles.reload()));
   scenarios.setActive(options.activeScenarios);
 
   // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).

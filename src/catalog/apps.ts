@@ -1,14 +1,19 @@
 /**
- * Which apps may call the API (CONTRACT §3). Strict mode: a configured list of
- * appId/apiKey pairs. Open mode (nothing configured): any non-empty pair is accepted
- * and the app is remembered on first use.
+ * Which apps may call the API. Strict mode: a configured list of appId/apiKey pairs (and
+ * optionally each app's region). Open mode (nothing configured): any non-empty pair is
+ * accepted and the app is remembered on first use. `replace` swaps the configured list
+ * (apps.json edited while running).
  */
 import { z } from 'zod';
 
 export const AppConfigSchema = z.object({
   appId: z.string().min(1),
   apiKey: z.string().min(1),
-  region: z.string().min(1).default('us'),
+  /** When given, a production-shaped Host (`{appId}.api-{region}.…`) must name this region. */
+  region: z
+    .string()
+    .regex(/^[a-z0-9-]+$/i, 'must be a region name such as "us" or "eu" (letters, digits, "-")')
+    .optional(),
 });
 export const AppsFileSchema = z.array(AppConfigSchema);
 export type AppConfig = z.infer<typeof AppConfigSchema>;
@@ -17,30 +22,43 @@ export interface AppRegistry {
   readonly mode: 'open' | 'strict';
   /** The app for these credentials, or null when they are missing or wrong. */
   authenticate(appId: string, apiKey: string): AppConfig | null;
+  /** The configured (strict) or remembered (open) app with this id, whatever its key. */
+  find(appId: string): AppConfig | undefined;
   list(): AppConfig[];
+  /** New configured apps (apps.json reloaded): strict when any, open (starting empty) when none. */
+  replace(configured: AppConfig[]): void;
 }
 
 export function createAppRegistry(configured: AppConfig[]): AppRegistry {
-  const apps = new Map(configured.map((a) => [a.appId, a]));
-  const mode = configured.length > 0 ? 'strict' : 'open';
+  let apps = new Map(configured.map((a) => [a.appId, a]));
+  let mode: AppRegistry['mode'] = configured.length > 0 ? 'strict' : 'open';
   return {
-    mode,
+    get mode() {
+      return mode;
+    },
     authenticate(appId, apiKey) {
       if (!appId || !apiKey) return null;
       const known = apps.get(appId);
       if (known) return mode === 'open' || known.apiKey === apiKey ? known : null;
       if (mode === 'strict') return null;
-      const created: AppConfig = { appId, apiKey, region: 'us' };
+      const created: AppConfig = { appId, apiKey };
       apps.set(appId, created);
       return created;
+    },
+    find(appId) {
+      return apps.get(appId);
     },
     list() {
       return [...apps.values()];
     },
+    replace(next) {
+      apps = new Map(next.map((a) => [a.appId, a]));
+      mode = next.length > 0 ? 'strict' : 'open';
+    },
   };
 }
 
-/** `EMULATOR_APPS="app1:key1,app2:key2"` → app configs; throws with the bad entry named. */
+/** `EMULATOR_APPS="app1:key1,app2:key2:eu"` → app configs; throws with the bad entry named. */
 export function parseAppsEnv(value: string): AppConfig[] {
   return value
     .split(',')
@@ -49,6 +67,8 @@ export function parseAppsEnv(value: string): AppConfig[] {
     .map((entry) => {
       const [appId, apiKey, region] = entry.split(':');
       if (!appId || !apiKey) throw new Error(`EMULATOR_APPS: "${entry}" is not of the form appId:apiKey`);
-      return { appId, apiKey, region: region || 'us' };
+      if (region !== undefined && !/^[a-z0-9-]+$/i.test(region))
+        throw new Error(`EMULATOR_APPS: "${entry}": the region must be letters, digits or "-"`);
+      return region ? { appId, apiKey, region } : { appId, apiKey };
     });
 }

@@ -12,12 +12,30 @@ import { parseTemplateFile, toVariableArray, type TemplateFileEntry } from '../s
 import { stableIdFromKey } from '../platform/random.js';
 import { AppsFileSchema, type AppConfig } from './apps.js';
 import { watchDirectory } from '../platform/watch-dir.js';
+import { flattenIssues } from '../schemas/issues.js';
 
-export function formatZodIssues(file: string, error: z.ZodError): string[] {
-  return error.issues.map((issue) => {
+/**
+ * `file: field "1.variableSchema.0.type" (variable "total"): must be one of …` for each issue.
+ * With the parsed `input`, a problem inside a variableSchema entry names the variable.
+ */
+export function formatZodIssues(file: string, error: z.ZodError, input?: unknown): string[] {
+  return flattenIssues(error.issues).map((issue) => {
     const field = issue.path.length ? issue.path.join('.') : '(root)';
-    return `${file}: field "${field}": ${issue.message}`;
+    const variable = variableAt(input, issue.path);
+    return `${file}: field "${field}"${variable ? ` (variable "${variable}")` : ''}: ${issue.message}`;
   });
+}
+
+/** The variable a path inside `…variableSchema.<index or name>…` points at, if any. */
+function variableAt(input: unknown, path: PropertyKey[]): string | undefined {
+  const at = path.indexOf('variableSchema');
+  if (at < 0 || at + 1 >= path.length) return undefined;
+  const entry = path[at + 1]!;
+  if (typeof entry === 'string') return entry;
+  let value: unknown = input;
+  for (const segment of path.slice(0, at + 2)) value = (value as Record<PropertyKey, unknown> | undefined)?.[segment];
+  const key = (value as { key?: unknown } | undefined)?.key;
+  return typeof key === 'string' ? key : undefined;
 }
 
 function readJson(file: string, problems: string[]): unknown {
@@ -54,6 +72,7 @@ export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
   if (!existsSync(dir)) return [];
   const problems: string[] = [];
   const templates: Template[] = [];
+  const fileOf: string[] = [];
   for (const name of readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()) {
@@ -62,20 +81,33 @@ export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
     if (json === undefined) continue;
     const parsed = parseTemplateFile(json);
     if (!parsed.success) {
-      problems.push(...formatZodIssues(file, parsed.error));
+      problems.push(...formatZodIssues(file, parsed.error, json));
       continue;
     }
     const entries = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
-    for (const entry of entries) templates.push(toTemplate(entry, nowIso));
+    for (const entry of entries) {
+      templates.push(toTemplate(entry, nowIso));
+      fileOf.push(file);
+    }
   }
+  // Where each key and id was first defined, so a duplicate names both files.
   const seen = new Map<string, string>();
-  for (const t of templates) {
-    const scope = `${t.appId ?? '*'}/`;
-    if (seen.has(scope + t.key)) problems.push(`${dir}: template key "${t.key}" is defined twice`);
-    if (seen.has(scope + 'id:' + t.id)) problems.push(`${dir}: template id "${t.id}" is defined twice`);
-    seen.set(scope + t.key, t.id);
-    seen.set(scope + 'id:' + t.id, t.key);
-  }
+  templates.forEach((t, i) => {
+    const file = fileOf[i]!;
+    const scope = `${t.appId === null ? 'shared' : `app ${t.appId}`}`;
+    for (const [what, value] of [
+      ['key', t.key],
+      ['id', t.id],
+    ] as const) {
+      const first = seen.get(`${scope}/${what}:${value}`);
+      if (first !== undefined)
+        problems.push(
+          `${file}: template ${what} "${value}" is defined twice (${scope}): in ${first} and in ${file}` +
+            (first === file ? ' (twice in the same file)' : ''),
+        );
+      else seen.set(`${scope}/${what}:${value}`, file);
+    }
+  });
   if (problems.length) throw new ConfigError(problems);
   return templates;
 }
@@ -95,4 +127,9 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
 /** Calls `reload` (debounced) whenever a file under `dir/templates` changes. */
 export function watchTemplates(fixturesDir: string, reload: () => void): () => void {
   return watchDirectory(join(fixturesDir, 'templates'), reload);
+}
+
+/** Calls `reload` (debounced) whenever something directly in the fixtures folder changes (apps.json). */
+export function watchAppsFile(fixturesDir: string, reload: () => void): () => void {
+  return watchDirectory(fixturesDir, reload);
 }

@@ -9,7 +9,8 @@ export interface MutableTemplateCatalog extends TemplateCatalog {
   replaceFixtures(templates: Template[]): void;
 }
 
-export function createTemplateCatalog(store: Store, fixtures: Template[] = []): MutableTemplateCatalog {
+/** `from`: where the shared templates are read (a folder, or "the templates option"), named in 404s. */
+export function createTemplateCatalog(store: Store, fixtures: Template[] = [], from?: string): MutableTemplateCatalog {
   let fixtureSet = fixtures;
   const visibleTo = (appId: string) => (t: Template) => t.appId === null || t.appId === appId;
   /** Templates `appId` sees that pass `test`, fixtures first; one pass, no copies (asked on every send). */
@@ -44,6 +45,9 @@ export function createTemplateCatalog(store: Store, fixtures: Template[] = []): 
     },
     count() {
       return all().length;
+    },
+    get origin() {
+      return from === undefined ? undefined : `${fixtureSet.length} template(s) from ${from}`;
     },
   };
   return catalog;

@@ -5,7 +5,7 @@
  */
 import type { Campaign, CampaignStatus } from '../schemas/records.js';
 import { assertTransition } from './campaign-status.js';
-import { notFound } from './errors.js';
+import { notFound, notFoundInAnyApp } from './errors.js';
 import type { Clock, Events, Ids, Store, TemplateCatalog } from './ports.js';
 
 /** How background work yields: injected so the domain needs no timers of its own. */
@@ -38,7 +38,7 @@ export function findOwnedCampaign(deps: Pick<CampaignDeps, 'store'>, appId: stri
 
 export function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string): Campaign {
   const campaign = deps.store.getCampaign(id);
-  if (!campaign) throw notFound('campaign', id);
+  if (!campaign) throw notFoundInAnyApp('campaign', id);
   return campaign;
 }
 

@@ -16,7 +16,7 @@ import {
   type CampaignView,
 } from './campaign-records.js';
 import { assertDraft } from './campaign-status.js';
-import { badRequest, notFound } from './errors.js';
+import { badRequest, templateNotFound } from './errors.js';
 import { assertApproved } from './notifications.js';
 import type { DeliveryFaultPolicy, ListResult, Page } from './ports.js';
 
@@ -53,7 +53,7 @@ export function createCampaignService(deps: CampaignDeps) {
   function assertSendable(campaign: Campaign): void {
     assertDraft(campaign, 'sending');
     const template = deps.templates.findById(campaign.appId, campaign.templateId);
-    if (!template) throw notFound('template', campaign.templateId);
+    if (!template) throw templateNotFound(campaign.templateId, deps.templates.origin);
     assertApproved(template);
     if (deps.store.recipients(campaign.id).length === 0) {
       throw badRequest(
@@ -68,7 +68,7 @@ export function createCampaignService(deps: CampaignDeps) {
   return {
     create(appId: string, body: CreateCampaignBody): Campaign {
       const template = deps.templates.find(appId, body.templateId);
-      if (!template) throw notFound('template', body.templateId);
+      if (!template) throw templateNotFound(body.templateId, deps.templates.origin);
       assertApproved(template);
       const at = deps.clock.nowIso();
       const campaign: Campaign = {

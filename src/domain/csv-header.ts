@@ -86,8 +86,14 @@ export function planColumns(header: readonly string[], template: Template, heade
 
   const problems = Object.keys(details);
   if (problems.length > 0) {
+    // "user_id;name;code" arrives as one column: a file saved with another delimiter (spreadsheets in many locales).
+    const otherDelimiter = header.length === 1 ? [';', '\t', '|'].find((d) => header[0]!.includes(d)) : undefined;
+    const shape = otherDelimiter === '\t' ? 'tab' : `"${otherDelimiter}"`;
+    const hint = otherDelimiter ? ` The header row looks ${shape}-delimited: the delimiter must be a comma (",").` : '';
+    if (hint) details.delimiter = `must be a comma; the header row holds ${JSON.stringify(otherDelimiter)} instead`;
     throw csvFileError(
-      `The CSV header row (row ${headerRow}) is not accepted: ${problems.map((k) => `${k} ${details[k]}`).join('; ')}.`,
+      `The CSV header row (row ${headerRow}) is not accepted: ` +
+        `${problems.map((k) => `${k} ${details[k]}`).join('; ')}.${hint}`,
       details,
     );
   }

@@ -48,6 +48,7 @@ export function createContentCompiler(): ContentCompiler {
 }
 
 const NO_CHANNEL_REASON = 'every channel of the template is disabled for this app';
+const TEMPLATE_WITHOUT_CHANNELS = 'the template has no channels: give it channelIds (or content per channel type)';
 
 /**
  * The template's channel types minus those the app has switched off (real docs: "notifications
@@ -80,7 +81,12 @@ function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variabl
 /** Whether the delivery to `userId` fails: every channel switched off, or a failDelivery rule. */
 function createFailureCheck(ctx: DeliveryContext): (userId: string) => FailureMark | null {
   const noChannel: FailureMark | null =
-    ctx.channels.length === 0 ? { reason: NO_CHANNEL_REASON, scenario: null } : null;
+    ctx.channels.length > 0
+      ? null
+      : {
+          reason: ctx.template.channels.length === 0 ? TEMPLATE_WITHOUT_CHANNELS : NO_CHANNEL_REASON,
+          scenario: null,
+        };
   const { appId, campaignId } = ctx;
   const templateKey = ctx.template.key;
   return (userId) => noChannel ?? ctx.faults({ appId, userId, templateKey, campaignId });

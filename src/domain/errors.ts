@@ -73,10 +73,20 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export const badRequest = (devMessage: string, details?: ErrorDetails): ApiError =>
   new ApiError('ERR_BAD_REQUEST', devMessage, { details });
 
-export const notFound = (what: string, id: string): ApiError =>
-  new ApiError('ERR_NOT_FOUND', `No ${what} with id or key "${id}" exists for this app.`, {
+export const notFound = (what: string, id: string, hint?: string): ApiError =>
+  new ApiError('ERR_NOT_FOUND', `No ${what} with id or key "${id}" exists for this app.${hint ? ` ${hint}` : ''}`, {
     message: `The ${what} was not found.`,
   });
+
+/** For the control plane, which reads every app's records. */
+export const notFoundInAnyApp = (what: string, id: string): ApiError =>
+  new ApiError('ERR_NOT_FOUND', `No ${what} with id "${id}" exists (in any app).`, {
+    message: `The ${what} was not found.`,
+  });
+
+/** A missing template's 404 says where the shared templates were read from (an empty or wrong fixtures folder). */
+export const templateNotFound = (ref: string, origin: string | undefined): ApiError =>
+  notFound('template', ref, origin ? `Shared templates: ${origin}.` : undefined);
 
 /** Startup problems (bad flag, fixture, scenario file): every problem listed, file and field named. */
 export class ConfigError extends Error {

@@ -5,7 +5,7 @@
  */
 import type { SendNotificationBody } from '../schemas/api.js';
 import type { Notification, Template } from '../schemas/records.js';
-import { ApiError, badRequest, notFound, type ErrorDetails } from './errors.js';
+import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
 import { createContentCompiler, createDeliveryRun, deliveredChannels } from './delivery.js';
 import { deliveryAt, type PerMember } from './delivery-run.js';
@@ -67,10 +67,10 @@ function findTemplate(deps: NotificationServiceDeps, appId: string, ref: SendNot
     );
   }
   // Both given: each must exist (a missing one is a 404 naming it), then they must agree.
-  if (ref.id !== undefined && !byId) throw notFound('template', ref.id);
-  if (ref.key !== undefined && !byKey) throw notFound('template', ref.key);
+  if (ref.id !== undefined && !byId) throw templateNotFound(ref.id, deps.templates.origin);
+  if (ref.key !== undefined && !byKey) throw templateNotFound(ref.key, deps.templates.origin);
   const template = byId ?? byKey;
-  if (!template) throw notFound('template', ref.id ?? ref.key ?? '');
+  if (!template) throw templateNotFound(ref.id ?? ref.key ?? '', deps.templates.origin);
   return template;
 }
 

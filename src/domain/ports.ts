@@ -146,6 +146,8 @@ export interface TemplateCatalog {
   findById(appId: string, id: string): Template | undefined;
   list(appId?: string): Template[];
   count(): number;
+  /** Where the shared templates come from (e.g. "7 template(s) from /x/fixtures/templates"), for 404 messages. */
+  readonly origin?: string;
 }
 
 export type EmulatorEvent =

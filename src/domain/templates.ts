@@ -6,7 +6,7 @@
 import type { Template, VariableSchemaEntry } from '../schemas/records.js';
 import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/resources.js';
 import { toVariableArray } from '../schemas/template-file.js';
-import { badRequest, notFound, type ErrorDetails } from './errors.js';
+import { badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { Clock, Ids, Store, TemplateCatalog } from './ports.js';
 import { slugFromName } from './slug.js';
 import { channelIdsOf, extrasOf, toTemplateView, type RuntimeTemplate, type TemplateView } from './template-view.js';
@@ -54,7 +54,7 @@ function normaliseVariables(input: NonNullable<UpdateTemplateBody['variableSchem
 export function createTemplateService(deps: TemplateServiceDeps) {
   function find(appId: string, ref: string): Template {
     const template = deps.templates.find(appId, ref);
-    if (!template) throw notFound('template', ref);
+    if (!template) throw templateNotFound(ref, deps.templates.origin);
     return template;
   }
 

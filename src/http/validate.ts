@@ -5,10 +5,11 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { badRequest, type ErrorDetails } from '../domain/errors.js';
+import { flattenIssues } from '../schemas/issues.js';
 
 export function zodDetails(error: z.ZodError, prefix = ''): ErrorDetails {
   const details: ErrorDetails = {};
-  for (const issue of error.issues) {
+  for (const issue of flattenIssues(error.issues)) {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
     details[path] ??= issue.message;
   }

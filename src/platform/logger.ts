@@ -9,6 +9,8 @@ export interface Logger {
   warn(message: string): void;
   info(message: string): void;
   debug(message: string): void;
+  /** The lowest level written; a logger without it gets every message and filters itself. */
+  readonly level?: LogLevel;
 }
 
 export function createLogger(
@@ -19,7 +21,7 @@ export function createLogger(
   const at = (lvl: LogLevel) => (message: string) => {
     if (LOG_LEVELS.indexOf(lvl) <= rank) write(`[notification-emulator] ${lvl}: ${message}`);
   };
-  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
+  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), level };
 }
 
 export const silentLogger: Logger = createLogger('silent');

@@ -12,12 +12,22 @@ const isoInstant = z
   )
   .transform((s) => Date.parse(s));
 
-/** A whole number from a query string; `?limit=` (empty) counts as absent, not as 0. */
-const queryInt = (min: number, max: number) =>
-  z.preprocess(
+/** A whole number from a query string; `?limit=` (empty) counts as absent, not as 0. Errors name the range. */
+const queryInt = (min: number, max: number, note = '') => {
+  const range =
+    max === Number.MAX_SAFE_INTEGER
+      ? `must be a whole number, ${min} or more${note}`
+      : `must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}${note}`;
+  return z.preprocess(
     (v) => (v === '' ? undefined : v),
-    z.coerce.number({ error: 'must be a whole number' }).int().min(min).max(max).optional(),
+    z.coerce
+      .number({ error: range })
+      .int({ error: range })
+      .min(min, { error: range })
+      .max(max, { error: range })
+      .optional(),
   );
+};
 
 export const PageQuerySchema = z.object({
   limit: queryInt(0, 10_000).transform((v) => v ?? 100),
@@ -26,7 +36,7 @@ export const PageQuerySchema = z.object({
 
 export const WaitQuerySchema = z.object({
   waitFor: queryInt(1, 10_000_000),
-  timeoutMs: queryInt(0, 300_000).transform((v) => v ?? 5_000),
+  timeoutMs: queryInt(0, 300_000, ' (milliseconds; at most 5 minutes)').transform((v) => v ?? 5_000),
 });
 
 export const DeliveryQuerySchema = PageQuerySchema.extend(WaitQuerySchema.shape).extend({

@@ -6,7 +6,36 @@ import { z } from 'zod';
 
 const text = z.string().min(1, 'must be a non-empty string');
 
-export const MatchSchema = z.strictObject({
+/** Edit distance, for "did you mean" on a mistyped key (short keys only, so the naive table is fine). */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** A strict object whose unknown-key error names the key, the closest allowed key and the allowed list. */
+function strictObject<T extends z.ZodRawShape>(shape: T) {
+  const allowed = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const key = issue.keys[0] ?? '';
+      const close = allowed
+        .map((k) => ({ k, d: distance(key.toLowerCase(), k.toLowerCase()) }))
+        .filter(({ d }) => d <= Math.max(2, Math.floor(key.length / 3)) && d < key.length)
+        .sort((x, y) => x.d - y.d)[0];
+      const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+      return `unknown key ${keys}${close ? ` (did you mean "${close.k}"?)` : ''}; allowed: ${allowed.join(', ')}`;
+    },
+  });
+}
+
+export const MatchSchema = strictObject({
   method: text
     .transform((m) => m.toUpperCase())
     .meta({ type: 'string' })
@@ -21,7 +50,7 @@ export const MatchSchema = z.strictObject({
   userId: text.optional(),
 });
 
-export const RateLimitSchema = z.strictObject({
+export const RateLimitSchema = strictObject({
   retryAfterSec: z.number().int().min(0).max(86_400),
   limit: z.number().int().min(1).optional(),
 });
@@ -34,60 +63,54 @@ export const FINAL_FAULT_KINDS = ['error', 'status', 'rateLimit', 'drop', 'failD
  * table lives in domain/errors.ts, and schemas import nothing but zod).
  */
 export function createScenarioSchema(errorCodes: readonly string[]) {
-  const FaultSchema = z
-    .strictObject({
-      error: z
-        .enum(errorCodes as [string, ...string[]], { error: `must be one of ${errorCodes.join(', ')}` })
-        .optional(),
-      message: z.string().optional(),
-      status: z.number().int().min(200).max(599).optional(),
-      body: z.unknown().optional(),
-      headers: z.record(z.string(), z.string()).optional(),
-      delayMs: z.number().int().min(0).max(600_000).optional(),
-      rateLimit: RateLimitSchema.optional(),
-      drop: z.literal(true, { error: 'must be true' }).optional(),
-      failDelivery: text.optional(),
-    })
-    .superRefine((fault, ctx) => {
-      const finals = FINAL_FAULT_KINDS.filter((k) => fault[k] !== undefined);
-      if (finals.length === 0 && fault.delayMs === undefined) {
-        ctx.addIssue({ code: 'custom', message: `needs one of ${FINAL_FAULT_KINDS.join(', ')} or delayMs`, path: [] });
-      }
-      if (finals.length > 1) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `combines ${finals.join(' and ')}; a rule has at most one of them (delayMs may join any)`,
-          path: [finals[1]!],
-        });
-      }
-      for (const k of ['body', 'headers'] as const) {
-        if (fault[k] !== undefined && fault.status === undefined)
-          ctx.addIssue({ code: 'custom', message: `is only allowed with "status" (a raw answer)`, path: [k] });
-      }
-      if (fault.message !== undefined && fault.error === undefined)
-        ctx.addIssue({ code: 'custom', message: 'is only allowed with "error"', path: ['message'] });
-    });
+  const FaultSchema = strictObject({
+    error: z.enum(errorCodes as [string, ...string[]], { error: `must be one of ${errorCodes.join(', ')}` }).optional(),
+    message: z.string().optional(),
+    status: z.number().int().min(200).max(599).optional(),
+    body: z.unknown().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    delayMs: z.number().int().min(0).max(600_000).optional(),
+    rateLimit: RateLimitSchema.optional(),
+    drop: z.literal(true, { error: 'must be true' }).optional(),
+    failDelivery: text.optional(),
+  }).superRefine((fault, ctx) => {
+    const finals = FINAL_FAULT_KINDS.filter((k) => fault[k] !== undefined);
+    if (finals.length === 0 && fault.delayMs === undefined) {
+      ctx.addIssue({ code: 'custom', message: `needs one of ${FINAL_FAULT_KINDS.join(', ')} or delayMs`, path: [] });
+    }
+    if (finals.length > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `combines ${finals.join(' and ')}; a rule has at most one of them (delayMs may join any)`,
+        path: [finals[1]!],
+      });
+    }
+    for (const k of ['body', 'headers'] as const) {
+      if (fault[k] !== undefined && fault.status === undefined)
+        ctx.addIssue({ code: 'custom', message: `is only allowed with "status" (a raw answer)`, path: [k] });
+    }
+    if (fault.message !== undefined && fault.error === undefined)
+      ctx.addIssue({ code: 'custom', message: 'is only allowed with "error"', path: ['message'] });
+  });
 
-  const RuleSchema = z
-    .strictObject({
-      description: z.string().optional(),
-      match: MatchSchema.default({}),
-      fault: FaultSchema,
-      times: z.number().int().min(1).optional(),
-      after: z.number().int().min(0).default(0),
-      probability: z.number().min(0).max(1).optional(),
-    })
-    .superRefine((rule, ctx) => {
-      if (rule.match.userId !== undefined && rule.fault.failDelivery === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'matches recipients, so the fault must be failDelivery',
-          path: ['match', 'userId'],
-        });
-      }
-    });
+  const RuleSchema = strictObject({
+    description: z.string().optional(),
+    match: MatchSchema.default({}),
+    fault: FaultSchema,
+    times: z.number().int().min(1).optional(),
+    after: z.number().int().min(0).default(0),
+    probability: z.number().min(0).max(1).optional(),
+  }).superRefine((rule, ctx) => {
+    if (rule.match.userId !== undefined && rule.fault.failDelivery === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'matches recipients, so the fault must be failDelivery',
+        path: ['match', 'userId'],
+      });
+    }
+  });
 
-  return z.strictObject({
+  return strictObject({
     name: z
       .string()
       .regex(/^[A-Za-z0-9_.-]+$/, 'must be letters, digits, "_", "-" or "." (it is used in headers and URLs)'),
@@ -106,7 +129,8 @@ export function describeScenarioIssues(error: z.ZodError): { problems: string[];
   const problems: string[] = [];
   const details: Record<string, string> = {};
   for (const issue of error.issues) {
-    const path = issue.path.map(String);
+    // An unknown key is reported at the key itself: `rule 1, field "tiems"`.
+    const path = [...issue.path.map(String), ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])];
     let where = `field "${path.join('.') || '(root)'}"`;
     if (path[0] === 'rules' && path.length >= 2 && /^\d+$/.test(path[1]!)) {
       const field = path.slice(2).join('.') || '(rule)';

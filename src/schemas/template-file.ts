@@ -5,15 +5,22 @@
 import { z } from 'zod';
 import { TEMPLATE_STATUSES, VARIABLE_TYPES } from './records.js';
 
+/** `must be one of "string", "image", "action" (got "number")`. */
+const VariableTypeSchema = z.enum(VARIABLE_TYPES, {
+  error: (issue) =>
+    `must be one of ${VARIABLE_TYPES.map((t) => `"${t}"`).join(', ')} ` +
+    `(got ${JSON.stringify(issue.input) ?? 'nothing'})`,
+});
+
 const VariableEntryInputSchema = z.object({
   key: z.string().min(1),
-  type: z.enum(VARIABLE_TYPES),
+  type: VariableTypeSchema,
   name: z.string().optional(),
   required: z.boolean().default(true),
 });
 
 const VariableMapValueSchema = z.object({
-  type: z.enum(VARIABLE_TYPES),
+  type: VariableTypeSchema,
   name: z.string().optional(),
   required: z.boolean().default(true),
 });

@@ -2,11 +2,12 @@
  * `notification-emulator generate-csv`: writes a valid recipients CSV of fake data for one
  * fixture template, to stdout or --out, with progress on stderr. Returns the exit code.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { loadTemplates } from '../catalog/load-fixtures.js';
+import { defaultFixturesDir } from '../config.js';
 import { ConfigError } from '../domain/errors.js';
 import { MAX_CSV_ROWS } from '../domain/csv.js';
 import type { Template } from '../schemas/records.js';
@@ -19,7 +20,7 @@ Writes a recipients CSV (user_id + the template's variable columns) filled with 
   --template KEY   template key (or id) from DIR/templates
   --rows N         number of data rows (user ids user-000001 …)
   --seed S         integer seed: the same seed gives the same file (default: random, printed)
-  --fixtures DIR   fixtures directory (default ./fixtures)
+  --fixtures DIR   fixtures directory (default ./fixtures, else the bundled examples)
   --out FILE       write to FILE instead of stdout
 `;
 
@@ -107,7 +108,7 @@ function readOptions(argv: string[]): GenerateCsvOptions | 'help' {
     templateKey: values.template as string,
     rows: readInteger('--rows', values.rows as string),
     seed: values.seed === undefined ? createRandom().seed : readInteger('--seed', values.seed),
-    fixturesDir: values.fixtures ?? './fixtures',
+    fixturesDir: values.fixtures ?? defaultFixturesDir(),
     out: values.out,
   };
 }
@@ -120,6 +121,7 @@ function readInteger(flag: string, text: string): number {
 }
 
 function findTemplate(fixturesDir: string, key: string): Template {
+  if (!existsSync(fixturesDir)) throw new LookupError(`--fixtures: the folder "${fixturesDir}" does not exist`);
   const templates = loadTemplates(fixturesDir, '1970-01-01T00:00:00.000Z');
   const found =
     templates.find((t) => t.key === key && t.appId === null) ?? templates.find((t) => t.key === key || t.id === key);

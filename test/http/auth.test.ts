@@ -39,6 +39,22 @@ describe('strict mode from the apps option', () => {
     expectApiError(await send(app, plain, creds), 401, 'ERR_UNAUTHORIZED');
   });
 
+  it('says the key is wrong for a known app, never printing the expected key', async () => {
+    const res = await send(app, plain, { appId: 'shop', apiKey: 'b-key' });
+    expectApiError(res, 401, 'ERR_UNAUTHORIZED');
+    expect(res.body.error.message).toBe('Authentication failed: wrong apikey for this app.');
+    expect(res.body.error.devMessage).toBe('The apikey is wrong for app "shop" (strict mode).');
+    expect(res.body.error.details).toEqual({ apikey: 'is not the key configured for app "shop"' });
+    expect(JSON.stringify(res.body)).not.toContain('s3cret');
+  });
+
+  it('says an unknown app is not configured', async () => {
+    const res = await send(app, plain, { appId: 'other', apiKey: 's3cret' });
+    expect(res.body.error.message).toBe('Authentication failed: unknown appid.');
+    expect(res.body.error.devMessage).toMatch(/^No app "other" is configured \(strict mode/);
+    expect(JSON.stringify(res.body)).not.toContain('s3cret');
+  });
+
   it('names the missing headers in details', async () => {
     const res = await send(app, plain, { appId: '', apiKey: '' });
     expect(Object.keys(res.body.error.details).sort()).toEqual(['apikey', 'appid']);
@@ -110,6 +126,59 @@ describe('production Host header', () => {
 
   it('ignores a Host of another shape', async () => {
     expect((await send(app, plain, { appId: 'shop', headers: { host: 'localhost:4010' } })).status).toBe(200);
+  });
+
+  it('accepts any region in open mode (no region is configured there)', async () => {
+    for (const host of ['shop.api-us.example.com', 'shop.api-eu.example.com', 'shop.api-in.example.com'])
+      expect((await send(app, plain, { appId: 'shop', headers: { host } })).status, host).toBe(200);
+  });
+});
+
+describe('production Host header: region of a configured app', () => {
+  const strict = makeTestApp({
+    apps: [
+      { appId: 'shop', apiKey: 's3cret', region: 'eu' },
+      { appId: 'blog', apiKey: 'b-key' },
+    ],
+  });
+  const shop = (host: string) => send(strict, plain, { appId: 'shop', apiKey: 's3cret', headers: { host } });
+
+  it('accepts the configured region, in any case', async () => {
+    expect((await shop('shop.api-eu.example.com')).status).toBe(200);
+    expect((await shop('shop.api-EU.example.com')).status).toBe(200);
+  });
+
+  it('answers 401 naming both regions when the Host names another one', async () => {
+    const res = await shop('shop.api-us.example.com');
+    expectApiError(res, 401, 'ERR_UNAUTHORIZED');
+    expect(res.body.error.devMessage).toBe('The Host names region "us" but app "shop" is configured in region "eu".');
+    expect(res.body.error.details).toEqual({ host: 'region must be "eu" for app "shop" (got "us")' });
+  });
+
+  it('checks the app before the region, and the key before the region', async () => {
+    expect(
+      (await send(strict, plain, { appId: 'shop', apiKey: 'x', headers: { host: 'shop.api-us.x.io' } })).body.error
+        .devMessage,
+    ).toMatch(/apikey is wrong/);
+  });
+
+  it('accepts any region for an app configured without one', async () => {
+    const res = await send(strict, plain, {
+      appId: 'blog',
+      apiKey: 'b-key',
+      headers: { host: 'blog.api-in.example.com' },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('takes the region from EMULATOR_APPS=app:key:region', async () => {
+    const command = loadConfig([], { EMULATOR_APPS: 'two:k2:eu' });
+    if (command.kind !== 'serve') throw new Error('expected serve');
+    const app = createApp({ ...command.options, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    opened.push(app);
+    const host = (h: string) => send(app, plain, { appId: 'two', apiKey: 'k2', headers: { host: h } });
+    expect((await host('two.api-eu.example.com')).status).toBe(200);
+    expectApiError(await host('two.api-us.example.com'), 401, 'ERR_UNAUTHORIZED');
   });
 });
 

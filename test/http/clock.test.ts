@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
 
 describe('/__clock', () => {
   it('GET answers the current instant and mode', async () => {
@@ -62,5 +62,40 @@ describe('/__clock', () => {
     }
     expectApiError(await call(app, 'POST', '/__clock', undefined, { raw: 'advanceMs=5' }), 400, 'ERR_BAD_REQUEST');
     expect((await call(app, 'GET', '/__clock')).body.now).toBe('2030-01-01T00:00:00.000Z');
+  });
+
+  it('moves backwards on POST {now} (allowed, like a fake timer): later records carry the earlier time', async () => {
+    const app = makeTestApp({ clock: manualClock('2030-06-01T00:00:00.000Z') });
+    await send(app, { template: { key: 'plain' }, targets: ['before'], mode: 'realtime' });
+    const back = await call(app, 'POST', '/__clock', { now: '2030-01-01T00:00:00Z' });
+    expect(back.body).toEqual({ now: '2030-01-01T00:00:00.000Z', mode: 'manual' });
+    await send(app, { template: { key: 'plain' }, targets: ['after'], mode: 'realtime' });
+    const items = (await call(app, 'GET', '/__inspect/deliveries')).body.items;
+    // Lists stay in the order things happened; timestamps follow the clock.
+    expect(items.map((d: any) => [d.userId, d.createdAt])).toEqual([
+      ['before', '2030-06-01T00:00:00.000Z'],
+      ['after', '2030-01-01T00:00:00.000Z'],
+    ]);
+    const since = await call(app, 'GET', '/__inspect/deliveries?since=2030-03-01T00:00:00Z');
+    expect(since.body.items.map((d: any) => d.userId)).toEqual(['before']);
+  });
+
+  it('moving backwards never un-starts a campaign, and a scheduled one waits for its time again', async () => {
+    const app = makeTestApp({ clock: manualClock('2030-01-01T00:00:00.000Z') });
+    const campaign = (
+      await call(app, 'POST', '/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'batch' })
+    ).body;
+    await call(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1'] });
+    const scheduled = await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {
+      scheduledAt: '2030-01-02T00:00:00Z',
+    });
+    expect(scheduled.body.status).toBe('scheduled');
+    await call(app, 'POST', '/__clock', { now: '2029-12-01T00:00:00Z' });
+    expect((await call(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).toBe('scheduled');
+    await call(app, 'POST', '/__clock', { now: '2030-01-03T00:00:00Z' });
+    const started = (await call(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status;
+    expect(['sending', 'sent']).toContain(started);
+    await call(app, 'POST', '/__clock', { now: '2029-01-01T00:00:00Z' });
+    expect((await call(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).not.toBe('scheduled');
   });
 });

@@ -2,12 +2,13 @@
  * Fixture templates (CONTRACT §4): file forms, variableSchema forms, defaults, stable IDs,
  * startup errors naming file and field, and reload on change keeping the last good set.
  */
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, createApp, type EmulatorApp } from '../../src/index.js';
 import { call, expectApiError, send } from '../helpers/app.js';
+import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
 const opened: EmulatorApp[] = [];
 afterEach(async () => {
@@ -101,7 +102,16 @@ describe('loading fixture files', () => {
       'a bad variable type',
       tpl('v', { variableSchema: [{ key: 'x', type: 'number' }] }),
       'bad.json',
-      /field "variableSchema/,
+      /field "variableSchema\.0\.type" \(variable "x"\): must be one of "string", "image", "action" \(got "number"\)/,
+    ],
+    [
+      'a bad variable type in the map form, in an array file',
+      [tpl('ok'), tpl('m', { variableSchema: { total: { type: 'money' } } })],
+      'bad.json',
+      new RegExp(
+        'field "1\\.variableSchema\\.total\\.type" \\(variable "total"\\): ' +
+          'must be one of "string", "image", "action" \\(got "money"\\)',
+      ),
     ],
     ['a missing key', { content: {} }, 'bad.json', /field "key"/],
     ['a bad id', tpl('i', { id: 'XYZ' }), 'bad.json', /field "id"/],
@@ -131,8 +141,54 @@ describe('loading fixture files', () => {
     expect(message).toMatch(pattern);
   });
 
-  it('refuses a key defined twice', () => {
-    expect(() => open(fixturesDir({ 'a.json': tpl('dup'), 'b.json': tpl('dup') }))).toThrow(/"dup" is defined twice/);
+  it('refuses a key defined twice, naming both files', () => {
+    const dir = fixturesDir({ 'a.json': tpl('dup'), 'b.json': tpl('dup') });
+    const a = join(dir, 'templates', 'a.json');
+    const b = join(dir, 'templates', 'b.json');
+    expect(() => open(dir)).toThrow(`template key "dup" is defined twice (shared): in ${a} and in ${b}`);
+  });
+
+  it('reports every bad file at once: templates, apps.json and scenarios', () => {
+    const dir = fixturesDir({ 'a.json': tpl('a', { status: 'live' }), 'b.json': '{ nope' });
+    writeFileSync(join(dir, 'apps.json'), JSON.stringify([{ appId: 'x' }]));
+    const scenarios = mkdtempSync(join(tmpdir(), 'emu-scenarios-'));
+    writeFileSync(
+      join(scenarios, 's.json'),
+      JSON.stringify({ name: 's', rules: [{ fault: { drop: true }, tiems: 2 }] }),
+    );
+    let problems: string[] = [];
+    try {
+      createApp({ fixturesDir: dir, scenariosDir: scenarios, watch: false, logLevel: 'silent' });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems.join('\n')).toContain(`${join(dir, 'templates', 'a.json')}: field "status"`);
+    expect(problems.join('\n')).toContain(`${join(dir, 'templates', 'b.json')}: not valid JSON`);
+    expect(problems.join('\n')).toContain(`${join(dir, 'apps.json')}: field "0.apiKey"`);
+    expect(problems.join('\n')).toContain(`${join(scenarios, 's.json')}: rule 1, field "tiems": unknown key "tiems"`);
+    expect(problems).toHaveLength(4);
+  });
+
+  it('warns through the logger when the fixtures folder holds no templates (createApp outside the repository)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-empty-'));
+    const warnings: string[] = [];
+    const logger = { error: () => {}, warn: (m: string) => warnings.push(m), info: () => {}, debug: () => {} };
+    opened.push(createApp({ fixturesDir: dir, watch: false, logger }));
+    expect(warnings).toEqual([
+      `no templates found in ${join(dir, 'templates')}: every send will answer 404 until one is added`,
+    ]);
+    opened.push(createApp({ templates: [], watch: false, logger }));
+    expect(warnings).toHaveLength(1); // inline templates: nothing to warn about
+  });
+
+  it('names the fixtures folder in the 404 of a template it does not hold', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-empty-'));
+    const res = await send(open(dir), { template: { key: 'welcome-message' }, targets: ['u'], mode: 'realtime' });
+    expectApiError(res, 404, 'ERR_NOT_FOUND');
+    expect(res.body.error.devMessage).toBe(
+      'No template with id or key "welcome-message" exists for this app. ' +
+        `Shared templates: 0 template(s) from ${join(dir, 'templates')}.`,
+    );
   });
 
   it('refuses a bad apps.json naming the file', () => {
@@ -149,7 +205,7 @@ describe('loading fixture files', () => {
 
 describe('the bundled fixtures/', () => {
   it('load, with at least five templates including a draft and an archived one', async () => {
-    const app = open('fixtures');
+    const app = open(bundledTemplatesCopy());
     const health = (await call(app, 'GET', '/__health')).body;
     expect(health.templates).toBeGreaterThanOrEqual(5);
     expectApiError(
@@ -207,5 +263,45 @@ describe('watching fixtures', () => {
       404,
       'ERR_NOT_FOUND',
     );
+  });
+
+  it('reloads apps.json: strict when it appears, open when it goes, a bad edit keeps the previous apps', async () => {
+    const dir = fixturesDir({ 'a.json': tpl('first') });
+    const lines: string[] = [];
+    const logger = {
+      error: (m: string) => lines.push(`error: ${m}`),
+      warn: () => {},
+      info: (m: string) => lines.push(`info: ${m}`),
+      debug: () => {},
+    };
+    const app = createApp({ fixturesDir: dir, scenariosDir: dir, watch: true, logger });
+    opened.push(app);
+    const status = (appId: string, apiKey: string) => async () =>
+      (await send(app, { template: { key: 'first' }, targets: ['u'], mode: 'realtime' }, { appId, apiKey })).status;
+    expect(await status('anyone', 'k')()).toBe(200);
+
+    const file = join(dir, 'apps.json');
+    writeFileSync(file, JSON.stringify([{ appId: 'shop', apiKey: 's3cret' }]));
+    expect(await until(status('anyone', 'k'), (s) => s === 401)).toBe(401);
+    expect(await status('shop', 's3cret')()).toBe(200);
+    expect((await call(app, 'GET', '/__health')).body.auth).toBe('strict');
+    expect(lines.join('\n')).toContain(`info: reloaded ${file}: 1 app(s) (shop), auth strict`);
+
+    writeFileSync(file, JSON.stringify([{ appId: 'shop' }]));
+    await until(
+      async () => lines.join('\n'),
+      (l) => l.includes('apps.json reload refused'),
+    );
+    expect(lines.join('\n')).toContain(`${file}: field "0.apiKey"`);
+    expect(await status('shop', 's3cret')()).toBe(200);
+
+    writeFileSync(file, JSON.stringify([{ appId: 'shop', apiKey: 'new-key' }]));
+    expect(await until(status('shop', 's3cret'), (s) => s === 401)).toBe(401);
+    expect(await status('shop', 'new-key')()).toBe(200);
+
+    rmSync(file);
+    expect(await until(status('anyone', 'k'), (s) => s === 200)).toBe(200);
+    expect((await call(app, 'GET', '/__health')).body.auth).toBe('open');
+    expect(lines.join('\n')).toContain(`info: ${file} is gone or empty: auth open`);
   });
 });

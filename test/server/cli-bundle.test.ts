@@ -13,7 +13,9 @@ let dir: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'emulator-bundle-'));
-  for (const entry of ['dist', 'package.json', 'fixtures']) cpSync(entry, join(dir, entry), { recursive: true });
+  // fixtures/templates only: a user's fixtures/apps.json (strict auth) must not reach the test.
+  for (const entry of ['dist', 'package.json', 'fixtures/templates'])
+    cpSync(entry, join(dir, entry), { recursive: true });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

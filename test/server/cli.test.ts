@@ -3,10 +3,11 @@
  * bound URL, a request, SIGTERM → exit 0; bad flags and fixtures → a message and exit 2.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
 const CLI = join(process.cwd(), 'dist', 'cli.js');
 const cleanEnv = () => {
@@ -15,12 +16,53 @@ const cleanEnv = () => {
     if (name.startsWith('EMULATOR_') || name === 'PORT' || name === 'HOST') delete env[name];
   return env;
 };
-const run = (args: string[]) =>
-  spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 20_000 });
+const run = (args: string[], cwd?: string) =>
+  spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 20_000, cwd });
+// Never the repository's ./fixtures: a user may have put an apps.json there.
+const FIXTURES = bundledTemplatesCopy('emu-cli-fixtures-');
+
+interface Started {
+  url: string;
+  stdout: string;
+  stderr: () => string;
+  stop: () => Promise<number | null>;
+}
+
+/** Starts the CLI and resolves once the startup summary (its last line, "body limits") is on stderr. */
+async function start(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--no-watch', ...args], {
+    env: options.env ?? cleanEnv(),
+    cwd: options.cwd,
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (stdout.includes('\n') && (stderr.includes('body limits:') || args.includes('silent'))) resolve();
+    };
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stdout}${stderr}`)));
+  });
+  const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
+  const local = /from this machine: (http:\/\/[^)\s]+)/.exec(stdout)?.[1];
+  return {
+    url: local ?? url,
+    stdout,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
 
 describe('notification-emulator CLI', () => {
   it('prints the bound URL, serves requests, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', 'fixtures', '--log-level', 'silent'], {
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', FIXTURES, '--log-level', 'silent'], {
       env: cleanEnv(),
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -67,7 +109,7 @@ describe('notification-emulator CLI', () => {
   });
 
   it('exits 0 on SIGINT sent the moment the startup line appears', async () => {
-    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', 'fixtures', '--log-level', 'silent'], {
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', FIXTURES, '--log-level', 'silent'], {
       env: cleanEnv(),
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -104,5 +146,175 @@ describe('notification-emulator CLI', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('broken.json');
     expect(result.stderr).toMatch(/status/);
+  });
+
+  it('prints the version for --version and -v, exit 0', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const result = run([flag]);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
+  });
+
+  it.each([
+    [
+      ['--fixtures', '/no/such/fixtures'],
+      /--fixtures \/ EMULATOR_FIXTURES: the folder "\/no\/such\/fixtures" does not exist/,
+    ],
+    [
+      ['--scenarios', 'no-such-scenarios'],
+      /--scenarios \/ EMULATOR_SCENARIOS_DIR: the folder "no-such-scenarios" does not exist/,
+    ],
+  ])('exits 2 when a named folder does not exist: %j', (args, pattern) => {
+    const result = run(['--port', '0', ...args]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/cannot start/);
+    expect(result.stderr).toMatch(pattern);
+  });
+
+  it('exits 2 when EMULATOR_FIXTURES names a folder that does not exist', () => {
+    const result = spawnSync(process.execPath, [CLI, '--port', '0'], {
+      encoding: 'utf8',
+      env: { ...cleanEnv(), EMULATOR_FIXTURES: '/no/such/dir' },
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('"/no/such/dir" does not exist');
+  });
+
+  it('startup output: bound address, fixtures + template count, scenarios, data file, auth, admin token', async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'emu-cli-data-')), 'state.json');
+    const emu = await start(
+      ['--host', '0.0.0.0', '--fixtures', FIXTURES, '--scenario', 'throttled', '--data-file', dataFile],
+      { env: { ...cleanEnv(), EMULATOR_APPS: 'shop:s3cret:eu,blog:b-key', EMULATOR_ADMIN_TOKEN: 'tok' } },
+    );
+    try {
+      expect(emu.stdout).toMatch(
+        new RegExp(
+          '^notification-emulator listening on http://0\\.0\\.0\\.0:\\d+ ' +
+            '\\(every interface; from this machine: http://127\\.0\\.0\\.1:\\d+\\)\\n$',
+        ),
+      );
+      const err = emu.stderr();
+      expect(err).toMatch(new RegExp(`info: fixtures: ${FIXTURES} \\(\\d+ templates\\)\n`));
+      expect(err).toMatch(/info: scenarios: .*scenarios \(\d+ loaded\); active: throttled\n/);
+      expect(err).toContain(`info: data: file ${dataFile}\n`);
+      expect(err).toContain('info: auth: strict, 2 apps (shop/eu, blog) from EMULATOR_APPS\n');
+      expect(err).toContain('info: admin token: required on /__…');
+      expect(err).toContain('body limits: JSON 50 MB, CSV upload 100 MB');
+      const health = await fetch(`${emu.url}/__health`, { headers: { authorization: 'Bearer tok' } });
+      expect(health.status).toBe(200);
+    } finally {
+      expect(await emu.stop()).toBe(0);
+    }
+  });
+
+  it('startup output in the default case: open auth, in memory, no admin token', async () => {
+    const emu = await start(['--fixtures', FIXTURES]);
+    try {
+      expect(emu.stdout).toMatch(/^notification-emulator listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+      expect(emu.stderr()).toContain('info: auth: open (any non-empty appid + apikey pair');
+      expect(emu.stderr()).toContain('info: data: in memory');
+      expect(emu.stderr()).toContain('info: admin token: not required');
+      expect(emu.stderr()).toMatch(/active: none/);
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it('uses the bundled examples, and says so, without ./fixtures, ./scenarios or named folders', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'emu-cli-cwd-'));
+    const emu = await start([], { cwd: empty });
+    try {
+      expect(emu.stderr()).toMatch(
+        /fixtures: .*fixtures \(\d+ templates\), the bundled examples: no \.\/fixtures here/,
+      );
+      expect(emu.stderr()).toMatch(
+        /scenarios: .*scenarios \(\d+ loaded\), the bundled examples: no \.\/scenarios here/,
+      );
+      const health = (await (await fetch(`${emu.url}/__health`)).json()) as { templates: number };
+      expect(health.templates).toBeGreaterThanOrEqual(5);
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it('--log-level debug logs one line per request; info does not', async () => {
+    const body = JSON.stringify({ template: { key: 'nope' }, targets: ['u1'], mode: 'realtime' });
+    const headers = { 'content-type': 'application/json', appid: 'dbg', apikey: 'k' };
+    const debug = await start(['--fixtures', FIXTURES, '--log-level', 'debug']);
+    const info = await start(['--fixtures', FIXTURES, '--log-level', 'info']);
+    try {
+      for (const emu of [debug, info])
+        expect((await fetch(`${emu.url}/api/notifications/send`, { method: 'POST', headers, body })).status).toBe(404);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(debug.stderr()).toMatch(
+        /debug: POST \/api\/notifications\/send app=dbg → 404 ERR_NOT_FOUND \(\d+(\.\d+)? ms\)\n/,
+      );
+      expect(info.stderr()).not.toContain('/api/notifications/send');
+    } finally {
+      await debug.stop();
+      await info.stop();
+    }
+  });
+
+  it('--body-limit sets the JSON body limit (413 past it), EMULATOR_BODY_LIMIT too', async () => {
+    const emu = await start(['--fixtures', FIXTURES, '--body-limit', '1kb', '--log-level', 'silent']);
+    const viaEnv = await start(['--fixtures', FIXTURES, '--log-level', 'silent'], {
+      env: { ...cleanEnv(), EMULATOR_BODY_LIMIT: '1024' },
+    });
+    try {
+      for (const { url } of [emu, viaEnv]) {
+        const post = (bytes: number) =>
+          fetch(`${url}/api/notifications/send`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', appid: 'a', apikey: 'k' },
+            body: JSON.stringify({ template: { key: 'x' }, targets: ['u'], mode: 'realtime', pad: '' }).replace(
+              '""',
+              JSON.stringify('x'.repeat(bytes - 67)),
+            ),
+          });
+        const atLimit = await post(1024);
+        expect(atLimit.status).not.toBe(413);
+        const over = await post(1025);
+        expect(over.status).toBe(413);
+        expect(((await over.json()) as { error: { code: string } }).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+      }
+    } finally {
+      await emu.stop();
+      await viaEnv.stop();
+    }
+  });
+
+  it('outlives the shell that put it in the background when npm did not start it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-bg-'));
+    const out = join(dir, 'out.txt');
+    const pidFile = join(dir, 'pid');
+    // As under `npx vitest`: npm_command=exec is inherited, but the parent is a shell that exits at once.
+    spawnSync(
+      'sh',
+      [
+        '-c',
+        `"${process.execPath}" "${CLI}" --port 0 --no-watch --fixtures "${FIXTURES}" > "${out}" 2>&1 & ` +
+          `echo $! > "${pidFile}"`,
+      ],
+      { env: { ...cleanEnv(), npm_command: 'exec' } },
+    );
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    try {
+      let url: string | undefined;
+      await vi.waitFor(
+        () => {
+          url = /listening on (http:\/\/\S+)/.exec(readFileSync(out, 'utf8'))?.[1];
+          expect(url).toBeDefined();
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      await new Promise((r) => setTimeout(r, 1500)); // three parent checks' worth
+      expect((await fetch(`${url}/__health`)).status).toBe(200);
+    } finally {
+      process.kill(pid, 'SIGTERM');
+    }
   });
 });

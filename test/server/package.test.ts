@@ -4,12 +4,12 @@
  * `files`, `bin` or `exports` fails here.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const run = promisify(execFile);
 const root = process.cwd();
@@ -101,5 +101,72 @@ describe('the packed package', () => {
     ].join('\n');
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
     expect(stdout.trim()).toBe('function ok function');
+  });
+
+  it('npx notification-emulator --version prints the package version', async () => {
+    const { stdout } = await run(npx, ['--no-install', 'notification-emulator', '--version'], { cwd: project });
+    expect(stdout.trim()).toBe(
+      (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string }).version,
+    );
+  });
+
+  it('ships the example templates but never a fixtures/apps.json (a strict-auth file a user may have made)', () => {
+    expect(readdirSync(join(installed, 'fixtures'))).toEqual(['templates']);
+    const { files } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[] };
+    expect(files).toContain('fixtures/templates');
+    expect(files).not.toContain('fixtures');
+  });
+
+  it('without --fixtures or ./fixtures serves the bundled examples, says so; `kill <npx pid>` stops it', async () => {
+    const child = spawn(npx, ['--no-install', 'notification-emulator', '--port', '0', '--no-watch'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    let url: string | undefined;
+    for await (const line of createInterface({ input: child.stdout })) {
+      url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+      if (url) break;
+    }
+    expect(url, stderr).toBeDefined();
+    const health = (await (await fetch(`${url}/__health`)).json()) as { templates: number };
+    expect(health.templates).toBeGreaterThanOrEqual(5);
+    await vi.waitFor(() => expect(stderr).toContain('the bundled examples: no ./fixtures here'), { timeout: 5000 });
+    expect(stderr).toContain(join(installed, 'fixtures'));
+
+    child.kill('SIGTERM'); // npx itself, as `kill $!` after `npx notification-emulator &` does
+    await vi.waitFor(
+      async () => {
+        await expect(fetch(`${url}/__health`, { signal: AbortSignal.timeout(500) })).rejects.toThrow();
+      },
+      { timeout: 5000, interval: 100 },
+    );
+    await exited;
+  });
+
+  it('exits 2 when a named --fixtures or --scenarios folder does not exist', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'notification-emulator');
+    for (const args of [
+      ['--fixtures', 'my-fixtures'],
+      ['--scenarios', 'my-scenarios'],
+    ]) {
+      const failure = await run(bin, ['--port', '0', ...args], { cwd: project }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure?.code, args.join(' ')).toBe(2);
+      expect(failure?.stderr).toContain(`the folder "${args[1]}" does not exist`);
+    }
+  });
+
+  it('generate-csv finds the bundled templates without --fixtures', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'notification-emulator');
+    const { stdout } = await run(bin, ['generate-csv', '--template', 'welcome-message', '--rows', '2', '--seed', '1'], {
+      cwd: project,
+    });
+    expect(stdout.trim().split('\n')).toHaveLength(3);
+    expect(stdout).toMatch(/^user_id,/);
   });
 });

@@ -3,7 +3,7 @@
  * bad flag or value reported as a ConfigError naming it.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/index.js';
+import { ConfigError, loadConfig, parseSize, resolveFolders } from '../../src/index.js';
 
 function options(argv: string[], env: Record<string, string> = {}) {
   const command = loadConfig(argv, env);
@@ -54,18 +54,24 @@ describe('loadConfig', () => {
     [['--max-deliveries', '10'], {}, { maxDeliveries: 10 }],
     [['--log-level', 'silent'], { EMULATOR_LOG_LEVEL: 'debug' }, { logLevel: 'silent' }],
     [['--no-watch'], {}, { watch: false }],
+    [['--body-limit', '1024'], { EMULATOR_BODY_LIMIT: '5mb' }, { bodyLimitBytes: 1024 }],
+    [[], { EMULATOR_BODY_LIMIT: '5mb' }, { bodyLimitBytes: 5 * 1024 * 1024 }],
+    [['--body-limit', '512KB'], {}, { bodyLimitBytes: 512 * 1024 }],
+    [['--body-limit', '1.5m'], {}, { bodyLimitBytes: 1.5 * 1024 * 1024 }],
+    [['--upload-limit', '1gb'], { EMULATOR_UPLOAD_LIMIT: '1' }, { uploadLimitBytes: 1024 ** 3 }],
+    [[], { EMULATOR_UPLOAD_LIMIT: '200mb' }, { uploadLimitBytes: 200 * 1024 * 1024 }],
   ])('%j with env %j gives %j', (argv, env, expected) => {
     expect(options(argv as string[], env as Record<string, string>)).toMatchObject(expected);
   });
 
-  it('parses EMULATOR_APPS into apps with a default region', () => {
+  it('parses EMULATOR_APPS into apps, with a region only when one is given', () => {
     expect(options([], { EMULATOR_APPS: 'app1:key1, app2:key2:eu,' }).apps).toEqual([
-      { appId: 'app1', apiKey: 'key1', region: 'us' },
+      { appId: 'app1', apiKey: 'key1' },
       { appId: 'app2', apiKey: 'key2', region: 'eu' },
     ]);
   });
 
-  it.each(['app1', 'app1:', ':key', 'good:k,bad'])('refuses EMULATOR_APPS=%j naming the entry', (value) => {
+  it.each(['app1', 'app1:', ':key', 'good:k,bad', 'a:k:e u'])('refuses EMULATOR_APPS=%j naming the entry', (value) => {
     expect(problems([], { EMULATOR_APPS: value })).toMatch(/EMULATOR_APPS/);
   });
 
@@ -79,6 +85,10 @@ describe('loadConfig', () => {
     [['--nope'], /nope/],
     [['stray'], /stray/],
     [['--port'], /port/],
+    [['--body-limit', 'lots'], /^--body-limit: .*got "lots"/],
+    [['--body-limit', '0'], /^--body-limit: /],
+    [['--body-limit', '10tb'], /^--body-limit: /],
+    [['--upload-limit=-5'], /^--upload-limit: /],
   ])('refuses %j with a message naming it', (argv, pattern) => {
     expect(problems(argv)).toMatch(pattern);
   });
@@ -101,8 +111,95 @@ describe('loadConfig', () => {
     expect(text).toMatch(/EMULATOR_APPS/);
   });
 
+  it('names EMULATOR_BODY_LIMIT when only the env value is bad', () => {
+    expect(problems([], { EMULATOR_BODY_LIMIT: 'big' })).toMatch(/^EMULATOR_BODY_LIMIT: /);
+  });
+
+  it('answers version for --version and -v, before any other flag is checked', () => {
+    expect(loadConfig(['--version'], {})).toEqual({ kind: 'version' });
+    expect(loadConfig(['-v', '--port', 'abc'], {})).toEqual({ kind: 'version' });
+  });
+
+  it('says whether the fixtures and scenarios folders were named', () => {
+    const named = (argv: string[], env: Record<string, string> = {}) => {
+      const command = loadConfig(argv, env);
+      return command.kind === 'serve' ? command.named : undefined;
+    };
+    expect(named([])).toEqual({ fixtures: false, scenarios: false });
+    expect(named(['--fixtures', 'f'])).toEqual({ fixtures: true, scenarios: false });
+    expect(named([], { EMULATOR_SCENARIOS_DIR: 's' })).toEqual({ fixtures: false, scenarios: true });
+  });
+
   it('answers help for --help and -h', () => {
     expect(loadConfig(['--help'], {})).toEqual({ kind: 'help' });
     expect(loadConfig(['-h'], {})).toEqual({ kind: 'help' });
+  });
+});
+
+describe('resolveFolders', () => {
+  const bundled = { fixtures: '/pkg/fixtures', scenarios: '/pkg/scenarios' };
+  const defaults = options([]);
+  const resolveWith = (existing: string[], named = { fixtures: false, scenarios: false }, opts = defaults) =>
+    resolveFolders(opts, named, (p) => existing.includes(p), bundled);
+
+  it('keeps ./fixtures and ./scenarios when they are emulator folders', () => {
+    const { options: o, source } = resolveWith(['fixtures/templates', './scenarios', ...Object.values(bundled)]);
+    expect([o.fixturesDir, o.scenariosDir]).toEqual(['./fixtures', './scenarios']);
+    expect(source).toEqual({ fixtures: 'default', scenarios: 'default' });
+  });
+
+  it('keeps ./fixtures holding only an apps.json', () => {
+    expect(resolveWith(['fixtures/apps.json', ...Object.values(bundled)]).options.fixturesDir).toBe('./fixtures');
+  });
+
+  it('falls back to the bundled examples when the defaults are missing (or ./fixtures is unrelated)', () => {
+    const { options: o, source } = resolveWith(['./fixtures', ...Object.values(bundled)]);
+    expect([o.fixturesDir, o.scenariosDir]).toEqual([bundled.fixtures, bundled.scenarios]);
+    expect(source).toEqual({ fixtures: 'bundled', scenarios: 'bundled' });
+  });
+
+  it('refuses named folders that do not exist, listing both', () => {
+    const opts = { ...defaults, fixturesDir: 'my-fixtures', scenariosDir: 'my-scenarios' };
+    let error: unknown;
+    try {
+      resolveWith(Object.values(bundled), { fixtures: true, scenarios: true }, opts);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      '--fixtures / EMULATOR_FIXTURES: the folder "my-fixtures" does not exist ' +
+        '(it should hold templates/*.json and optionally apps.json)',
+      '--scenarios / EMULATOR_SCENARIOS_DIR: the folder "my-scenarios" does not exist ' +
+        '(it should hold scenario *.json files)',
+    ]);
+  });
+
+  it('keeps a named folder that exists, even without templates/', () => {
+    const opts = { ...defaults, fixturesDir: 'empty' };
+    const { options: o, source } = resolveWith(
+      ['empty', ...Object.values(bundled)],
+      { fixtures: true, scenarios: false },
+      opts,
+    );
+    expect(o.fixturesDir).toBe('empty');
+    expect(source.fixtures).toBe('named');
+  });
+});
+
+describe('parseSize', () => {
+  it.each([
+    ['1', 1],
+    ['52428800', 52428800],
+    ['1k', 1024],
+    [' 2 KB ', 2048],
+    ['50mb', 50 * 1024 * 1024],
+    ['1G', 1024 ** 3],
+  ])('%j → %d bytes', (value, bytes) => {
+    expect(parseSize(value)).toBe(bytes);
+  });
+
+  it.each(['', 'x', '10tb', '-1', '1e6'])('leaves %j for the schema to refuse', (value) => {
+    expect(parseSize(value)).toBe(value);
   });
 });

@@ -41,18 +41,18 @@ describe('scenario schema', () => {
     ['drop that is not true', { ...ok, fault: { drop: false } }, 'fault.drop'],
     ['empty failDelivery reason', { ...ok, fault: { failDelivery: '' } }, 'fault.failDelivery'],
     ['message without error', { ...ok, fault: { status: 500, message: 'x' } }, 'fault.message'],
-    ['unknown fault field', { ...ok, fault: { error: 'ERR_BAD_REQUEST', colour: 1 } }, 'fault'],
+    ['unknown fault field', { ...ok, fault: { error: 'ERR_BAD_REQUEST', colour: 1 } }, 'fault.colour'],
     ['path without leading slash', { ...ok, match: { path: 'api/x' } }, 'match.path'],
     ['headers that are not strings', { ...ok, match: { headers: { a: 1 } } }, 'match.headers.a'],
     ['empty method', { ...ok, match: { method: '' } }, 'match.method'],
-    ['unknown match field', { ...ok, match: { query: 'x' } }, 'match'],
+    ['unknown match field', { ...ok, match: { query: 'x' } }, 'match.query'],
     ['userId with a request fault', { ...ok, match: { userId: 'u*' } }, 'match.userId'],
     ['times of zero', { ...ok, times: 0 }, 'times'],
     ['fractional times', { ...ok, times: 1.5 }, 'times'],
     ['negative after', { ...ok, after: -1 }, 'after'],
     ['probability above 1', { ...ok, probability: 1.5 }, 'probability'],
     ['missing fault', { match: {} }, 'fault'],
-    ['unknown rule field', { ...ok, weight: 3 }, '(rule)'],
+    ['unknown rule field', { ...ok, weight: 3 }, 'weight'],
   ];
   it.each(cases)('reports %s with rule 2 and the field', (_what, bad, field) => {
     const problems = problemsOf(withRule(bad));
@@ -65,8 +65,25 @@ describe('scenario schema', () => {
   it('reports a bad name, empty rules and unknown top-level fields by field', () => {
     expect(problemsOf({ name: 'a b', rules: [ok] })[0]).toMatch(/^demo\.json: field "name"/);
     expect(problemsOf({ name: 'a', rules: [] })[0]).toMatch(/^demo\.json: field "rules": must hold at least one rule/);
-    expect(problemsOf({ name: 'a', rules: [ok], extra: 1 })[0]).toMatch(/^demo\.json: field "\(root\)"/);
+    expect(problemsOf({ name: 'a', rules: [ok], extra: 1 })[0]).toMatch(
+      /^demo\.json: field "extra": unknown key "extra"/,
+    );
     expect(problemsOf([ok])[0]).toMatch(/^demo\.json: field "\(root\)"/);
+  });
+
+  it('names a mistyped key, the closest allowed key and the allowed list', () => {
+    expect(problemsOf(withRule({ ...ok, tiems: 2 }))).toContain(
+      'demo.json: rule 2, field "tiems": unknown key "tiems" (did you mean "times"?); ' +
+        'allowed: description, match, fault, times, after, probability',
+    );
+    expect(problemsOf(withRule({ ...ok, match: { methd: 'POST' } }))[0]).toMatch(
+      /^demo\.json: rule 2, field "match\.methd": unknown key "methd" \(did you mean "method"\?\); allowed: method,/,
+    );
+    expect(problemsOf(withRule({ ...ok, fault: { eror: 'ERR_BAD_REQUEST' } }))[0]).toMatch(
+      /field "fault\.eror": unknown key "eror" \(did you mean "error"\?\)/,
+    );
+    // Nothing close: no guess.
+    expect(problemsOf(withRule({ ...ok, zzzzzz: 1 }))[0]).toMatch(/field "zzzzzz": unknown key "zzzzzz"; allowed: /);
   });
 
   it('keys details by the JSON path of the field', () => {

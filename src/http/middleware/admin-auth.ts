@@ -17,6 +17,9 @@ export function adminAuth(emulator: Emulator): MiddlewareHandler<AppEnv> {
           'ERR_UNAUTHORIZED',
           'The control plane (/__…) needs "authorization: Bearer <admin token>" on this emulator.',
           {
+            message: given
+              ? 'Admin authentication failed: the bearer token is wrong.'
+              : 'Admin authentication required: send "authorization: Bearer <admin token>".',
             details: { authorization: given ? 'wrong token' : 'header is required' },
           },
         );

@@ -1,6 +1,7 @@
 /**
- * API authentication (CONTRACT §3): `appid` + `apikey` headers, checked against the app
- * registry (strict or open), and the production Host shape `{appId}.api-{region}.…`.
+ * API authentication: `appid` + `apikey` headers, checked against the app registry (strict
+ * or open), and the production Host shape `{appId}.api-{region}.…` (app always; region when
+ * the app has one configured).
  */
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
@@ -29,21 +30,46 @@ export function auth(): MiddlewareHandler<AppEnv> {
       );
     }
     const host = c.req.header('host') ?? '';
-    const hostApp = PRODUCTION_HOST.exec(host)?.[1];
+    const production = PRODUCTION_HOST.exec(host);
+    const hostApp = production?.[1];
     if (hostApp !== undefined && hostApp !== appId) {
       throw new ApiError(
         'ERR_UNAUTHORIZED',
         `The Host names app "${hostApp}" but the appid header is "${appId}"; they must match.`,
         {
+          message: 'Authentication failed: the Host header names another app than the appid header.',
           details: { appid: `must equal the app in the Host header ("${hostApp}")` },
         },
       );
     }
     const app = emulator.apps.authenticate(appId, apiKey);
     if (!app) {
+      const known = emulator.apps.find(appId);
+      // Never print the expected key: only that this one is not it.
+      throw known
+        ? new ApiError('ERR_UNAUTHORIZED', `The apikey is wrong for app "${appId}" (strict mode).`, {
+            message: 'Authentication failed: wrong apikey for this app.',
+            details: { apikey: `is not the key configured for app "${appId}"` },
+          })
+        : new ApiError(
+            'ERR_UNAUTHORIZED',
+            `No app "${appId}" is configured (strict mode: apps come from the fixtures' apps.json or EMULATOR_APPS).`,
+            {
+              message: 'Authentication failed: unknown appid.',
+              details: { appid: 'is not a configured app' },
+            },
+          );
+    }
+    // Region: compared only when the app has one configured (open mode never configures one).
+    const hostRegion = production?.[2];
+    if (hostRegion !== undefined && app.region !== undefined && hostRegion.toLowerCase() !== app.region.toLowerCase()) {
       throw new ApiError(
         'ERR_UNAUTHORIZED',
-        `Unknown appid "${appId}" or wrong apikey for it (strict mode: apps come from fixtures/apps.json or EMULATOR_APPS).`,
+        `The Host names region "${hostRegion}" but app "${appId}" is configured in region "${app.region}".`,
+        {
+          message: 'Authentication failed: the Host header names another region than the app is in.',
+          details: { host: `region must be "${app.region}" for app "${appId}" (got "${hostRegion}")` },
+        },
       );
     }
     c.set('app', app);

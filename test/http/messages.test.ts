@@ -1,0 +1,156 @@
+/**
+ * Error messages a new user meets in the first hour: each one names the cause (the range of
+ * a number, the app, the delimiter, the real reason a delivery failed), not a generic line.
+ */
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/index.js';
+import { call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+import { createCampaign, upload } from './campaign-helpers.js';
+
+describe('inspect query ranges', () => {
+  const app = makeTestApp();
+
+  it.each([
+    ['/__inspect/deliveries?limit=10001', 'limit', 'must be a whole number from 0 to 10,000'],
+    ['/__inspect/deliveries?limit=-1', 'limit', 'must be a whole number from 0 to 10,000'],
+    ['/__inspect/notifications?limit=abc', 'limit', 'must be a whole number from 0 to 10,000'],
+    ['/__inspect/requests?offset=-3', 'offset', 'must be a whole number, 0 or more'],
+    [
+      '/__inspect/deliveries?waitFor=1&timeoutMs=999999',
+      'timeoutMs',
+      'must be a whole number from 0 to 300,000 (milliseconds; at most 5 minutes)',
+    ],
+    ['/__inspect/deliveries?waitFor=0', 'waitFor', 'must be a whole number from 1 to 10,000,000'],
+  ])('%s → 400 naming %s and its range', async (path, field, message) => {
+    const res = await call(app, 'GET', path);
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.details[field]).toBe(message);
+  });
+
+  it('accepts the limits themselves (N), refusing N+1 above', async () => {
+    expect((await call(app, 'GET', '/__inspect/deliveries?limit=10000')).status).toBe(200);
+    expect((await call(app, 'GET', '/__inspect/deliveries?waitFor=1&timeoutMs=0')).status).toBe(408);
+    expect((await call(app, 'GET', '/__inspect/deliveries?limit=0')).status).toBe(200);
+  });
+});
+
+describe('/__inspect/campaigns/{id} when unknown', () => {
+  it('answers 404 without speaking of "this app" (the control plane sees every app)', async () => {
+    const res = await call(makeTestApp(), 'GET', '/__inspect/campaigns/ffffffffffffffffffffffff');
+    expectApiError(res, 404, 'ERR_NOT_FOUND');
+    expect(res.body.error.devMessage).toBe('No campaign with id "ffffffffffffffffffffffff" exists (in any app).');
+  });
+
+  it('keeps "for this app" on the API, where an app asks', async () => {
+    const res = await call(makeTestApp(), 'GET', '/api/campaigns/ffffffffffffffffffffffff');
+    expect(res.body.error.devMessage).toMatch(/exists for this app/);
+  });
+});
+
+describe('CSV delimiter', () => {
+  it.each([
+    [';', '";"-delimited'],
+    ['\t', 'tab-delimited'],
+  ])('a %j-delimited file gets a hint that the delimiter is a comma', async (delimiter, shape) => {
+    const app = makeTestApp();
+    const campaign = await createCampaign(app);
+    const csv = [['user_id', 'customerName', 'cta'].join(delimiter), ['u1', 'Ada', 'x'].join(delimiter)].join('\n');
+    const res = await upload(app, csv, campaign.id);
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.devMessage).toContain(`The header row looks ${shape}: the delimiter must be a comma (",").`);
+    expect(res.body.error.details.delimiter).toBe(
+      `must be a comma; the header row holds ${JSON.stringify(delimiter)} instead`,
+    );
+  });
+
+  it('gives no delimiter hint for a comma file with a bad column', async () => {
+    const app = makeTestApp();
+    const campaign = await createCampaign(app);
+    const res = await upload(app, 'user_id,customerName,cta,nope\nu1,Ada,x,y', campaign.id);
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(res.body.error.devMessage).not.toContain('delimiter');
+    expect(res.body.error.details).not.toHaveProperty('delimiter');
+  });
+});
+
+describe('a template with no channels', () => {
+  it('fails its deliveries naming that cause, not disabled channels', async () => {
+    const app = makeTestApp();
+    const created = await call(app, 'POST', '/api/templates', { name: 'Empty', channelIds: [] });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    await call(app, 'PUT', `/api/templates/${created.body.id}`, { status: 'approved' });
+    const res = await send(app, { template: { key: 'empty' }, targets: ['u1'], mode: 'realtime' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const delivery = (await call(app, 'GET', '/__inspect/deliveries?userId=u1')).body.items[0];
+    expect(delivery).toMatchObject({ status: 'failed' });
+    expect(delivery.failureReason).toBe(
+      'the template has no channels: give it channelIds (or content per channel type)',
+    );
+  });
+
+  it('keeps the disabled-channels reason when the app switched every channel off', async () => {
+    const app = makeTestApp();
+    const channel = await call(app, 'POST', '/api/channels', { name: 'In app', type: 'in_app', templateType: 'ui' });
+    expect(channel.status, JSON.stringify(channel.body)).toBe(200);
+    await call(app, 'PUT', `/api/channels/${channel.body.id}`, { enabled: false });
+    await send(app, { template: { key: 'plain' }, targets: ['u2'], mode: 'realtime' });
+    const delivery = (await call(app, 'GET', '/__inspect/deliveries?userId=u2')).body.items[0];
+    expect(delivery.failureReason).toBe('every channel of the template is disabled for this app');
+  });
+});
+
+describe('admin token 401', () => {
+  const app = makeTestApp({ adminToken: 't0ken' });
+
+  it('asks for the bearer token, not for appid/apikey', async () => {
+    const res = await call(app, 'GET', '/__health');
+    expectApiError(res, 401, 'ERR_UNAUTHORIZED');
+    expect(res.body.error.message).toBe('Admin authentication required: send "authorization: Bearer <admin token>".');
+    expect(JSON.stringify(res.body)).not.toMatch(/apikey|appid/);
+  });
+
+  it('says a given token is wrong, without printing the right one', async () => {
+    const res = await call(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer nope' } });
+    expect(res.body.error.message).toBe('Admin authentication failed: the bearer token is wrong.');
+    expect(JSON.stringify(res.body)).not.toContain('t0ken');
+  });
+});
+
+describe('request lines at --log-level debug', () => {
+  const capture = (level: 'debug' | 'info') => {
+    const lines: string[] = [];
+    const logger = createLogger(level, (line) => lines.push(line));
+    return { lines, app: makeTestApp({ logger }) };
+  };
+
+  it('logs one line per API request: method, path, app, status, code, duration', async () => {
+    const { lines, app } = capture('debug');
+    await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'shop' });
+    await send(app, { template: { key: 'nope' }, targets: ['u1'], mode: 'realtime' }, { appId: 'shop' });
+    await call(app, 'GET', '/api/campaigns', undefined, { appId: '' });
+    const requests = lines.filter((l) => l.includes(' debug: '));
+    expect(requests).toHaveLength(3);
+    expect(requests[0]).toMatch(
+      /^\[notification-emulator\] debug: POST \/api\/notifications\/send app=shop → 200 \(\d+(\.\d+)? ms\)$/,
+    );
+    expect(requests[1]).toMatch(/POST \/api\/notifications\/send app=shop → 404 ERR_NOT_FOUND \(\d+(\.\d+)? ms\)$/);
+    expect(requests[2]).toMatch(/GET \/api\/campaigns app=- → 401 ERR_UNAUTHORIZED/);
+  });
+
+  it('names the scenario rule that shaped the answer', async () => {
+    const lines: string[] = [];
+    const app = makeTestApp({
+      logger: createLogger('debug', (line) => lines.push(line)),
+      scenarios: [{ name: 'boom', rules: [{ match: { path: '/api/*' }, fault: { error: 'ERR_OPERATION_FAILED' } }] }],
+      activeScenarios: ['boom'],
+    });
+    await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' });
+    expect(lines.join('\n')).toMatch(/→ 500 ERR_OPERATION_FAILED \(.* ms\) \[scenario boom, /);
+  });
+
+  it('stays quiet per request at info', async () => {
+    const { lines, app } = capture('info');
+    await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' });
+    expect(lines).toEqual([]);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * `npm start` as a user runs it: the prestart step builds only when dist/ is stale (a fresh
+ * `npm ci` has built it already), and `npm start &` then `kill $PID` (the npm process) stops
+ * the server and frees its port.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { bundledTemplatesCopy } from '../helpers/fixtures.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const cleanEnv = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('EMULATOR_') && name !== 'PORT' && name !== 'HOST'),
+  );
+
+interface BuildStamp {
+  sourceHash(root: string): string;
+  isBuildCurrent(root: string): boolean;
+  STAMP: string;
+}
+const stampModule = pathToFileURL(join(process.cwd(), 'scripts', 'build-stamp.mjs')).href;
+const loadStamp = async () => (await import(stampModule)) as BuildStamp;
+
+/** Resolves when `url` refuses connections (the server is gone), or rejects after `ms`. */
+async function refused(url: string, ms: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await fetch(`${url}/__health`, { signal: AbortSignal.timeout(1000) });
+    } catch {
+      return Date.now() - started;
+    }
+    if (Date.now() - started > ms) throw new Error(`${url} still answers ${ms} ms after the kill`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('npm start', () => {
+  it('does not rebuild a current dist/, and kill <npm pid> stops the server', async () => {
+    const cli = join(process.cwd(), 'dist', 'cli.js');
+    const before = statSync(cli).mtimeMs;
+    const started = Date.now();
+    const child = spawn(
+      npm,
+      [
+        'start',
+        '--silent',
+        '--',
+        '--port',
+        '0',
+        '--no-watch',
+        '--fixtures',
+        bundledTemplatesCopy(),
+        '--log-level',
+        'warn',
+      ],
+      { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`npm start exited ${code}: ${stdout}${stderr}`)));
+    });
+    const startMs = Date.now() - started;
+    expect(stderr).not.toContain('building it first');
+    expect(statSync(cli).mtimeMs).toBe(before);
+    expect((await fetch(`${url}/__health`)).status).toBe(200);
+
+    child.kill('SIGTERM'); // the npm process, as `kill $!` after `npm start &` does
+    const stoppedMs = await refused(url, 5000);
+    await exited;
+    // Figures for the report: start through npm (no build) and stop after the kill.
+    console.log(`npm start → listening in ${startMs} ms; server gone ${stoppedMs} ms after kill <npm pid>`);
+  }, 60_000);
+});
+
+describe('the build stamp (scripts/build-stamp.mjs)', () => {
+  function project(): string {
+    const root = mkdtempSync(join(tmpdir(), 'emu-stamp-'));
+    mkdirSync(join(root, 'src', 'nested'), { recursive: true });
+    mkdirSync(join(root, 'scripts'));
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'src', 'nested', 'b.ts'), 'export const b = 2;\n');
+    writeFileSync(join(root, 'scripts', 'build.mjs'), '// build\n');
+    writeFileSync(join(root, 'package.json'), '{}\n');
+    return root;
+  }
+
+  it('is current only when dist/.build-hash matches the sources', async () => {
+    const { sourceHash, isBuildCurrent, STAMP } = await loadStamp();
+    const root = project();
+    try {
+      expect(isBuildCurrent(root)).toBe(false); // no stamp: never built
+      writeFileSync(join(root, STAMP), `${sourceHash(root)}\n`);
+      expect(isBuildCurrent(root)).toBe(true);
+      const hash = sourceHash(root);
+      for (const [file, text] of [
+        ['src/nested/b.ts', 'export const b = 3;\n'],
+        ['src/new.ts', 'export {};\n'],
+        ['scripts/build.mjs', '// other build\n'],
+        ['package.json', '{"dependencies":{}}\n'],
+      ] as const) {
+        writeFileSync(join(root, file), text);
+        expect(isBuildCurrent(root), file).toBe(false);
+        writeFileSync(join(root, STAMP), `${sourceHash(root)}\n`);
+        expect(isBuildCurrent(root), file).toBe(true);
+      }
+      expect(sourceHash(root)).not.toBe(hash);
+      rmSync(join(root, 'src', 'new.ts'));
+      expect(isBuildCurrent(root)).toBe(false); // a deleted source counts too
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('does not depend on modification times (a copy of the tree has the same hash)', async () => {
+    const { sourceHash } = await loadStamp();
+    const root = project();
+    const copy = mkdtempSync(join(tmpdir(), 'emu-stamp-copy-'));
+    try {
+      cpSync(root, copy, { recursive: true });
+      expect(sourceHash(copy)).toBe(sourceHash(root));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('matches the repository after the build (what `npm start` checks)', async () => {
+    expect((await loadStamp()).isBuildCurrent(process.cwd())).toBe(true);
+  });
+});
