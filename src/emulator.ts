@@ -10,6 +10,7 @@ import { createNotificationService, type NotificationService } from './domain/no
 import { createCampaignService, type CampaignService } from './domain/campaigns.js';
 import { createTemplateService, type TemplateService } from './domain/templates.js';
 import { createChannelService, type ChannelService } from './domain/channels.js';
+import { createTemplateChannelService, type TemplateChannelService } from './domain/template-channels.js';
 import { createAnalyticsService, type AnalyticsService } from './domain/analytics.js';
 import { EmulatorOptionsSchema, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
@@ -17,13 +18,12 @@ import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/te
 import {
   formatZodIssues,
   loadAppsFile,
-  loadTemplates,
-  toTemplate,
+  loadFixtures,
+  parseInlineFixtures,
   watchAppsFile,
   watchTemplates,
 } from './catalog/load-fixtures.js';
-import { parseTemplateFile } from './schemas/template-file.js';
-import type { Template } from './schemas/records.js';
+import { createChannelCatalog, type MutableChannelCatalog } from './catalog/channels.js';
 import { createMemoryStore } from './store/memory-store.js';
 import { createEventBus } from './inspect/events.js';
 import { EmulatorClock, realNow } from './platform/clock.js';
@@ -39,8 +39,10 @@ export interface EmulatorOverrides {
   clock?: EmulatorClock;
   random?: RandomSource;
   store?: Store;
-  /** Template definitions in the fixture file format; when given, fixtures/templates is not read. */
+  /** Template definitions in the fixture file format; when given (or `channels` is), fixtures/ is not read. */
   templates?: unknown[];
+  /** Channel definitions in the fixtures/channels.json format; when given (or `templates` is), fixtures/ is not read. */
+  channels?: unknown[];
   /** Scenario definitions (CONTRACT §7 format); when given, the scenarios directory is not read. */
   scenarios?: unknown[];
   logger?: Logger;
@@ -55,6 +57,7 @@ export interface Emulator {
   readonly ids: Ids;
   readonly store: Store;
   readonly templates: MutableTemplateCatalog;
+  readonly channels: MutableChannelCatalog;
   readonly apps: AppRegistry;
   readonly events: Events;
   readonly logger: Logger;
@@ -64,6 +67,7 @@ export interface Emulator {
     campaigns: CampaignService;
     templates: TemplateService;
     channels: ChannelService;
+    templateChannels: TemplateChannelService;
     analytics: AnalyticsService;
   };
   /**
@@ -79,18 +83,13 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-function inlineTemplates(raw: unknown[], nowIso: string): Template[] {
-  const parsed = parseTemplateFile(raw);
-  if (!parsed.success) throw new ConfigError(formatZodIssues('options.templates', parsed.error, raw));
-  return (Array.isArray(parsed.data) ? parsed.data : [parsed.data]).map((t) => toTemplate(t, nowIso));
-}
-
 export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const {
     clock: injectedClock,
     random: injectedRandom,
     store: injectedStore,
     templates: rawTemplates,
+    channels: rawChannels,
     scenarios: rawScenarios,
     logger: injectedLogger,
     ...rest
@@ -107,9 +106,12 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
   const events = createEventBus();
 
-  const readTemplates = () =>
-    rawTemplates ? inlineTemplates(rawTemplates, clock.nowIso()) : loadTemplates(fixturesDir, clock.nowIso());
-  // Every bad file (templates, apps.json, scenarios) is reported at once, not just the first.
+  const inline = rawTemplates !== undefined || rawChannels !== undefined;
+  const readFixtures = () =>
+    inline
+      ? parseInlineFixtures(rawTemplates ?? [], rawChannels ?? [], clock.nowIso())
+      : loadFixtures(fixturesDir, clock.nowIso());
+  // Every bad file (templates, channels, apps.json, scenarios) is reported at once, not just the first.
   const problems: string[] = [];
   const collect = <T>(load: () => T, fallback: T): T => {
     try {
@@ -120,13 +122,15 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       return fallback;
     }
   };
+  const fixtures = collect(readFixtures, { templates: [], channels: [] });
   const templates = createTemplateCatalog(
     store,
-    collect(readTemplates, []),
-    rawTemplates ? 'the templates option' : join(fixturesDir, 'templates'),
+    fixtures.templates,
+    inline ? 'the templates option' : join(fixturesDir, 'templates'),
   );
-  // EMULATOR_APPS / options.apps win over the fixtures' apps.json; inline templates mean no fixtures folder.
-  const appsFromFile = !options.apps.length && !rawTemplates;
+  const channels = createChannelCatalog(store, fixtures.channels);
+  // EMULATOR_APPS / options.apps win over the fixtures' apps.json; inline fixtures mean no fixtures folder.
+  const appsFromFile = !options.apps.length && !inline;
   const configuredApps: AppConfig[] = appsFromFile ? collect(() => loadAppsFile(fixturesDir), []) : options.apps;
   const apps = createAppRegistry(configuredApps);
 
@@ -145,7 +149,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     collect(() => scenarioFiles!.loadAtStart(), undefined);
   }
   if (problems.length) throw new ConfigError(problems);
-  if (!rawTemplates && templates.count() === 0) {
+  if (!inline && templates.count() === 0) {
     // A mistyped folder (or createApp run outside the repository) is otherwise only visible as 404s on every send.
     logger.warn(
       `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
@@ -162,13 +166,16 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   }
 
   const cleanups: (() => void | Promise<void>)[] = [];
-  if (options.watch && !rawTemplates) {
+  if (options.watch && !inline) {
     cleanups.push(
       watchTemplates(fixturesDir, () => {
         try {
-          const next = readTemplates();
-          templates.replaceFixtures(next);
-          logger.info(`reloaded ${next.length} template(s) from ${fixturesDir}`);
+          const next = readFixtures();
+          templates.replaceFixtures(next.templates);
+          channels.replaceFixtures(next.channels);
+          logger.info(
+            `reloaded ${next.templates.length} template(s) and ${next.channels.length} channel(s) from ${fixturesDir}`,
+          );
         } catch (error) {
           logger.error(`fixture reload refused, keeping the previous templates:\n${(error as Error).message}`);
         }
@@ -205,6 +212,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const campaigns = createCampaignService({
     store,
     templates,
+    channels,
     clock,
     ids,
     events,
@@ -212,11 +220,12 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   });
   cleanups.push(() => campaigns.close());
   const services = {
-    notifications: createNotificationService({ store, templates, clock, ids, events }),
+    notifications: createNotificationService({ store, templates, channels, clock, ids, events }),
     campaigns,
-    templates: createTemplateService({ store, templates, clock, ids }),
-    channels: createChannelService({ store, clock, ids }),
-    analytics: createAnalyticsService({ store, templates, clock, ids }),
+    templates: createTemplateService({ store, templates, channels, clock, ids }),
+    channels: createChannelService({ store, channels, clock, ids }),
+    templateChannels: createTemplateChannelService({ store, templates, channels, clock }),
+    analytics: createAnalyticsService({ store, templates, channels, clock, ids }),
   };
   // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
   campaigns.restore(scenarios.deliveryFaults([]));
@@ -228,6 +237,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     ids,
     store,
     templates,
+    channels,
     apps,
     events,
     logger,

@@ -1,15 +1,18 @@
 /**
- * Reads fixtures/ (templates/*.json and apps.json), validates every file in one pass and
- * reports every problem with the file and field. Watches templates/ and reloads on
- * change, keeping the last good set when an edit is bad.
+ * Reads fixtures/ (templates/*.json, channels.json and apps.json), validates every file in
+ * one pass and reports every problem with the file and field. Watches templates/ and
+ * channels.json and reloads both on change, keeping the last good set when an edit is bad.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../domain/errors.js';
-import type { Template } from '../schemas/records.js';
+import type { FixtureChannel } from '../domain/ports.js';
+import { slugify } from '../domain/slug.js';
+import type { Template, TemplateRow } from '../schemas/records.js';
+import { ChannelsFileSchema } from '../schemas/channel-file.js';
 import { parseTemplateFile, toVariableArray, type TemplateFileEntry } from '../schemas/template-file.js';
-import { stableIdFromKey } from '../platform/random.js';
+import { stableId, stableIdFromKey } from '../platform/random.js';
 import { AppsFileSchema, type AppConfig } from './apps.js';
 import { watchDirectory } from '../platform/watch-dir.js';
 import { flattenIssues } from '../schemas/issues.js';
@@ -47,15 +50,36 @@ function readJson(file: string, problems: string[]): unknown {
   }
 }
 
-export function toTemplate(entry: TemplateFileEntry, nowIso: string, source: Template['source'] = 'fixture'): Template {
+/** Channel types in first-seen order. */
+const typesOf = (list: { type?: string; channelType?: string }[]) => [
+  ...new Set(list.map((x) => (x.type ?? x.channelType) as string)),
+];
+
+/**
+ * A template file entry as a Template. `channels` (the channel types) defaults to the types
+ * of `channelIds`, then of `rows`, then the keys of `content`. `channels` maps channel ids
+ * to the fixture channels the entry may use (checked by linkProblems).
+ */
+export function toTemplate(
+  entry: TemplateFileEntry,
+  nowIso: string,
+  source: Template['source'] = 'fixture',
+  channels: ReadonlyMap<string, FixtureChannel> = new Map(),
+): Template {
   const variableSchema = toVariableArray(entry.variableSchema);
-  const contentChannels = Object.keys(entry.content);
-  return {
+  const rows: TemplateRow[] | undefined = entry.rows?.map((r) => ({
+    channelId: r.channelId,
+    channelType: channels.get(r.channelId)?.type ?? r.channelType ?? 'in_app',
+    content: r.content,
+  }));
+  const linked = (entry.channelIds ?? []).flatMap((id) => channels.get(id) ?? []);
+  const defaultTypes = [typesOf(linked), typesOf(rows ?? []), Object.keys(entry.content)].find((t) => t.length > 0);
+  const template: Template = {
     id: entry.id ?? stableIdFromKey(entry.key),
     key: entry.key,
     name: entry.name ?? entry.key,
     status: entry.status,
-    channels: entry.channels ?? (contentChannels.length ? contentChannels : ['in_app']),
+    channels: entry.channels ?? defaultTypes ?? ['in_app'],
     variableSchema,
     content: entry.content,
     category: entry.category ?? null,
@@ -64,15 +88,145 @@ export function toTemplate(entry: TemplateFileEntry, nowIso: string, source: Tem
     createdAt: nowIso,
     updatedAt: nowIso,
   };
+  if (entry.channelIds) template.channelIds = [...new Set(entry.channelIds)];
+  if (rows) template.rows = rows;
+  return template;
+}
+
+/** A channels.json entry as a fixture channel (id and key derived when absent). */
+function toFixtureChannel(entry: z.infer<typeof ChannelsFileSchema>[number], nowIso: string): FixtureChannel {
+  const appId = entry.appId ?? null;
+  const key = entry.key ?? slugify(entry.name);
+  return {
+    id: entry.id ?? stableId(`channel:${appId ?? ''}:${key}`),
+    appId,
+    name: entry.name,
+    key,
+    type: entry.type,
+    templateType: entry.templateType,
+    enabled: entry.enabled,
+    categoryFilter: entry.categoryFilter,
+    templateLabel: entry.templateLabel,
+    config: entry.config,
+    createdAt: entry.createdAt ? new Date(entry.createdAt).toISOString() : nowIso,
+    updatedAt: entry.updatedAt ? new Date(entry.updatedAt).toISOString() : nowIso,
+  };
+}
+
+/** `fixtures/channels.json` when present; [] otherwise. Problems are added to `problems`. */
+function readChannelsFile(fixturesDir: string, nowIso: string, problems: string[]): FixtureChannel[] {
+  const file = join(fixturesDir, 'channels.json');
+  if (!existsSync(file)) return [];
+  const json = readJson(file, problems);
+  if (json === undefined) return [];
+  return parseChannels(file, json, nowIso, problems);
+}
+
+function parseChannels(file: string, json: unknown, nowIso: string, problems: string[]): FixtureChannel[] {
+  const parsed = ChannelsFileSchema.safeParse(json);
+  if (!parsed.success) {
+    problems.push(...formatZodIssues(file, parsed.error));
+    return [];
+  }
+  const channels = parsed.data.map((entry) => toFixtureChannel(entry, nowIso));
+  // Ids are unique in the file; keys among what one app sees (shared channels plus its own).
+  const ids = new Set<string>();
+  const sharedKeys = new Set(channels.filter((ch) => ch.appId === null).map((ch) => ch.key));
+  const keys = new Set<string>();
+  channels.forEach((ch, i) => {
+    if (!ch.key)
+      problems.push(`${file}: field "${i}.name": must contain a letter or digit (the key is derived from it)`);
+    if (ids.has(ch.id)) problems.push(`${file}: field "${i}.id": id "${ch.id}" is defined twice`);
+    ids.add(ch.id);
+    const scoped = `${ch.appId ?? '*'}/${ch.key}`;
+    if (keys.has(scoped) || (ch.appId !== null && sharedKeys.has(ch.key)))
+      problems.push(`${file}: field "${i}.key": key "${ch.key}" is defined twice for ${ch.appId ?? 'every app'}`);
+    keys.add(scoped);
+  });
+  return channels;
+}
+
+/**
+ * Problems of an entry's `channelIds` and `rows` against the fixture channels: each id must
+ * be a channel the template's scope sees (a shared template: shared channels only), a row's
+ * channel must be linked (when `channelIds` is given), its type must match, one row per channel.
+ */
+function linkProblems(
+  file: string,
+  prefix: string,
+  entry: TemplateFileEntry,
+  channels: ReadonlyMap<string, FixtureChannel>,
+): string[] {
+  const problems: string[] = [];
+  const visible = (id: string) => {
+    const ch = channels.get(id);
+    return ch && (ch.appId === null || ch.appId === (entry.appId ?? null)) ? ch : undefined;
+  };
+  const scope = entry.appId ? `shared or of app "${entry.appId}"` : 'shared (no appId), as the template is';
+  entry.channelIds?.forEach((id, i) => {
+    if (!visible(id))
+      problems.push(`${file}: field "${prefix}channelIds.${i}": no channel "${id}" in channels.json (${scope})`);
+  });
+  const seen = new Set<string>();
+  entry.rows?.forEach((row, i) => {
+    const at = `${file}: field "${prefix}rows.${i}`;
+    const ch = visible(row.channelId);
+    if (!ch) problems.push(`${at}.channelId": no channel "${row.channelId}" in channels.json (${scope})`);
+    else if (entry.channelIds && !entry.channelIds.includes(row.channelId))
+      problems.push(`${at}.channelId": channel "${row.channelId}" is not one of this template's channelIds`);
+    else if (row.channelType && row.channelType !== ch.type)
+      problems.push(`${at}.channelType": is "${row.channelType}" but channel "${row.channelId}" is "${ch.type}"`);
+    if (seen.has(row.channelId)) problems.push(`${at}.channelId": a second row for channel "${row.channelId}"`);
+    seen.add(row.channelId);
+    const id = entry.id ?? stableIdFromKey(entry.key);
+    if (row.templateId !== undefined && row.templateId !== id && row.templateId !== entry.key)
+      problems.push(`${at}.templateId": "${row.templateId}" is not this template's id or key`);
+  });
+  return problems;
+}
+
+export interface Fixtures {
+  templates: Template[];
+  channels: FixtureChannel[];
+}
+
+/**
+ * Fixtures given inline (createApp({ templates, channels })): the same checks as the files,
+ * with problems named `options.templates` / `options.channels`.
+ */
+export function parseInlineFixtures(rawTemplates: unknown[], rawChannels: unknown[], nowIso: string): Fixtures {
+  const problems: string[] = [];
+  const channels = parseChannels('options.channels', rawChannels, nowIso, problems);
+  const channelsById = new Map(channels.map((ch) => [ch.id, ch]));
+  const templates: Template[] = [];
+  const parsed = parseTemplateFile(rawTemplates);
+  if (!parsed.success) problems.push(...formatZodIssues('options.templates', parsed.error, rawTemplates));
+  else
+    (parsed.data as TemplateFileEntry[]).forEach((entry, i) => {
+      problems.push(...linkProblems('options.templates', `${i}.`, entry, channelsById));
+      templates.push(toTemplate(entry, nowIso, 'fixture', channelsById));
+    });
+  if (problems.length) throw new ConfigError(problems);
+  return { templates, channels };
 }
 
 /** Every template under `dir/templates`; throws ConfigError listing every problem. */
 export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
-  const dir = join(fixturesDir, 'templates');
-  if (!existsSync(dir)) return [];
+  return loadFixtures(fixturesDir, nowIso).templates;
+}
+
+/** Templates and channels of a fixtures folder, checked together; throws ConfigError listing every problem. */
+export function loadFixtures(fixturesDir: string, nowIso: string): Fixtures {
   const problems: string[] = [];
+  const channels = readChannelsFile(fixturesDir, nowIso, problems);
+  const channelsById = new Map(channels.map((ch) => [ch.id, ch]));
+  const dir = join(fixturesDir, 'templates');
   const templates: Template[] = [];
   const fileOf: string[] = [];
+  if (!existsSync(dir)) {
+    if (problems.length) throw new ConfigError(problems);
+    return { templates, channels };
+  }
   for (const name of readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()) {
@@ -85,10 +239,11 @@ export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
       continue;
     }
     const entries = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
-    for (const entry of entries) {
-      templates.push(toTemplate(entry, nowIso));
+    entries.forEach((entry, i) => {
+      problems.push(...linkProblems(file, Array.isArray(parsed.data) ? `${i}.` : '', entry, channelsById));
+      templates.push(toTemplate(entry, nowIso, 'fixture', channelsById));
       fileOf.push(file);
-    }
+    });
   }
   // Where each key and id was first defined, so a duplicate names both files.
   const seen = new Map<string, string>();
@@ -109,7 +264,7 @@ export function loadTemplates(fixturesDir: string, nowIso: string): Template[] {
     }
   });
   if (problems.length) throw new ConfigError(problems);
-  return templates;
+  return { templates, channels };
 }
 
 /** `fixtures/apps.json` when present; [] otherwise. */
@@ -124,9 +279,15 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
   return parsed.data;
 }
 
-/** Calls `reload` (debounced) whenever a file under `dir/templates` changes. */
+/** Calls `reload` (debounced) whenever a file under `dir/templates`, or `dir/channels.json`, changes. */
 export function watchTemplates(fixturesDir: string, reload: () => void): () => void {
-  return watchDirectory(join(fixturesDir, 'templates'), reload);
+  const stopTemplates = watchDirectory(join(fixturesDir, 'templates'), reload);
+  // The folder itself (channels.json may not exist yet); apps.json edits reload the templates too, harmlessly.
+  const stopFolder = watchDirectory(fixturesDir, reload);
+  return () => {
+    stopTemplates();
+    stopFolder();
+  };
 }
 
 /** Calls `reload` (debounced) whenever something directly in the fixtures folder changes (apps.json). */

@@ -10,7 +10,7 @@ import {
   type RecordEventBody,
 } from '../schemas/resources.js';
 import { badRequest, notFound } from './errors.js';
-import type { Clock, Ids, Store, TemplateCatalog } from './ports.js';
+import type { ChannelCatalog, Clock, Ids, Store, TemplateCatalog } from './ports.js';
 import { engagementRows, type EngagementRow } from './analytics-facts.js';
 
 const ALL = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
@@ -47,6 +47,7 @@ export interface UserInsights {
 export interface AnalyticsServiceDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
 }
@@ -151,7 +152,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         if (inRange(row.clickedAt)) bump(row.channelType, row.clickedAt, 'clicked');
       }
       // Listed: every type with activity in the range or with a channel in this app [decided].
-      const configured = new Set<string>(deps.store.listChannels(appId).map((ch) => ch.type));
+      const configured = new Set<string>(deps.channels.list(appId).map((ch) => ch.type));
       const standard: readonly string[] = CHANNEL_TYPES;
       const types = [
         ...standard.filter((t) => series.has(t) || configured.has(t)),

@@ -8,6 +8,7 @@ import { changeCampaignStatus, type CampaignDeps } from './campaign-records.js';
 import { assertTransition } from './campaign-status.js';
 import { createContentCompiler, createDeliveryBuilder, deliveredChannels } from './delivery.js';
 import type { DeliveryFaultPolicy } from './ports.js';
+import { rowContentByType } from './template-channels.js';
 
 /** Checked every this many recipients (reading the clock per recipient would cost more). */
 const BUDGET_CHECK_EVERY = 32;
@@ -68,6 +69,8 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     running.add(id);
     const template = deps.templates.findById(initial.appId, initial.templateId);
     const unusable = unusableReason(initial, template);
+    // Rows are read once, when the campaign starts: a row changed while it runs applies to later sends.
+    const rowContent = template ? rowContentByType(deps.store, deps.channels, initial.appId, template) : new Map();
     const list = deps.store.recipients(id);
     let index = 0;
 
@@ -91,7 +94,8 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
               ids: deps.ids,
               faults,
               compile,
-              channels: deliveredChannels(template, deps.store.listChannels(campaign.appId)),
+              rowContent,
+              channels: deliveredChannels(template, deps.channels.list(campaign.appId)),
             })
           : null;
       const batch: Delivery[] = [];

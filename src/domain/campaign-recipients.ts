@@ -8,6 +8,7 @@ import { findOwnedCampaign, type CampaignDeps } from './campaign-records.js';
 import { assertDraft } from './campaign-status.js';
 import { readRecipientsCsv, type CsvReadSummary, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
+import type { Page } from './ports.js';
 
 /** CONTRACT §5.3: the response lists at most this many row errors. */
 export const MAX_REPORTED_ROW_ERRORS = 100;
@@ -148,12 +149,9 @@ export function createRecipientService(deps: CampaignDeps) {
       };
     },
 
-    list(appId: string, campaignId: string, filter: { status?: string }, page: { page: number; limit: number }) {
+    list(appId: string, campaignId: string, filter: { status?: string }, page: Page) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
-      return deps.store.listRecipients(campaign.id, filter, {
-        offset: (page.page - 1) * page.limit,
-        limit: page.limit,
-      });
+      return deps.store.listRecipients(campaign.id, filter, page);
     },
   };
 }

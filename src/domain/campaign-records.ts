@@ -6,7 +6,7 @@
 import type { Campaign, CampaignStatus } from '../schemas/records.js';
 import { assertTransition } from './campaign-status.js';
 import { notFound, notFoundInAnyApp } from './errors.js';
-import type { Clock, Events, Ids, Store, TemplateCatalog } from './ports.js';
+import type { ChannelCatalog, Clock, Events, Ids, Store, TemplateCatalog } from './ports.js';
 
 /** How background work yields: injected so the domain needs no timers of its own. */
 export interface CampaignRuntime {
@@ -19,6 +19,7 @@ export interface CampaignRuntime {
 export interface CampaignDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
   events: Events;

@@ -5,6 +5,7 @@
  */
 import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '../schemas/campaigns.js';
 import type { Campaign } from '../schemas/records.js';
+import { slicePage } from '../schemas/paging.js';
 import { createCampaignRunner } from './campaign-delivery.js';
 import { createRecipientService } from './campaign-recipients.js';
 import {
@@ -95,10 +96,9 @@ export function createCampaignService(deps: CampaignDeps) {
 
     get: (appId: string, id: string): CampaignView => toCampaignView(deps, findOwnedCampaign(deps, appId, id)),
 
-    list(appId: string, query: { status?: string; page: number; limit: number }): ListResult<CampaignView> {
-      const all = deps.store.listCampaigns({ appId, status: query.status });
-      const start = (query.page - 1) * query.limit;
-      return { total: all.length, items: all.slice(start, start + query.limit).map((c) => toCampaignView(deps, c)) };
+    list(appId: string, filter: { status?: string }, page: Page): ListResult<CampaignView> {
+      const { total, items } = slicePage(deps.store.listCampaigns({ appId, status: filter.status }), page);
+      return { total, items: items.map((c) => toCampaignView(deps, c)) };
     },
 
     update(appId: string, id: string, body: UpdateCampaignBody): Campaign {

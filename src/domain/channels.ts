@@ -11,7 +11,7 @@ import {
   type UpdateChannelBody,
 } from '../schemas/resources.js';
 import { badRequest, notFound, type ErrorDetails } from './errors.js';
-import type { Clock, Ids, Store } from './ports.js';
+import type { ChannelCatalog, Clock, Ids, Store } from './ports.js';
 import { slugFromName } from './slug.js';
 
 /** Research §2.2 availability: −1 unlimited, 0 needs a sales-provisioned plan. */
@@ -34,21 +34,21 @@ export interface ChannelAvailability {
 
 export interface ChannelServiceDeps {
   store: Store;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
 }
 
 export function createChannelService(deps: ChannelServiceDeps) {
   function find(appId: string, ref: string): Channel {
-    const byId = deps.store.getChannel(ref);
-    const channel = byId?.appId === appId ? byId : deps.store.listChannels(appId).find((ch) => ch.key === ref);
+    const channel = deps.channels.find(appId, ref);
     if (!channel) throw notFound('channel', ref);
     return channel;
   }
 
   function assertWithinLimit(appId: string, type: ChannelType): void {
     const limit = CHANNEL_LIMITS[type];
-    const used = deps.store.listChannels(appId).filter((ch) => ch.type === type).length;
+    const used = deps.channels.list(appId).filter((ch) => ch.type === type).length;
     if (limit === -1 || used < limit) return;
     const why =
       type === 'push'
@@ -59,14 +59,14 @@ export function createChannelService(deps: ChannelServiceDeps) {
 
   return {
     list(appId: string): Channel[] {
-      return deps.store.listChannels(appId);
+      return deps.channels.list(appId);
     },
 
     get: find,
 
     create(appId: string, body: CreateChannelBody): Channel {
       const key = slugFromName(body.name, 'name');
-      const clash = deps.store.listChannels(appId).find((ch) => ch.key === key);
+      const clash = deps.channels.list(appId).find((ch) => ch.key === key);
       if (clash) {
         throw badRequest(
           `A channel with key "${key}" already exists in this app (id ${clash.id}); choose another name.`,
@@ -103,12 +103,13 @@ export function createChannelService(deps: ChannelServiceDeps) {
         config: body.config ?? current.config,
         updatedAt: deps.clock.nowIso(),
       };
+      // On a fixture channel this stores the app's own copy (same id and key), which wins over it.
       deps.store.putChannel(next);
       return next;
     },
 
     availability(appId: string): ChannelAvailability[] {
-      const channels = deps.store.listChannels(appId);
+      const channels = deps.channels.list(appId);
       return CHANNEL_TYPES.map((type) => ({
         type,
         limit: CHANNEL_LIMITS[type],

@@ -28,22 +28,39 @@ export interface DeliveryContext {
   faults: DeliveryFaultPolicy;
   /** The template's channel types this app delivers through (see deliveredChannels). */
   channels: string[];
+  /** Content per channel type from template-channel rows (template-channels.ts), rendered instead of `content`. */
+  rowContent: ReadonlyMap<string, Record<string, unknown>>;
   /** Compiles (and caches) the template's content: one per service, see createContentCompiler. */
   compile: ContentCompiler;
 }
 
 type Variables = Record<string, unknown>;
-type ContentCompiler = (template: Template) => (variables: Variables) => unknown;
+type Render = (variables: Variables) => unknown;
+type ContentCompiler = (template: Template, rowContent: ReadonlyMap<string, Record<string, unknown>>) => Render;
 
-/** Compiled content per template content object, for one service: a template is scanned once, not per send. */
+/**
+ * Compiled content for one service, cached per content object: a template's `content` and
+ * each row's content are scanned once, not per send. Rows are never edited in place (a PUT
+ * stores a new row with a new content object), so a changed row is compiled afresh for the
+ * sends after it, and deliveries already made keep what they rendered.
+ */
 export function createContentCompiler(): ContentCompiler {
-  const compiled = new WeakMap<object, (variables: Variables) => unknown>();
-  return (template) => {
-    const content = template.content;
+  const compiled = new WeakMap<object, Render>();
+  const cached = (content: unknown): Render => {
     if (typeof content !== 'object' || content === null) return compileContent(content);
     let render = compiled.get(content);
     if (!render) compiled.set(content, (render = compileContent(content)));
     return render;
+  };
+  return (template, rowContent) => {
+    const base = cached(template.content);
+    if (rowContent.size === 0) return base;
+    const rows = [...rowContent].map(([type, content]) => [type, cached(content)] as const);
+    return (variables) => {
+      const out = base(variables) as Variables; // a fresh object per call
+      for (const [type, render] of rows) out[type] = render(variables);
+      return out;
+    };
   };
 }
 
@@ -70,7 +87,7 @@ export function deliveredChannels(
 /** Renders once per distinct variables object, so a 10,000-target batch with shared variables renders once. */
 function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variables {
   const renderCache = new WeakMap<object, Variables>();
-  const renderContent = ctx.compile(ctx.template);
+  const renderContent = ctx.compile(ctx.template, ctx.rowContent);
   return (variables) => {
     let rendered = renderCache.get(variables);
     if (!rendered) renderCache.set(variables, (rendered = renderContent(variables) as Variables));

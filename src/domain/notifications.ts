@@ -6,16 +6,18 @@
 import type { SendNotificationBody } from '../schemas/api.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
-import type { Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
+import type { ChannelCatalog, Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
 import { createContentCompiler, createDeliveryRun, deliveredChannels } from './delivery.js';
 import { deliveryAt, type PerMember } from './delivery-run.js';
 import { checkVariables } from './variables.js';
+import { rowContentByType } from './template-channels.js';
 
 export const TARGET_LIMITS = { realtime: 1, batch: 10_000 } as const;
 
 export interface NotificationServiceDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
   events: Events;
@@ -147,7 +149,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
       const variables = resolveVariables(template, mode, body.template.variables ?? {}, targets);
 
       const createdAt = deps.clock.nowIso();
-      const channels = deliveredChannels(template, deps.store.listChannels(appId));
+      const channels = deliveredChannels(template, deps.channels.list(appId));
       const notification: Notification = {
         notificationId: deps.ids.notificationId(),
         templateKey: template.key,
@@ -172,6 +174,7 @@ export function createNotificationService(deps: NotificationServiceDeps) {
           ids: deps.ids,
           faults,
           channels,
+          rowContent: rowContentByType(deps.store, deps.channels, appId, template),
           compile,
         },
         targets,

@@ -4,6 +4,7 @@
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
+import type { TemplateChannelRecord } from '../schemas/template-channels.js';
 import type { DeliveryRun } from './delivery-run.js';
 
 export interface Clock {
@@ -122,10 +123,18 @@ export interface Store {
   /** Deletes the runtime template `id` of `appId` (every app's copy when appId is omitted). */
   deleteRuntimeTemplate(id: string, appId?: string | null): boolean;
 
-  /** Channels (CONTRACT §5.5), app-scoped; kept by clear() like runtime templates. */
+  /** The app's own channels (CONTRACT §5.5), keyed by (appId, id); kept by clear() like runtime templates. */
   listChannels(appId: string): Channel[];
-  getChannel(id: string): Channel | undefined;
+  getChannel(appId: string, id: string): Channel | undefined;
   putChannel(channel: Channel): void;
+
+  /** Template-channel rows of one app's template, in creation order; kept by clear() like channels. */
+  listTemplateChannels(appId: string, templateId: string): readonly TemplateChannelRecord[];
+  getTemplateChannel(appId: string, templateId: string, channelId: string): TemplateChannelRecord | undefined;
+  /** Inserts or replaces the row of (appId, templateId, channelId); a replaced row keeps its place. */
+  putTemplateChannel(row: TemplateChannelRecord): void;
+  /** Deletes every row of the app's template; returns how many there were. */
+  deleteTemplateChannels(appId: string, templateId: string): number;
 
   /** Recorded analytics events (POST /api/analytics/events), oldest first; cleared by clear(). */
   addAnalyticsEvent(event: AnalyticsEvent): void;
@@ -148,6 +157,19 @@ export interface TemplateCatalog {
   count(): number;
   /** Where the shared templates come from (e.g. "7 template(s) from /x/fixtures/templates"), for 404 messages. */
   readonly origin?: string;
+}
+
+/** A channel from fixtures/channels.json: `appId` null = every app sees it. */
+export type FixtureChannel = Omit<Channel, 'appId'> & { appId: string | null };
+
+/** Channels as an app sees them: shared fixture channels (with the app's id) plus its own. */
+export interface ChannelCatalog {
+  /** Fixture channels first (an app's copy in place of the fixture), then the app's own in creation order. */
+  list(appId: string): Channel[];
+  /** By id, then by key. */
+  find(appId: string, ref: string): Channel | undefined;
+  /** Whether `id` is a fixture channel visible to the app. */
+  isFixture(appId: string, id: string): boolean;
 }
 
 export type EmulatorEvent =

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { Template } from '../schemas/records.js';
 import type { TemplateViewSchema } from '../schemas/responses.js';
 import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/resources.js';
-import type { Store } from './ports.js';
+import type { ChannelCatalog } from './ports.js';
 
 /** The template object the API answers with; its shape is a schema (the OpenAPI document is generated from it). */
 export type TemplateView = z.infer<typeof TemplateViewSchema>;
@@ -21,18 +21,19 @@ export function extrasOf(template: Template): TemplateExtras {
 }
 
 /**
- * A fixture template has no channel ids: it is linked to every channel of the caller's app
- * whose type it delivers through [decided].
+ * A template's channel ids. A fixture template without `channelIds` is linked to every
+ * channel of the caller's app whose type it delivers through [decided].
  */
-export function channelIdsOf(store: Store, appId: string, template: Template): string[] {
+export function channelIdsOf(channels: ChannelCatalog, appId: string, template: Template): string[] {
+  if (template.channelIds) return template.channelIds;
   if (template.source === 'runtime') return extrasOf(template).channelIds;
-  return store
-    .listChannels(appId)
+  return channels
+    .list(appId)
     .filter((ch) => template.channels.includes(ch.type))
     .map((ch) => ch.id);
 }
 
-export function toTemplateView(store: Store, appId: string, template: Template): TemplateView {
+export function toTemplateView(channels: ChannelCatalog, appId: string, template: Template): TemplateView {
   const extras = extrasOf(template);
   return {
     id: template.id,
@@ -43,7 +44,7 @@ export function toTemplateView(store: Store, appId: string, template: Template):
     key: template.key,
     status: template.status,
     category: template.category,
-    channelIds: channelIdsOf(store, appId, template),
+    channelIds: channelIdsOf(channels, appId, template),
     channels: template.channels,
     variableSchema: Object.fromEntries(
       template.variableSchema.map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),

@@ -7,7 +7,7 @@ import type { Template, VariableSchemaEntry } from '../schemas/records.js';
 import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/resources.js';
 import { toVariableArray } from '../schemas/template-file.js';
 import { badRequest, templateNotFound, type ErrorDetails } from './errors.js';
-import type { Clock, Ids, Store, TemplateCatalog } from './ports.js';
+import type { ChannelCatalog, Clock, Ids, Store, TemplateCatalog } from './ports.js';
 import { slugFromName } from './slug.js';
 import { channelIdsOf, extrasOf, toTemplateView, type RuntimeTemplate, type TemplateView } from './template-view.js';
 
@@ -27,6 +27,7 @@ export const TEMPLATE_TRANSITIONS: Record<Status, readonly Status[]> = {
 export interface TemplateServiceDeps {
   store: Store;
   templates: TemplateCatalog;
+  channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
 }
@@ -58,21 +59,28 @@ export function createTemplateService(deps: TemplateServiceDeps) {
     return template;
   }
 
-  /** Channel ids → their (unique) types, each id checked to be a channel of this app. */
-  function channelTypes(appId: string, channelIds: string[]): string[] {
+  /**
+   * Channel ids (or keys: an emulator convenience) → the ids and their (unique) types, each
+   * checked to be a channel of this app.
+   */
+  function resolveChannels(appId: string, refs: string[]): { ids: string[]; types: string[] } {
     const details: ErrorDetails = {};
+    const ids: string[] = [];
     const types: string[] = [];
-    channelIds.forEach((id, i) => {
-      const channel = deps.store.getChannel(id);
-      if (!channel || channel.appId !== appId) details[`channelIds.${i}`] = `no channel with id "${id}" in this app`;
-      else if (!types.includes(channel.type)) types.push(channel.type);
+    refs.forEach((ref, i) => {
+      const channel = deps.channels.find(appId, ref);
+      if (!channel) details[`channelIds.${i}`] = `no channel with id or key "${ref}" in this app`;
+      else {
+        if (!ids.includes(channel.id)) ids.push(channel.id);
+        if (!types.includes(channel.type)) types.push(channel.type);
+      }
     });
     if (Object.keys(details).length)
       throw badRequest(
         'channelIds names channels that do not exist in this app (create them with POST /api/channels).',
         details,
       );
-    return types;
+    return { ids, types };
   }
 
   /** Visible templates, one per key (the app's own wins over a shared fixture). */
@@ -87,14 +95,18 @@ export function createTemplateService(deps: TemplateServiceDeps) {
 
   return {
     list(appId: string, filter: { channelId?: string }): TemplateView[] {
+      // The channel's key works too; an unknown channel matches no template.
+      const channelId =
+        filter.channelId === undefined ? undefined : (deps.channels.find(appId, filter.channelId)?.id ?? null);
       const list = visible(appId).filter(
-        (t) => filter.channelId === undefined || channelIdsOf(deps.store, appId, t).includes(filter.channelId),
+        (t) =>
+          channelId === undefined || (channelId !== null && channelIdsOf(deps.channels, appId, t).includes(channelId)),
       );
-      return list.map((t) => toTemplateView(deps.store, appId, t));
+      return list.map((t) => toTemplateView(deps.channels, appId, t));
     },
 
     get(appId: string, ref: string): TemplateView {
-      return toTemplateView(deps.store, appId, find(appId, ref));
+      return toTemplateView(deps.channels, appId, find(appId, ref));
     },
 
     create(appId: string, body: CreateTemplateBody): TemplateView {
@@ -107,14 +119,14 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         });
       }
       const variableSchema = normaliseVariables(body.variableSchema);
-      const channels = channelTypes(appId, body.channelIds);
+      const linked = resolveChannels(appId, body.channelIds);
       const now = deps.clock.nowIso();
       const template: RuntimeTemplate = {
         id: deps.ids.objectId(),
         key,
         name: body.name,
         status: 'draft',
-        channels,
+        channels: linked.types,
         variableSchema,
         content: body.content,
         category: body.category ?? null,
@@ -122,13 +134,13 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         source: 'runtime',
         createdAt: now,
         updatedAt: now,
-        channelIds: [...new Set(body.channelIds)],
+        channelIds: linked.ids,
         config: body.config,
         availability: body.availability ?? null,
         sequence: body.sequence ?? null,
       };
       deps.store.putRuntimeTemplate(template);
-      return toTemplateView(deps.store, appId, template);
+      return toTemplateView(deps.channels, appId, template);
     },
 
     update(appId: string, ref: string, body: UpdateTemplateBody): TemplateView {
@@ -143,14 +155,15 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       }
       if (body.status !== undefined) assertTransition(current.status, body.status);
       const extras = extrasOf(current);
-      const channelIds = body.channelIds ? [...new Set(body.channelIds)] : channelIdsOf(deps.store, appId, current);
+      const linked = body.channelIds ? resolveChannels(appId, body.channelIds) : undefined;
+      const channelIds = linked?.ids ?? channelIdsOf(deps.channels, appId, current);
       const next: RuntimeTemplate = {
         ...current,
         name: body.name ?? current.name,
         category: body.category !== undefined ? body.category : current.category,
         status: body.status ?? current.status,
         variableSchema: body.variableSchema ? normaliseVariables(body.variableSchema) : current.variableSchema,
-        channels: body.channelIds ? channelTypes(appId, body.channelIds) : current.channels,
+        channels: linked?.types ?? current.channels,
         content: body.content ?? current.content,
         // A shared fixture becomes this app's override copy (same id and key) [decided].
         appId,
@@ -162,7 +175,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         sequence: body.sequence !== undefined ? body.sequence : extras.sequence,
       };
       deps.store.putRuntimeTemplate(next);
-      return toTemplateView(deps.store, appId, next);
+      return toTemplateView(deps.channels, appId, next);
     },
 
     remove(appId: string, ref: string): { success: true } {
@@ -175,6 +188,8 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       }
       // Deleting an override brings the shared fixture template back into view.
       deps.store.deleteRuntimeTemplate(current.id, current.appId);
+      // Real docs: deleting a template deletes its template-channel rows.
+      deps.store.deleteTemplateChannels(appId, current.id);
       return { success: true };
     },
   };

@@ -61,5 +61,10 @@ export function createIds(clock: Clock, random: RandomSource): Ids {
 
 /** A stable 24-hex id derived from a template key (CONTRACT §4: id optional in fixtures). */
 export function stableIdFromKey(key: string): string {
-  return createHash('sha1').update(`template:${key}`).digest('hex').slice(0, 24);
+  return stableId(`template:${key}`);
+}
+
+/** 24 hex characters derived from `text`: the same on every run. */
+export function stableId(text: string): string {
+  return createHash('sha1').update(text).digest('hex').slice(0, 24);
 }

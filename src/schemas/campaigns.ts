@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MODES, RECIPIENT_STATUSES, CAMPAIGN_STATUSES } from './records.js';
+import { absentWhenEmpty, pagedQuery } from './paging.js';
 
 const nonBlank = (what: string) =>
   z
@@ -43,19 +44,17 @@ export const SendCampaignBodySchema = z.object({
 });
 export type SendCampaignBody = z.infer<typeof SendCampaignBodySchema>;
 
-/** Real docs: lists take `page` (1-based, default 1) and `limit` (default 20). */
-const ApiPageSchema = z.object({
-  page: z.coerce.number({ error: 'must be an integer ≥ 1' }).int().min(1).default(1),
-  limit: z.coerce.number({ error: 'must be an integer 1..1000' }).int().min(1).max(1000).default(20),
-});
-
-export const ListCampaignsQuerySchema = ApiPageSchema.extend({
-  status: z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).optional(),
+export const ListCampaignsQuerySchema = pagedQuery({
+  status: absentWhenEmpty(
+    z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).optional(),
+  ),
 });
 export type ListCampaignsQuery = z.infer<typeof ListCampaignsQuerySchema>;
 
-export const ListRecipientsQuerySchema = ApiPageSchema.extend({
-  status: z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
+export const ListRecipientsQuerySchema = pagedQuery({
+  status: absentWhenEmpty(
+    z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
+  ),
 });
 export type ListRecipientsQuery = z.infer<typeof ListRecipientsQuerySchema>;
 

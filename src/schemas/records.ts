@@ -16,6 +16,14 @@ export const VariableSchemaEntrySchema = z.object({
 });
 export type VariableSchemaEntry = z.infer<typeof VariableSchemaEntrySchema>;
 
+/** A template's content for one channel, as a fixture file gives it. */
+export const TemplateRowSchema = z.object({
+  channelId: z.string(),
+  channelType: z.string(),
+  content: z.record(z.string(), z.unknown()),
+});
+export type TemplateRow = z.infer<typeof TemplateRowSchema>;
+
 export const TemplateSchema = z.object({
   id: z.string(),
   key: z.string(),
@@ -30,6 +38,10 @@ export const TemplateSchema = z.object({
   source: z.enum(['fixture', 'runtime']),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Channels the template is linked to, by id. Absent on a fixture template without `channelIds`: linked by type. */
+  channelIds: z.array(z.string()).optional(),
+  /** Per-channel content from the fixture file (`rows`); the app's rows made through the API win over these. */
+  rows: z.array(TemplateRowSchema).optional(),
 });
 export type Template = z.infer<typeof TemplateSchema>;
 

@@ -5,10 +5,9 @@
 import { z } from 'zod';
 import { TEMPLATE_STATUSES } from './records.js';
 import { VariableSchemaInputSchema } from './template-file.js';
-
-export const CHANNEL_TYPES = ['in_app', 'push', 'sms', 'email', 'whatsapp', 'custom'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-export const CHANNEL_TEMPLATE_TYPES = ['ui', 'data'] as const;
+import { absentWhenEmpty, pagedQuery } from './paging.js';
+import { CHANNEL_TEMPLATE_TYPES, CHANNEL_TYPES } from './channel-types.js';
+export { CHANNEL_TEMPLATE_TYPES, CHANNEL_TYPES, type ChannelType } from './channel-types.js';
 export const ANALYTICS_EVENT_TYPES = ['delivered', 'viewed', 'clicked'] as const;
 
 const JsonObject = z.record(z.string(), z.unknown());
@@ -104,7 +103,9 @@ export const UpdateTemplateBodySchema = z.object({
 });
 export type UpdateTemplateBody = z.infer<typeof UpdateTemplateBodySchema>;
 
-export const ListTemplatesQuerySchema = z.object({ channelId: z.string().min(1).optional() });
+export const ListTemplatesQuerySchema = pagedQuery({ channelId: absentWhenEmpty(z.string().optional()) });
+
+export const ListChannelsQuerySchema = pagedQuery({});
 
 // ---- analytics (research §2.6) ----
 
@@ -140,8 +141,8 @@ const isoInstant = (endOfDay: boolean) =>
     .transform((s) => Date.parse(s) + (endOfDay && DATE_ONLY.test(s) ? 86_400_000 - 1 : 0));
 
 export const ChannelAnalyticsQuerySchema = z.object({
-  from: isoInstant(false),
-  to: isoInstant(true),
-  granularity: z.enum(['hourly', 'daily']).default('daily'),
+  from: absentWhenEmpty(isoInstant(false)),
+  to: absentWhenEmpty(isoInstant(true)),
+  granularity: absentWhenEmpty(z.enum(['hourly', 'daily']).default('daily')),
 });
 export type ChannelAnalyticsQuery = z.infer<typeof ChannelAnalyticsQuerySchema>;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { TEMPLATE_STATUSES, VARIABLE_TYPES } from './records.js';
+import { CHANNEL_TYPES } from './channel-types.js';
 
 /** `must be one of "string", "image", "action" (got "number")`. */
 const VariableTypeSchema = z.enum(VARIABLE_TYPES, {
@@ -39,6 +40,18 @@ export const VariableSchemaInputSchema = z.union([
   z.record(z.string().min(1), VariableMapValueSchema),
 ]);
 
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const TemplateFileRowSchema = z.object({
+  /** Accepted (and checked against the template) so a row copied from the API loads as is. */
+  templateId: z.string().optional(),
+  channelId: z.string().min(1, 'must be the id of a channel in channels.json'),
+  channelType: z.enum(CHANNEL_TYPES).optional(),
+  content: z.custom<Record<string, unknown>>(isObject, { error: 'must be a JSON object' }),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+
 export const TemplateFileEntrySchema = z.object({
   id: z
     .string()
@@ -52,6 +65,10 @@ export const TemplateFileEntrySchema = z.object({
   content: z.record(z.string(), z.unknown()).default({}),
   category: z.string().optional(),
   appId: z.string().min(1).optional(),
+  /** Ids of channels in channels.json the template is linked to. */
+  channelIds: z.array(z.string().min(1, 'must be a non-empty channel id')).optional(),
+  /** Content per channel; the answer of GET /api/template-channels fits as is. */
+  rows: z.array(TemplateFileRowSchema).optional(),
 });
 export type TemplateFileEntry = z.infer<typeof TemplateFileEntrySchema>;
 

@@ -5,6 +5,7 @@
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
 import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
+import type { TemplateChannelRecord } from '../schemas/template-channels.js';
 import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js';
 import { Deque } from './deque.js';
 import { journalPredicate, paginate } from './filters.js';
@@ -21,6 +22,7 @@ export interface StoreData {
   journal: JournalEntry[];
   templates: Template[];
   channels: Channel[];
+  templateChannels: TemplateChannelRecord[];
   analyticsEvents: AnalyticsEvent[];
 }
 
@@ -33,6 +35,7 @@ export const emptyStoreData = (): StoreData => ({
   journal: [],
   templates: [],
   channels: [],
+  templateChannels: [],
   analyticsEvents: [],
 });
 
@@ -71,8 +74,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
   // Keyed by appId + id: an app's override of a shared fixture keeps the fixture's id.
   const templates = new Map<string, Template>();
-  const templateKey = (appId: string | null, id: string) => `${appId ?? ''}\u0000${id}`;
+  const appKey = (appId: string | null, id: string) => `${appId ?? ''}\u0000${id}`;
   const channels = new Map<string, Channel>();
+  // (appId, templateId) → channelId → row; a send asks for one template's rows.
+  const templateChannels = new Map<string, Map<string, TemplateChannelRecord>>();
+  const rowsKey = (appId: string, templateId: string) => `${appId}\u0000${templateId}`;
+  const NO_ROWS: readonly TemplateChannelRecord[] = [];
   let analyticsEvents: AnalyticsEvent[] = [];
 
   function recipientsOf(campaignId: string): CampaignRecipients {
@@ -107,14 +114,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return entry.list[position];
   }
 
+  function putRow(row: TemplateChannelRecord): void {
+    const key = rowsKey(row.appId, row.templateId);
+    let rows = templateChannels.get(key);
+    if (!rows) templateChannels.set(key, (rows = new Map()));
+    rows.set(row.channelId, row);
+  }
+
   function load(data: StoreData): void {
     deliveries = createDeliveryLog(maxDeliveries, data.deliveries, data.droppedDeliveries);
     notifications = createNotificationLog(maxDeliveries, data.notifications);
     for (const e of data.journal) journal.push(e);
     for (const c of data.campaigns) campaigns.set(c.id, c);
     for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
-    for (const t of data.templates) templates.set(templateKey(t.appId, t.id), t);
-    for (const ch of data.channels ?? []) channels.set(ch.id, ch);
+    for (const t of data.templates) templates.set(appKey(t.appId, t.id), t);
+    for (const ch of data.channels ?? []) channels.set(appKey(ch.appId, ch.id), ch);
+    for (const row of data.templateChannels ?? []) putRow(row);
     analyticsEvents = [...(data.analyticsEvents ?? [])];
   }
   if (options.initial) load(options.initial);
@@ -200,7 +215,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return [...templates.values()];
     },
     putRuntimeTemplate(template) {
-      templates.set(templateKey(template.appId, template.id), template);
+      templates.set(appKey(template.appId, template.id), template);
       changed();
     },
     deleteRuntimeTemplate(id, appId) {
@@ -218,12 +233,31 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       for (const channel of channels.values()) if (channel.appId === appId) own.push(channel);
       return own;
     },
-    getChannel(id) {
-      return channels.get(id);
+    getChannel(appId, id) {
+      return channels.get(appKey(appId, id));
     },
     putChannel(channel) {
-      channels.set(channel.id, channel);
+      // Keyed by app too: two apps' copies of a shared fixture channel keep its id.
+      channels.set(appKey(channel.appId, channel.id), channel);
       changed();
+    },
+
+    listTemplateChannels(appId, templateId) {
+      const rows = templateChannels.get(rowsKey(appId, templateId));
+      return rows ? [...rows.values()] : NO_ROWS;
+    },
+    getTemplateChannel(appId, templateId, channelId) {
+      return templateChannels.get(rowsKey(appId, templateId))?.get(channelId);
+    },
+    putTemplateChannel(row) {
+      putRow(row);
+      changed();
+    },
+    deleteTemplateChannels(appId, templateId) {
+      const key = rowsKey(appId, templateId);
+      const count = templateChannels.get(key)?.size ?? 0;
+      if (templateChannels.delete(key)) changed();
+      return count;
     },
 
     addAnalyticsEvent(event) {
@@ -281,6 +315,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         journal: journal.toArray(),
         templates: [...templates.values()],
         channels: [...channels.values()],
+        templateChannels: [...templateChannels.values()].flatMap((rows) => [...rows.values()]),
         analyticsEvents: [...analyticsEvents],
       };
     },

@@ -225,6 +225,15 @@ describe('GET /api/analytics/channels', () => {
     expect(Object.keys(bad.body.error.details).sort()).toEqual(['from', 'granularity']);
   });
 
+  it('reads empty values as absent: granularity= is daily, from= is missing', async () => {
+    const app = makeTestApp();
+    const daily = await call(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-02&granularity=');
+    expect(daily.status).toBe(200);
+    const empty = await call(app, 'GET', '/api/analytics/channels?from=&to=2030-01-02');
+    expectApiError(empty, 400, 'ERR_BAD_REQUEST');
+    expect(empty.body.error.details.from).toMatch(/is required/);
+  });
+
   it('answers 400 ERR_BAD_REQUEST when from is after to, or the range has too many buckets', async () => {
     const app = makeTestApp();
     const reversed = await call(app, 'GET', '/api/analytics/channels?from=2030-02-01&to=2030-01-01');

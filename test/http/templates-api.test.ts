@@ -141,6 +141,8 @@ describe('GET /api/templates', () => {
     expect(keys).toContain('order-confirmation');
     expect(keys).not.toContain('unlinked');
     expect((await call(app, 'GET', '/api/templates?channelId=ffffffffffffffffffffffff')).body).toEqual([]);
+    const byKey = await call(app, 'GET', '/api/templates?channelId=in-app-alerts');
+    expect(byKey.body).toEqual(res.body);
   });
 });
 

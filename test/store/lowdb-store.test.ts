@@ -30,6 +30,7 @@ describe('lowdb store: the data file', () => {
     expect(second.snapshot()).toEqual(before);
     expect(second.getCampaign('ca')?.status).toBe('sent');
     expect(second.hasRecipient('cb', 'user-1')).toBe(true);
+    expect(second.getTemplateChannel('app-a', 't1', 'ch1')?.content).toEqual({ title: 'Hi from ch1' });
     expect(second.queryDeliveries({ userId: 'user-2' }, { offset: 0, limit: 10 }).total).toBe(1);
     expect(second.stats()).toMatchObject({ deliveries: 2, notifications: 2, campaigns: 2, recipients: 2, journal: 2 });
     await second.close();

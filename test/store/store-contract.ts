@@ -12,6 +12,7 @@ import type {
   Store,
   Template,
 } from '../../src/index.js';
+import type { TemplateChannelRecord } from '../../src/schemas/template-channels.js';
 
 export type StoreFactory = (options: { maxDeliveries?: number }) => Promise<Store>;
 
@@ -118,6 +119,21 @@ export const runtimeTemplate = (id: string): Template => ({
   source: 'runtime',
   createdAt: at(0),
   updatedAt: at(0),
+});
+
+export const templateChannel = (
+  templateId: string,
+  channelId: string,
+  over: Partial<TemplateChannelRecord> = {},
+): TemplateChannelRecord => ({
+  appId: 'app-a',
+  templateId,
+  channelId,
+  channelType: 'in_app',
+  content: { title: `Hi from ${channelId}` },
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...over,
 });
 
 const ALL = { offset: 0, limit: 1000 };
@@ -269,10 +285,37 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(ids(store.listRuntimeTemplates())).toEqual(['t1']);
     });
 
-    it('clears everything but runtime templates', async () => {
+    it('puts, replaces, lists and deletes template-channel rows per app and template', async () => {
+      const store = await make();
+      store.putTemplateChannel(templateChannel('t1', 'ch1'));
+      store.putTemplateChannel(templateChannel('t1', 'ch2', { channelType: 'push' }));
+      store.putTemplateChannel(templateChannel('t2', 'ch1'));
+      store.putTemplateChannel(templateChannel('t1', 'ch1', { appId: 'app-b', content: { title: 'B' } }));
+      store.putTemplateChannel(templateChannel('t1', 'ch1', { content: { title: 'New' }, updatedAt: at(5) }));
+      const rows = (appId: string, templateId: string) =>
+        store.listTemplateChannels(appId, templateId).map((r) => [r.channelId, r.content.title]);
+      expect(rows('app-a', 't1')).toEqual([
+        ['ch1', 'New'],
+        ['ch2', 'Hi from ch2'],
+      ]);
+      expect(rows('app-b', 't1')).toEqual([['ch1', 'B']]);
+      expect(rows('app-a', 'missing')).toEqual([]);
+      expect(store.getTemplateChannel('app-a', 't1', 'ch1')).toEqual(
+        templateChannel('t1', 'ch1', { content: { title: 'New' }, updatedAt: at(5) }),
+      );
+      expect(store.getTemplateChannel('app-b', 't1', 'ch2')).toBeUndefined();
+      expect(store.deleteTemplateChannels('app-a', 't1')).toBe(2);
+      expect(store.deleteTemplateChannels('app-a', 't1')).toBe(0);
+      expect(rows('app-a', 't1')).toEqual([]);
+      expect(rows('app-a', 't2')).toEqual([['ch1', 'Hi from ch1']]);
+      expect(rows('app-b', 't1')).toEqual([['ch1', 'B']]);
+    });
+
+    it('clears everything but runtime templates and template-channel rows', async () => {
       const store = await make();
       fill(store);
       store.clear();
+      expect(store.listTemplateChannels('app-a', 't1')).toHaveLength(1);
       expect(store.stats()).toMatchObject({ deliveries: 0, notifications: 0, campaigns: 0, recipients: 0, journal: 0 });
       expect(store.queryDeliveries({ userId: 'user-1' }, ALL).total).toBe(0);
       expect(ids(store.listRuntimeTemplates())).toEqual(['t1']);
@@ -306,4 +349,5 @@ export function fill(store: Store): void {
   store.addJournal(journalEntry(1));
   store.addJournal(journalEntry(2, { appId: 'app-b' }));
   store.putRuntimeTemplate(runtimeTemplate('t1'));
+  store.putTemplateChannel(templateChannel('t1', 'ch1'));
 }

@@ -7,6 +7,7 @@ import { createNotificationService } from '../../src/domain/notifications.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import { createTemplateCatalog } from '../../src/catalog/templates.js';
+import { createChannelCatalog } from '../../src/catalog/channels.js';
 import { toTemplate } from '../../src/catalog/load-fixtures.js';
 import { TemplateFileEntrySchema } from '../../src/schemas/template-file.js';
 import { EmulatorClock } from '../../src/platform/clock.js';
@@ -25,6 +26,7 @@ function setup() {
   const service = createNotificationService({
     store,
     templates,
+    channels: createChannelCatalog(store),
     clock,
     ids: createIds(clock, createRandom(3)),
     events: { emit: (e) => events.push(e), subscribe: () => () => true, hasSubscribers: () => true },

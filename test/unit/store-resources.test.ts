@@ -70,7 +70,8 @@ describe('memory store: runtime templates, channels, analytics events', () => {
     expect(store.listChannels('app-a').map((c) => c.id)).toEqual(['c1']);
     store.clear();
     expect(store.listAnalyticsEvents('app-b')).toEqual([]);
-    expect(store.getChannel('c2')).toBeDefined();
+    expect(store.getChannel('app-b', 'c2')).toBeDefined();
+    expect(store.getChannel('app-a', 'c2')).toBeUndefined();
   });
 
   it('round-trips channels, events and overrides through snapshot()', () => {
@@ -81,7 +82,7 @@ describe('memory store: runtime templates, channels, analytics events', () => {
     store.addAnalyticsEvent(event('e1', 'app-a'));
     const copy = createMemoryStore({ initial: JSON.parse(JSON.stringify(store.snapshot())) });
     expect(copy.listRuntimeTemplates()).toHaveLength(2);
-    expect(copy.getChannel('c1')).toEqual(channel('c1', 'app-a'));
+    expect(copy.getChannel('app-a', 'c1')).toEqual(channel('c1', 'app-a'));
     expect(copy.listAnalyticsEvents('app-a')).toEqual([event('e1', 'app-a')]);
   });
 });

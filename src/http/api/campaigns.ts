@@ -92,8 +92,8 @@ export const campaignRoutes = new Hono<AppEnv>()
     return c.json(service(c).create(c.get('app').appId, body), 200);
   })
   .get('/campaigns', (c) => {
-    const query = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
-    const { total, items } = service(c).list(c.get('app').appId, query);
+    const { status, page } = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
+    const { total, items } = service(c).list(c.get('app').appId, { status }, page);
     return c.json(items, 200, { 'X-Total-Count': String(total) });
   })
   .get('/campaigns/:id', (c) => c.json(service(c).get(c.get('app').appId, c.req.param('id')), 200))
@@ -106,7 +106,7 @@ export const campaignRoutes = new Hono<AppEnv>()
     return c.json(service(c).addRecipients(c.get('app').appId, c.req.param('id'), userIds), 200);
   })
   .get('/campaigns/:id/recipients', (c) => {
-    const { status, ...page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
+    const { status, page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
     const { total, items } = service(c).listRecipients(c.get('app').appId, c.req.param('id'), { status }, page);
     return c.json(items, 200, { 'X-Total-Count': String(total) });
   })

@@ -12,6 +12,7 @@ import { notificationRoutes } from './notifications.js';
 import { campaignRoutes } from './campaigns.js';
 import { templateRoutes } from './templates.js';
 import { channelRoutes } from './channels.js';
+import { templateChannelRoutes } from './template-channels.js';
 import { analyticsRoutes } from './analytics.js';
 
 export function apiRoutes(emulator: Emulator): Hono<AppEnv> {
@@ -23,5 +24,6 @@ export function apiRoutes(emulator: Emulator): Hono<AppEnv> {
     .route('/', campaignRoutes)
     .route('/', templateRoutes)
     .route('/', channelRoutes)
+    .route('/', templateChannelRoutes)
     .route('/', analyticsRoutes);
 }

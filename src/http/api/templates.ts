@@ -8,13 +8,16 @@ import {
   ListTemplatesQuerySchema,
   UpdateTemplateBodySchema,
 } from '../../schemas/resources.js';
+import { slicePage } from '../../schemas/paging.js';
 import type { AppEnv } from '../context.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 export const templateRoutes = new Hono<AppEnv>()
   .get('/templates', (c) => {
-    const query = parseWith(ListTemplatesQuerySchema, c.req.query(), 'query');
-    return c.json(c.get('emulator').services.templates.list(c.get('app').appId, query), 200);
+    const { channelId, page } = parseWith(ListTemplatesQuerySchema, c.req.query(), 'query');
+    const all = c.get('emulator').services.templates.list(c.get('app').appId, { channelId });
+    const { total, items } = slicePage(all, page);
+    return c.json(items, 200, { 'X-Total-Count': String(total) });
   })
   .post('/templates', async (c) => {
     const body = await readJsonBody(c, CreateTemplateBodySchema);
