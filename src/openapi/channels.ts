@@ -2,7 +2,12 @@
  * OpenAPI operations of the channel routes.
  */
 import { z } from 'zod';
-import { ChannelSchema, CreateChannelBodySchema, UpdateChannelBodySchema } from '../schemas/resources.js';
+import {
+  ChannelSchema,
+  CreateChannelBodySchema,
+  ListChannelsQuerySchema,
+  UpdateChannelBodySchema,
+} from '../schemas/resources.js';
 import { ChannelAvailabilitySchema } from '../schemas/responses.js';
 import type { Resource } from './operation.js';
 
@@ -27,8 +32,15 @@ export const channelsResource: Resource = {
       path: '/api/channels',
       operationId: 'listChannels',
       summary: 'List channels',
-      responses: { 200: { description: "The app's channels.", schema: z.array(ChannelSchema) } },
-      errors: {},
+      query: ListChannelsQuerySchema,
+      responses: {
+        200: {
+          description: "One page of the app's channels.",
+          schema: z.array(ChannelSchema),
+          headers: { 'X-Total-Count': 'How many items match, over all pages.' },
+        },
+      },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
     },
     {
       method: 'post',

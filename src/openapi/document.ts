@@ -13,12 +13,14 @@ import { channelsResource } from './channels.js';
 import { controlResource } from './control.js';
 import { notificationsResource } from './notifications.js';
 import type { Operation, Resource } from './operation.js';
+import { templateChannelsResource } from './template-channels.js';
 import { templatesResource } from './templates.js';
 
 const RESOURCES: readonly Resource[] = [
   notificationsResource,
   campaignsResource,
   templatesResource,
+  templateChannelsResource,
   channelsResource,
   analyticsResource,
   controlResource,

@@ -21,7 +21,13 @@ export const templatesResource: Resource = {
       operationId: 'listTemplates',
       summary: 'List templates',
       query: ListTemplatesQuerySchema,
-      responses: { 200: { description: 'The templates this app sees.', schema: z.array(TemplateViewSchema) } },
+      responses: {
+        200: {
+          description: 'One page of the templates this app sees.',
+          schema: z.array(TemplateViewSchema),
+          headers: { 'X-Total-Count': 'How many items match, over all pages.' },
+        },
+      },
       errors: { 400: ['ERR_BAD_REQUEST'] },
     },
     {
