@@ -17,6 +17,11 @@ async function main(argv: string[]): Promise<number> {
     const { runGenerateCsv } = await import('./tools/generate-csv.js');
     return runGenerateCsv(argv.slice(1));
   }
+  if (argv[0] === 'pull' || argv[0] === 'check-fixtures') {
+    // Loaded on demand, like generate-csv: the server's start never pays for them.
+    const { runPull, runCheckFixtures } = await import('./tools/live-commands.js');
+    return argv[0] === 'pull' ? runPull(argv.slice(1)) : runCheckFixtures(argv.slice(1));
+  }
   const command = loadConfig(argv, process.env);
   if (command.kind === 'help') {
     process.stdout.write(HELP);

@@ -53,6 +53,9 @@ export const HELP = `notification-emulator: an emulator of the business-messagin
 Usage:
   notification-emulator [flags]
   notification-emulator generate-csv --template KEY --rows N [--seed S] [--fixtures DIR] [--out FILE]
+  notification-emulator pull --app-id A --region R [--base-url URL] [--out DIR]
+  notification-emulator check-fixtures --app-id A --region R [--base-url URL] [--fixtures DIR] [--json]
+  (pull and check-fixtures read the API key from EMULATOR_PULL_API_KEY; --help on each for more)
 
 Flags (environment variable in brackets; flags win):
   --port N             port to listen on, 0 picks a free one   [PORT]            (4010)
