@@ -1,4 +1,4 @@
-# notification-emulator as an image (CONTRACT §9): build with the dev tools, run dist/ only,
+# notification-emulator as an image (docs/reference.md#running-it): build with the dev tools, run dist/ only,
 # as the non-root node user. The CLI is one bundle (scripts/build.mjs) that carries its
 # dependencies, so the runtime stage needs no node_modules.
 
@@ -10,6 +10,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+# The web inspector's sources: the build bundles them into dist/ui (served at /__/).
+COPY web ./web
 RUN npm run build
 
 FROM node:22-bookworm-slim

@@ -1,11 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests that run what users install (node dist/cli.js, npm pack, the built inspector): only they need dist/. */
+const DIST_TESTS = [
+  'test/browser/**/*.test.ts',
+  'test/http/inspector-page.test.ts',
+  'test/server/cli.test.ts',
+  'test/server/cli-bundle.test.ts',
+  'test/server/data-file.test.ts',
+  'test/server/generate-csv-cli.test.ts',
+  'test/server/npm-start.test.ts',
+  'test/server/package.test.ts',
+  'test/server/pull-cli.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'src', include: ['test/**/*.test.ts'], exclude: DIST_TESTS },
+      },
+      {
+        extends: true,
+        // Builds dist/ once (tsc, then the CLI bundle) before the tests that run it; no other test waits for it.
+        test: { name: 'dist', include: DIST_TESTS, globalSetup: ['test/global-setup.ts'] },
+      },
+    ],
   },
 });

@@ -29,12 +29,6 @@ export function percentile(values: number[], p: number): number {
 
 export const now = (): number => performance.now();
 
-export async function timed<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
-  const started = now();
-  const value = await fn();
-  return [value, now() - started];
-}
-
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resident set size and its peak (VmHWM) of a process, in MB, from /proc (Linux). */
@@ -170,11 +164,6 @@ export async function postJson(url: string, body: unknown): Promise<{ status: nu
   });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as unknown) : null };
-}
-
-export async function getJson(url: string): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(url);
-  return { status: res.status, json: (await res.json()) as unknown };
 }
 
 export function expectStatus(what: string, res: { status: number; json: unknown }, status = 200): void {

@@ -1,5 +1,5 @@
 /**
- * The build stamp: a hash of everything the build reads (src/, the build script, the
+ * The build stamp: a hash of everything the build reads (src/, web/, the build script, the
  * TypeScript configs, package.json and the lock file), written to dist/.build-hash by the
  * build. `npm start` compares it (scripts/ensure-built.mjs) and builds only when it differs.
  */
@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 export const STAMP = 'dist/.build-hash';
 const INPUTS = [
   'src',
+  'web',
   'scripts/build.mjs',
   'tsconfig.json',
   'tsconfig.build.json',

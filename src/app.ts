@@ -10,9 +10,10 @@ import { createEmulator, type CreateAppOptions, type Emulator } from './emulator
 import type { AppEnv } from './http/context.js';
 import { onError, onNotFound } from './http/render-error.js';
 import { journal } from './http/middleware/journal.js';
-import { ConnectionDropped } from './http/middleware/scenario.js';
+import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
+import { wantsHtml } from './http/control/inspector.js';
 
 export const API_PREFIXES = ['/api', '/v3/business-messaging/api'] as const;
 
@@ -26,11 +27,6 @@ export type EmulatorApp = Hono<AppEnv> & {
 export function createApp(options: CreateAppOptions = {}): EmulatorApp {
   const emulator = createEmulator(options);
   const app = new Hono<AppEnv>();
-  // Not async: returning next()'s promise saves a promise per request (bench/).
-  app.use('*', (c, next) => {
-    c.set('emulator', emulator);
-    return next();
-  });
   for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(emulator));
   app.use(
     '*',
@@ -52,11 +48,14 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
   const api = apiRoutes(emulator);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
   app.route('/', controlRoutes(emulator));
-  // A scripted drop under app.request() has no socket: let its marker error reach the caller (CONTRACT §7).
+  // A scripted drop under app.request() has no socket: let its marker error reach the caller
+  // (docs/reference.md#scenarios).
+  const renderError = onError(emulator.logger);
   app.onError((error, c) => {
     if (error instanceof ConnectionDropped) throw error;
-    return onError(error, c);
+    return renderError(error, c);
   });
-  app.notFound(onNotFound);
+  // A browser opening the bare address lands on the web inspector; API clients keep the JSON 404.
+  app.notFound((c) => (c.req.path === '/' && wantsHtml(c) ? c.redirect('/__/') : onNotFound(c)));
   return Object.assign(app, { emulator, close: () => emulator.close() });
 }

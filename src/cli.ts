@@ -175,7 +175,8 @@ main(process.argv.slice(2)).then(
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
       process.stderr.write(
-        `notification-emulator: the port is already in use (${(error as Error).message}); pick another with --port or PORT.\n`,
+        `notification-emulator: the port is already in use (${(error as Error).message}); pick another with --port ` +
+          `or PORT.\n`,
       );
       process.exit(1);
     }

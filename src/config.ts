@@ -33,6 +33,8 @@ export const EmulatorOptionsSchema = z.object({
   adminToken: z.string().min(1).optional(),
   /** @default 1000000 */
   maxDeliveries: intFrom(1, 100_000_000).default(1_000_000),
+  /** Request-journal entries kept, oldest dropped first. @default 10000 */
+  maxJournal: intFrom(1, 10_000_000).default(10_000),
   /** @default "info" */
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** Apps for strict auth; when empty and fixtures have no apps.json, auth is open. */
@@ -67,6 +69,7 @@ Flags (environment variable in brackets; flags win):
   --seed N             seed for probabilities and fake data    [EMULATOR_SEED]
   --admin-token T      protect /__ with "Bearer T"             [EMULATOR_ADMIN_TOKEN]
   --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (1000000)
+  --max-journal N      request journal entries kept            [EMULATOR_MAX_JOURNAL] (10000)
   --log-level L        silent|error|warn|info|debug (debug: one line per request)
                                                                [EMULATOR_LOG_LEVEL] (info)
   --body-limit SIZE    JSON body limit: bytes, or 512kb, 50mb  [EMULATOR_BODY_LIMIT] (50mb)
@@ -98,6 +101,7 @@ const FLAGS = {
   seed: { type: 'string' },
   'admin-token': { type: 'string' },
   'max-deliveries': { type: 'string' },
+  'max-journal': { type: 'string' },
   'log-level': { type: 'string' },
   'body-limit': { type: 'string' },
   'upload-limit': { type: 'string' },
@@ -170,6 +174,7 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
     seed: values.seed ?? env.EMULATOR_SEED,
     adminToken: values['admin-token'] ?? env.EMULATOR_ADMIN_TOKEN,
     maxDeliveries: values['max-deliveries'] ?? env.EMULATOR_MAX_DELIVERIES,
+    maxJournal: values['max-journal'] ?? env.EMULATOR_MAX_JOURNAL,
     logLevel: values['log-level'] ?? env.EMULATOR_LOG_LEVEL,
     bodyLimitBytes: parseSize(values['body-limit'] ?? env.EMULATOR_BODY_LIMIT),
     uploadLimitBytes: parseSize(values['upload-limit'] ?? env.EMULATOR_UPLOAD_LIMIT),
@@ -188,6 +193,7 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
       seed: '--seed',
       adminToken: '--admin-token',
       maxDeliveries: '--max-deliveries',
+      maxJournal: '--max-journal',
       logLevel: '--log-level',
       bodyLimitBytes: '--body-limit',
       uploadLimitBytes: '--upload-limit',
@@ -202,6 +208,7 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
       seed: 'EMULATOR_SEED',
       adminToken: 'EMULATOR_ADMIN_TOKEN',
       maxDeliveries: 'EMULATOR_MAX_DELIVERIES',
+      maxJournal: 'EMULATOR_MAX_JOURNAL',
       logLevel: 'EMULATOR_LOG_LEVEL',
       bodyLimitBytes: 'EMULATOR_BODY_LIMIT',
       uploadLimitBytes: 'EMULATOR_UPLOAD_LIMIT',

@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import { type DeliveryFaultPolicy, type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
+import { type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
 import { createCampaignService, type CampaignService } from './domain/campaigns.js';
 import { createTemplateService, type TemplateService } from './domain/templates.js';
@@ -31,7 +31,6 @@ import { createIds, createRandom } from './platform/random.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
 import { createScenarioFiles, parseScenario, watchScenarioDir } from './scenario-engine/load-scenarios.js';
-import type { RequestFacts } from './scenario-engine/match.js';
 
 /** Parts a test (or startEmulator) may inject instead of the defaults. */
 export interface EmulatorOverrides {
@@ -41,9 +40,10 @@ export interface EmulatorOverrides {
   store?: Store;
   /** Template definitions in the fixture file format; when given (or `channels` is), fixtures/ is not read. */
   templates?: unknown[];
-  /** Channel definitions in the fixtures/channels.json format; when given (or `templates` is), fixtures/ is not read. */
+  /** Channel definitions in the fixtures/channels.json format; when given (or `templates` is), fixtures/ is
+   * not read. */
   channels?: unknown[];
-  /** Scenario definitions (CONTRACT §7 format); when given, the scenarios directory is not read. */
+  /** Scenario definitions (docs/reference.md#scenarios format); when given, the scenarios directory is not read. */
   scenarios?: unknown[];
   logger?: Logger;
 }
@@ -70,48 +70,66 @@ export interface Emulator {
     templateChannels: TemplateChannelService;
     analytics: AnalyticsService;
   };
-  /**
-   * The delivery-fault policy for work started by a request that named `requestScenarios`
-   * (x-emulator-scenario header) on top of the globally active scenarios. The policy reads
-   * the active set when called, so work that runs later (scheduled campaigns) sees changes.
-   */
-  deliveryFaults(requestScenarios: string[], request?: RequestFacts): DeliveryFaultPolicy;
-  /** Loaded scenarios, the active set and rule counters (CONTRACT §7). */
+  /** Loaded scenarios, the active set and rule counters (docs/reference.md#scenarios). */
   readonly scenarios: ScenarioEngine;
+  /**
+   * Back to the state at start (POST /__reset). Everything: records, runtime templates and
+   * channels, open-mode apps, scenarios (runtime-loaded ones removed, file/option ones as
+   * loaded, counters and active set as at start), the clock's start mode; scheduled campaigns
+   * never start. With `appId`: that app's records, runtime templates, channels, scheduled
+   * campaigns and (open mode) the app itself; scenarios and the clock are shared and stay.
+   */
+  reset(appId?: string): void;
   /** Registers cleanup to run on close (timers, watchers). */
   onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
 }
 
-export function createEmulator(input: CreateAppOptions = {}): Emulator {
-  const {
-    clock: injectedClock,
-    random: injectedRandom,
-    store: injectedStore,
-    templates: rawTemplates,
-    channels: rawChannels,
-    scenarios: rawScenarios,
-    logger: injectedLogger,
-    ...rest
-  } = input;
+type Cleanup = () => void | Promise<void>;
+
+interface Platform {
+  options: EmulatorOptions;
+  logger: Logger;
+  clock: EmulatorClock;
+  random: RandomSource;
+  ids: Ids;
+  store: Store;
+  events: Events;
+}
+
+/** Step 1: the options (validated) and the platform parts: logger, clock, random, ids, store, events. */
+function createPlatform(input: CreateAppOptions): { platform: Platform; overrides: EmulatorOverrides } {
+  const { clock, random, store, templates, channels, scenarios, logger, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
   const options = parsed.data;
+  const emulatorClock = clock ?? new EmulatorClock();
+  const randomSource = random ?? createRandom(options.seed);
+  const platform: Platform = {
+    options,
+    logger: logger ?? createLogger(options.logLevel),
+    clock: emulatorClock,
+    random: randomSource,
+    ids: createIds(emulatorClock, randomSource),
+    store: store ?? createMemoryStore({ maxDeliveries: options.maxDeliveries, maxJournal: options.maxJournal }),
+    events: createEventBus(),
+  };
+  return { platform, overrides: { templates, channels, scenarios } };
+}
+
+/**
+ * Step 2: templates, channels and apps (inline, or from the fixtures folder) and the scenario
+ * engine with its scenarios. Every bad file is reported at once, not just the first.
+ */
+function loadSources(platform: Platform, overrides: EmulatorOverrides) {
+  const { options, store, clock, logger, random } = platform;
+  const { templates: rawTemplates, channels: rawChannels, scenarios: rawScenarios } = overrides;
   const fixturesDir = resolve(options.fixturesDir);
-
-  const logger = injectedLogger ?? createLogger(options.logLevel);
-  const clock = injectedClock ?? new EmulatorClock();
-  const random = injectedRandom ?? createRandom(options.seed);
-  const ids = createIds(clock, random);
-  const store = injectedStore ?? createMemoryStore({ maxDeliveries: options.maxDeliveries });
-  const events = createEventBus();
-
   const inline = rawTemplates !== undefined || rawChannels !== undefined;
   const readFixtures = () =>
     inline
       ? parseInlineFixtures(rawTemplates ?? [], rawChannels ?? [], clock.nowIso())
       : loadFixtures(fixturesDir, clock.nowIso());
-  // Every bad file (templates, channels, apps.json, scenarios) is reported at once, not just the first.
   const problems: string[] = [];
   const collect = <T>(load: () => T, fallback: T): T => {
     try {
@@ -155,17 +173,41 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
     );
   }
-  const unknownScenarios = scenarios.unknown(options.activeScenarios);
-  if (unknownScenarios.length) {
-    throw new ConfigError(
-      unknownScenarios.map(
-        (n) =>
-          `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded (loaded: ${scenarios.names().join(', ') || 'none'})`,
+  // The scenarios a reset goes back to: the inline ones as loaded, or what the folder holds then.
+  const inlineScenarios = scenarios
+    .names()
+    .map((name) => ({ scenario: scenarios.get(name)!, source: 'options.scenarios' }));
+  const baseScenarios = scenarioFiles ? scenarioFiles.current : () => inlineScenarios;
+  scenarios.requireLoaded(
+    options.activeScenarios,
+    (unknown, loaded) =>
+      new ConfigError(
+        unknown.map(
+          (n) =>
+            `--scenario / EMULATOR_SCENARIOS: no scenario named "${n}" is loaded ` +
+            `(loaded: ${loaded.join(', ') || 'none'})`,
+        ),
       ),
-    );
-  }
+  );
+  return {
+    templates,
+    channels,
+    apps,
+    scenarios,
+    baseScenarios,
+    watch: { fixturesDir, inline, readFixtures, appsFromFile, configuredApps, scenariosDir, scenarioFiles },
+  };
+}
 
-  const cleanups: (() => void | Promise<void>)[] = [];
+type Sources = ReturnType<typeof loadSources>;
+
+/** Step 3: reload fixtures, apps.json and scenario files when they change (unless --no-watch). */
+function watchSources(platform: Platform, sources: Sources): Cleanup[] {
+  const { options, logger } = platform;
+  const { templates, channels, apps } = sources;
+  const { fixturesDir, inline, readFixtures, appsFromFile, configuredApps, scenariosDir, scenarioFiles } =
+    sources.watch;
+  const cleanups: Cleanup[] = [];
   if (options.watch && !inline) {
     cleanups.push(
       watchTemplates(fixturesDir, () => {
@@ -206,9 +248,14 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     );
   }
   if (options.watch && scenarioFiles) cleanups.push(watchScenarioDir(scenariosDir, () => scenarioFiles.reload()));
-  scenarios.setActive(options.activeScenarios);
+  return cleanups;
+}
 
-  // Campaign delivery yields with setImmediate between time-boxed chunks (CONTRACT §5.4).
+/** Step 4: the domain services over the shared parts. */
+function createServices(platform: Platform, sources: Sources, cleanups: Cleanup[]): Emulator['services'] {
+  const { store, clock, ids, events } = platform;
+  const { templates, channels } = sources;
+  // Campaign delivery yields with setImmediate between time-boxed chunks (docs/reference.md#send-a-campaign).
   const campaigns = createCampaignService({
     store,
     templates,
@@ -219,7 +266,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow },
   });
   cleanups.push(() => campaigns.close());
-  const services = {
+  return {
     notifications: createNotificationService({ store, templates, channels, clock, ids, events }),
     campaigns,
     templates: createTemplateService({ store, templates, channels, clock, ids }),
@@ -227,23 +274,38 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     templateChannels: createTemplateChannelService({ store, templates, channels, clock }),
     analytics: createAnalyticsService({ store, templates, channels, clock, ids }),
   };
-  // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
-  campaigns.restore(scenarios.deliveryFaults([]));
+}
 
+export function createEmulator(input: CreateAppOptions = {}): Emulator {
+  const { platform, overrides } = createPlatform(input);
+  const sources = loadSources(platform, overrides);
+  const cleanups = watchSources(platform, sources);
+  sources.scenarios.setActive(platform.options.activeScenarios);
+  const services = createServices(platform, sources, cleanups);
+  // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
+  services.campaigns.restore(sources.scenarios.deliveryFaults([]));
+
+  const { clock, store, options } = platform;
+  const { apps, scenarios, baseScenarios } = sources;
   return {
-    options,
-    clock,
-    random,
-    ids,
-    store,
-    templates,
-    channels,
-    apps,
-    events,
-    logger,
+    ...platform,
+    templates: sources.templates,
+    channels: sources.channels,
+    apps: sources.apps,
+    scenarios: sources.scenarios,
     services,
-    scenarios,
-    deliveryFaults: (requestScenarios, request) => scenarios.deliveryFaults(requestScenarios, request),
+    reset(appId) {
+      // Timers first: a scheduled campaign must not start between the clear and the clock reset.
+      services.campaigns.cancelScheduled(appId);
+      store.reset(appId);
+      apps.reset(appId);
+      if (appId !== undefined) return;
+      for (const name of scenarios.names()) scenarios.remove(name);
+      for (const { scenario, source } of baseScenarios()) scenarios.load(scenario, source);
+      scenarios.reset();
+      scenarios.setActive(options.activeScenarios.filter((name) => scenarios.has(name)));
+      clock.reset();
+    },
     startedAt: realNow(),
     onClose(fn) {
       cleanups.push(fn);

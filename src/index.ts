@@ -13,7 +13,7 @@ export { createClient, EmulatorClientError } from './client/index.js';
 export type * from './client/types.js';
 export { loadConfig, resolveFolders, parseSize, EmulatorOptionsSchema, type EmulatorOptions } from './config.js';
 export { ApiError, ConfigError, ERROR_STATUS, type ErrorCode } from './domain/errors.js';
-export { ConnectionDropped, SCENARIO_HEADER } from './http/middleware/scenario.js';
+export { ConnectionDropped, SCENARIO_HEADER } from './http/middleware/scenario-faults.js';
 export type { Scenario, ScenarioRule, ScenarioMatch, ScenarioFault } from './schemas/scenario-file.js';
 export type { Store, Clock, RandomSource, DeliveryFilter, ListResult } from './domain/ports.js';
 export type {

@@ -16,13 +16,13 @@ export interface RunningEmulator {
   app: EmulatorApp;
   /** A control-plane client bound to this instance (admin token included). */
   client: EmulatorClient;
-  /** The same client under the name CONTRACT §9 uses. */
+  /** The same client under the name docs/reference.md#running-it uses. */
   inspect: EmulatorClient;
   close(): Promise<void>;
 }
 
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
-  // --data-file (CONTRACT §9): state lives in a lowdb file; closed (flushed) by app.close().
+  // --data-file (docs/reference.md#running-it): state lives in a lowdb file; closed (flushed) by app.close().
   // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
   const openLowdbStore = async (...args: Parameters<typeof import('./store/lowdb-store.js').openLowdbStore>) =>
     (await import('./store/lowdb-store.js')).openLowdbStore(...args);
@@ -31,6 +31,7 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
     (options.dataFile
       ? await openLowdbStore(options.dataFile, {
           maxDeliveries: options.maxDeliveries === undefined ? undefined : Number(options.maxDeliveries),
+          maxJournal: options.maxJournal === undefined ? undefined : Number(options.maxJournal),
         })
       : undefined);
   let app: EmulatorApp;

@@ -2,7 +2,7 @@
  * Batch send with 10,000 targets: p50 latency over HTTP vs the time to JSON-parse and
  * zod-validate the same body alone (in process: the pure parse/validate floor).
  */
-import { SendNotificationBodySchema } from '../../src/schemas/api.js';
+import { SendNotificationBodySchema } from '../../src/schemas/notifications.js';
 import { batchBody, makeFaker, userIds } from '../data.js';
 import { API_HEADERS, gc, median, now, QUICK, SEED, startBaselineChild, type Child } from '../util.js';
 import { fmt, type Row } from './types.js';
@@ -56,6 +56,8 @@ export async function batchSend(emulator: Child): Promise<Row> {
     ratio: `${fmt(ratio, 2)}x`,
     target: '<= 3x',
     pass: ratio <= 3,
-    note: `the bare Hono route takes ${fmt(bareHono)} ms p50 for the same body over HTTP (${fmt(bareHono / floor, 2)}x the floor); the emulator adds ${fmt(p50 - bareHono)} ms to it`,
+    note:
+      `the bare Hono route takes ${fmt(bareHono)} ms p50 for the same body over HTTP ` +
+      `(${fmt(bareHono / floor, 2)}x the floor); the emulator adds ${fmt(p50 - bareHono)} ms to it`,
   };
 }

@@ -74,7 +74,9 @@ export async function campaignSend(): Promise<Row[]> {
       ratio: '-',
       target: '<= 2000 ms',
       pass: t <= 2000,
-      note: `runs ${times.map((v) => fmt(v, 0)).join('/')} ms, with ${LOAD.connections} connections sending realtime at ${LOAD.overallRate} req/s`,
+      note:
+        `runs ${times.map((v) => fmt(v, 0)).join('/')} ms, ` +
+        `with ${LOAD.connections} connections sending realtime at ${LOAD.overallRate} req/s`,
     },
     {
       metric: 'realtime send p99 during that campaign',

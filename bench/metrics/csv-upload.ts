@@ -53,6 +53,8 @@ export async function csvUpload(): Promise<Row> {
     ratio: `${fmt(ratio, 2)}x`,
     target: '<= 2x, RSS < 400 MB',
     pass: ratio <= 2 && peak < 400,
-    note: `upload runs ${times.map((t) => fmt(t, 0)).join('/')} ms; peak RSS per run ${peaks.map((p) => fmt(p, 0)).join('/')} MB`,
+    note:
+      `upload runs ${times.map((t) => fmt(t, 0)).join('/')} ms; ` +
+      `peak RSS per run ${peaks.map((p) => fmt(p, 0)).join('/')} MB`,
   };
 }

@@ -59,7 +59,9 @@ export async function storeScale(emulator: Child): Promise<Row[]> {
       ratio: '-',
       target: '<= 10 ms',
       pass: p50 <= 10,
-      note: `fill of 1M deliveries by 100 batch sends took ${fmt(fillMs / 1000, 1)} s; the first query, which indexes the 1M deliveries, took ${fmt(firstQueryMs, 0)} ms`,
+      note:
+        `fill of 1M deliveries by 100 batch sends took ${fmt(fillMs / 1000, 1)} s; ` +
+        `the first query, which indexes the 1M deliveries, took ${fmt(firstQueryMs, 0)} ms`,
     },
     {
       metric: 'RSS holding 1,000,000 deliveries',
@@ -68,7 +70,9 @@ export async function storeScale(emulator: Child): Promise<Row[]> {
       ratio: '-',
       target: '<= 700 MB',
       pass: rssMb <= 700,
-      note: `${fmt(rssBeforeIndex, 0)} MB after the fill, ${fmt(rssWithIndex, 0)} MB once queries have built the indexes`,
+      note:
+        `${fmt(rssBeforeIndex, 0)} MB after the fill, ` +
+        `${fmt(rssWithIndex, 0)} MB once queries have built the indexes`,
     },
   ];
 }

@@ -1,5 +1,6 @@
 /**
- * Which apps may call the API. Strict mode: a configured list of appId/apiKey pairs (and
+ * Which apps may call the API (docs/reference.md#authentication-and-apps).
+ * Strict mode: a configured list of appId/apiKey pairs (and
  * optionally each app's region). Open mode (nothing configured): any non-empty pair is
  * accepted and the app is remembered on first use. `replace` swaps the configured list
  * (apps.json edited while running).
@@ -27,6 +28,8 @@ export interface AppRegistry {
   list(): AppConfig[];
   /** New configured apps (apps.json reloaded): strict when any, open (starting empty) when none. */
   replace(configured: AppConfig[]): void;
+  /** Forgets the apps open mode added on first use (one of them, when named); configured apps stay. */
+  reset(appId?: string): void;
 }
 
 export function createAppRegistry(configured: AppConfig[]): AppRegistry {
@@ -54,6 +57,12 @@ export function createAppRegistry(configured: AppConfig[]): AppRegistry {
     replace(next) {
       apps = new Map(next.map((a) => [a.appId, a]));
       mode = next.length > 0 ? 'strict' : 'open';
+    },
+    reset(appId) {
+      // Only open mode adds apps; strict mode holds exactly the configured ones.
+      if (mode === 'strict') return;
+      if (appId === undefined) apps.clear();
+      else apps.delete(appId);
     },
   };
 }

@@ -4,7 +4,7 @@
  * copy of a fixture channel made by PUT, which keeps the fixture's id and wins over it).
  */
 import type { ChannelCatalog, FixtureChannel, Store } from '../domain/ports.js';
-import type { Channel } from '../schemas/resources.js';
+import type { Channel } from '../schemas/channels.js';
 
 export interface MutableChannelCatalog extends ChannelCatalog {
   replaceFixtures(channels: FixtureChannel[]): void;

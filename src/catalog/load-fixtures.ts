@@ -15,17 +15,16 @@ import { parseTemplateFile, toVariableArray, type TemplateFileEntry } from '../s
 import { stableId, stableIdFromKey } from '../platform/random.js';
 import { AppsFileSchema, type AppConfig } from './apps.js';
 import { watchDirectory } from '../platform/watch-dir.js';
-import { flattenIssues } from '../schemas/issues.js';
+import { issueProblems } from '../schemas/issues.js';
 
 /**
  * `file: field "1.variableSchema.0.type" (variable "total"): must be one of …` for each issue.
  * With the parsed `input`, a problem inside a variableSchema entry names the variable.
  */
 export function formatZodIssues(file: string, error: z.ZodError, input?: unknown): string[] {
-  return flattenIssues(error.issues).map((issue) => {
-    const field = issue.path.length ? issue.path.join('.') : '(root)';
-    const variable = variableAt(input, issue.path);
-    return `${file}: field "${field}"${variable ? ` (variable "${variable}")` : ''}: ${issue.message}`;
+  return issueProblems(error, file, (path) => {
+    const variable = variableAt(input, path);
+    return `field "${path.map(String).join('.') || '(root)'}"${variable ? ` (variable "${variable}")` : ''}`;
   });
 }
 

@@ -1,15 +1,19 @@
 /**
  * createClient({ url, adminToken? }): a typed client for the control plane (/__health,
- * /__inspect, /__scenarios, /__clock; CONTRACT §6-§8) of any running emulator, over fetch.
+ * /__inspect, /__scenarios, /__clock; docs/reference.md#inspect and #clock) of any running emulator, over fetch.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { ListResult } from '../domain/ports.js';
 import type {
+  AppList,
+  AppTemplates,
   ClientOptions,
+  DeliveryStats,
   ClockState,
   EmulatorClient,
   Health,
   Instant,
+  ScenarioDetail,
   ScenarioInfo,
   ScenarioList,
 } from './types.js';
@@ -103,15 +107,25 @@ export function createClient(options: ClientOptions): EmulatorClient {
     },
     notifications: (query = {}) => get<ListResult<NotificationRecord>>(`/__inspect/notifications${queryString(query)}`),
     requests: (query = {}) => get<ListResult<JournalEntry>>(`/__inspect/requests${queryString(query)}`),
+    request: (id) => get<JournalEntry>(`/__inspect/requests/${seg(id)}`),
     campaigns: (query = {}) => get<ListResult<Campaign>>(`/__inspect/campaigns${queryString(query)}`),
+    delivery: (id) => get<Delivery>(`/__inspect/deliveries/${seg(id)}`),
+    deliveryStats: (query = {}) => get<DeliveryStats>(`/__inspect/delivery-stats${queryString(query)}`),
+    apps: () => get<AppList>('/__apps'),
+    appTemplates: (appId, { seed } = {}) =>
+      get<AppTemplates>(`/__apps/${seg(appId)}/templates${queryString({ seed })}`),
     campaign: (id) => get<Campaign>(`/__inspect/campaigns/${seg(id)}`),
     campaignRecipients: (id, query = {}) =>
       get<ListResult<Recipient>>(`/__inspect/campaigns/${seg(id)}/recipients${queryString(query)}`),
     async reset({ appId } = {}) {
       await send('DELETE', `/__inspect${queryString({ appId })}`);
     },
+    async resetAll({ appId } = {}) {
+      await send('POST', `/__reset${queryString({ appId })}`);
+    },
     scenarios: {
       list: () => get<ScenarioList>('/__scenarios'),
+      get: (name) => get<ScenarioDetail>(`/__scenarios/${seg(name)}`),
       activate: (names) => send<{ active: string[] }>('PUT', '/__scenarios/active', { names }),
       load: (scenario) => send<{ replaced: boolean; scenario: ScenarioInfo }>('POST', '/__scenarios', scenario),
       reset: () => send<ScenarioList>('POST', '/__scenarios/reset'),

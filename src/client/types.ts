@@ -1,8 +1,10 @@
 /**
  * Types of the control-plane client: queries (what /__inspect, /__clock and /__scenarios
- * accept, CONTRACT §6-§8) and answers.
+ * accept, docs/reference.md#inspect and #clock) and answers.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
+import type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
+import type { AppTemplates } from '../domain/template-view.js';
 import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter } from '../domain/ports.js';
 
 export interface ClientOptions {
@@ -21,6 +23,8 @@ export interface PageQuery {
   /** @default 100, max 10,000 */
   limit?: number;
   offset?: number;
+  /** `desc`: newest first, `offset` counted from the newest end. @default "asc" */
+  order?: 'asc' | 'desc';
 }
 
 /** A store filter as the client takes it: instants as ISO text or Date, not epoch ms. */
@@ -80,7 +84,34 @@ export interface ScenarioInfo {
 export interface ScenarioList {
   active: string[];
   scenarios: ScenarioInfo[];
+  /** Scenarios a request header has named, with the header activation's own counters. */
+  headerActivated?: ScenarioInfo[];
+  /** Scenario files refused at the last reload. */
+  loadErrors?: { file: string; problems: string[] }[];
 }
+
+/** GET /__scenarios/{name}: the scenario with the header activation's rule counters. */
+export interface ScenarioDetail extends ScenarioInfo {
+  headerRules: unknown[];
+}
+
+export interface DeliveryStatsQuery {
+  appId?: string;
+  templateKey?: string;
+  campaignId?: string;
+  notificationId?: string;
+  channel?: string;
+  mode?: 'realtime' | 'batch';
+  /** @default until minus one hour */
+  since?: Instant;
+  /** @default now on the emulator clock */
+  until?: Instant;
+  /** @default 60000 (1,000 to 86,400,000; at most 1,440 buckets) */
+  bucketMs?: number;
+}
+
+export type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
+export type { AppTemplates, TemplateSample } from '../domain/template-view.js';
 
 export interface EmulatorClient {
   readonly url: string;
@@ -90,16 +121,32 @@ export interface EmulatorClient {
   waitForDeliveries(query: DeliveryQuery, options: WaitOptions): Promise<ListResult<Delivery>>;
   notifications(query?: NotificationQuery): Promise<ListResult<NotificationRecord>>;
   requests(query?: RequestQuery): Promise<ListResult<JournalEntry>>;
+  /** GET /__inspect/requests/{id}: one journal entry (rejects with 404 when unknown). */
+  request(id: string): Promise<JournalEntry>;
   campaigns(query?: CampaignQuery): Promise<ListResult<Campaign>>;
+  /** GET /__inspect/deliveries/{id} */
+  delivery(id: string): Promise<Delivery>;
+  /** GET /__inspect/delivery-stats: counts per time bucket and status (default: per minute, last hour). */
+  deliveryStats(query?: DeliveryStatsQuery): Promise<DeliveryStats>;
+  /** GET /__apps */
+  apps(): Promise<AppList>;
+  /** GET /__apps/{appId}/templates: the templates an app sees, with sample values (`seed` picks another set). */
+  appTemplates(appId: string, options?: { seed?: number }): Promise<AppTemplates>;
   campaign(id: string): Promise<Campaign>;
   campaignRecipients(id: string, query?: RecipientQuery): Promise<ListResult<Recipient>>;
   /** DELETE /__inspect: clears deliveries, notifications, campaigns and the journal (of one app when given). */
   reset(options?: { appId?: string }): Promise<void>;
+  /**
+   * POST /__reset: back to the state at start: records, runtime templates and channels,
+   * open-mode apps, runtime scenarios and counters, the clock (one app's data when given).
+   */
+  resetAll(options?: { appId?: string }): Promise<void>;
   scenarios: {
     list(): Promise<ScenarioList>;
+    get(name: string): Promise<ScenarioDetail>;
     /** PUT /__scenarios/active: replaces the globally active set. */
     activate(names: string[]): Promise<{ active: string[] }>;
-    /** POST /__scenarios: loads (or replaces) one scenario in the file format of CONTRACT §7. */
+    /** POST /__scenarios: loads (or replaces) one scenario in the file format of docs/reference.md#scenarios. */
     load(scenario: unknown): Promise<{ replaced: boolean; scenario: ScenarioInfo }>;
     /** POST /__scenarios/reset: restores every rule's `times`/`after` counters. */
     reset(): Promise<ScenarioList>;

@@ -3,7 +3,7 @@
  * channel type), merged from stored deliveries and recorded events. Nothing is invented.
  */
 import type { Delivery } from '../schemas/records.js';
-import type { AnalyticsEvent } from '../schemas/resources.js';
+import type { AnalyticsEvent } from '../schemas/analytics.js';
 
 export interface EngagementRow {
   /** The notification id, or the campaign id for campaign deliveries (what events name as campaignId). */

@@ -1,14 +1,10 @@
 /**
- * Analytics (CONTRACT §5.5, research §2.6): per-channel metrics with a time series, a
+ * Analytics (docs/reference.md#beyond-the-spec, docs/fidelity.md#analytics): per-channel metrics with a time series, a
  * user's notification history, and idempotent event recording. Computed from stored
  * deliveries and recorded events of the calling app only.
  */
-import {
-  CHANNEL_TYPES,
-  type AnalyticsEvent,
-  type ChannelAnalyticsQuery,
-  type RecordEventBody,
-} from '../schemas/resources.js';
+import type { AnalyticsEvent, ChannelAnalyticsQuery, RecordEventBody } from '../schemas/analytics.js';
+import { CHANNEL_TYPES } from '../schemas/channels.js';
 import { badRequest, notFound } from './errors.js';
 import type { ChannelCatalog, Clock, Ids, Store, TemplateCatalog } from './ports.js';
 import { engagementRows, type EngagementRow } from './analytics-facts.js';
@@ -52,7 +48,7 @@ export interface AnalyticsServiceDeps {
   ids: Ids;
 }
 
-/** Bucket label: `YYYY-MM-DD` daily (research §2.6), the hour's ISO start hourly [decided]. */
+/** Bucket label: `YYYY-MM-DD` daily (docs/fidelity.md#analytics), the hour's ISO start hourly [decided]. */
 const bucketOf = (iso: string, granularity: ChannelAnalyticsQuery['granularity']) =>
   granularity === 'daily' ? iso.slice(0, 10) : `${iso.slice(0, 13)}:00:00.000Z`;
 
@@ -76,7 +72,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   return {
     recordEvent(appId: string, body: RecordEventBody): { success: true; eventId: string } {
       if (!knownRef(appId, body.campaignId)) throw notFound('campaign or notification', body.campaignId);
-      // Idempotent (research §2.6): the same eventType for the same user and campaign is kept once.
+      // Idempotent (docs/fidelity.md#analytics): the same eventType for the same user and campaign is kept once.
       const same = deps.store
         .listAnalyticsEvents(appId)
         .find((e) => e.campaignId === body.campaignId && e.userId === body.userId && e.eventType === body.eventType);

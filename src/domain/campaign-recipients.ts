@@ -1,16 +1,15 @@
 /**
  * Adding recipients to a draft campaign: by user ID (POST /campaigns/{id}/recipients) or
- * from a CSV upload (CONTRACT §5.3). Both skip users already on the campaign, and add
+ * from a CSV upload (docs/reference.md#upload-recipients-csv). Both skip users already on the campaign, and add
  * everything in one store call so a refused upload adds nothing.
  */
 import type { Campaign, Recipient, Template } from '../schemas/records.js';
-import { findOwnedCampaign, type CampaignDeps } from './campaign-records.js';
-import { assertDraft } from './campaign-status.js';
+import { assertDraft, findOwnedCampaign } from './campaign-status.js';
 import { readRecipientsCsv, type CsvReadSummary, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
-import type { Page } from './ports.js';
+import type { CampaignDeps, Page } from './ports.js';
 
-/** CONTRACT §5.3: the response lists at most this many row errors. */
+/** docs/reference.md#upload-recipients-csv: the response lists at most this many row errors. */
 export const MAX_REPORTED_ROW_ERRORS = 100;
 
 export interface UploadResult {
@@ -36,7 +35,8 @@ function campaignTemplate(deps: CampaignDeps, campaign: Campaign): Template {
   if (!template) {
     throw new ApiError(
       'ERR_NOT_FOUND',
-      `Campaign ${campaign.id} uses template ${campaign.templateId}, which no longer exists; its CSV columns cannot be checked.`,
+      `Campaign ${campaign.id} uses template ${campaign.templateId}, which no longer exists; its CSV columns ` +
+        `cannot be checked.`,
       {
         message: 'The template was not found.',
         details: { templateId: `template ${campaign.templateId} no longer exists` },
@@ -111,7 +111,7 @@ export function createRecipientService(deps: CampaignDeps) {
       const template = campaignTemplate(deps, campaign);
       const at = deps.clock.nowIso();
       // Rows become recipient records as they are read (no table of the file in between);
-      // nothing is stored before the whole file is accepted (CONTRACT §5.3).
+      // nothing is stored before the whole file is accepted (docs/reference.md#upload-recipients-csv).
       // A user already on the campaign, or earlier in the file, skips the row.
       const seen = new Set<string>();
       const checkStore = deps.store.recipients(campaign.id).length > 0;
@@ -155,5 +155,3 @@ export function createRecipientService(deps: CampaignDeps) {
     },
   };
 }
-
-export type RecipientService = ReturnType<typeof createRecipientService>;

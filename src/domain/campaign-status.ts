@@ -1,9 +1,11 @@
 /**
- * The campaign and recipient status machines: the one transition table each, and the
- * checks every status change goes through (CONTRACT §5.4; research/real-service.md §3.2).
+ * The campaign and recipient status machines: the one transition table each, the checks
+ * every status change goes through, the owned-campaign lookup they start from (another
+ * app's campaign is a 404) and the one function that changes a campaign's status (docs/reference.md#send-a-campaign).
  */
-import type { CampaignStatus, RecipientStatus } from '../schemas/records.js';
-import { ApiError, badRequest } from './errors.js';
+import type { Campaign, CampaignStatus, RecipientStatus } from '../schemas/records.js';
+import { ApiError, badRequest, notFound } from './errors.js';
+import type { CampaignDeps } from './ports.js';
 
 /** draft → scheduled → sending → sent | failed; draft → sending directly when sent now. */
 export const CAMPAIGN_TRANSITIONS: Readonly<Record<CampaignStatus, readonly CampaignStatus[]>> = {
@@ -35,12 +37,13 @@ export function canTransition<M extends Machine>(machine: M, from: StatusOf<M>, 
 }
 
 /** Throws ERR_BAD_REQUEST naming both states when `from → to` is not in the table. */
-export function assertTransition<M extends Machine>(machine: M, from: StatusOf<M>, to: StatusOf<M>): void {
+export function assertCampaignStatusChange<M extends Machine>(machine: M, from: StatusOf<M>, to: StatusOf<M>): void {
   if (canTransition(machine, from, to)) return;
   const allowed = (TABLES[machine] as Readonly<Record<string, readonly string[]>>)[from] ?? [];
   throw new ApiError(
     'ERR_BAD_REQUEST',
-    `A ${machine} in status "${from}" cannot become "${to}"; from "${from}" it can become: ${allowed.length ? allowed.join(', ') : 'nothing (final state)'}.`,
+    `A ${machine} in status "${from}" cannot become "${to}"; from "${from}" it can become: ` +
+      `${allowed.length ? allowed.join(', ') : 'nothing (final state)'}.`,
     {
       message: `The ${machine} is not in a state that allows this operation.`,
       details: { status: `is "${from}"` },
@@ -60,4 +63,23 @@ export function assertDraft(campaign: { id: string; status: CampaignStatus }, op
       status: `is "${campaign.status}", must be "draft"`,
     },
   );
+}
+
+export function findOwnedCampaign(deps: Pick<CampaignDeps, 'store'>, appId: string, id: string): Campaign {
+  const campaign = deps.store.getCampaign(id);
+  if (!campaign || campaign.appId !== appId) throw notFound('campaign', id);
+  return campaign;
+}
+
+/** The only way a campaign's status changes: checked against the table, stamped, announced. */
+export function changeCampaignStatus(
+  deps: CampaignDeps,
+  campaign: Campaign,
+  to: CampaignStatus,
+  patch: Partial<Campaign> = {},
+): Campaign {
+  assertCampaignStatusChange('campaign', campaign.status, to);
+  const next = deps.store.updateCampaign(campaign.id, { ...patch, status: to, updatedAt: deps.clock.nowIso() });
+  deps.events.emit({ type: 'campaign', campaign: next });
+  return next;
 }

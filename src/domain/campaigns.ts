@@ -1,25 +1,31 @@
 /**
- * The campaign service (CONTRACT §5.2–5.5): create, read, update, send now or schedule,
+ * The campaign service (docs/reference.md#campaigns): create, read, update, send now or schedule,
  * plus the read-only views /__inspect uses. Scheduling goes through the injected clock;
  * delivery through the background runner.
  */
 import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '../schemas/campaigns.js';
 import type { Campaign } from '../schemas/records.js';
 import { slicePage } from '../schemas/paging.js';
-import { createCampaignRunner } from './campaign-delivery.js';
+import { createCampaignRunner } from './campaign-runner.js';
 import { createRecipientService } from './campaign-recipients.js';
-import {
-  changeCampaignStatus,
-  findCampaign,
-  findOwnedCampaign,
-  toCampaignView,
-  type CampaignDeps,
-  type CampaignView,
-} from './campaign-records.js';
-import { assertDraft } from './campaign-status.js';
-import { badRequest, templateNotFound } from './errors.js';
+import { assertDraft, changeCampaignStatus, findOwnedCampaign } from './campaign-status.js';
+import { badRequest, notFoundInAnyApp, templateNotFound } from './errors.js';
 import { assertApproved } from './notifications.js';
-import type { DeliveryFaultPolicy, ListResult, Page } from './ports.js';
+import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './ports.js';
+
+/** List/get answer: the record plus the real service's enrichment (docs/fidelity.md#campaigns). */
+export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
+
+function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string): Campaign {
+  const campaign = deps.store.getCampaign(id);
+  if (!campaign) throw notFoundInAnyApp('campaign', id);
+  return campaign;
+}
+
+function toCampaignView(deps: Pick<CampaignDeps, 'templates'>, campaign: Campaign): CampaignView {
+  const template = deps.templates.findById(campaign.appId, campaign.templateId);
+  return { ...campaign, templateName: template?.name ?? null, channelTypes: template?.channels ?? [] };
+}
 
 export interface SendCampaignResult {
   id: string;
@@ -58,7 +64,8 @@ export function createCampaignService(deps: CampaignDeps) {
     assertApproved(template);
     if (deps.store.recipients(campaign.id).length === 0) {
       throw badRequest(
-        `Campaign ${campaign.id} has no recipients; add some with POST /api/campaigns/${campaign.id}/recipients or a CSV upload first.`,
+        `Campaign ${campaign.id} has no recipients; add some with POST /api/campaigns/${campaign.id}/recipients or ` +
+          `a CSV upload first.`,
         {
           recipientCount: 'must be at least 1',
         },
@@ -89,7 +96,7 @@ export function createCampaignService(deps: CampaignDeps) {
         startedAt: null,
         completedAt: null,
       };
-      deps.store.insertCampaign(campaign);
+      deps.store.addCampaign(campaign);
       deps.events.emit({ type: 'campaign', campaign });
       return campaign;
     },
@@ -121,7 +128,8 @@ export function createCampaignService(deps: CampaignDeps) {
         const at = Date.parse(body.scheduledAt);
         if (at <= deps.clock.now()) {
           throw badRequest(
-            `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit it to send now.`,
+            `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit ` +
+              `it to send now.`,
             {
               scheduledAt: 'must be in the future',
             },
@@ -152,15 +160,26 @@ export function createCampaignService(deps: CampaignDeps) {
     inspect: {
       list(filter: { appId?: string; status?: string }, page: Page): ListResult<CampaignView> {
         const all = deps.store.listCampaigns(filter);
-        return {
-          total: all.length,
-          items: all.slice(page.offset, page.offset + page.limit).map((c) => toCampaignView(deps, c)),
-        };
+        // desc: newest first, the offset counted from the newest end (index arithmetic, no reversed copy).
+        const end = page.order === 'desc' ? all.length - page.offset : page.offset + page.limit;
+        const start = page.order === 'desc' ? end - page.limit : page.offset;
+        const window = all.slice(Math.max(0, start), Math.max(0, end));
+        if (page.order === 'desc') window.reverse();
+        return { total: all.length, items: window.map((c) => toCampaignView(deps, c)) };
       },
       get: (id: string): CampaignView => toCampaignView(deps, findCampaign(deps, id)),
       recipients(id: string, filter: { status?: string }, page: Page) {
         return deps.store.listRecipients(findCampaign(deps, id).id, filter, page);
       },
+    },
+
+    /** Cancels the start timers of scheduled campaigns (of one app when given): nothing of theirs is delivered. */
+    cancelScheduled(appId?: string): void {
+      for (const [id, cancel] of [...timers]) {
+        if (appId !== undefined && deps.store.getCampaign(id)?.appId !== appId) continue;
+        cancel();
+        timers.delete(id);
+      }
     },
 
     isRunning: runner.isRunning,

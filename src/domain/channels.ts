@@ -1,5 +1,5 @@
 /**
- * Channels (CONTRACT §5.5, research §2.2): app-scoped delivery channels with a slug key
+ * Channels (docs/reference.md#beyond-the-spec, docs/fidelity.md#channels): app-scoped delivery channels with a slug key
  * derived from the name, per-type limits (in_app unlimited, one push, others 0) and
  * immutable type/key/categoryFilter/templateLabel.
  */
@@ -9,7 +9,7 @@ import {
   type ChannelType,
   type CreateChannelBody,
   type UpdateChannelBody,
-} from '../schemas/resources.js';
+} from '../schemas/channels.js';
 import { badRequest, notFound, type ErrorDetails } from './errors.js';
 import type { ChannelCatalog, Clock, Ids, Store } from './ports.js';
 import { slugFromName } from './slug.js';
@@ -53,7 +53,8 @@ export function createChannelService(deps: ChannelServiceDeps) {
     const why =
       type === 'push'
         ? 'only one push channel is allowed per app'
-        : `channel type "${type}" has limit 0: it needs a plan provisioned by sales (see GET /api/channels/availability)`;
+        : `channel type "${type}" has limit 0: ` +
+          'it needs a plan provisioned by sales (see GET /api/channels/availability)';
     throw badRequest(`Cannot create a "${type}" channel: ${why}.`, { type: why });
   }
 
@@ -97,7 +98,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
       }
       const next: Channel = {
         ...current,
-        name: body.name ?? current.name, // the key stays (research §2.2)
+        name: body.name ?? current.name, // the key stays (docs/fidelity.md#channels)
         enabled: body.enabled ?? current.enabled,
         templateType: body.templateType ?? current.templateType,
         config: body.config ?? current.config,

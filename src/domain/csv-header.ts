@@ -1,5 +1,5 @@
 /**
- * The header row of a recipients CSV (CONTRACT §5.3): checks every column name against the
+ * The header row of a recipients CSV (docs/reference.md#upload-recipients-csv): checks every column name against the
  * spec's rules and the template's variableSchema, and precomputes column → variable mapping.
  */
 import type { Template, VariableSchemaEntry } from '../schemas/records.js';
@@ -7,7 +7,7 @@ import { ApiError, type ErrorDetails } from './errors.js';
 
 /** The spec's column-name charset: letters, digits, underscores, hyphens. */
 const COLUMN_NAME = /^[A-Za-z0-9_-]+$/;
-/** `user_id` per the spec; `userId` as the real docs spell it (CONTRACT §5.3 [real docs]). */
+/** `user_id` per the spec; `userId` as the real docs spell it (docs/reference.md#upload-recipients-csv [real docs]). */
 export const ID_COLUMNS = ['user_id', 'userId'] as const;
 
 export interface VariableColumn {
@@ -27,7 +27,7 @@ export interface ColumnPlan {
   variables: VariableColumn[];
 }
 
-/** A file-level refusal: nothing from the file is used (CONTRACT §5.3). */
+/** A file-level refusal: nothing from the file is used (docs/reference.md#upload-recipients-csv). */
 export function csvFileError(devMessage: string, details?: ErrorDetails): ApiError {
   return new ApiError('ERR_BAD_REQUEST', devMessage, {
     message: 'The CSV file is invalid.',

@@ -1,5 +1,5 @@
 /**
- * One data record of a recipients CSV → a recipient row or a row error (CONTRACT §5.3):
+ * One data record of a recipients CSV → a recipient row or a row error (docs/reference.md#upload-recipients-csv):
  * field count, user id, required variables, image/action JSON cells.
  */
 import type { ColumnPlan } from './csv-header.js';
@@ -86,7 +86,10 @@ export function createRowReader(plan: ColumnPlan, onRow: CsvRowSink): RowReader 
   return { errors, read };
 }
 
-/** An image/action cell: JSON text of the value shape (CONTRACT §4). Values are frozen: rows share them. */
+/**
+ * An image/action cell: JSON text of the value shape (docs/reference.md#templates).
+ * Values are frozen: rows share them.
+ */
 function readJsonCell(column: ColumnPlan['variables'][number], cell: string): JsonCell {
   let value: unknown;
   try {

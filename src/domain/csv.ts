@@ -1,5 +1,5 @@
 /**
- * Reads an uploaded recipients CSV (spec "CSV rules", CONTRACT §5.3) record by record.
+ * Reads an uploaded recipients CSV (spec "CSV rules", docs/reference.md#upload-recipients-csv) record by record.
  * File-level problems throw ERR_BAD_REQUEST; row-level problems skip the row and are listed.
  */
 import Papa from 'papaparse';
@@ -98,7 +98,8 @@ export function readRecipientsCsv(
   if (quoteErrorCount > 0) {
     const first = Object.keys(quoteErrors)[0] as string;
     throw csvFileError(
-      `The CSV file cannot be parsed: ${first}: ${quoteErrors[first]}. Quote cells holding commas, quotes or line breaks, and double the quotes inside them.`,
+      `The CSV file cannot be parsed: ${first}: ${quoteErrors[first]}. Quote cells holding commas, quotes or line ` +
+        `breaks, and double the quotes inside them.`,
       quoteErrors,
     );
   }

@@ -1,6 +1,6 @@
 /**
  * The one error type of the emulated API. Its HTTP status is looked up from the
- * contract's code table (CONTRACT §2), so a code can never leave with the wrong status.
+ * contract's code table (docs/reference.md#errors), so a code can never leave with the wrong status.
  */
 
 export const ERROR_STATUS = {
@@ -64,10 +64,6 @@ export class ApiError extends Error {
     const error = { code: this.code, message: this.message, devMessage: this.devMessage };
     return { error: this.details ? { ...error, details: this.details } : error };
   }
-}
-
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in ERROR_STATUS;
 }
 
 export const badRequest = (devMessage: string, details?: ErrorDetails): ApiError =>

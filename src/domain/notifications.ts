@@ -1,14 +1,19 @@
 /**
- * One-call send (POST /api/notifications/send), following CONTRACT §2's order of checks:
+ * One-call send (POST /api/notifications/send), following the order of checks in docs/reference.md#errors:
  * mode → target count → template lookup → approved → variables. Body shape has already
  * been checked by the schema.
  */
-import type { SendNotificationBody } from '../schemas/api.js';
+import type { SendNotificationBody } from '../schemas/notifications.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { ChannelCatalog, Clock, DeliveryFaultPolicy, Events, Ids, Store, TemplateCatalog } from './ports.js';
-import { createContentCompiler, createDeliveryRun, deliveredChannels } from './delivery.js';
-import { deliveryAt, type PerMember } from './delivery-run.js';
+import {
+  createContentCompiler,
+  createDeliveryRun,
+  deliveredChannels,
+  deliveryAt,
+  type PerMember,
+} from './deliveries.js';
 import { checkVariables } from './variables.js';
 import { rowContentByType } from './template-channels.js';
 
@@ -39,7 +44,10 @@ function assertTargetCount(mode: Mode, count: number): void {
   if (count > limit) {
     throw new ApiError(
       'ERR_TARGET_LIMIT_EXCEEDED',
-      `${count} targets given; ${mode} mode allows at most ${limit}.${mode === 'realtime' ? ' Use mode "batch" for several users.' : ' Use a campaign with a CSV upload for larger audiences.'}`,
+      `${count} targets given; ${mode} mode allows at most ${limit}.` +
+        (mode === 'realtime'
+          ? ' Use mode "batch" for several users.'
+          : ' Use a campaign with a CSV upload for larger audiences.'),
       { details: { targets: `at most ${limit} in ${mode} mode, got ${count}` } },
     );
   }
@@ -125,7 +133,7 @@ function resolveVariables(
 }
 
 /**
- * CONTRACT §5.1: a target named twice is delivered once. Returns the body's own array when
+ * docs/reference.md#send-a-notification: a target named twice is delivered once. Returns the body's own array when
  * it has no duplicates, found by sorting a copy: several times cheaper than a Set of 10,000
  * fresh strings, and batches rarely repeat a target.
  */

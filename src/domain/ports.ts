@@ -3,9 +3,10 @@
  * catalogs and scenario engines implement them; the domain only sees these.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
-import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
+import type { AnalyticsEvent } from '../schemas/analytics.js';
+import type { Channel } from '../schemas/channels.js';
 import type { TemplateChannelRecord } from '../schemas/template-channels.js';
-import type { DeliveryRun } from './delivery-run.js';
+import type { DeliveryRun } from './deliveries.js';
 
 export interface Clock {
   /** Epoch milliseconds on the emulator's clock (real or manual). */
@@ -33,6 +34,8 @@ export interface RandomSource {
 export interface Page {
   limit: number;
   offset: number;
+  /** `desc`: newest first, `offset` counted from the newest end. @default "asc" */
+  order?: 'asc' | 'desc';
 }
 
 export interface ListResult<T> {
@@ -73,7 +76,10 @@ export interface JournalFilter {
   path?: string;
   status?: number;
   errorCode?: string;
+  /** Matches an entry when any of its applied rules belongs to this scenario. */
   scenario?: string;
+  /** Substring of the request body or the response body (case-sensitive). */
+  bodyContains?: string;
   since?: number;
   until?: number;
 }
@@ -81,6 +87,14 @@ export interface JournalFilter {
 export interface CampaignFilter {
   appId?: string;
   status?: string;
+}
+
+/** Deliveries created in [start, start + bucketMs) on the emulator clock, by status. */
+export interface DeliveryBucket {
+  /** Epoch ms of the bucket's start. */
+  start: number;
+  sent: number;
+  failed: number;
 }
 
 export interface StoreStats {
@@ -95,15 +109,19 @@ export interface StoreStats {
 /** One storage interface, implemented in memory and (persisted) over lowdb. */
 export interface Store {
   addDeliveries(items: Delivery[]): void;
-  /** A batch send's deliveries as one run (domain/delivery-run.ts): stored without a record per target. */
+  /** A batch send's deliveries as one run (domain/deliveries.ts): stored without a record per target. */
   addDeliveryRun(run: DeliveryRun): void;
   queryDeliveries(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
   countDeliveries(filter: DeliveryFilter): number;
+  /** One delivery by its id (newest first scan; undefined when unknown or dropped by the cap). */
+  getDelivery(id: string): Delivery | undefined;
+  /** Matching deliveries counted per time bucket (`bucketMs` wide, from the epoch) and status. */
+  countDeliveriesByTime(filter: DeliveryFilter, bucketMs: number): DeliveryBucket[];
 
   addNotification(record: NotificationRecord): void;
   queryNotifications(filter: NotificationFilter, page: Page): ListResult<NotificationRecord>;
 
-  insertCampaign(campaign: Campaign): void;
+  addCampaign(campaign: Campaign): void;
   getCampaign(id: string): Campaign | undefined;
   updateCampaign(id: string, patch: Partial<Campaign>): Campaign;
   listCampaigns(filter: CampaignFilter): Campaign[];
@@ -116,6 +134,7 @@ export interface Store {
 
   addJournal(entry: JournalEntry): void;
   queryJournal(filter: JournalFilter, page: Page): ListResult<JournalEntry>;
+  getJournalEntry(id: string): JournalEntry | undefined;
 
   listRuntimeTemplates(): Template[];
   /** Keyed by (appId, id): an app's override of a shared fixture template keeps the fixture's id. */
@@ -123,7 +142,10 @@ export interface Store {
   /** Deletes the runtime template `id` of `appId` (every app's copy when appId is omitted). */
   deleteRuntimeTemplate(id: string, appId?: string | null): boolean;
 
-  /** The app's own channels (CONTRACT §5.5), keyed by (appId, id); kept by clear() like runtime templates. */
+  /**
+   * The app's own channels (docs/reference.md#beyond-the-spec), keyed by (appId, id); kept by
+   * clear() like runtime templates.
+   */
   listChannels(appId: string): Channel[];
   getChannel(appId: string, id: string): Channel | undefined;
   putChannel(channel: Channel): void;
@@ -142,6 +164,12 @@ export interface Store {
 
   /** Clears deliveries, notifications, campaigns (with recipients) and the journal; of one app when given. */
   clear(appId?: string): void;
+  /**
+   * Back to an empty store (POST /__reset): clear() plus runtime templates, channels,
+   * template-channel rows and the dropped-deliveries count; of one app when given (its
+   * runtime templates, channels and rows too).
+   */
+  reset(appId?: string): void;
   stats(): StoreStats;
   /** Persists pending writes (no-op in memory). */
   flush(): Promise<void>;
@@ -202,3 +230,24 @@ export interface DeliveryFailure {
 export type DeliveryFaultPolicy = (facts: DeliveryFacts) => DeliveryFailure | null;
 
 export const NO_DELIVERY_FAULTS: DeliveryFaultPolicy = () => null;
+
+/** How background work yields: injected so the domain needs no timers of its own. */
+export interface CampaignRuntime {
+  /** Runs `fn` on a later turn of the event loop (setImmediate on Node). */
+  defer(fn: () => void): void;
+  /** Monotonic milliseconds, for the per-chunk time budget. */
+  elapsed(): number;
+}
+
+/** What the campaign modules (service, recipients, runner) are built from. */
+export interface CampaignDeps {
+  store: Store;
+  templates: TemplateCatalog;
+  channels: ChannelCatalog;
+  clock: Clock;
+  ids: Ids;
+  events: Events;
+  runtime: CampaignRuntime;
+  /** Work per chunk before yielding to the event loop. @default 5 */
+  chunkBudgetMs?: number;
+}

@@ -1,5 +1,5 @@
 /**
- * Slugs derived from display names (research §2.2/§2.3: "Mobile Push" → `mobile-push`,
+ * Slugs derived from display names (docs/fidelity.md#channels: "Mobile Push" → `mobile-push`,
  * "Welcome Message" → `welcome-message`).
  */
 import { badRequest } from './errors.js';

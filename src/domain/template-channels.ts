@@ -7,7 +7,7 @@
  * answered like stored ones; a POST or PUT for the pair stores the app's own row.
  */
 import type { Template } from '../schemas/records.js';
-import type { Channel } from '../schemas/resources.js';
+import type { Channel } from '../schemas/channels.js';
 import type { PageWindow } from '../schemas/paging.js';
 import { slicePage } from '../schemas/paging.js';
 import type {
@@ -16,7 +16,7 @@ import type {
   TemplateChannelRecord,
   UpdateTemplateChannelBody,
 } from '../schemas/template-channels.js';
-import { ApiError, badRequest, notFound } from './errors.js';
+import { ApiError, badRequest } from './errors.js';
 import type { ChannelCatalog, Clock, ListResult, Store, TemplateCatalog } from './ports.js';
 import { channelIdsOf } from './template-view.js';
 
@@ -126,7 +126,8 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
   function missingRow(template: Template, channel: Channel): ApiError {
     return new ApiError(
       'ERR_NOT_FOUND',
-      `Template "${template.key}" (${template.id}) has no row for channel "${channel.key}" (${channel.id}) in this app; create it with POST /api/template-channels.`,
+      `Template "${template.key}" (${template.id}) has no row for channel "${channel.key}" (${channel.id}) in this ` +
+        `app; create it with POST /api/template-channels.`,
       { message: 'The template-channel row was not found.' },
     );
   }
@@ -151,19 +152,22 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
       const channel = findChannel(appId, body.channelId, 'channelId');
       if (body.channelType !== channel.type) {
         throw badRequest(
-          `channelType is "${body.channelType}" but channel "${channel.key}" (${channel.id}) is of type "${channel.type}".`,
+          `channelType is "${body.channelType}" but channel "${channel.key}" (${channel.id}) is of type ` +
+            `"${channel.type}".`,
           { channelType: `must be "${channel.type}", the type of channel ${channel.id}` },
         );
       }
       if (!channelIdsOf(deps.channels, appId, template).includes(channel.id)) {
         throw badRequest(
-          `Channel "${channel.key}" (${channel.id}) is not linked to template "${template.key}"; add it to the template's channelIds first (PUT /api/templates/${template.id}).`,
+          `Channel "${channel.key}" (${channel.id}) is not linked to template "${template.key}"; add it to the ` +
+            `template's channelIds first (PUT /api/templates/${template.id}).`,
           { channelId: `channel ${channel.id} is not one of template ${template.id}'s channelIds` },
         );
       }
       if (deps.store.getTemplateChannel(appId, template.id, channel.id)) {
         throw badRequest(
-          `Template ${template.id} already has a row for channel ${channel.id}; replace its content with PUT /api/template-channels/${template.id}/${channel.id}.`,
+          `Template ${template.id} already has a row for channel ${channel.id}; replace its content with PUT ` +
+            `/api/template-channels/${template.id}/${channel.id}.`,
           { channelId: `a row for template ${template.id} and channel ${channel.id} already exists` },
         );
       }

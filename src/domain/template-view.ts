@@ -1,11 +1,12 @@
 /**
- * The real service's template object (research §2.3) built from our Template record:
+ * The real service's template object (docs/fidelity.md#templates-api) built from our Template record:
  * `templateId` = key (kept as `key` too), variableSchema in map form, `channelIds`.
  */
 import type { z } from 'zod';
-import type { Template } from '../schemas/records.js';
+import type { Template, VariableSchemaEntry } from '../schemas/records.js';
+import type { Channel } from '../schemas/channels.js';
 import type { TemplateViewSchema } from '../schemas/responses.js';
-import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/resources.js';
+import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/templates.js';
 import type { ChannelCatalog } from './ports.js';
 
 /** The template object the API answers with; its shape is a schema (the OpenAPI document is generated from it). */
@@ -57,4 +58,18 @@ export function toTemplateView(channels: ChannelCatalog, appId: string, template
     createdAt: template.createdAt,
     updatedAt: template.updatedAt,
   };
+}
+
+/** A template as GET /__apps/{appId}/templates gives it: the API's template object, variables as a list, a sample. */
+export type TemplateSample = TemplateView & {
+  variableList: VariableSchemaEntry[];
+  sample: { variables: Record<string, unknown>; rendered: Record<string, unknown> };
+};
+
+/** GET /__apps/{appId}/templates answers this. */
+export interface AppTemplates {
+  appId: string;
+  authMode: 'open' | 'strict';
+  channels: Channel[];
+  items: TemplateSample[];
 }

@@ -1,10 +1,11 @@
 /**
- * Runtime templates through the API (CONTRACT §5.5, research §2.3): create (draft), update
+ * Runtime templates through the API (docs/reference.md#beyond-the-spec,
+ * docs/fidelity.md#templates-api): create (draft), update
  * with status transitions, hard delete. App-scoped; a PUT on a shared fixture template
  * creates the app's override copy (same id and key); fixture templates cannot be deleted.
  */
 import type { Template, VariableSchemaEntry } from '../schemas/records.js';
-import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/resources.js';
+import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/templates.js';
 import { toVariableArray } from '../schemas/template-file.js';
 import { badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { ChannelCatalog, Clock, Ids, Store, TemplateCatalog } from './ports.js';
@@ -32,7 +33,7 @@ export interface TemplateServiceDeps {
   ids: Ids;
 }
 
-function assertTransition(from: Status, to: Status): void {
+function assertTemplateStatusChange(from: Status, to: Status): void {
   if (from === to || TEMPLATE_TRANSITIONS[from].includes(to)) return;
   const allowed = TEMPLATE_TRANSITIONS[from].map((s) => `"${s}"`).join(' or ');
   throw badRequest(`A template in status "${from}" cannot move to "${to}"; from "${from}" it can move to ${allowed}.`, {
@@ -153,7 +154,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
           });
         }
       }
-      if (body.status !== undefined) assertTransition(current.status, body.status);
+      if (body.status !== undefined) assertTemplateStatusChange(current.status, body.status);
       const extras = extrasOf(current);
       const linked = body.channelIds ? resolveChannels(appId, body.channelIds) : undefined;
       const channelIds = linked?.ids ?? channelIdsOf(deps.channels, appId, current);
@@ -182,7 +183,8 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       const current = find(appId, ref);
       if (current.source === 'fixture') {
         throw badRequest(
-          `Template "${current.key}" comes from the fixture files and is read-only; archive it instead (PUT {"status":"archived"}) or edit fixtures/templates.`,
+          `Template "${current.key}" comes from the fixture files and is read-only; archive it instead (PUT ` +
+            `{"status":"archived"}) or edit fixtures/templates.`,
           { id: 'fixture templates cannot be deleted' },
         );
       }

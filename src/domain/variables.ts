@@ -1,5 +1,5 @@
 /**
- * Template variables: checking values against a variableSchema (CONTRACT §4 value
+ * Template variables: checking values against a variableSchema (docs/reference.md#templates value
  * shapes) and rendering `{{key}}` placeholders in a template's content.
  */
 import type { VariableSchemaEntry } from '../schemas/records.js';
@@ -83,7 +83,7 @@ type Render = (values: Record<string, unknown>) => unknown;
 
 /**
  * `content` as a function of the values: the placeholders are found once, so a template
- * sent many times (compiled once per emulator, see delivery.ts) is not re-scanned per send.
+ * sent many times (compiled once per emulator, see deliveries.ts) is not re-scanned per send.
  */
 export function compileContent(content: unknown): Render {
   if (typeof content === 'string') {

@@ -1,24 +1,19 @@
 /**
- * Typed per-request variables shared by middleware and routes.
+ * Typed per-request variables shared by middleware and routes. Routes get their services
+ * from their table's factory, not from here.
  */
-import type { AppConfig } from '../catalog/apps.js';
-import type { DeliveryFaultPolicy } from '../domain/ports.js';
-import type { Emulator } from '../emulator.js';
-
-export interface AppliedRule {
-  scenario: string;
-  rule: string;
-}
+import type { RequestScope } from '../scenario-engine/engine.js';
 
 export interface AppEnv {
   Variables: {
-    emulator: Emulator;
-    app: AppConfig;
+    /** The tenant of an API request, set by auth (absent on the control plane and before auth). */
+    appId: string;
     /** The error code the renderer sent, for the journal. */
     errorCode: string | undefined;
-    /** The scenario rule that shaped this request, for the journal. */
-    appliedRule: AppliedRule | undefined;
-    /** Which deliveries of this request fail (scenario `failDelivery` rules). */
-    deliveryFaults: DeliveryFaultPolicy;
+    /**
+     * The scenario engine's answers for this API request (set by the scenario-faults
+     * middleware): the route passes on its delivery-fault policy, the journal reads its rules.
+     */
+    scenarioScope: RequestScope;
   };
 }

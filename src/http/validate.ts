@@ -5,21 +5,12 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { badRequest, type ErrorDetails } from '../domain/errors.js';
-import { flattenIssues } from '../schemas/issues.js';
-
-export function zodDetails(error: z.ZodError, prefix = ''): ErrorDetails {
-  const details: ErrorDetails = {};
-  for (const issue of flattenIssues(error.issues)) {
-    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
-    details[path] ??= issue.message;
-  }
-  return details;
-}
+import { issueDetails } from '../schemas/issues.js';
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, prefix = ''): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
-    const details = zodDetails(result.error, prefix);
+    const details = issueDetails(result.error, prefix);
     const summary = Object.entries(details)
       .slice(0, 3)
       .map(([k, v]) => `${k}: ${v}`)
@@ -76,4 +67,37 @@ function depthExceeds(root: unknown, max: number): boolean {
 
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   return parseWith(schema, await readJson(c), 'request body');
+}
+
+interface QueryOptions {
+  /** Parameters for which an empty value is an error rather than "absent" (a destructive scope like `appId`). */
+  emptyIsError?: readonly string[];
+}
+
+/**
+ * The query string against an object schema, the same way on every endpoint that uses it:
+ * an empty value (`status=`) means the parameter is absent; a parameter the schema does not
+ * name, or one given twice, is a 400 naming it (a typo must not silently match everything).
+ */
+export function parseQuery<S extends z.ZodObject>(c: Context, schema: S, options: QueryOptions = {}): z.infer<S> {
+  const allowed = Object.keys(schema.shape);
+  const values: Record<string, string> = {};
+  const details: ErrorDetails = {};
+  const at = c.req.url.indexOf('?');
+  const params = at < 0 ? [] : new URLSearchParams(c.req.url.slice(at + 1).split('#')[0]);
+  const seen = new Set<string>();
+  for (const [name, value] of params) {
+    if (!allowed.includes(name)) details[name] ??= 'is not a parameter of this endpoint';
+    else if (seen.has(name)) details[name] = 'is given more than once';
+    else if (value === '' && options.emptyIsError?.includes(name)) details[name] = 'must not be empty';
+    else if (value !== '') values[name] = value;
+    seen.add(name);
+  }
+  const problems = Object.keys(details);
+  if (problems.length > 0) {
+    const names = problems.map((n) => `query parameter "${n}" ${details[n]}`).join('; ');
+    const accepted = allowed.length ? `takes ${allowed.join(', ')}` : 'takes no query parameters';
+    throw badRequest(`Bad query: ${names}. ${c.req.method} ${c.req.path} ${accepted}.`, details);
+  }
+  return parseWith(schema, values, 'query');
 }

@@ -2,7 +2,7 @@
  * OpenAPI operations of the analytics routes.
  */
 import { z } from 'zod';
-import { ChannelAnalyticsQuerySchema, RecordEventBodySchema } from '../schemas/resources.js';
+import { ChannelAnalyticsQuerySchema, RecordEventBodySchema } from '../schemas/analytics.js';
 import { ChannelMetricsSchema, RecordEventResultSchema, UserInsightsSchema } from '../schemas/responses.js';
 import type { Resource } from './operation.js';
 

@@ -7,7 +7,7 @@ import {
   CreateChannelBodySchema,
   ListChannelsQuerySchema,
   UpdateChannelBodySchema,
-} from '../schemas/resources.js';
+} from '../schemas/channels.js';
 import { ChannelAvailabilitySchema } from '../schemas/responses.js';
 import type { Resource } from './operation.js';
 

@@ -9,7 +9,7 @@ import {
   InspectCampaignsQuerySchema,
   InspectRecipientsQuerySchema,
   StreamQuerySchema,
-} from '../schemas/control-campaigns.js';
+} from '../schemas/control.js';
 import {
   ActiveScenariosBodySchema,
   ClearQuerySchema,
@@ -24,17 +24,52 @@ import {
   CampaignViewSchema,
   ClearResultSchema,
   ClockStateSchema,
+  ResetResultSchema,
   DeliveryPageSchema,
   HealthSchema,
   JournalPageSchema,
   NotificationPageSchema,
   RecipientPageSchema,
   scenarioViewSchema,
+  TemplateViewSchema,
 } from '../schemas/responses.js';
+import {
+  AppListSchema,
+  AppTemplatesQuerySchema,
+  DeliveryStatsQuerySchema,
+  DeliveryStatsSchema,
+} from '../schemas/control-inspector.js';
+import { ChannelSchema } from '../schemas/channels.js';
+import { VariableSchemaEntrySchema } from '../schemas/records.js';
 import type { Resource } from './operation.js';
 
 export const ScenarioViewSchema = scenarioViewSchema(ScenarioSchema.shape.rules.element);
-const ScenarioListSchema = z.object({ active: z.array(z.string()), scenarios: z.array(ScenarioViewSchema) });
+const ScenarioLoadErrorSchema = z.object({ file: z.string(), problems: z.array(z.string()) });
+const ScenarioListSchema = z.object({
+  active: z.array(z.string()),
+  scenarios: z.array(ScenarioViewSchema),
+  /** The views with the counters of the `x-emulator-scenario` header layer, one per scenario a header activated. */
+  headerActivated: z.array(ScenarioViewSchema),
+  /** Scenario files refused at load or reload. */
+  loadErrors: z.array(ScenarioLoadErrorSchema),
+});
+/** POST /__scenarios/reset answers the list without the header layer and load errors. */
+const ScenarioCountersSchema = z.object({ active: z.array(z.string()), scenarios: z.array(ScenarioViewSchema) });
+const ScenarioDetailSchema = ScenarioViewSchema.extend({
+  /** The rules with the counters of the header layer. */
+  headerRules: ScenarioViewSchema.shape.rules,
+});
+const AppTemplatesSchema = z.object({
+  appId: z.string(),
+  authMode: z.enum(['open', 'strict']),
+  channels: z.array(ChannelSchema),
+  items: z.array(
+    TemplateViewSchema.extend({
+      variableList: z.array(VariableSchemaEntrySchema),
+      sample: z.object({ variables: z.record(z.string(), z.unknown()), rendered: z.record(z.string(), z.unknown()) }),
+    }),
+  ),
+});
 const CampaignIdParams = z.object({ id: z.string().describe('The campaign id (any app).') });
 
 /** The document itself, loosely: its own shape is OpenAPI 3.1's. */
@@ -63,6 +98,11 @@ export const controlResource: Resource = {
     ClearResult: ClearResultSchema,
     ScenarioView: ScenarioViewSchema,
     ScenarioList: ScenarioListSchema,
+    ScenarioDetail: ScenarioDetailSchema,
+    ResetResult: ResetResultSchema,
+    AppList: AppListSchema,
+    AppTemplates: AppTemplatesSchema,
+    DeliveryStats: DeliveryStatsSchema,
     ActiveScenarios: ActiveScenariosSchema,
   },
   operations: [
@@ -159,7 +199,7 @@ export const controlResource: Resource = {
       summary: 'One campaign, whatever its app',
       pathParams: CampaignIdParams,
       responses: { 200: { description: 'The campaign.', schema: CampaignViewSchema } },
-      errors: { 404: ['ERR_NOT_FOUND'] },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
       method: 'get',
@@ -189,7 +229,7 @@ export const controlResource: Resource = {
       operationId: 'listScenarios',
       summary: 'Loaded scenarios, each rule explained with its counters, and the active set',
       responses: { 200: { description: 'The scenarios.', schema: ScenarioListSchema } },
-      errors: {},
+      errors: { 400: ['ERR_BAD_REQUEST'] },
     },
     {
       method: 'post',
@@ -211,7 +251,7 @@ export const controlResource: Resource = {
       path: '/__scenarios/reset',
       operationId: 'resetScenarioCounters',
       summary: 'Reset every rule counter',
-      responses: { 200: { description: 'The scenarios, counters at zero.', schema: ScenarioListSchema } },
+      responses: { 200: { description: 'The scenarios, counters at zero.', schema: ScenarioCountersSchema } },
       errors: {},
     },
     {
@@ -236,6 +276,72 @@ export const controlResource: Resource = {
         },
       },
       errors: { 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'post',
+      path: '/__reset',
+      operationId: 'reset',
+      summary: 'Back to the start state, of every app or one',
+      description:
+        'Unlike DELETE /__inspect (recorded traffic only), this also drops runtime templates, channels and ' +
+        'template-channel rows, open-mode apps, runtime-loaded scenarios and counters, and restores the clock.',
+      query: ClearQuerySchema,
+      responses: { 200: { description: 'Reset.', schema: ResetResultSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/requests/{id}',
+      operationId: 'inspectRequest',
+      summary: 'One journal entry',
+      pathParams: z.object({ id: z.string().describe('The journal entry id.') }),
+      responses: { 200: { description: 'The entry.', schema: JournalEntrySchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/deliveries/{id}',
+      operationId: 'inspectDelivery',
+      summary: 'One delivery',
+      pathParams: z.object({ id: z.string().describe('The delivery id.') }),
+      responses: { 200: { description: 'The delivery.', schema: DeliverySchema } },
+      errors: { 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/delivery-stats',
+      operationId: 'inspectDeliveryStats',
+      summary: 'Deliveries sent and failed per time bucket (default: per minute over the last hour)',
+      query: DeliveryStatsQuerySchema,
+      responses: { 200: { description: 'Every bucket of the range, empty ones as 0.', schema: DeliveryStatsSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__apps',
+      operationId: 'listApps',
+      summary: 'The apps this emulator knows (never their keys)',
+      responses: { 200: { description: 'The apps.', schema: AppListSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__apps/{appId}/templates',
+      operationId: 'listAppTemplates',
+      summary: "An app's templates with its channels and a preview rendered from sample values",
+      pathParams: z.object({ appId: z.string().describe('The app id.') }),
+      query: AppTemplatesQuerySchema,
+      responses: { 200: { description: 'The templates.', schema: AppTemplatesSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__scenarios/{name}',
+      operationId: 'getScenario',
+      summary: 'One scenario, with the counters of both layers',
+      pathParams: z.object({ name: z.string().describe('The scenario name.') }),
+      responses: { 200: { description: 'The scenario.', schema: ScenarioDetailSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
   ],
 };

@@ -1,7 +1,7 @@
 /**
  * OpenAPI operations of the one-call send.
  */
-import { SendNotificationBodySchema } from '../schemas/api.js';
+import { SendNotificationBodySchema } from '../schemas/notifications.js';
 import { NotificationSchema } from '../schemas/records.js';
 import type { Resource } from './operation.js';
 

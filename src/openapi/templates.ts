@@ -2,7 +2,7 @@
  * OpenAPI operations of the template routes.
  */
 import { z } from 'zod';
-import { CreateTemplateBodySchema, ListTemplatesQuerySchema, UpdateTemplateBodySchema } from '../schemas/resources.js';
+import { CreateTemplateBodySchema, ListTemplatesQuerySchema, UpdateTemplateBodySchema } from '../schemas/templates.js';
 import { SuccessSchema, TemplateViewSchema } from '../schemas/responses.js';
 import type { Resource } from './operation.js';
 

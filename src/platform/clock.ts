@@ -19,6 +19,8 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 export class EmulatorClock implements Clock {
   #mode: ClockMode;
   #manualNow: number;
+  /** How the clock started, for reset(). */
+  readonly #start: { mode: ClockMode; at: number };
   readonly #timers = new Set<Timer>();
   /** The start of the ISO text for one second (`2030-01-01T00:00:00.`): built once per second, not per record. */
   #isoSecond = { second: Number.NaN, prefix: '' };
@@ -27,6 +29,15 @@ export class EmulatorClock implements Clock {
   constructor(start?: Date | string | number) {
     this.#mode = start === undefined ? 'real' : 'manual';
     this.#manualNow = start === undefined ? 0 : new Date(start).getTime();
+    this.#start = { mode: this.#mode, at: this.#manualNow };
+  }
+
+  /** Back to how it started: real time, or manual time at the start instant. Scheduled callbacks stay. */
+  reset(): void {
+    if (this.#start.mode === 'real') return this.useRealTime();
+    this.#mode = 'manual';
+    this.#manualNow = this.#start.at;
+    for (const timer of this.#timers) clearTimeout(timer.handle);
   }
 
   get mode(): ClockMode {

@@ -53,6 +53,22 @@ export function* recipientsCsvChunks(template: Template, rows: number, seed = 1)
   }
 }
 
+/**
+ * One recipient's variables for `template`, drawn as generate-csv draws a row's cells (optional
+ * ones always filled): strings as text, image and action values as objects. Same seed, same values.
+ */
+export function sampleVariables(template: Template, seed = 1): Record<string, unknown> {
+  const faker = new Faker({ locale: [en], seed });
+  const values: Record<string, unknown> = {};
+  for (const entry of template.variableSchema) {
+    const sequence = entry.type === 'string' ? sequencePrefix(entry.key) : null;
+    const text =
+      sequence !== null ? `${sequence}${faker.number.int({ min: 100_000, max: 899_999 })}` : valueMaker(faker, entry)();
+    values[entry.key] = entry.type === 'string' ? text : JSON.parse(text);
+  }
+  return values;
+}
+
 function columnSource(faker: Faker, entry: VariableSchemaEntry): ColumnSource {
   const base = { name: entry.key, optional: !entry.required };
   const sequence = sequencePrefix(entry.key);
@@ -116,7 +132,8 @@ function valueMaker(faker: Faker, entry: VariableSchemaEntry): () => string {
     return () => `${faker.number.int({ min: 8, max: 19 })}:${faker.helpers.arrayElement(['00', '15', '30', '45'])}`;
   if (/code|coupon|promo|voucher/.test(key)) {
     return () =>
-      `${faker.helpers.arrayElement(['SAVE', 'DEAL', 'VIP', 'WELCOME', 'FALL'])}${faker.string.alphanumeric({ length: 6, casing: 'upper' })}`;
+      faker.helpers.arrayElement(['SAVE', 'DEAL', 'VIP', 'WELCOME', 'FALL']) +
+      faker.string.alphanumeric({ length: 6, casing: 'upper' });
   }
   if (/amount|price|total|balance/.test(key)) return () => faker.commerce.price({ min: 5, max: 500, symbol: '$' });
   if (/percent|discount/.test(key)) return () => `${faker.number.int({ min: 5, max: 70 })}%`;

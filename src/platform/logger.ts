@@ -23,5 +23,3 @@ export function createLogger(
   };
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), level };
 }
-
-export const silentLogger: Logger = createLogger('silent');

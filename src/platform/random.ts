@@ -59,7 +59,7 @@ export function createIds(clock: Clock, random: RandomSource): Ids {
   return { objectId, objectIds, notificationId: () => `notif_${objectId()}` };
 }
 
-/** A stable 24-hex id derived from a template key (CONTRACT §4: id optional in fixtures). */
+/** A stable 24-hex id derived from a template key (docs/reference.md#templates: id optional in fixtures). */
 export function stableIdFromKey(key: string): string {
   return stableId(`template:${key}`);
 }

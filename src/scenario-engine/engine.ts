@@ -1,8 +1,9 @@
 /**
- * The scenario engine (CONTRACT §7), free of HTTP: loaded scenarios, the globally active
- * set, per-rule counters (kept apart for global and per-request header activation), and
- * the two questions it answers: what fault does this request get (`decide`) and which
- * deliveries fail (`deliveryFaults`).
+ * The scenario engine (docs/reference.md#scenarios), free of HTTP: loaded scenarios, the
+ * globally active set, per-rule counters (kept apart for global and per-request header
+ * activation), and the two questions it answers: what fault does this request get (`decide`)
+ * and which deliveries fail (`deliveryFaults`). `forRequest` answers both for one API request,
+ * from a snapshot of its facts, as a plain object that outlives the request without holding it.
  */
 import type { DeliveryFaultPolicy, RandomSource } from '../domain/ports.js';
 import type { Scenario, ScenarioRule } from '../schemas/scenario-file.js';
@@ -35,16 +36,33 @@ type Layer = 'global' | 'header';
 
 export interface AppliedRuleInfo {
   scenario: string;
+  /** 1-based position of the rule in its scenario. */
+  index: number;
+  /** The rule explained, with its counters as they were when it applied. */
   rule: string;
 }
 
 export interface Decision {
-  /** Real-time delay before answering (sum of the delays of applied rules). */
+  /** Real-time delay before answering (sum of the delays of every applied rule). */
   delayMs: number;
   /** The final fault, or null to go on normally after the delay. */
   fault: RequestFault | null;
-  /** The last rule that applied, for the journal. */
-  applied: AppliedRuleInfo | null;
+  /** Every rule that applied, in order; the last one decided the fault (if any). */
+  applied: AppliedRuleInfo[];
+}
+
+/** One API request's answers from the engine; holds plain data only (no request or context). */
+export interface RequestScope {
+  /** What the request itself gets: delay, final fault, and the rules that applied. */
+  readonly decision: Decision;
+  /** Which deliveries of the work this request starts fail: now, or when a scheduled campaign runs. */
+  readonly deliveryFaults: DeliveryFaultPolicy;
+  /**
+   * Every rule that shaped this request, for the journal: the request-level rules, then each
+   * failDelivery rule the first time it fired for its deliveries (once per rule, so a campaign
+   * that fires one per recipient keeps one entry).
+   */
+  appliedRules(): AppliedRuleInfo[];
 }
 
 export interface RuleView {
@@ -57,7 +75,7 @@ export interface RuleView {
   probability: number | null;
   matched: number;
   applied: number;
-  /** Applications left under global activation; null when `times` is not set. */
+  /** Applications left in this layer (global, or header activation); null when `times` is not set. */
   remaining: number | null;
 }
 
@@ -67,6 +85,12 @@ export interface ScenarioView {
   source: string;
   active: boolean;
   rules: RuleView[];
+}
+
+/** A scenario file refused at load or reload, with what is wrong with it. */
+export interface ScenarioLoadError {
+  file: string;
+  problems: string[];
 }
 
 export type ScenarioEngine = ReturnType<typeof createScenarioEngine>;
@@ -86,6 +110,9 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
   const loaded = new Map<string, LoadedScenario>();
   let active: string[] = [];
   const counters = new Map<string, Counter>();
+  /** Scenarios a request header has named since the last reset (their header-layer counters are shown). */
+  const headerActivated = new Set<string>();
+  let loadErrors: ScenarioLoadError[] = [];
 
   const key = (layer: Layer, name: string, index: number) => `${layer}\u0000${name}\u0000${index}`;
   const counter = (layer: Layer, name: string, index: number): Counter => {
@@ -117,8 +144,15 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     if (after > 0) notes.push(`skips the first ${after} match${after === 1 ? '' : 'es'}, ${c?.matched ?? 0} seen`);
     if (probability !== undefined) notes.push(`probability ${probability}`);
     const suffix = notes.length ? ` (${notes.join('; ')})` : '';
-    return `rule ${compiled.index}: ${explainMatchers(compiled.matchers)} → ${explainFault(compiled.rule.fault)}${suffix}`;
+    const fault = explainFault(compiled.rule.fault);
+    return `rule ${compiled.index}: ${explainMatchers(compiled.matchers)} → ${fault}${suffix}`;
   };
+
+  const appliedInfo = (layer: Layer, name: string, compiled: CompiledRule): AppliedRuleInfo => ({
+    scenario: name,
+    index: compiled.index,
+    rule: explainRule(compiled, counter(layer, name, compiled.index)),
+  });
 
   /** Global active scenarios then the request's own; a name in both counts as the request's. */
   const layers = (requestScenarios: readonly string[]): { name: string; layer: Layer; scenario: LoadedScenario }[] => {
@@ -133,6 +167,70 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     }
     return out;
   };
+
+  const view = ({ scenario, source, rules }: LoadedScenario, layer: Layer): ScenarioView => ({
+    name: scenario.name,
+    description: scenario.description ?? null,
+    source,
+    active: active.includes(scenario.name),
+    rules: rules.map((compiled) => {
+      const c = counters.get(key(layer, scenario.name, compiled.index));
+      const { times, after, probability, match, fault } = compiled.rule;
+      return {
+        rule: compiled.index,
+        explanation: explainRule(compiled, c),
+        match,
+        fault,
+        times: times ?? null,
+        after,
+        probability: probability ?? null,
+        matched: c?.matched ?? 0,
+        applied: c?.applied ?? 0,
+        remaining: times === undefined ? null : Math.max(0, times - (c?.applied ?? 0)),
+      };
+    }),
+  });
+
+  function decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
+    let delayMs = 0;
+    const applied: AppliedRuleInfo[] = [];
+    for (const name of requestScenarios) if (loaded.has(name)) headerActivated.add(name);
+    for (const { name, layer, scenario } of layers(requestScenarios)) {
+      for (const compiled of scenario.rules) {
+        if (compiled.delivery || !compiled.matchers.every((m) => m.test(facts, undefined))) continue;
+        if (!activate(layer, name, compiled)) continue;
+        applied.push(appliedInfo(layer, name, compiled));
+        delayMs += compiled.rule.fault.delayMs ?? 0;
+        if (compiled.final) return { delayMs, fault: compiled.final, applied };
+      }
+    }
+    return { delayMs, fault: null, applied };
+  }
+
+  /**
+   * The failDelivery policy for work started by a request with these facts (none: rules
+   * that match on the request never fire). The global active set is read at each call, so
+   * a scheduled campaign sees the scenarios active when it runs.
+   */
+  function deliveryFaults(
+    requestScenarios: readonly string[],
+    request?: RequestFacts,
+    onApplied?: (info: AppliedRuleInfo) => void,
+  ): DeliveryFaultPolicy {
+    const names = [...requestScenarios];
+    return (facts) => {
+      if (names.length === 0 && active.length === 0) return null; // asked per target: 10,000 times for one batch
+      for (const { name, layer, scenario } of layers(names)) {
+        for (const compiled of scenario.rules) {
+          if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;
+          if (!activate(layer, name, compiled)) continue;
+          onApplied?.(appliedInfo(layer, name, compiled));
+          return { reason: compiled.rule.fault.failDelivery!, scenario: name };
+        }
+      }
+      return null;
+    };
+  }
 
   return {
     /** Adds or replaces a scenario; a changed definition starts with fresh counters. */
@@ -151,17 +249,26 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
       if (!loaded.delete(name)) return false;
       active = active.filter((n) => n !== name);
       clearCounters(name);
+      headerActivated.delete(name);
       return true;
     },
     has: (name: string) => loaded.has(name),
+    /** The definition of a loaded scenario. */
+    get: (name: string): Scenario | undefined => loaded.get(name)?.scenario,
     names: () => [...loaded.keys()],
     sourceOf: (name: string) => loaded.get(name)?.source,
-    /** Names among `names` that are not loaded. */
-    unknown: (names: readonly string[]) => names.filter((n) => !loaded.has(n)),
+    /**
+     * The one check that scenario names are loaded: throws what `refuse` makes of the unknown
+     * names (and the loaded ones, to list) when any of `names` is not loaded.
+     */
+    requireLoaded(names: readonly string[], refuse: (unknown: string[], loaded: string[]) => Error): void {
+      const unknown = names.filter((n) => !loaded.has(n));
+      if (unknown.length) throw refuse(unknown, [...loaded.keys()]);
+    },
     active: (): string[] => [...active],
     /** Whether any scenario is globally active (checked on every request: no copy). */
     hasActive: (): boolean => active.length > 0,
-    /** Replaces the global active set; the caller has checked the names with `unknown`. */
+    /** Replaces the global active set; the caller has checked the names with `requireLoaded`. */
     setActive(names: readonly string[]): void {
       active = [...new Set(names)];
     },
@@ -176,72 +283,51 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
         ),
       );
     },
-    decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
-      let delayMs = 0;
-      let applied: AppliedRuleInfo | null = null;
-      for (const { name, layer, scenario } of layers(requestScenarios)) {
-        for (const compiled of scenario.rules) {
-          if (compiled.delivery || !compiled.matchers.every((m) => m.test(facts, undefined))) continue;
-          if (!activate(layer, name, compiled)) continue;
-          applied = { scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) };
-          delayMs += compiled.rule.fault.delayMs ?? 0;
-          if (compiled.final) return { delayMs, fault: compiled.final, applied };
-        }
-      }
-      return { delayMs, fault: null, applied };
-    },
+    decide,
+    deliveryFaults,
     /**
-     * The failDelivery policy for work started by a request. The global active set is read
-     * at each call, so a scheduled campaign sees the scenarios active when it runs.
+     * Both answers for one API request: its decision now, and the delivery-fault policy of
+     * the work it starts. `facts` is a snapshot the caller took (plain data), which is all
+     * the policy keeps, so a scheduled campaign holds no request.
      */
-    deliveryFaults(
-      requestScenarios: readonly string[],
-      requestFacts?: RequestFacts | (() => RequestFacts),
-      onApplied?: (info: AppliedRuleInfo) => void,
-    ): DeliveryFaultPolicy {
-      const names = [...requestScenarios];
-      return (facts) => {
-        if (names.length === 0 && active.length === 0) return null; // asked per target: 10,000 times for one batch
-        const request = typeof requestFacts === 'function' ? requestFacts() : requestFacts;
-        for (const { name, layer, scenario } of layers(names)) {
-          for (const compiled of scenario.rules) {
-            if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;
-            if (!activate(layer, name, compiled)) continue;
-            onApplied?.({ scenario: name, rule: explainRule(compiled, counter(layer, name, compiled.index)) });
-            return { reason: compiled.rule.fault.failDelivery!, scenario: name };
-          }
-        }
-        return null;
+    forRequest(facts: RequestFacts, requestScenarios: readonly string[]): RequestScope {
+      const decision = decide(facts, requestScenarios);
+      const deliveryRules: AppliedRuleInfo[] = [];
+      const onDeliveryRule = (info: AppliedRuleInfo) => {
+        if (!deliveryRules.some((r) => r.index === info.index && r.scenario === info.scenario))
+          deliveryRules.push(info);
+      };
+      return {
+        decision,
+        deliveryFaults: deliveryFaults(requestScenarios, facts, onDeliveryRule),
+        appliedRules: () => (deliveryRules.length ? [...decision.applied, ...deliveryRules] : decision.applied),
       };
     },
     /** Every loaded scenario with each rule explained and its global counters. */
     explain(): ScenarioView[] {
-      return [...loaded.values()].map(({ scenario, source, rules }) => ({
-        name: scenario.name,
-        description: scenario.description ?? null,
-        source,
-        active: active.includes(scenario.name),
-        rules: rules.map((compiled) => {
-          const c = counters.get(key('global', scenario.name, compiled.index));
-          const { times, after, probability, match, fault } = compiled.rule;
-          return {
-            rule: compiled.index,
-            explanation: explainRule(compiled, c),
-            match,
-            fault,
-            times: times ?? null,
-            after,
-            probability: probability ?? null,
-            matched: c?.matched ?? 0,
-            applied: c?.applied ?? 0,
-            remaining: times === undefined ? null : Math.max(0, times - (c?.applied ?? 0)),
-          };
-        }),
-      }));
+      return [...loaded.values()].map((s) => view(s, 'global'));
+    },
+    /** The scenarios a request header has named since the last reset, with the header layer's counters. */
+    explainHeaderActivated(): ScenarioView[] {
+      return [...headerActivated].flatMap((name) => {
+        const s = loaded.get(name);
+        return s ? [view(s, 'header')] : [];
+      });
+    },
+    /** One scenario: its global view plus the rule views of the header layer; undefined when unknown. */
+    explainOne(name: string): (ScenarioView & { headerRules: RuleView[] }) | undefined {
+      const s = loaded.get(name);
+      return s && { ...view(s, 'global'), headerRules: view(s, 'header').rules };
+    },
+    /** Scenario files refused at the last load or reload (a fixed file drops out). */
+    loadErrors: (): ScenarioLoadError[] => loadErrors.map((e) => ({ file: e.file, problems: [...e.problems] })),
+    setLoadErrors(errors: ScenarioLoadError[]): void {
+      loadErrors = errors;
     },
     /** Restores every counter (global and per-header), as if no request had been seen. */
     reset(): void {
       counters.clear();
+      headerActivated.clear();
     },
   };
 }

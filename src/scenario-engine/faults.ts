@@ -1,5 +1,5 @@
 /**
- * Fault kinds of a scenario rule (CONTRACT §7 `fault`): what each does, which are final
+ * Fault kinds of a scenario rule (docs/reference.md#scenarios `fault`): what each does, which are final
  * (decide the answer) and which chain (delay), and how each explains itself.
  */
 import { ApiError, type ErrorCode } from '../domain/errors.js';
@@ -12,7 +12,10 @@ export type RequestFault =
   | { kind: 'rateLimit'; retryAfterSec: number; limit: number }
   | { kind: 'drop' };
 
-/** X-RateLimit-Limit when the rule gives none: the real service's core-operations limit per minute (research §4.4). */
+/**
+ * X-RateLimit-Limit when the rule gives none: the real service's core-operations limit per
+ * minute (docs/fidelity.md#rate-limits).
+ */
 export const DEFAULT_RATE_LIMIT = 10_000;
 
 interface FaultKind {

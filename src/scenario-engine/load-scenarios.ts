@@ -11,7 +11,7 @@ import { createScenarioSchema, describeScenarioIssues, type Scenario } from '../
 import type { ScenarioEngine } from './engine.js';
 import { watchDirectory } from '../platform/watch-dir.js';
 
-/** Scenario files may name any error code of the contract's table (CONTRACT §2). */
+/** Scenario files may name any error code of the contract's table (docs/reference.md#errors). */
 export const ScenarioSchema = createScenarioSchema(ERROR_CODES);
 
 export interface ScenarioDirRead {
@@ -56,7 +56,8 @@ export function readScenarioDir(dir: string): ScenarioDirRead {
     const other = owner.get(result.scenario.name);
     if (other) {
       bad.set(file, [
-        `${file}: field "name": scenario "${result.scenario.name}" is already defined in ${other}; names must be unique`,
+        `${file}: field "name": scenario "${result.scenario.name}" is already defined in ${other}; names must be ` +
+          `unique`,
       ]);
       continue;
     }
@@ -85,11 +86,15 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
   };
 
   return {
+    /** The file scenarios as they are now (for POST /__reset: back to what the folder holds). */
+    current: (): { scenario: Scenario; source: string }[] =>
+      [...lastGood].map(([file, scenario]) => ({ scenario, source: file })),
     /** At start: every problem of every file, or the scenarios loaded. */
     loadAtStart(): void {
       const { good, bad } = readScenarioDir(dir);
       if (bad.size) throw new ConfigError([...bad.values()].flat());
       apply(good);
+      engine.setLoadErrors([]);
     },
     /** On change: good files replace their scenario; a bad file keeps its last good version. */
     reload(): void {
@@ -97,11 +102,13 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
       for (const [file, problems] of bad) {
         const kept = lastGood.get(file);
         logger.error(
-          `scenario reload refused for ${file}${kept ? `, keeping the previous "${kept.name}"` : ''}:\n${problems.join('\n')}`,
+          `scenario reload refused for ` +
+            `${file}${kept ? `, keeping the previous "${kept.name}"` : ''}:\n${problems.join('\n')}`,
         );
         if (kept && ![...good.values()].some((s) => s.name === kept.name)) good.set(file, kept);
       }
       apply(good);
+      engine.setLoadErrors([...bad].map(([file, problems]) => ({ file, problems })));
       logger.info(`reloaded ${good.size} scenario(s) from ${dir}`);
     },
   };

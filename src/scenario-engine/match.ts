@@ -1,5 +1,5 @@
 /**
- * Matchers of a scenario rule (CONTRACT §7 `match`): each tests request facts and/or
+ * Matchers of a scenario rule (docs/reference.md#scenarios `match`): each tests request facts and/or
  * delivery facts and can explain itself in words for GET /__scenarios and the journal.
  */
 import type { DeliveryFacts } from '../domain/ports.js';
@@ -30,7 +30,7 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${glob.split('*').map(escape).join('.*')}$`);
 }
 
-/** Both API prefixes name the same rule (CONTRACT §1), so paths are compared in the /api form. */
+/** Both API prefixes name the same rule (docs/reference.md#addressing), so paths are compared in the /api form. */
 export function normalisePath(path: string): string {
   const stripped = path.replace(/^\/v3\/business-messaging(?=\/api(\/|$))/, '');
   return stripped.length > 1 ? stripped.replace(/\/+$/, '') : stripped;

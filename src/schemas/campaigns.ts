@@ -1,5 +1,5 @@
 /**
- * Request shapes of the campaign routes of the emulated API (CONTRACT §5.2–5.5). Rules
+ * Request shapes of the campaign routes of the emulated API (docs/reference.md#campaigns). Rules
  * with their own codes (template approved, campaign status) are checked in domain/.
  */
 import { z } from 'zod';
@@ -27,7 +27,7 @@ export const UpdateCampaignBodySchema = z.object({
 });
 export type UpdateCampaignBody = z.infer<typeof UpdateCampaignBodySchema>;
 
-/** The real service's sibling API allows 1–10,000 user IDs per call (research §2.4). */
+/** The real service's sibling API allows 1–10,000 user IDs per call (docs/fidelity.md#campaigns). */
 export const MAX_USER_IDS_PER_CALL = 10_000;
 export const AddRecipientsBodySchema = z.object({
   userIds: z
@@ -35,7 +35,6 @@ export const AddRecipientsBodySchema = z.object({
     .min(1, 'must contain at least 1 user ID')
     .max(MAX_USER_IDS_PER_CALL, `must contain at most ${MAX_USER_IDS_PER_CALL} user IDs per call`),
 });
-export type AddRecipientsBody = z.infer<typeof AddRecipientsBodySchema>;
 
 export const SendCampaignBodySchema = z.object({
   scheduledAt: z.iso
@@ -49,15 +48,12 @@ export const ListCampaignsQuerySchema = pagedQuery({
     z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).optional(),
   ),
 });
-export type ListCampaignsQuery = z.infer<typeof ListCampaignsQuerySchema>;
 
 export const ListRecipientsQuerySchema = pagedQuery({
   status: absentWhenEmpty(
     z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
   ),
 });
-export type ListRecipientsQuery = z.infer<typeof ListRecipientsQuerySchema>;
-
 const CAMPAIGN_ID_REQUIRED = 'is required: the id of a draft campaign';
 /** The CSV upload's multipart/form-data fields (the route reads the parts itself, without copies). */
 export const UploadFormSchema = z.object({

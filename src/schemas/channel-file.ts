@@ -25,6 +25,5 @@ export const ChannelFileEntrySchema = z.object({
   createdAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
   updatedAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
 });
-export type ChannelFileEntry = z.infer<typeof ChannelFileEntrySchema>;
 
 export const ChannelsFileSchema = z.array(ChannelFileEntrySchema, { error: 'must be an array of channels' });

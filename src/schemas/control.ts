@@ -1,7 +1,9 @@
 /**
- * Queries and bodies of the control plane (/__inspect, /__clock, …).
+ * Queries and bodies of the control plane: /__inspect lists and waits, the campaign views,
+ * the SSE stream's filters and the /__clock body.
  */
 import { z } from 'zod';
+import { CAMPAIGN_STATUSES, DeliveryStatusSchema, MODES, RECIPIENT_STATUSES } from './records.js';
 
 const isoInstant = z
   .string()
@@ -29,10 +31,21 @@ const queryInt = (min: number, max: number, note = '') => {
   );
 };
 
+const ORDERS = ['asc', 'desc'] as const;
+
+/** `order=desc`: newest first, `offset` counted from the newest end. */
 export const PageQuerySchema = z.object({
   limit: queryInt(0, 10_000).transform((v) => v ?? 100),
   offset: queryInt(0, Number.MAX_SAFE_INTEGER).transform((v) => v ?? 0),
+  order: z.enum(ORDERS, { error: 'must be asc or desc' }).default('asc'),
 });
+
+/** A query that takes no parameter at all (any one given is refused as unknown). */
+export const NoQuerySchema = z.object({});
+
+const MODES_ERROR = { error: `must be one of ${MODES.join(', ')}` };
+const DELIVERY_STATUSES = DeliveryStatusSchema.options;
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 export const WaitQuerySchema = z.object({
   waitFor: queryInt(1, 10_000_000),
@@ -46,20 +59,19 @@ export const DeliveryQuerySchema = PageQuerySchema.extend(WaitQuerySchema.shape)
   templateId: z.string().optional(),
   campaignId: z.string().optional(),
   notificationId: z.string().optional(),
-  mode: z.string().optional(),
+  mode: z.enum(MODES, MODES_ERROR).optional(),
   channel: z.string().optional(),
-  status: z.string().optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
   tag: z.string().optional(),
   since: isoInstant.optional(),
   until: isoInstant.optional(),
 });
-export type DeliveryQuery = z.infer<typeof DeliveryQuerySchema>;
 
 export const NotificationQuerySchema = PageQuerySchema.extend({
   appId: z.string().optional(),
   templateKey: z.string().optional(),
   notificationId: z.string().optional(),
-  mode: z.string().optional(),
+  mode: z.enum(MODES, MODES_ERROR).optional(),
   tag: z.string().optional(),
   since: isoInstant.optional(),
   until: isoInstant.optional(),
@@ -67,18 +79,85 @@ export const NotificationQuerySchema = PageQuerySchema.extend({
 
 export const JournalQuerySchema = PageQuerySchema.extend({
   appId: z.string().optional(),
-  method: z.string().optional(),
+  /** Any case: `post` finds POST requests. */
+  method: z
+    .string()
+    .transform((m) => m.toUpperCase())
+    .pipe(z.enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(', ')}` }))
+    .optional(),
   path: z.string().optional(),
   status: queryInt(100, 599),
   errorCode: z.string().optional(),
   scenario: z.string().optional(),
+  /** Substring of the request or the response body, case-sensitive. */
+  bodyContains: z.string().optional(),
   since: isoInstant.optional(),
   until: isoInstant.optional(),
 });
 
+/** DELETE /__inspect and POST /__reset: everything, or one app's. */
 export const ClearQuerySchema = z.object({ appId: z.string().min(1).optional() });
 
 /** PUT /__scenarios/active: the whole active set. */
 export const ActiveScenariosBodySchema = z.strictObject({
   names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
 });
+
+// ---- campaigns and the stream ----
+
+export const InspectCampaignsQuerySchema = PageQuerySchema.extend({
+  appId: z.string().optional(),
+  status: z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).optional(),
+});
+
+export const InspectRecipientsQuerySchema = PageQuerySchema.extend({
+  status: z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
+});
+
+export const STREAM_EVENT_TYPES = ['delivery', 'campaign', 'request', 'notification'] as const;
+
+export const StreamQuerySchema = z.object({
+  appId: z.string().min(1).optional(),
+  campaignId: z.string().min(1).optional(),
+  userId: z.string().min(1).optional(),
+  /** Comma-separated subset of the event types; all of them when absent. */
+  types: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.enum(STREAM_EVENT_TYPES, { error: `each type must be one of ${STREAM_EVENT_TYPES.join(', ')}` }))
+        .min(1, 'name at least one type'),
+    )
+    .optional(),
+  /** Interval of the `: heartbeat` comment. */
+  heartbeatMs: z.coerce.number().int().min(50).max(600_000).default(15_000),
+});
+export type StreamQuery = z.infer<typeof StreamQuerySchema>;
+
+// ---- clock ----
+
+const isoDateTime = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-01T09:00:00Z',
+});
+
+/** Exactly one of: move forward, jump to an instant, or choose the mode. */
+export const ClockBodySchema = z
+  .strictObject({
+    advanceMs: z
+      .number({ error: 'must be an integer ≥ 0' })
+      .int('must be an integer ≥ 0')
+      .min(0, 'must be an integer ≥ 0')
+      .optional(),
+    now: isoDateTime.optional(),
+    mode: z.enum(['real', 'manual'], { error: 'must be "real" or "manual"' }).optional(),
+  })
+  .refine((b) => [b.advanceMs, b.now, b.mode].filter((v) => v !== undefined).length === 1, {
+    message: 'send exactly one of {"advanceMs": n}, {"now": "<ISO>"} or {"mode": "real"|"manual"}',
+  });

@@ -1,22 +1,60 @@
 /**
- * zod issues as users should read them. A union (e.g. variableSchema: array form or map
- * form) that fails reports only "Invalid input"; this picks the branch whose shape the value
- * has (the one that did not fail on the type of the value itself) and reports its issues.
+ * The one place zod issues are turned into words: problem lines for files and options
+ * ("<where>: field "a.b": message") and error `details` keyed by field path. A union (e.g.
+ * variableSchema: array form or map form) that fails reports only "Invalid input"; the
+ * issues are first flattened to the branch whose shape the value has (the one that did not
+ * fail on the type of the value itself).
  */
 import type { z } from 'zod';
 
-export interface FlatIssue {
+interface FlatIssue {
   path: PropertyKey[];
   message: string;
 }
 
-export function flattenIssues(issues: readonly z.core.$ZodIssue[], base: PropertyKey[] = []): FlatIssue[] {
+export interface IssueOptions {
+  /** Report an unknown key at the key itself (`rule 1, field "tiems"`), not at its object. */
+  unknownKeyInPath?: boolean;
+}
+
+function flattenIssues(
+  issues: readonly z.core.$ZodIssue[],
+  options: IssueOptions,
+  base: PropertyKey[] = [],
+): FlatIssue[] {
   return issues.flatMap((issue): FlatIssue[] => {
     const path = [...base, ...issue.path];
+    if (options.unknownKeyInPath && issue.code === 'unrecognized_keys') path.push(...issue.keys.slice(0, 1));
     if (issue.code !== 'invalid_union') return [{ path, message: issue.message }];
     const branches = issue.errors.filter(
       (branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'),
     );
-    return branches.length === 1 ? flattenIssues(branches[0]!, path) : [{ path, message: issue.message }];
+    return branches.length === 1 ? flattenIssues(branches[0]!, options, path) : [{ path, message: issue.message }];
   });
+}
+
+/**
+ * One line per issue: `where: <field>: message`. `describeField` words the field (by default
+ * `field "a.b"`, `field "(root)"` at the root); a scenario file names its rule instead.
+ */
+export function issueProblems(
+  error: z.ZodError,
+  where: string | null,
+  describeField: (path: PropertyKey[]) => string = (path) => `field "${path.map(String).join('.') || '(root)'}"`,
+  options: IssueOptions = {},
+): string[] {
+  return flattenIssues(error.issues, options).map((issue) => {
+    const line = `${describeField(issue.path)}: ${issue.message}`;
+    return where === null ? line : `${where}: ${line}`;
+  });
+}
+
+/** The first message per field path (under `prefix`), for an error envelope's `details`. */
+export function issueDetails(error: z.ZodError, prefix = '', options: IssueOptions = {}): Record<string, string> {
+  const details: Record<string, string> = {};
+  for (const issue of flattenIssues(error.issues, options)) {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
+    details[path] ??= issue.message;
+  }
+  return details;
 }

@@ -128,16 +128,31 @@ export const RecipientSchema = z.object({
 export type Recipient = z.infer<typeof RecipientSchema>;
 export type RecipientStatus = Recipient['status'];
 
+/** A scenario rule that shaped a request: `rule` is its explanation when it applied, `index` counts from 1. */
+export const AppliedRuleSchema = z.object({ scenario: z.string(), index: z.number(), rule: z.string() });
+
 export const JournalEntrySchema = z.object({
   id: z.string(),
   time: z.string(),
   method: z.string(),
   path: z.string(),
+  /** The raw query string without `?`; "" when none. */
+  query: z.string(),
   appId: z.string().nullable(),
   status: z.number(),
   errorCode: z.string().nullable(),
+  /** The last rule that applied (kept for older clients); `rules` lists every one. */
   scenario: z.string().nullable(),
   rule: z.string().nullable(),
+  /** Every scenario rule that applied to this request and the deliveries it caused, in order, each once. */
+  rules: z.array(AppliedRuleSchema),
+  /** Lower-case names; `apikey` and `authorization` masked as "***". */
+  requestHeaders: z.record(z.string(), z.string()),
+  /** Text, at most 64 KiB (UTF-8); null when the request had no body. */
+  requestBody: z.string().nullable(),
+  requestBodyTruncated: z.boolean(),
+  responseBody: z.string().nullable(),
+  responseBodyTruncated: z.boolean(),
   durationMs: z.number(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;

@@ -14,7 +14,7 @@ import {
   TEMPLATE_STATUSES,
   VARIABLE_TYPES,
 } from './records.js';
-import { CHANNEL_TYPES } from './resources.js';
+import { CHANNEL_TYPES } from './channels.js';
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -140,6 +140,9 @@ export const HealthSchema = z.object({
   deliveries: z.number(),
   droppedDeliveries: z.number(),
   maxDeliveries: z.number(),
+  /** Journal entries held, and the cap (oldest dropped beyond it). */
+  journal: z.number(),
+  maxJournal: z.number(),
   clock: ClockStateSchema,
 });
 
@@ -151,6 +154,7 @@ export const CampaignPageSchema = pageOf(CampaignViewSchema);
 export const RecipientPageSchema = pageOf(RecipientSchema);
 
 export const ClearResultSchema = z.object({ cleared: z.literal(true), appId: z.string().nullable() });
+export const ResetResultSchema = z.object({ reset: z.literal(true), appId: z.string().nullable() });
 
 /** Scenario views; `rule` is the rule schema of the scenario file format (it needs the error codes). */
 export const scenarioViewSchema = <R extends z.ZodObject>(rule: R) =>

@@ -1,8 +1,9 @@
 /**
- * The scenario file format (CONTRACT §7): one scenario per file, a list of rules, each a
+ * The scenario file format (docs/reference.md#scenarios): one scenario per file, a list of rules, each a
  * match (all given must hold), a fault, and activation limits (times, after, probability).
  */
 import { z } from 'zod';
+import { issueDetails, issueProblems } from './issues.js';
 
 const text = z.string().min(1, 'must be a non-empty string');
 
@@ -126,18 +127,19 @@ export type ScenarioMatch = z.infer<typeof MatchSchema>;
 
 /** "rule 2, field "fault.error": …" for each issue: the rule index (1-based) and the field. */
 export function describeScenarioIssues(error: z.ZodError): { problems: string[]; details: Record<string, string> } {
-  const problems: string[] = [];
-  const details: Record<string, string> = {};
-  for (const issue of error.issues) {
-    // An unknown key is reported at the key itself: `rule 1, field "tiems"`.
-    const path = [...issue.path.map(String), ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])];
-    let where = `field "${path.join('.') || '(root)'}"`;
-    if (path[0] === 'rules' && path.length >= 2 && /^\d+$/.test(path[1]!)) {
-      const field = path.slice(2).join('.') || '(rule)';
-      where = `rule ${Number(path[1]) + 1}, field "${field}"`;
-    }
-    problems.push(`${where}: ${issue.message}`);
-    details[path.join('.') || '(body)'] ??= issue.message;
-  }
-  return { problems, details };
+  // An unknown key is reported at the key itself: `rule 1, field "tiems"`.
+  const options = { unknownKeyInPath: true };
+  const problems = issueProblems(
+    error,
+    null,
+    (raw) => {
+      const path = raw.map(String);
+      if (path[0] === 'rules' && path.length >= 2 && /^\d+$/.test(path[1]!)) {
+        return `rule ${Number(path[1]) + 1}, field "${path.slice(2).join('.') || '(rule)'}"`;
+      }
+      return `field "${path.join('.') || '(root)'}"`;
+    },
+    options,
+  );
+  return { problems, details: issueDetails(error, '', options) };
 }

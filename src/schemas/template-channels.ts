@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { absentWhenEmpty, pagedQuery } from './paging.js';
-import { CHANNEL_TYPES } from './resources.js';
+import { CHANNEL_TYPES } from './channel-types.js';
 
 const JsonObject = z.record(z.string(), z.unknown());
 const required = (what: string) =>
@@ -48,4 +48,3 @@ export type UpdateTemplateChannelBody = z.infer<typeof UpdateTemplateChannelBody
 export const ListTemplateChannelsQuerySchema = pagedQuery({
   templateId: absentWhenEmpty(required('the id (or slug) of the template whose rows to list, e.g. ?templateId=…')),
 });
-export type ListTemplateChannelsQuery = z.infer<typeof ListTemplateChannelsQuerySchema>;

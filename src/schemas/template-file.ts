@@ -1,5 +1,5 @@
 /**
- * Fixture template files (CONTRACT §4): one template or an array per file. Accepts the
+ * Fixture template files (docs/reference.md#templates): one template or an array per file. Accepts the
  * spec's array form of variableSchema and the real service's map form, and normalises both.
  */
 import { z } from 'zod';
@@ -71,8 +71,6 @@ export const TemplateFileEntrySchema = z.object({
   rows: z.array(TemplateFileRowSchema).optional(),
 });
 export type TemplateFileEntry = z.infer<typeof TemplateFileEntrySchema>;
-
-export const TemplateFileSchema = z.union([TemplateFileEntrySchema, z.array(TemplateFileEntrySchema)]);
 
 /**
  * Parses a file's JSON with the branch its shape calls for, so problems name the field

@@ -5,10 +5,10 @@
  * appends, and lookups stay fast at a million deliveries.
  */
 import type { Delivery } from '../schemas/records.js';
-import type { DeliveryFilter, ListResult, Page } from '../domain/ports.js';
-import { deliveryAt, memberStatus, type DeliveryRun, type SharedDeliveryFields } from '../domain/delivery-run.js';
+import type { DeliveryBucket, DeliveryFilter, ListResult, Page } from '../domain/ports.js';
+import { deliveryAt, memberStatus, type DeliveryRun, type SharedDeliveryFields } from '../domain/deliveries.js';
 import { Deque } from './deque.js';
-import { deliveryMatcher } from './filters.js';
+import { deliveryMatcher, isFiltered } from './filters.js';
 import { PositionIndex } from './position-index.js';
 
 export interface DeliveryLog {
@@ -18,6 +18,10 @@ export interface DeliveryLog {
   add(d: Delivery): void;
   addRun(run: DeliveryRun): void;
   query(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
+  /** The live delivery with this id, searched from the newest. */
+  find(id: string): Delivery | undefined;
+  /** Matches per `bucketMs` bucket of createdAt and status, buckets in ascending order, empty ones left out. */
+  countByTime(filter: DeliveryFilter, bucketMs: number): DeliveryBucket[];
   /** Keeps only the deliveries whose shared fields `keep` accepts. */
   retain(keep: (d: SharedDeliveryFields) => boolean): void;
   toArray(): Delivery[];
@@ -41,6 +45,7 @@ const memberCount = (e: Entry): number => (e instanceof RunEntry ? e.run.userIds
 const userAt = (e: Entry, i: number): string => (e instanceof RunEntry ? e.run.userIds.at(i)! : e.userId);
 const statusAt = (e: Entry, i: number): string => (e instanceof RunEntry ? memberStatus(e.run, i) : e.status);
 const memberAt = (e: Entry, i: number): Delivery => (e instanceof RunEntry ? deliveryAt(e.run, i) : e);
+const idAt = (e: Entry, i: number): string => (e instanceof RunEntry ? e.run.idAt(i) : e.id);
 
 const ENTRY_KEYS = ['appId', 'notificationId', 'campaignId'] as const;
 
@@ -126,8 +131,9 @@ export function createDeliveryLog(
     return low;
   }
 
-  /** Counts every match and materialises only the requested window. */
+  /** Counts every match and materialises only the requested window (in the page's order). */
   function collect(filter: DeliveryFilter, page: Page): ListResult<Delivery> {
+    const desc = page.order === 'desc';
     const matcher = deliveryMatcher(filter);
     const items: Delivery[] = [];
     const end = page.offset + page.limit;
@@ -137,7 +143,7 @@ export function createDeliveryLog(
       if (total >= page.offset && total < end) items.push(memberAt(entry, i));
       total++;
     };
-    const source = candidates(filter);
+    const source = candidates(filter, desc);
     if (source.kind === 'members') {
       const firstLive = nextPosition - length;
       for (const position of source.positions) {
@@ -151,9 +157,11 @@ export function createDeliveryLog(
     const scan = (e: number) => {
       const entry = entries.at(e)!;
       if (!matcher.shared(sharedOf(entry))) return;
-      for (let i = firstMember(entry); i < memberCount(entry); i++) visitIfMember(entry, i);
+      if (desc) for (let i = memberCount(entry) - 1; i >= firstMember(entry); i--) visitIfMember(entry, i);
+      else for (let i = firstMember(entry); i < memberCount(entry); i++) visitIfMember(entry, i);
     };
     if (source.kind === 'entries') for (const position of source.positions) scan(entryIndexOf(position));
+    else if (desc) for (let e = entries.length - 1; e >= 0; e--) scan(e);
     else for (let e = 0; e < entries.length; e++) scan(e);
     return { total, items };
   }
@@ -161,13 +169,14 @@ export function createDeliveryLog(
   /** The smallest indexed list that covers the filter, or every entry. */
   function candidates(
     filter: DeliveryFilter,
+    desc: boolean,
   ): { kind: 'members' | 'entries'; positions: Iterable<number> } | { kind: 'all' } {
     catchUpIndexes();
     let best: { kind: 'members' | 'entries'; positions: Iterable<number> } | { kind: 'all' } = { kind: 'all' };
     let bestSize = length;
     const consider = (kind: 'members' | 'entries', index: PositionIndex, value: string | undefined) => {
       if (value === undefined || index.count(value) >= bestSize) return;
-      best = { kind, positions: index.positions(value) };
+      best = { kind, positions: index.positions(value, desc) };
       bestSize = index.count(value);
     };
     consider('members', byUser, filter.userId);
@@ -175,19 +184,30 @@ export function createDeliveryLog(
     return best;
   }
 
+  /** Index arithmetic on positions: no pass over the log, in either order. */
   function unfiltered(page: Page): ListResult<Delivery> {
     const items: Delivery[] = [];
-    let position = nextPosition - length + page.offset;
-    if (page.limit > 0 && position < nextPosition) {
-      for (let e = entryIndexOf(position); e < entries.length && items.length < page.limit; e++) {
+    const firstLive = nextPosition - length;
+    if (page.limit <= 0 || page.offset >= length) return { total: length, items };
+    if (page.order === 'desc') {
+      let position = nextPosition - 1 - page.offset;
+      for (let e = entryIndexOf(position); e >= 0 && items.length < page.limit; e--) {
         const entry = entries.at(e)!;
-        for (
-          let i = position - entryPositions.at(e)!;
-          i < memberCount(entry) && items.length < page.limit;
-          i++, position++
-        )
+        const first = Math.max(firstMember(entry), firstLive - entryPositions.at(e)!);
+        for (let i = position - entryPositions.at(e)!; i >= first && items.length < page.limit; i--, position--)
           items.push(memberAt(entry, i));
       }
+      return { total: length, items };
+    }
+    let position = firstLive + page.offset;
+    for (let e = entryIndexOf(position); e < entries.length && items.length < page.limit; e++) {
+      const entry = entries.at(e)!;
+      for (
+        let i = position - entryPositions.at(e)!;
+        i < memberCount(entry) && items.length < page.limit;
+        i++, position++
+      )
+        items.push(memberAt(entry, i));
     }
     return { total: length, items };
   }
@@ -216,8 +236,7 @@ export function createDeliveryLog(
       else if (run.userIds.length > 1) append(new RunEntry(run));
     },
     query(filter, page) {
-      const filtered = Object.values(filter).some((v) => v !== undefined);
-      return filtered ? collect(filter, page) : unfiltered(page);
+      return isFiltered(filter) ? collect(filter, page) : unfiltered(page);
     },
     retain(keep) {
       const kept = entries.toArray().filter((entry) => keep(sharedOf(entry)));
@@ -227,5 +246,43 @@ export function createDeliveryLog(
       dropped = droppedBefore;
     },
     toArray: () => unfiltered({ offset: 0, limit: length }).items,
+    find(id) {
+      for (let e = entries.length - 1; e >= 0; e--) {
+        const entry = entries.at(e)!;
+        for (let i = memberCount(entry) - 1; i >= firstMember(entry); i--) {
+          if (idAt(entry, i) === id) return memberAt(entry, i);
+        }
+      }
+      return undefined;
+    },
+    countByTime(filter, bucketMs) {
+      const matcher = deliveryMatcher(filter);
+      const perMember = filter.userId !== undefined || filter.status !== undefined;
+      const buckets = new Map<number, DeliveryBucket>();
+      for (let e = 0; e < entries.length; e++) {
+        const entry = entries.at(e)!;
+        const shared = sharedOf(entry);
+        if (!matcher.shared(shared)) continue;
+        const time = Date.parse(shared.createdAt);
+        const start = time - (((time % bucketMs) + bucketMs) % bucketMs);
+        let bucket = buckets.get(start);
+        if (!bucket) buckets.set(start, (bucket = { start, sent: 0, failed: 0 }));
+        if (perMember || !(entry instanceof RunEntry)) {
+          for (let i = firstMember(entry); i < memberCount(entry); i++) {
+            const status = statusAt(entry, i);
+            if (perMember && !matcher.member(userAt(entry, i), status)) continue;
+            if (status === 'failed') bucket.failed++;
+            else bucket.sent++;
+          }
+          continue;
+        }
+        // A run without per-member filters: its size minus its failures still held.
+        let failed = 0;
+        for (const index of entry.run.failures.keys()) if (index >= entry.start) failed++;
+        bucket.failed += failed;
+        bucket.sent += memberCount(entry) - entry.start - failed;
+      }
+      return [...buckets.values()].filter((b) => b.sent + b.failed > 0).sort((a, b) => a.start - b.start);
+    },
   };
 }

@@ -35,6 +35,11 @@ export class Deque<T> {
     for (let i = this.#head; i < this.#items.length; i++) yield this.#items[i] as T;
   }
 
+  /** Newest first. */
+  *reversed(): IterableIterator<T> {
+    for (let i = this.#items.length - 1; i >= this.#head; i--) yield this.#items[i] as T;
+  }
+
   slice(start: number, end: number): T[] {
     return this.#items.slice(this.#head + start, this.#head + end) as T[];
   }

@@ -2,7 +2,7 @@
  * Pure predicates and paging shared by every list the store answers.
  */
 import type { JournalEntry, NotificationRecord } from '../schemas/records.js';
-import type { SharedDeliveryFields } from '../domain/delivery-run.js';
+import type { SharedDeliveryFields } from '../domain/deliveries.js';
 import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter, Page } from '../domain/ports.js';
 
 const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
@@ -54,22 +54,44 @@ export function notificationPredicate(f: NotificationFilter): (n: NotificationRe
 export function journalPredicate(f: JournalFilter): (e: JournalEntry) => boolean {
   const since = iso(f.since);
   const until = iso(f.until);
+  const text = f.bodyContains;
   return (e) =>
     (f.appId === undefined || e.appId === f.appId) &&
     (f.method === undefined || e.method === f.method.toUpperCase()) &&
     (f.path === undefined || e.path === f.path) &&
     (f.status === undefined || e.status === f.status) &&
     (f.errorCode === undefined || e.errorCode === f.errorCode) &&
-    (f.scenario === undefined || e.scenario === f.scenario) &&
+    (f.scenario === undefined || e.scenario === f.scenario || e.rules.some((r) => r.scenario === f.scenario)) &&
+    (text === undefined || e.requestBody?.includes(text) === true || e.responseBody?.includes(text) === true) &&
     inTimeRange(e.time, since, until);
 }
 
-/** One pass: counts every match and keeps the requested window (oldest first). */
-export function paginate<T>(source: Iterable<T>, matches: (item: T) => boolean, page: Page): ListResult<T> {
+/** Whether a filter sets any field (an empty one lets a list page by index alone). */
+export const isFiltered = (filter: object): boolean => Object.values(filter).some((v) => v !== undefined);
+
+/** A list read by position: arrays and the Deque. */
+export interface Positional<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
+/**
+ * One pass in the page's order (newest first for `desc`): counts every match and keeps the
+ * requested window. Without a predicate the window is index arithmetic: no pass at all.
+ */
+export function paginate<T>(source: Positional<T>, matches: ((item: T) => boolean) | null, page: Page): ListResult<T> {
   const items: T[] = [];
+  const desc = page.order === 'desc';
+  const { length } = source;
+  if (matches === null) {
+    for (let k = page.offset; k < length && items.length < page.limit; k++)
+      items.push(source.at(desc ? length - 1 - k : k)!);
+    return { total: length, items };
+  }
   let total = 0;
   const end = page.offset + page.limit;
-  for (const item of source) {
+  for (let k = 0; k < length; k++) {
+    const item = source.at(desc ? length - 1 - k : k)!;
     if (!matches(item)) continue;
     if (total >= page.offset && total < end) items.push(item);
     total++;

@@ -1,5 +1,5 @@
 /**
- * The Store persisted in a JSON file (--data-file, CONTRACT §9): the memory store does the
+ * The Store persisted in a JSON file (--data-file, docs/reference.md#running-it): the memory store does the
  * work; every change schedules one coalesced write of its snapshot through lowdb.
  */
 import { mkdirSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { createMemoryStore, emptyStoreData, type MemoryStore, type StoreData } f
 export interface LowdbStoreOptions {
   /** @default 1_000_000 */
   maxDeliveries?: number;
+  /** @default 10_000 */
+  maxJournal?: number;
   /** Quiet time after the last change before writing. @default 250 */
   debounceMs?: number;
   /** Longest a change waits for its write under constant traffic. @default 1000 */
@@ -27,7 +29,8 @@ export interface LowdbStoreOptions {
 function checkShape(file: string, data: unknown): StoreData {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new ConfigError([
-      `--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete it to start fresh.`,
+      `--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete ` +
+        `it to start fresh.`,
     ]);
   }
   const defaults = emptyStoreData();
@@ -114,7 +117,12 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     }
   }
 
-  const store = createMemoryStore({ maxDeliveries: options.maxDeliveries, initial, onChange: schedule });
+  const store = createMemoryStore({
+    maxDeliveries: options.maxDeliveries,
+    maxJournal: options.maxJournal,
+    initial,
+    onChange: schedule,
+  });
   // A missing file is created at once, so a bad path fails at start rather than later.
   dirty = true;
   try {

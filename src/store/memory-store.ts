@@ -4,11 +4,12 @@
  * wraps this one and persists its snapshot.
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
-import type { AnalyticsEvent, Channel } from '../schemas/resources.js';
+import type { AnalyticsEvent } from '../schemas/analytics.js';
+import type { Channel } from '../schemas/channels.js';
 import type { TemplateChannelRecord } from '../schemas/template-channels.js';
 import type { CampaignFilter, Page, Store, StoreStats } from '../domain/ports.js';
 import { Deque } from './deque.js';
-import { journalPredicate, paginate } from './filters.js';
+import { isFiltered, journalPredicate, paginate } from './filters.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { createNotificationLog } from './notification-log.js';
 
@@ -42,12 +43,30 @@ export const emptyStoreData = (): StoreData => ({
 export interface MemoryStoreOptions {
   /** @default 1_000_000 */
   maxDeliveries?: number;
-  /** @default 100_000 */
+  /** Journal entries kept (oldest dropped first). @default 10_000 */
   maxJournal?: number;
+  /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 64 MiB */
+  maxJournalBodyChars?: number;
   initial?: StoreData;
   /** Called after every mutation (the lowdb store schedules a write). */
   onChange?: () => void;
 }
+
+const DEFAULT_MAX_JOURNAL = 10_000;
+
+const bodyChars = (e: JournalEntry) => (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0);
+
+/** An entry from an older data file gets the fields added since. */
+const normaliseJournalEntry = (e: JournalEntry): JournalEntry => ({
+  ...e,
+  query: e.query ?? '',
+  rules: e.rules ?? (e.scenario !== null && e.rule !== null ? [{ scenario: e.scenario, index: 0, rule: e.rule }] : []),
+  requestHeaders: e.requestHeaders ?? {},
+  requestBody: e.requestBody ?? null,
+  requestBodyTruncated: e.requestBodyTruncated ?? false,
+  responseBody: e.responseBody ?? null,
+  responseBodyTruncated: e.responseBodyTruncated ?? false,
+});
 
 export interface MemoryStore extends Store {
   snapshot(): StoreData;
@@ -64,12 +83,14 @@ interface CampaignRecipients {
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxDeliveries = options.maxDeliveries ?? 1_000_000;
-  const maxJournal = options.maxJournal ?? 100_000;
+  const maxJournal = options.maxJournal ?? DEFAULT_MAX_JOURNAL;
+  const maxJournalBodyChars = options.maxJournalBodyChars ?? 64 * 1024 * 1024;
   const changed = options.onChange ?? (() => {});
 
   let deliveries = createDeliveryLog(maxDeliveries);
   let notifications = createNotificationLog(maxDeliveries);
   let journal = new Deque<JournalEntry>();
+  let journalBodyChars = 0;
   const campaigns = new Map<string, Campaign>();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
   // Keyed by appId + id: an app's override of a shared fixture keeps the fixture's id.
@@ -114,6 +135,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return entry.list[position];
   }
 
+  function pushJournal(entry: JournalEntry): void {
+    journal.push(entry);
+    journalBodyChars += bodyChars(entry);
+    while (journal.length > maxJournal || (journalBodyChars > maxJournalBodyChars && journal.length > 1))
+      journalBodyChars -= bodyChars(journal.shift()!);
+  }
+
+  function keepJournal(keep: (e: JournalEntry) => boolean): void {
+    const kept = journal.toArray().filter(keep);
+    journal = new Deque();
+    journalBodyChars = 0;
+    for (const e of kept) pushJournal(e);
+  }
+
   function putRow(row: TemplateChannelRecord): void {
     const key = rowsKey(row.appId, row.templateId);
     let rows = templateChannels.get(key);
@@ -124,7 +159,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   function load(data: StoreData): void {
     deliveries = createDeliveryLog(maxDeliveries, data.deliveries, data.droppedDeliveries);
     notifications = createNotificationLog(maxDeliveries, data.notifications);
-    for (const e of data.journal) journal.push(e);
+    for (const e of data.journal) pushJournal(normaliseJournalEntry(e));
     for (const c of data.campaigns) campaigns.set(c.id, c);
     for (const r of data.recipients) addRecipientsQuietly(r.campaignId, [r]);
     for (const t of data.templates) templates.set(appKey(t.appId, t.id), t);
@@ -149,6 +184,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     countDeliveries(filter) {
       return store.queryDeliveries(filter, { offset: 0, limit: 0 }).total;
     },
+    getDelivery(id) {
+      return deliveries.find(id);
+    },
+    countDeliveriesByTime(filter, bucketMs) {
+      return deliveries.countByTime(filter, bucketMs);
+    },
 
     addNotification(record) {
       notifications.add(record);
@@ -158,7 +199,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return notifications.query(filter, page);
     },
 
-    insertCampaign(campaign) {
+    addCampaign(campaign) {
       campaigns.set(campaign.id, campaign);
       changed();
     },
@@ -193,7 +234,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     listRecipients(campaignId, filter, page) {
       const list = recipientsByCampaign.get(campaignId)?.list ?? [];
-      return paginate(list, (r) => filter.status === undefined || r.status === filter.status, page);
+      return paginate(list, filter.status === undefined ? null : (r) => r.status === filter.status, page);
     },
     updateRecipient(campaignId, recipientId, patch) {
       const entry = recipientsByCampaign.get(campaignId);
@@ -203,12 +244,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     addJournal(entry) {
-      journal.push(entry);
-      if (journal.length > maxJournal) journal.shift();
+      pushJournal(entry);
       changed();
     },
     queryJournal(filter, page) {
-      return paginate(journal, journalPredicate(filter), page);
+      return paginate(journal, isFiltered(filter) ? journalPredicate(filter) : null, page);
+    },
+    getJournalEntry(id) {
+      // Newest first: the entry a test just made is near the end.
+      for (let i = journal.length - 1; i >= 0; i--) if (journal.at(i)!.id === id) return journal.at(i);
+      return undefined;
     },
 
     listRuntimeTemplates() {
@@ -272,22 +317,34 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (appId === undefined) {
         deliveries.retain(() => false);
         notifications.retain(() => false);
-        journal = new Deque();
+        keepJournal(() => false);
         campaigns.clear();
         recipientsByCampaign.clear();
         analyticsEvents = [];
       } else {
         deliveries.retain((d) => d.appId !== appId);
         notifications.retain((n) => n.appId !== appId);
-        const keptJournal = journal.toArray().filter((e) => e.appId !== appId);
-        journal = new Deque();
-        for (const e of keptJournal) journal.push(e);
+        keepJournal((e) => e.appId !== appId);
         for (const c of [...campaigns.values()]) {
           if (c.appId !== appId) continue;
           campaigns.delete(c.id);
           recipientsByCampaign.delete(c.id);
         }
         analyticsEvents = analyticsEvents.filter((e) => e.appId !== appId);
+      }
+      changed();
+    },
+    reset(appId) {
+      store.clear(appId);
+      if (appId === undefined) {
+        deliveries = createDeliveryLog(maxDeliveries);
+        templates.clear();
+        channels.clear();
+        templateChannels.clear();
+      } else {
+        for (const [k, t] of [...templates]) if (t.appId === appId) templates.delete(k);
+        for (const [k, ch] of [...channels]) if (ch.appId === appId) channels.delete(k);
+        for (const k of [...templateChannels.keys()]) if (k.startsWith(rowsKey(appId, ''))) templateChannels.delete(k);
       }
       changed();
     },

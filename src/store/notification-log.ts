@@ -5,7 +5,7 @@
 import type { NotificationRecord } from '../schemas/records.js';
 import type { ListResult, NotificationFilter, Page } from '../domain/ports.js';
 import { Deque } from './deque.js';
-import { notificationPredicate, paginate } from './filters.js';
+import { isFiltered, notificationPredicate, paginate } from './filters.js';
 
 export interface NotificationLog {
   readonly length: number;
@@ -52,7 +52,8 @@ export function createNotificationLog(
     },
     add,
     query(filter, page) {
-      if (filter.notificationId === undefined) return paginate(records, notificationPredicate(filter), page);
+      if (filter.notificationId === undefined)
+        return paginate(records, isFiltered(filter) ? notificationPredicate(filter) : null, page);
       const one = findById(filter.notificationId);
       return paginate(one ? [one] : [], notificationPredicate(filter), page);
     },

@@ -33,8 +33,11 @@ export class PositionIndex {
     return current === undefined ? 0 : typeof current === 'number' ? 1 : current.length;
   }
 
-  positions(key: string): Iterable<number> {
+  /** Ascending, or newest first with `desc`. */
+  positions(key: string, desc = false): Iterable<number> {
     const current = this.#byKey.get(key);
-    return current === undefined ? [] : typeof current === 'number' ? [current] : current;
+    if (current === undefined) return [];
+    if (typeof current === 'number') return [current];
+    return desc ? current.reversed() : current;
   }
 }

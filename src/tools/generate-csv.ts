@@ -14,7 +14,9 @@ import type { Template } from '../schemas/records.js';
 import { CSV_CHUNK_ROWS, recipientsCsvChunks } from '../platform/fake-data.js';
 import { createRandom } from '../platform/random.js';
 
-export const GENERATE_CSV_HELP = `Usage: notification-emulator generate-csv --template KEY --rows N [--seed S] [--fixtures DIR] [--out FILE]
+export const GENERATE_CSV_HELP =
+  'Usage: notification-emulator generate-csv --template KEY --rows N ' +
+  `[--seed S] [--fixtures DIR] [--out FILE]
 
 Writes a recipients CSV (user_id + the template's variable columns) filled with fake data.
   --template KEY   template key (or id) from DIR/templates
@@ -128,7 +130,8 @@ function findTemplate(fixturesDir: string, key: string): Template {
   if (found) return found;
   const keys = [...new Set(templates.map((t) => t.key))].sort();
   throw new LookupError(
-    `unknown template "${key}" in ${fixturesDir}/templates; available: ${keys.length ? keys.join(', ') : '(none: the directory is missing or holds no template files)'}`,
+    `unknown template "${key}" in ${fixturesDir}/templates; available: ` +
+      `${keys.length ? keys.join(', ') : '(none: the directory is missing or holds no template files)'}`,
   );
 }
 

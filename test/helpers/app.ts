@@ -3,7 +3,13 @@
  * helper that returns status + parsed JSON. Black-box: only the public entry is imported.
  */
 import { expect } from 'vitest';
-import { createApp, EmulatorClock, type CreateAppOptions, type EmulatorApp } from '../../src/index.js';
+import {
+  createApp,
+  EmulatorClock,
+  type CreateAppOptions,
+  type EmulatorApp,
+  type Notification,
+} from '../../src/index.js';
 import { checkAnswer } from './openapi.js';
 
 export const TEST_TEMPLATES = [
@@ -59,23 +65,29 @@ export interface CallOptions {
   raw?: string | FormData | Uint8Array;
 }
 
-export interface CallResult {
+/** An answer in-process: status, the parsed JSON body (typed by the caller: call<T>()), headers. */
+export interface CallResult<T = unknown> {
   status: number;
-  body: any;
+  body: T;
   headers: Headers;
+}
+
+/** The error envelope every refusal of the emulated API answers with. */
+export interface ErrorBody {
+  error: { code: string; message: string; devMessage: string; details: Record<string, string> };
 }
 
 /**
  * Calls the app in-process. API paths get auth headers unless `appId: ''` is passed. The
  * answer is checked against openapi.json (an answer it does not describe fails the test).
  */
-export async function call(
+export async function call<T = unknown>(
   app: EmulatorApp,
   method: string,
   path: string,
   body?: unknown,
   options: CallOptions = {},
-): Promise<CallResult> {
+): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (!path.startsWith('/__')) {
     if (options.appId !== '') headers.appid ??= options.appId ?? 'app-test';
@@ -95,7 +107,7 @@ export async function call(
   } catch {
     /* keep text */
   }
-  const result = { status: res.status, body: parsed, headers: res.headers };
+  const result = { status: res.status, body: parsed as T, headers: res.headers };
   checkAnswer(app, method, path, result);
   return result;
 }
@@ -113,11 +125,47 @@ export async function request(app: EmulatorApp, path: string, init: RequestInit)
   return res;
 }
 
-/** Asserts the contract's envelope with this status and code. */
-export function expectApiError(res: CallResult, status: number, code: string): void {
+/** The error of an answer the test knows is a refusal (after expectApiError). */
+export const errorOf = (res: CallResult): ErrorBody['error'] => (res.body as ErrorBody).error;
+
+/** Asserts the contract's envelope with this status and code, and returns the error for further checks. */
+export function expectApiError(res: CallResult, status: number, code: string): ErrorBody['error'] {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.body).toMatchObject({ error: { code, message: expect.any(String), devMessage: expect.any(String) } });
+  return (res.body as ErrorBody).error;
 }
 
-export const send = (app: EmulatorApp, body: unknown, options?: CallOptions) =>
-  call(app, 'POST', '/api/notifications/send', body, options);
+export const send = <T = Notification>(app: EmulatorApp, body: unknown, options?: CallOptions) =>
+  call<T>(app, 'POST', '/api/notifications/send', body, options);
+
+/**
+ * A setup step that must succeed: fails the test here, naming the request and the answer,
+ * when the status is not 2xx (instead of a confusing failure or a timeout later). Returns the body.
+ */
+export async function callOk<T = unknown>(
+  app: EmulatorApp,
+  method: string,
+  path: string,
+  body?: unknown,
+  options?: CallOptions,
+): Promise<T> {
+  const res = await call<T>(app, method, path, body, options);
+  if (res.status < 200 || res.status > 299) {
+    expect.fail(`setup step ${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+  return res.body;
+}
+
+/** A send that must succeed (see callOk). */
+export const sendOk = (app: EmulatorApp, body: unknown, options?: CallOptions) =>
+  callOk<Notification>(app, 'POST', '/api/notifications/send', body, options);
+
+/** An inspect list answer: `{ total, items }`. */
+export interface List<T> {
+  total: number;
+  items: T[];
+}
+
+/** The rendered title of a delivery on a channel (rendered content is free-form per template). */
+export const renderedTitle = (delivery: { rendered: Record<string, unknown> }, channel = 'in_app'): unknown =>
+  (delivery.rendered[channel] as { title?: unknown } | undefined)?.title;

@@ -1,9 +1,10 @@
+import type { JournalEntry } from '../../src/index.js';
 /**
- * Addressing (CONTRACT §1): both API prefixes, 404 for unknown paths, 405 with Allow for a
+ * Addressing (docs/reference.md#addressing): both API prefixes, 404 for unknown paths, 405 with Allow for a
  * known path with the wrong method; all with the error envelope.
  */
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, type List } from '../helpers/app.js';
 
 const body = { template: { key: 'plain' }, targets: ['a'], mode: 'realtime' };
 
@@ -52,8 +53,8 @@ describe('addressing', () => {
 
   it('journals a 404 under an API prefix', async () => {
     const app = makeTestApp();
-    await call(app, 'GET', '/api/nothing-here');
-    const { body: journal } = await call(app, 'GET', '/__inspect/requests');
+    expectApiError(await call(app, 'GET', '/api/nothing-here'), 404, 'ERR_NOT_FOUND');
+    const { body: journal } = await call<List<JournalEntry>>(app, 'GET', '/__inspect/requests');
     expect(journal.items).toEqual([
       expect.objectContaining({ path: '/api/nothing-here', status: 404, errorCode: 'ERR_NOT_FOUND' }),
     ]);

@@ -1,7 +1,9 @@
+import type { Channel, ChannelMetrics, UserInsights } from '../helpers/api-types.js';
 import { describe, expect, it } from 'vitest';
-import { call, CTA, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
-import type { EmulatorApp } from '../../src/index.js';
-import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campaign-helpers.js';
+import { CTA, expectApiError, makeTestApp, manualClock, callOk, sendOk, errorOf } from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import type { EmulatorApp, Campaign } from '../../src/index.js';
+import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 
 /** order-confirmation delivers through in_app and push. */
 async function sendOrder(app: EmulatorApp, userId: string, appId = 'app-test'): Promise<string> {
@@ -29,7 +31,12 @@ describe('POST /api/analytics/events', () => {
   it('records an event and answers {success, eventId}', async () => {
     const app = makeTestApp();
     const notificationId = await sendOrder(app, 'user-1');
-    const res = await call(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'));
+    const res = await call<{ success: boolean; eventId: string }>(
+      app,
+      'POST',
+      '/api/analytics/events',
+      event(notificationId, 'viewed'),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, eventId: expect.stringMatching(/^evt_[0-9a-f]{24}$/) });
   });
@@ -37,22 +44,46 @@ describe('POST /api/analytics/events', () => {
   it('is idempotent: the same eventType for the same user and campaign answers the same eventId', async () => {
     const app = makeTestApp();
     const notificationId = await sendOrder(app, 'user-1');
-    const first = await call(app, 'POST', '/api/analytics/events', event(notificationId, 'clicked'));
-    const again = await call(app, 'POST', '/api/analytics/events', event(notificationId, 'clicked'));
+    const first = await call<{ success: boolean; eventId: string }>(
+      app,
+      'POST',
+      '/api/analytics/events',
+      event(notificationId, 'clicked'),
+    );
+    const again = await call<{ success: boolean; eventId: string }>(
+      app,
+      'POST',
+      '/api/analytics/events',
+      event(notificationId, 'clicked'),
+    );
     expect(again.body).toEqual(first.body);
-    const other = await call(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'));
+    const other = await call<{ success: boolean; eventId: string }>(
+      app,
+      'POST',
+      '/api/analytics/events',
+      event(notificationId, 'viewed'),
+    );
     expect(other.body.eventId).not.toBe(first.body.eventId);
-    expect((await call(app, 'GET', '/api/analytics/users/user-1')).body.summary.clicked).toBe(1);
+    expect((await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1')).body.summary.clicked).toBe(1);
   });
 
   it('accepts a campaign id and reports campaign deliveries under it', async () => {
     const app = makeTestApp();
     const campaign = await createCampaign(app);
     expect((await upload(app, orderCsv(['user-1']), campaign.id)).status).toBe(200);
-    expect((await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {})).status).toBe(200);
+    expect((await call<Campaign>(app, 'POST', `/api/campaigns/${campaign.id}/send`, {})).status).toBe(200);
     await waitForCampaignStatus(app, campaign.id, 'sent');
-    expect((await call(app, 'POST', '/api/analytics/events', event(campaign.id, 'clicked', 'push'))).status).toBe(200);
-    const res = await call(app, 'GET', '/api/analytics/users/user-1');
+    expect(
+      (
+        await call<{ success: boolean; eventId: string }>(
+          app,
+          'POST',
+          '/api/analytics/events',
+          event(campaign.id, 'clicked', 'push'),
+        )
+      ).status,
+    ).toBe(200);
+    const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1');
     expect(res.body.summary).toEqual({ delivered: 2, viewed: 0, clicked: 1 });
     expect(res.body.notifications.every((n: { notificationId: string }) => n.notificationId === campaign.id)).toBe(
       true,
@@ -62,19 +93,30 @@ describe('POST /api/analytics/events', () => {
   it('answers 400 ERR_BAD_REQUEST with details for missing and ill-typed fields', async () => {
     const res = await call(makeTestApp(), 'POST', '/api/analytics/events', { channelType: 'fax', eventType: 'opened' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details).sort()).toEqual(['campaignId', 'channelType', 'eventType', 'userId']);
+    expect(Object.keys(errorOf(res).details).sort()).toEqual(['campaignId', 'channelType', 'eventType', 'userId']);
   });
 
   it("answers 404 ERR_NOT_FOUND for an unknown campaignId and for another app's notification", async () => {
     const app = makeTestApp();
     const notificationId = await sendOrder(app, 'user-1', 'app-a');
     expectApiError(
-      await call(app, 'POST', '/api/analytics/events', event('ffffffffffffffffffffffff', 'viewed')),
+      await call<{ success: boolean; eventId: string }>(
+        app,
+        'POST',
+        '/api/analytics/events',
+        event('ffffffffffffffffffffffff', 'viewed'),
+      ),
       404,
       'ERR_NOT_FOUND',
     );
     expectApiError(
-      await call(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'), { appId: 'app-b' }),
+      await call<{ success: boolean; eventId: string }>(
+        app,
+        'POST',
+        '/api/analytics/events',
+        event(notificationId, 'viewed'),
+        { appId: 'app-b' },
+      ),
       404,
       'ERR_NOT_FOUND',
     );
@@ -87,9 +129,19 @@ describe('GET /api/analytics/users/{userId}', () => {
     const app = makeTestApp({ clock });
     const notificationId = await sendOrder(app, 'user-1');
     clock.advance(5000);
-    await call(app, 'POST', '/api/analytics/events', event(notificationId, 'viewed'));
-    await call(app, 'POST', '/api/analytics/events', event(notificationId, 'clicked'));
-    const res = await call(app, 'GET', '/api/analytics/users/user-1');
+    await callOk<{ success: boolean; eventId: string }>(
+      app,
+      'POST',
+      '/api/analytics/events',
+      event(notificationId, 'viewed'),
+    );
+    await callOk<{ success: boolean; eventId: string }>(
+      app,
+      'POST',
+      '/api/analytics/events',
+      event(notificationId, 'clicked'),
+    );
+    const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1');
     expect(res.status).toBe(200);
     expect(res.body.userId).toBe('user-1');
     expect(res.body.summary).toEqual({ delivered: 2, viewed: 1, clicked: 1 });
@@ -119,18 +171,18 @@ describe('GET /api/analytics/users/{userId}', () => {
   it('lists the newest notification first', async () => {
     const clock = manualClock();
     const app = makeTestApp({ clock });
-    await send(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
+    await sendOk(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
     clock.advance(1000);
     const newer = await sendOrder(app, 'user-1');
-    const res = await call(app, 'GET', '/api/analytics/users/user-1');
-    expect(res.body.notifications[0].notificationId).toBe(newer);
-    expect(res.body.notifications.at(-1).templateName).toBe('Plain');
+    const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1');
+    expect(res.body.notifications[0]!.notificationId).toBe(newer);
+    expect(res.body.notifications.at(-1)!.templateName).toBe('Plain');
   });
 
   it('answers zeros and an empty list for a user without history, and ignores other apps', async () => {
     const app = makeTestApp();
     await sendOrder(app, 'user-1', 'app-a');
-    const res = await call(app, 'GET', '/api/analytics/users/user-1', undefined, { appId: 'app-b' });
+    const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1', undefined, { appId: 'app-b' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ userId: 'user-1', summary: { delivered: 0, viewed: 0, clicked: 0 }, notifications: [] });
   });
@@ -143,10 +195,15 @@ describe('GET /api/analytics/channels', () => {
     const first = await sendOrder(app, 'user-1');
     await sendOrder(app, 'user-2');
     clock.advance(86_400_000);
-    await call(app, 'POST', '/api/analytics/events', event(first, 'viewed'));
-    await call(app, 'POST', '/api/analytics/events', event(first, 'clicked', 'push'));
+    await callOk<{ success: boolean; eventId: string }>(app, 'POST', '/api/analytics/events', event(first, 'viewed'));
+    await callOk<{ success: boolean; eventId: string }>(
+      app,
+      'POST',
+      '/api/analytics/events',
+      event(first, 'clicked', 'push'),
+    );
     await sendOrder(app, 'user-3', 'other-app');
-    const res = await call(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-03');
+    const res = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-03');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       {
@@ -177,9 +234,9 @@ describe('GET /api/analytics/channels', () => {
   it('buckets by hour with granularity=hourly and leaves out activity outside the range', async () => {
     const clock = manualClock('2030-01-01T10:30:00.000Z');
     const app = makeTestApp({ clock });
-    await send(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
+    await sendOk(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
     clock.advance(3 * 3_600_000);
-    await send(app, { template: { key: 'plain' }, targets: ['user-2'], mode: 'realtime' });
+    await sendOk(app, { template: { key: 'plain' }, targets: ['user-2'], mode: 'realtime' });
     const res = await call(
       app,
       'GET',
@@ -202,8 +259,8 @@ describe('GET /api/analytics/channels', () => {
 
   it("lists the app's configured channel types even without activity", async () => {
     const app = makeTestApp();
-    await call(app, 'POST', '/api/channels', { name: 'Push', type: 'push', templateType: 'data' });
-    const res = await call(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-01');
+    await callOk<Channel>(app, 'POST', '/api/channels', { name: 'Push', type: 'push', templateType: 'data' });
+    const res = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-01');
     expect(res.body).toEqual([
       {
         channelType: 'push',
@@ -217,12 +274,16 @@ describe('GET /api/analytics/channels', () => {
 
   it('answers 400 ERR_BAD_REQUEST when from or to is missing or not a date', async () => {
     const app = makeTestApp();
-    const missing = await call(app, 'GET', '/api/analytics/channels');
+    const missing = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels');
     expectApiError(missing, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(missing.body.error.details).sort()).toEqual(['from', 'to']);
-    const bad = await call(app, 'GET', '/api/analytics/channels?from=yesterday&to=2030-01-01&granularity=weekly');
+    expect(Object.keys(errorOf(missing).details).sort()).toEqual(['from', 'to']);
+    const bad = await call<ChannelMetrics[]>(
+      app,
+      'GET',
+      '/api/analytics/channels?from=yesterday&to=2030-01-01&granularity=weekly',
+    );
     expectApiError(bad, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(bad.body.error.details).sort()).toEqual(['from', 'granularity']);
+    expect(Object.keys(errorOf(bad).details).sort()).toEqual(['from', 'granularity']);
   });
 
   it('reads empty values as absent: granularity= is daily, from= is missing', async () => {
@@ -236,11 +297,15 @@ describe('GET /api/analytics/channels', () => {
 
   it('answers 400 ERR_BAD_REQUEST when from is after to, or the range has too many buckets', async () => {
     const app = makeTestApp();
-    const reversed = await call(app, 'GET', '/api/analytics/channels?from=2030-02-01&to=2030-01-01');
+    const reversed = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2030-02-01&to=2030-01-01');
     expectApiError(reversed, 400, 'ERR_BAD_REQUEST');
-    expect(reversed.body.error.details).toHaveProperty('from');
-    const tooLong = await call(app, 'GET', '/api/analytics/channels?from=2020-01-01&to=2030-01-01&granularity=hourly');
+    expect(errorOf(reversed).details).toHaveProperty('from');
+    const tooLong = await call<ChannelMetrics[]>(
+      app,
+      'GET',
+      '/api/analytics/channels?from=2020-01-01&to=2030-01-01&granularity=hourly',
+    );
     expectApiError(tooLong, 400, 'ERR_BAD_REQUEST');
-    expect(tooLong.body.error.details).toHaveProperty('to');
+    expect(errorOf(tooLong).details).toHaveProperty('to');
   });
 });

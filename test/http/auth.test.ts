@@ -1,13 +1,29 @@
 /**
- * Authentication and app scoping (CONTRACT §3): strict mode from options, apps.json and
+ * Authentication and app scoping (docs/reference.md#authentication-and-apps): strict mode from options, apps.json and
  * EMULATOR_APPS; open mode; the production Host check; each app sees only its own data.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, loadConfig, type EmulatorApp } from '../../src/index.js';
-import { TEST_TEMPLATES, call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+import {
+  createApp,
+  loadConfig,
+  type EmulatorApp,
+  type Delivery,
+  type Health,
+  type NotificationRecord,
+} from '../../src/index.js';
+import {
+  TEST_TEMPLATES,
+  expectApiError,
+  makeTestApp,
+  sendOk,
+  type List,
+  errorOf,
+  renderedTitle,
+} from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
 
 const plain = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const opened: EmulatorApp[] = [];
@@ -57,11 +73,11 @@ describe('strict mode from the apps option', () => {
 
   it('names the missing headers in details', async () => {
     const res = await send(app, plain, { appId: '', apiKey: '' });
-    expect(Object.keys(res.body.error.details).sort()).toEqual(['apikey', 'appid']);
+    expect(Object.keys(errorOf(res).details).sort()).toEqual(['apikey', 'appid']);
   });
 
   it('reports strict mode in /__health', async () => {
-    const { body } = await call(app, 'GET', '/__health');
+    const { body } = await call<Health>(app, 'GET', '/__health');
     expect(body).toMatchObject({ auth: 'strict', apps: 2 });
   });
 });
@@ -74,7 +90,7 @@ describe('strict mode from fixtures/apps.json and EMULATOR_APPS', () => {
     writeFileSync(join(dir, 'apps.json'), JSON.stringify([{ appId: 'filed', apiKey: 'fk', region: 'eu' }]));
     const app = createApp({ fixturesDir: dir, watch: false, logLevel: 'silent' });
     opened.push(app);
-    expect((await call(app, 'GET', '/__health')).body.auth).toBe('strict');
+    expect((await call<Health>(app, 'GET', '/__health')).body.auth).toBe('strict');
     expect((await send(app, plain, { appId: 'filed', apiKey: 'fk' })).status).toBe(200);
     expectApiError(await send(app, plain, { appId: 'filed', apiKey: 'x' }), 401, 'ERR_UNAUTHORIZED');
   });
@@ -84,7 +100,7 @@ describe('strict mode from fixtures/apps.json and EMULATOR_APPS', () => {
     if (command.kind !== 'serve') throw new Error('expected serve');
     const app = createApp({ ...command.options, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
     opened.push(app);
-    expect((await call(app, 'GET', '/__health')).body.auth).toBe('strict');
+    expect((await call<Health>(app, 'GET', '/__health')).body.auth).toBe('strict');
     expect((await send(app, plain, { appId: 'two', apiKey: 'k2' })).status).toBe(200);
     expectApiError(await send(app, plain, { appId: 'two', apiKey: 'k1' }), 401, 'ERR_UNAUTHORIZED');
   });
@@ -95,7 +111,7 @@ describe('open mode', () => {
     const app = makeTestApp();
     expect((await send(app, plain, { appId: 'anything', apiKey: 'goes' })).status).toBe(200);
     expect((await send(app, plain, { appId: 'another', apiKey: 'x' })).status).toBe(200);
-    expect((await call(app, 'GET', '/__health')).body).toMatchObject({ auth: 'open', apps: 2 });
+    expect((await call<Health>(app, 'GET', '/__health')).body).toMatchObject({ auth: 'open', apps: 2 });
   });
 
   it('still answers 401 for a missing or blank header', async () => {
@@ -107,7 +123,7 @@ describe('open mode', () => {
 
   it('control paths need no appid/apikey', async () => {
     const app = makeTestApp();
-    expect((await call(app, 'GET', '/__inspect/deliveries')).status).toBe(200);
+    expect((await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries')).status).toBe(200);
   });
 });
 
@@ -121,7 +137,7 @@ describe('production Host header', () => {
   it('answers 401 when the Host names another app', async () => {
     const res = await send(app, plain, { appId: 'shop', headers: { host: 'blog.api-eu.example.com' } });
     expectApiError(res, 401, 'ERR_UNAUTHORIZED');
-    expect(res.body.error.details).toHaveProperty('appid');
+    expect(errorOf(res).details).toHaveProperty('appid');
   });
 
   it('ignores a Host of another shape', async () => {
@@ -202,20 +218,20 @@ describe('app scoping', () => {
         { key: 'plain', appId: 'shop', variableSchema: [], content: { in_app: { title: 'Shop hello' } } },
       ],
     });
-    await send(app, plain, { appId: 'shop' });
-    await send(app, plain, { appId: 'blog' });
-    const { body } = await call(app, 'GET', '/__inspect/deliveries');
-    const titles = Object.fromEntries(body.items.map((d: any) => [d.appId, d.rendered.in_app.title]));
+    await sendOk(app, plain, { appId: 'shop' });
+    await sendOk(app, plain, { appId: 'blog' });
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
+    const titles = Object.fromEntries(body.items.map((d) => [d.appId, renderedTitle(d)]));
     expect(titles).toEqual({ shop: 'Shop hello', blog: 'Hello' });
   });
 
   it('records each delivery under its app', async () => {
     const app = makeTestApp();
-    await send(app, plain, { appId: 'shop' });
-    await send(app, { ...plain, targets: ['u2'] }, { appId: 'blog' });
-    const shop = await call(app, 'GET', '/__inspect/deliveries?appId=shop');
-    expect(shop.body.items.map((d: any) => d.userId)).toEqual(['u1']);
-    const blog = await call(app, 'GET', '/__inspect/notifications?appId=blog');
+    await sendOk(app, plain, { appId: 'shop' });
+    await sendOk(app, { ...plain, targets: ['u2'] }, { appId: 'blog' });
+    const shop = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries?appId=shop');
+    expect(shop.body.items.map((d) => d.userId)).toEqual(['u1']);
+    const blog = await call<List<NotificationRecord>>(app, 'GET', '/__inspect/notifications?appId=blog');
     expect(blog.body.total).toBe(1);
   });
 });
@@ -224,18 +240,20 @@ describe('admin token on the control plane', () => {
   const app = makeTestApp({ adminToken: 'tok' });
 
   it('answers 401 ERR_UNAUTHORIZED on /__ paths without the bearer token', async () => {
-    expectApiError(await call(app, 'GET', '/__health'), 401, 'ERR_UNAUTHORIZED');
+    expectApiError(await call<Health>(app, 'GET', '/__health'), 401, 'ERR_UNAUTHORIZED');
     expectApiError(
-      await call(app, 'GET', '/__inspect/deliveries', undefined, { headers: { authorization: 'Bearer nope' } }),
+      await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries', undefined, {
+        headers: { authorization: 'Bearer nope' },
+      }),
       401,
       'ERR_UNAUTHORIZED',
     );
   });
 
   it('serves /__ paths with the token, and the API needs none', async () => {
-    expect((await call(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer tok' } })).status).toBe(
-      200,
-    );
+    expect(
+      (await call<Health>(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer tok' } })).status,
+    ).toBe(200);
     expect((await send(app, plain)).status).toBe(200);
   });
 });

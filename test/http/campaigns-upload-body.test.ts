@@ -1,19 +1,22 @@
+import type { Recipient, Campaign } from '../../src/index.js';
 /**
- * POST /api/campaigns/upload, the request body (CONTRACT §5.3): multipart bodies written by
+ * POST /api/campaigns/upload, the request body (docs/reference.md#upload-recipients-csv): multipart bodies written by
  * hand as curl and browsers send them, malformed ones, and whole-file refusals late in a file.
  */
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp, request } from '../helpers/app.js';
-import { createCampaign, CTA_CELL, orderCsv, upload } from './campaign-helpers.js';
+import { expectApiError, makeTestApp, callOk, type List, errorOf, call, request } from '../helpers/app.js';
+import { createCampaign, CTA_CELL, orderCsv, upload } from '../helpers/campaigns.js';
 
 const TYPE = 'multipart/form-data; boundary=------------------------d74496d66958873e';
 const DELIMITER = '--------------------------d74496d66958873e';
 
 function curlBody(campaignId: string, file: string | Uint8Array, filename: string | null = 'r.csv'): Uint8Array {
   const enc = new TextEncoder();
-  const fileHead = `Content-Disposition: form-data; name="file"${filename === null ? '' : `; filename="${filename}"\r\nContent-Type: text/csv`}`;
+  const fileName = filename === null ? '' : `; filename="${filename}"\r\nContent-Type: text/csv`;
+  const fileHead = `Content-Disposition: form-data; name="file"${fileName}`;
   const head = enc.encode(
-    `${DELIMITER}\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${campaignId}\r\n${DELIMITER}\r\n${fileHead}\r\n\r\n`,
+    `${DELIMITER}\r\nContent-Disposition: form-data; ` +
+      `name="campaignId"\r\n\r\n${campaignId}\r\n${DELIMITER}\r\n${fileHead}\r\n\r\n`,
   );
   const data = typeof file === 'string' ? enc.encode(file) : file;
   return new Uint8Array([...head, ...data, ...enc.encode(`\r\n${DELIMITER}--\r\n`)]);
@@ -23,7 +26,7 @@ const post = (app: ReturnType<typeof makeTestApp>, raw: Uint8Array | string, typ
   call(app, 'POST', '/api/campaigns/upload', undefined, { raw, headers: { 'content-type': type } });
 
 const recipientTotal = async (app: ReturnType<typeof makeTestApp>, id: string) =>
-  (await call(app, 'GET', `/__inspect/campaigns/${id}/recipients?limit=1`)).body.total;
+  (await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${id}/recipients?limit=1`)).body.total;
 
 describe('POST /api/campaigns/upload: request body', () => {
   it('reads a curl-style body whose CSV has CRLF line ends and a trailing blank line', async () => {
@@ -35,9 +38,9 @@ describe('POST /api/campaigns/upload: request body', () => {
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2, skipped: 0 });
-    const items = (await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.items;
-    expect(items.map((r: any) => r.variables.customerName)).toEqual(['Ann', 'Bob\nJr.']);
-    expect(new Set(items.map((r: any) => r.id)).size).toBe(2);
+    const items = (await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.items;
+    expect(items.map((r) => r.variables.customerName)).toEqual(['Ann', 'Bob\nJr.']);
+    expect(new Set(items.map((r) => r.id)).size).toBe(2);
   });
 
   it('answers 400 naming the body for a truncated or boundary-less multipart body, adding nothing', async () => {
@@ -50,7 +53,7 @@ describe('POST /api/campaigns/upload: request body', () => {
     ] as const) {
       const res = await post(app, raw, type);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(res.body.error.details).toEqual({ body: 'malformed multipart/form-data' });
+      expect(errorOf(res).details).toEqual({ body: 'malformed multipart/form-data' });
     }
     expect(await recipientTotal(app, c.id)).toBe(0);
   });
@@ -62,7 +65,7 @@ describe('POST /api/campaigns/upload: request body', () => {
     for (const filename of ['r.csv', null]) {
       const res = await post(app, curlBody(c.id, bad, filename));
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(res.body.error.details).toEqual({ file: 'is not valid UTF-8' });
+      expect(errorOf(res).details).toEqual({ file: 'is not valid UTF-8' });
     }
   });
 
@@ -72,9 +75,9 @@ describe('POST /api/campaigns/upload: request body', () => {
     const users = Array.from({ length: 5000 }, (_, i) => `u${i}`);
     const res = await upload(app, `${orderCsv(users)}\nlast,"Unclosed,${CTA_CELL}\n`, c.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('row 5002');
+    expect(errorOf(res).details).toHaveProperty('row 5002');
     expect(await recipientTotal(app, c.id)).toBe(0);
-    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
+    expect((await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
   });
 
   it('lists row problems and duplicates together in row order', async () => {
@@ -91,7 +94,7 @@ describe('POST /api/campaigns/upload: request body', () => {
     ].join('\n');
     const res = await upload(app, csv, c.id);
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2, skipped: 4 });
-    expect(res.body.errors.map((e: any) => [e.row, e.reason.slice(0, 9)])).toEqual([
+    expect(res.body.errors.map((e) => [e.row, e.reason.slice(0, 9)])).toEqual([
       [3, 'duplicate'],
       [4, 'user_id i'],
       [5, 'duplicate'],
@@ -112,7 +115,7 @@ describe('POST /api/campaigns/upload: request body', () => {
       ],
     };
     expect((await call(app, 'POST', '/__scenarios', scenario)).status).toBe(201);
-    await call(app, 'PUT', '/__scenarios/active', { names: ['other-campaign'] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['other-campaign'] });
     const res = await upload(app, orderCsv(['u1', 'u2']), c.id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/index.js';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
-import { createCampaign, CTA_CELL, orderCsv, upload } from './campaign-helpers.js';
+import { createMemoryStore, type Recipient, type Campaign } from '../../src/index.js';
+import { expectApiError, makeTestApp, callOk, type List, errorOf, call } from '../helpers/app.js';
+import { createCampaign, CTA_CELL, orderCsv, upload } from '../helpers/campaigns.js';
 
 describe('POST /api/campaigns/upload', () => {
   it('adds one pending recipient per valid row with its variables, answering the contract fields', async () => {
@@ -11,7 +11,7 @@ describe('POST /api/campaigns/upload', () => {
     const res = await upload(app, csv, c.id);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ recipientsAdded: 2, uploaded: 2, total: 2, campaignId: c.id, skipped: 0, errors: [] });
-    const recipients = (await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body;
+    const recipients = (await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body;
     expect(recipients.total).toBe(2);
     expect(recipients.items[0]).toMatchObject({
       userId: 'u1',
@@ -20,13 +20,15 @@ describe('POST /api/campaigns/upload', () => {
       appId: 'app-test',
       variables: { customerName: 'Ann, Jr.', cta: { type: 'web', data: 'https://shop.example/track' } },
     });
-    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(2);
+    expect((await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(2);
   });
 
   it('skips duplicates (in the file and already on the campaign) as row errors, counting the total', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u0'] });
+    await callOk<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
+      userIds: ['u0'],
+    });
     const res = await upload(app, orderCsv(['u1', 'u0', 'u2', 'u1']), c.id);
     expect(res.body).toEqual({
       recipientsAdded: 2,
@@ -54,7 +56,7 @@ describe('POST /api/campaigns/upload', () => {
     const res = await upload(app, csv, c.id);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ recipientsAdded: 1, total: 1, skipped: 3 });
-    expect(res.body.errors.map((e: any) => e.row)).toEqual([3, 4, 5]);
+    expect(res.body.errors.map((e) => e.row)).toEqual([3, 4, 5]);
     for (const error of res.body.errors) expect(error.reason).toEqual(expect.any(String));
   });
 
@@ -83,8 +85,8 @@ describe('POST /api/campaigns/upload', () => {
     const c = await createCampaign(app);
     const res = await upload(app, `customerName,cta\nAnn,${CTA_CELL}`, c.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(0);
-    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
+    expect((await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(0);
+    expect((await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
   });
 
   it('answers 400 and adds nothing for more than 100,000 data rows', async () => {
@@ -94,7 +96,9 @@ describe('POST /api/campaigns/upload', () => {
     for (let i = 0; i <= 100_000; i++) csv += `u${i}\n`;
     const res = await upload(app, csv, c.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients?limit=1`)).body.total).toBe(0);
+    expect(
+      (await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${c.id}/recipients?limit=1`)).body.total,
+    ).toBe(0);
   });
 
   it('answers 400 naming both fields for a JSON body instead of multipart', async () => {
@@ -102,7 +106,7 @@ describe('POST /api/campaigns/upload', () => {
     const c = await createCampaign(app);
     const res = await call(app, 'POST', '/api/campaigns/upload', { campaignId: c.id, file: 'user_id\nu1' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toMatchObject({
+    expect(errorOf(res).details).toMatchObject({
       'content-type': expect.any(String),
       file: expect.any(String),
       campaignId: expect.any(String),
@@ -114,11 +118,11 @@ describe('POST /api/campaigns/upload', () => {
     const c = await createCampaign(app);
     const noFile = await upload(app, null, c.id);
     expectApiError(noFile, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(noFile.body.error.details)).toEqual(['file']);
+    expect(Object.keys(errorOf(noFile).details)).toEqual(['file']);
     const noId = await upload(app, orderCsv(['u1']), null);
-    expect(Object.keys(noId.body.error.details)).toEqual(['campaignId']);
+    expect(Object.keys(errorOf(noId).details)).toEqual(['campaignId']);
     const neither = await upload(app, null, null);
-    expect(Object.keys(neither.body.error.details).sort()).toEqual(['campaignId', 'file']);
+    expect(Object.keys(errorOf(neither).details).sort()).toEqual(['campaignId', 'file']);
   });
 
   it("answers 404 for an unknown campaign and for another app's campaign", async () => {
@@ -126,18 +130,18 @@ describe('POST /api/campaigns/upload', () => {
     const c = await createCampaign(app);
     expectApiError(await upload(app, orderCsv(['u1']), 'ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
     expectApiError(await upload(app, orderCsv(['u1']), c.id, { appId: 'app-other' }), 404, 'ERR_NOT_FOUND');
-    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(0);
+    expect((await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(0);
   });
 
   it('answers 400 for a campaign that is no longer a draft, adding nothing', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    await upload(app, orderCsv(['u1']), c.id);
-    await call(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    expect((await upload(app, orderCsv(['u1']), c.id)).status).toBe(200);
+    await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
     const res = await upload(app, orderCsv(['u2']), c.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details.status).toMatch(/must be "draft"/);
-    expect((await call(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(1);
+    expect(errorOf(res).details.status).toMatch(/must be "draft"/);
+    expect((await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(1);
   });
 
   it('answers 500 ERR_OPERATION_FAILED when storing the recipients fails unexpectedly, adding nothing', async () => {
@@ -153,8 +157,8 @@ describe('POST /api/campaigns/upload', () => {
     const c = await createCampaign(app);
     const res = await upload(app, orderCsv(['u1', 'u2']), c.id);
     expectApiError(res, 500, 'ERR_OPERATION_FAILED');
-    expect(res.body.error.devMessage).toMatch(/Recipient creation failed: disk on fire/);
-    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
+    expect(errorOf(res).devMessage).toMatch(/Recipient creation failed: disk on fire/);
+    expect((await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
     expect(store.recipients(c.id)).toHaveLength(0);
   });
 

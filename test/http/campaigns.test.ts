@@ -1,11 +1,12 @@
+import type { Campaign, Recipient } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
-import { createCampaign, ORDER_TEMPLATE_ID } from './campaign-helpers.js';
+import { expectApiError, makeTestApp, manualClock, callOk, errorOf, call } from '../helpers/app.js';
+import { createCampaign, ORDER_TEMPLATE_ID } from '../helpers/campaigns.js';
 
 describe('POST /api/campaigns', () => {
   it('answers 200 with the full draft record, storing the template id when given its key', async () => {
     const app = makeTestApp({ clock: manualClock() });
-    const res = await call(app, 'POST', '/api/campaigns', {
+    const res = await call<Campaign>(app, 'POST', '/api/campaigns', {
       name: 'Black Friday',
       templateId: 'order-confirmation',
       deliveryMode: 'batch',
@@ -44,13 +45,13 @@ describe('POST /api/campaigns', () => {
       deliveryMode: 'bulk',
     });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('deliveryMode');
+    expect(errorOf(res).details).toHaveProperty('deliveryMode');
   });
 
   it('answers 400 ERR_BAD_REQUEST naming every missing field', async () => {
     const res = await call(makeTestApp(), 'POST', '/api/campaigns', {});
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details).sort()).toEqual(['deliveryMode', 'name', 'templateId']);
+    expect(Object.keys(errorOf(res).details).sort()).toEqual(['deliveryMode', 'name', 'templateId']);
   });
 
   it('answers 404 ERR_NOT_FOUND for an unknown template', async () => {
@@ -65,7 +66,7 @@ describe('POST /api/campaigns', () => {
     const app = makeTestApp();
     for (const templateId of ['draft-one', 'archived-one']) {
       expectApiError(
-        await call(app, 'POST', '/api/campaigns', { name: 'x', templateId, deliveryMode: 'batch' }),
+        await call<Campaign>(app, 'POST', '/api/campaigns', { name: 'x', templateId, deliveryMode: 'batch' }),
         400,
         'ERR_TEMPLATE_NOT_APPROVED',
       );
@@ -102,10 +103,10 @@ describe('GET /api/campaigns and GET /api/campaigns/{id}', () => {
     const a = await createCampaign(app, { name: 'A' });
     await createCampaign(app, { name: 'B', templateId: 'plain' });
     await createCampaign(app, { name: 'other app' }, { appId: 'app-other' });
-    const res = await call(app, 'GET', '/api/campaigns');
+    const res = await call<Campaign[]>(app, 'GET', '/api/campaigns');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-total-count')).toBe('2');
-    expect(res.body.map((c: any) => c.name)).toEqual(['A', 'B']);
+    expect(res.body.map((c) => c.name)).toEqual(['A', 'B']);
     expect(res.body[0]).toMatchObject({
       id: a.id,
       templateName: 'Order Confirmation',
@@ -118,18 +119,18 @@ describe('GET /api/campaigns and GET /api/campaigns/{id}', () => {
   it('pages with page/limit and filters by status', async () => {
     const app = makeTestApp();
     for (const name of ['A', 'B', 'C']) await createCampaign(app, { name });
-    const page2 = await call(app, 'GET', '/api/campaigns?page=2&limit=2');
-    expect(page2.body.map((c: any) => c.name)).toEqual(['C']);
+    const page2 = await call<Campaign[]>(app, 'GET', '/api/campaigns?page=2&limit=2');
+    expect(page2.body.map((c) => c.name)).toEqual(['C']);
     expect(page2.headers.get('x-total-count')).toBe('3');
-    expect((await call(app, 'GET', '/api/campaigns?status=sent')).body).toEqual([]);
-    expectApiError(await call(app, 'GET', '/api/campaigns?status=nope'), 400, 'ERR_BAD_REQUEST');
-    expectApiError(await call(app, 'GET', '/api/campaigns?page=0'), 400, 'ERR_BAD_REQUEST');
+    expect((await call<Campaign[]>(app, 'GET', '/api/campaigns?status=sent')).body).toEqual([]);
+    expectApiError(await call<Campaign[]>(app, 'GET', '/api/campaigns?status=nope'), 400, 'ERR_BAD_REQUEST');
+    expectApiError(await call<Campaign[]>(app, 'GET', '/api/campaigns?page=0'), 400, 'ERR_BAD_REQUEST');
   });
 
   it('gets one campaign enriched; another app gets 404', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const res = await call(app, 'GET', `/api/campaigns/${c.id}`);
+    const res = await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`);
     expect(res.body).toMatchObject({
       id: c.id,
       status: 'draft',
@@ -137,11 +138,11 @@ describe('GET /api/campaigns and GET /api/campaigns/{id}', () => {
       channelTypes: ['in_app', 'push'],
     });
     expectApiError(
-      await call(app, 'GET', `/api/campaigns/${c.id}`, undefined, { appId: 'app-other' }),
+      await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`, undefined, { appId: 'app-other' }),
       404,
       'ERR_NOT_FOUND',
     );
-    expectApiError(await call(app, 'GET', '/api/campaigns/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
+    expectApiError(await call<Campaign>(app, 'GET', '/api/campaigns/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
   });
 });
 
@@ -149,7 +150,7 @@ describe('PUT /api/campaigns/{id}', () => {
   it('updates name, tag and deliveryMode of a draft', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const res = await call(app, 'PUT', `/api/campaigns/${c.id}`, {
+    const res = await call<Campaign>(app, 'PUT', `/api/campaigns/${c.id}`, {
       name: 'Renamed',
       tag: 'promo',
       deliveryMode: 'realtime',
@@ -167,9 +168,13 @@ describe('PUT /api/campaigns/{id}', () => {
   it('answers 400 for a bad deliveryMode and 404 for another app', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    expectApiError(await call(app, 'PUT', `/api/campaigns/${c.id}`, { deliveryMode: 'x' }), 400, 'ERR_BAD_REQUEST');
     expectApiError(
-      await call(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'x' }, { appId: 'app-other' }),
+      await call<Campaign>(app, 'PUT', `/api/campaigns/${c.id}`, { deliveryMode: 'x' }),
+      400,
+      'ERR_BAD_REQUEST',
+    );
+    expectApiError(
+      await call<Campaign>(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'x' }, { appId: 'app-other' }),
       404,
       'ERR_NOT_FOUND',
     );
@@ -178,11 +183,13 @@ describe('PUT /api/campaigns/{id}', () => {
   it('answers 400 once the campaign is no longer a draft', async () => {
     const app = makeTestApp({ clock: manualClock() });
     const c = await createCampaign(app);
-    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
-    await call(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
-    const res = await call(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'late' });
+    await callOk<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
+      userIds: ['u1'],
+    });
+    await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
+    const res = await call<Campaign>(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'late' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toEqual({ status: 'is "scheduled", must be "draft"' });
+    expect(errorOf(res).details).toEqual({ status: 'is "scheduled", must be "draft"' });
   });
 });
 
@@ -191,13 +198,23 @@ describe('POST /api/campaigns/{id}/recipients', () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     expect(
-      (await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1', 'u2', 'u2'] })).body,
+      (
+        await call<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
+          userIds: ['u1', 'u2', 'u2'],
+        })
+      ).body,
     ).toEqual({ added: 2, total: 2 });
-    expect((await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u2', 'u3'] })).body).toEqual({
+    expect(
+      (
+        await call<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
+          userIds: ['u2', 'u3'],
+        })
+      ).body,
+    ).toEqual({
       added: 1,
       total: 3,
     });
-    expect((await call(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(3);
+    expect((await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(3);
   });
 
   it('answers 400 for an empty list, an empty string, more than 10,000 IDs, or a missing body field', async () => {
@@ -213,7 +230,7 @@ describe('POST /api/campaigns/{id}/recipients', () => {
     ]) {
       const res = await call(app, 'POST', path, body);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(Object.keys(res.body.error.details)[0]).toMatch(/^userIds/);
+      expect(Object.keys(errorOf(res).details)[0]).toMatch(/^userIds/);
     }
     expect(
       (await call(app, 'POST', path, { userIds: Array.from({ length: 10_000 }, (_, i) => `u${i}`) })).body,
@@ -224,14 +241,24 @@ describe('POST /api/campaigns/{id}/recipients', () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     expectApiError(
-      await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] }, { appId: 'app-other' }),
+      await call<{ added: number; total: number }>(
+        app,
+        'POST',
+        `/api/campaigns/${c.id}/recipients`,
+        { userIds: ['u1'] },
+        { appId: 'app-other' },
+      ),
       404,
       'ERR_NOT_FOUND',
     );
-    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
-    await call(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    await callOk<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
+      userIds: ['u1'],
+    });
+    await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
     expectApiError(
-      await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u2'] }),
+      await call<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
+        userIds: ['u2'],
+      }),
       400,
       'ERR_BAD_REQUEST',
     );
@@ -242,16 +269,22 @@ describe('GET /api/campaigns/{id}/recipients', () => {
   it('pages recipients as a bare array with X-Total-Count and filters by status', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    await call(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1', 'u2', 'u3'] });
-    const res = await call(app, 'GET', `/api/campaigns/${c.id}/recipients?page=2&limit=2`);
+    await callOk<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
+      userIds: ['u1', 'u2', 'u3'],
+    });
+    const res = await call<Recipient[]>(app, 'GET', `/api/campaigns/${c.id}/recipients?page=2&limit=2`);
     expect(res.headers.get('x-total-count')).toBe('3');
     expect(res.body).toEqual([
       expect.objectContaining({ userId: 'u3', status: 'pending', campaignId: c.id, variables: {}, deliveryId: null }),
     ]);
-    expect((await call(app, 'GET', `/api/campaigns/${c.id}/recipients?status=sent`)).body).toEqual([]);
-    expectApiError(await call(app, 'GET', `/api/campaigns/${c.id}/recipients?status=done`), 400, 'ERR_BAD_REQUEST');
+    expect((await call<Recipient[]>(app, 'GET', `/api/campaigns/${c.id}/recipients?status=sent`)).body).toEqual([]);
     expectApiError(
-      await call(app, 'GET', `/api/campaigns/${c.id}/recipients`, undefined, { appId: 'app-other' }),
+      await call<Recipient[]>(app, 'GET', `/api/campaigns/${c.id}/recipients?status=done`),
+      400,
+      'ERR_BAD_REQUEST',
+    );
+    expectApiError(
+      await call<Recipient[]>(app, 'GET', `/api/campaigns/${c.id}/recipients`, undefined, { appId: 'app-other' }),
       404,
       'ERR_NOT_FOUND',
     );

@@ -1,10 +1,12 @@
+import type { Channel } from '../helpers/api-types.js';
+import type { Delivery, Campaign } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
-import { BANNER, CTA, call, makeTestApp, send } from '../helpers/app.js';
+import { BANNER, CTA, makeTestApp, callOk, sendOk, type List, call, send } from '../helpers/app.js';
 
 const ORDER = { key: 'order-confirmation', variables: { customerName: 'Ada', banner: BANNER, cta: CTA } };
 
 async function channel(app: ReturnType<typeof makeTestApp>, name: string, type: string) {
-  const res = await call(app, 'POST', '/api/channels', { name, type, templateType: 'ui' });
+  const res = await call<Channel>(app, 'POST', '/api/channels', { name, type, templateType: 'ui' });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.id as string;
 }
@@ -20,11 +22,11 @@ describe('disabled channels are skipped at delivery', () => {
     const app = makeTestApp();
     await channel(app, 'In-App', 'in_app');
     const push = await channel(app, 'Mobile Push', 'push');
-    expect((await call(app, 'PUT', `/api/channels/${push}`, { enabled: false })).status).toBe(200);
+    expect((await call<Channel>(app, 'PUT', `/api/channels/${push}`, { enabled: false })).status).toBe(200);
 
     const res = await send(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
     expect(res.body.channels).toEqual(['in_app']);
-    const { body } = await call(app, 'GET', '/__inspect/deliveries?userId=u1');
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries?userId=u1');
     expect(body.items[0]).toMatchObject({ channels: ['in_app'], status: 'sent' });
   });
 
@@ -32,24 +34,26 @@ describe('disabled channels are skipped at delivery', () => {
     const app = makeTestApp();
     const inApp = await channel(app, 'In-App', 'in_app');
     const push = await channel(app, 'Mobile Push', 'push');
-    for (const id of [inApp, push]) await call(app, 'PUT', `/api/channels/${id}`, { enabled: false });
+    for (const id of [inApp, push]) await call<Channel>(app, 'PUT', `/api/channels/${id}`, { enabled: false });
 
-    await send(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
-    const one = await call(app, 'GET', '/__inspect/deliveries?userId=u1');
+    await sendOk(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
+    const one = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries?userId=u1');
     expect(one.body.items[0]).toMatchObject({
       channels: [],
       status: 'failed',
       failureReason: expect.stringContaining('disabled'),
     });
 
-    const created = await call(app, 'POST', '/api/campaigns', {
+    const created = await call<Campaign>(app, 'POST', '/api/campaigns', {
       name: 'c',
       templateId: 'plain',
       deliveryMode: 'batch',
     });
-    await call(app, 'POST', `/api/campaigns/${created.body.id}/recipients`, { userIds: ['u2'] });
-    await call(app, 'POST', `/api/campaigns/${created.body.id}/send`, {});
-    const waited = await call(
+    await callOk<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${created.body.id}/recipients`, {
+      userIds: ['u2'],
+    });
+    await callOk<Campaign>(app, 'POST', `/api/campaigns/${created.body.id}/send`, {});
+    const waited = await call<List<Delivery>>(
       app,
       'GET',
       `/__inspect/deliveries?campaignId=${created.body.id}&waitFor=1&timeoutMs=5000`,

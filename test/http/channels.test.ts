@@ -1,5 +1,6 @@
+import type { Channel, ChannelAvailability } from '../helpers/api-types.js';
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
+import { expectApiError, makeTestApp, manualClock, callOk, errorOf, call } from '../helpers/app.js';
 
 const IN_APP = { name: 'In-App Alerts', type: 'in_app', templateType: 'ui' };
 const PUSH = { name: 'Mobile Push', type: 'push', templateType: 'data', config: { provider: 'fcm' } };
@@ -7,7 +8,7 @@ const PUSH = { name: 'Mobile Push', type: 'push', templateType: 'data', config: 
 describe('POST /api/channels', () => {
   it('creates a channel with a key derived from the name and the documented defaults', async () => {
     const app = makeTestApp({ clock: manualClock() });
-    const res = await call(app, 'POST', '/api/channels', PUSH);
+    const res = await call<Channel>(app, 'POST', '/api/channels', PUSH);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
@@ -25,81 +26,85 @@ describe('POST /api/channels', () => {
     });
   });
 
-  it('answers 400 ERR_BAD_REQUEST with details for a missing name, an unknown type and a bad templateType', async () => {
+  it('answers 400 ERR_BAD_REQUEST with details for a missing name, an unknown type, a bad templateType', async () => {
     const app = makeTestApp();
-    const res = await call(app, 'POST', '/api/channels', { type: 'pager', templateType: 'html', enabled: 'yes' });
+    const res = await call<Channel>(app, 'POST', '/api/channels', {
+      type: 'pager',
+      templateType: 'html',
+      enabled: 'yes',
+    });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details).sort()).toEqual(['enabled', 'name', 'templateType', 'type']);
+    expect(Object.keys(errorOf(res).details).sort()).toEqual(['enabled', 'name', 'templateType', 'type']);
   });
 
   it('answers 400 ERR_BAD_REQUEST for a second push channel in the same app', async () => {
     const app = makeTestApp();
-    expect((await call(app, 'POST', '/api/channels', PUSH)).status).toBe(200);
-    const res = await call(app, 'POST', '/api/channels', { ...PUSH, name: 'Other Push' });
+    expect((await call<Channel>(app, 'POST', '/api/channels', PUSH)).status).toBe(200);
+    const res = await call<Channel>(app, 'POST', '/api/channels', { ...PUSH, name: 'Other Push' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details.type).toMatch(/one push channel/);
+    expect(errorOf(res).details.type).toMatch(/one push channel/);
   });
 
   it('lets another app create its own push channel', async () => {
     const app = makeTestApp();
-    await call(app, 'POST', '/api/channels', PUSH, { appId: 'app-a' });
-    expect((await call(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' })).status).toBe(200);
+    await callOk<Channel>(app, 'POST', '/api/channels', PUSH, { appId: 'app-a' });
+    expect((await call<Channel>(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' })).status).toBe(200);
   });
 
   it.each(['sms', 'email', 'whatsapp', 'custom'])(
     'answers 400 ERR_BAD_REQUEST for type %s (limit 0 without a provisioned plan)',
     async (type) => {
       const app = makeTestApp();
-      const res = await call(app, 'POST', '/api/channels', { name: `My ${type}`, type, templateType: 'data' });
+      const res = await call<Channel>(app, 'POST', '/api/channels', { name: `My ${type}`, type, templateType: 'data' });
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(res.body.error.details.type).toMatch(/limit 0/);
+      expect(errorOf(res).details.type).toMatch(/limit 0/);
     },
   );
 
   it('allows any number of in_app channels', async () => {
     const app = makeTestApp();
     for (const name of ['A', 'B', 'C'])
-      expect((await call(app, 'POST', '/api/channels', { ...IN_APP, name })).status).toBe(200);
+      expect((await call<Channel>(app, 'POST', '/api/channels', { ...IN_APP, name })).status).toBe(200);
   });
 
   it('answers 400 ERR_BAD_REQUEST when the name derives a key already used in the app', async () => {
     const app = makeTestApp();
-    await call(app, 'POST', '/api/channels', IN_APP);
-    const res = await call(app, 'POST', '/api/channels', { ...IN_APP, name: 'in-app alerts!' });
+    await callOk<Channel>(app, 'POST', '/api/channels', IN_APP);
+    const res = await call<Channel>(app, 'POST', '/api/channels', { ...IN_APP, name: 'in-app alerts!' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details.name).toMatch(/in-app-alerts/);
+    expect(errorOf(res).details.name).toMatch(/in-app-alerts/);
   });
 
   it('answers 400 ERR_BAD_REQUEST when the name has no letter or digit to build a key', async () => {
     const res = await call(makeTestApp(), 'POST', '/api/channels', { ...IN_APP, name: '!!!' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('name');
+    expect(errorOf(res).details).toHaveProperty('name');
   });
 });
 
 describe('GET /api/channels and /api/channels/{id}', () => {
   it("lists only the calling app's channels as a bare array", async () => {
     const app = makeTestApp();
-    const a = (await call(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
-    await call(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' });
-    const res = await call(app, 'GET', '/api/channels', undefined, { appId: 'app-a' });
+    const a = (await call<Channel>(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
+    await callOk<Channel>(app, 'POST', '/api/channels', PUSH, { appId: 'app-b' });
+    const res = await call<Channel[]>(app, 'GET', '/api/channels', undefined, { appId: 'app-a' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([a]);
   });
 
   it('gets one channel by id, and by key', async () => {
     const app = makeTestApp();
-    const created = (await call(app, 'POST', '/api/channels', IN_APP)).body;
-    expect((await call(app, 'GET', `/api/channels/${created.id}`)).body).toEqual(created);
+    const created = (await call<Channel>(app, 'POST', '/api/channels', IN_APP)).body;
+    expect((await call<Channel>(app, 'GET', `/api/channels/${created.id}`)).body).toEqual(created);
     expect((await call(app, 'GET', '/v3/business-messaging/api/channels/in-app-alerts')).body).toEqual(created);
   });
 
   it("answers 404 ERR_NOT_FOUND for an unknown id and for another app's channel", async () => {
     const app = makeTestApp();
-    const created = (await call(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
-    expectApiError(await call(app, 'GET', '/api/channels/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
+    const created = (await call<Channel>(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
+    expectApiError(await call<Channel>(app, 'GET', '/api/channels/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
     expectApiError(
-      await call(app, 'GET', `/api/channels/${created.id}`, undefined, { appId: 'app-b' }),
+      await call<Channel>(app, 'GET', `/api/channels/${created.id}`, undefined, { appId: 'app-b' }),
       404,
       'ERR_NOT_FOUND',
     );
@@ -110,9 +115,9 @@ describe('PUT /api/channels/{id}', () => {
   it('updates name, enabled, templateType and config; the key stays and updatedAt advances', async () => {
     const clock = manualClock();
     const app = makeTestApp({ clock });
-    const created = (await call(app, 'POST', '/api/channels', IN_APP)).body;
+    const created = (await call<Channel>(app, 'POST', '/api/channels', IN_APP)).body;
     clock.advance(60_000);
-    const res = await call(app, 'PUT', `/api/channels/${created.id}`, {
+    const res = await call<Channel>(app, 'PUT', `/api/channels/${created.id}`, {
       name: 'In-App Notifications',
       enabled: false,
       templateType: 'data',
@@ -129,13 +134,13 @@ describe('PUT /api/channels/{id}', () => {
     });
     expect(res.body.updatedAt).toBe('2030-01-01T00:01:00.000Z');
     expect(res.body.createdAt).toBe(created.createdAt);
-    expect((await call(app, 'GET', `/api/channels/${created.id}`)).body).toEqual(res.body);
+    expect((await call<Channel>(app, 'GET', `/api/channels/${created.id}`)).body).toEqual(res.body);
   });
 
   it('accepts immutable fields echoed unchanged', async () => {
     const app = makeTestApp();
-    const created = (await call(app, 'POST', '/api/channels', IN_APP)).body;
-    const res = await call(app, 'PUT', `/api/channels/${created.id}`, {
+    const created = (await call<Channel>(app, 'POST', '/api/channels', IN_APP)).body;
+    const res = await call<Channel>(app, 'PUT', `/api/channels/${created.id}`, {
       type: 'in_app',
       key: 'in-app-alerts',
       categoryFilter: false,
@@ -146,30 +151,30 @@ describe('PUT /api/channels/{id}', () => {
 
   it('answers 400 ERR_BAD_REQUEST naming each immutable field that would change', async () => {
     const app = makeTestApp();
-    const created = (await call(app, 'POST', '/api/channels', IN_APP)).body;
-    const res = await call(app, 'PUT', `/api/channels/${created.id}`, {
+    const created = (await call<Channel>(app, 'POST', '/api/channels', IN_APP)).body;
+    const res = await call<Channel>(app, 'PUT', `/api/channels/${created.id}`, {
       type: 'push',
       key: 'other',
       categoryFilter: true,
       templateLabel: true,
     });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details).sort()).toEqual(['categoryFilter', 'key', 'templateLabel', 'type']);
+    expect(Object.keys(errorOf(res).details).sort()).toEqual(['categoryFilter', 'key', 'templateLabel', 'type']);
   });
 
   it('answers 400 ERR_BAD_REQUEST for ill-typed fields', async () => {
     const app = makeTestApp();
-    const created = (await call(app, 'POST', '/api/channels', IN_APP)).body;
-    const res = await call(app, 'PUT', `/api/channels/${created.id}`, { enabled: 'no', templateType: 'rich' });
+    const created = (await call<Channel>(app, 'POST', '/api/channels', IN_APP)).body;
+    const res = await call<Channel>(app, 'PUT', `/api/channels/${created.id}`, { enabled: 'no', templateType: 'rich' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details).sort()).toEqual(['enabled', 'templateType']);
+    expect(Object.keys(errorOf(res).details).sort()).toEqual(['enabled', 'templateType']);
   });
 
   it("answers 404 ERR_NOT_FOUND for another app's channel", async () => {
     const app = makeTestApp();
-    const created = (await call(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
+    const created = (await call<Channel>(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
     expectApiError(
-      await call(app, 'PUT', `/api/channels/${created.id}`, { name: 'Mine' }, { appId: 'app-b' }),
+      await call<Channel>(app, 'PUT', `/api/channels/${created.id}`, { name: 'Mine' }, { appId: 'app-b' }),
       404,
       'ERR_NOT_FOUND',
     );
@@ -179,11 +184,11 @@ describe('PUT /api/channels/{id}', () => {
 describe('GET /api/channels/availability', () => {
   it('reports limit and used for all six types, -1 meaning unlimited', async () => {
     const app = makeTestApp();
-    await call(app, 'POST', '/api/channels', IN_APP);
-    await call(app, 'POST', '/api/channels', { ...IN_APP, name: 'Second' });
-    await call(app, 'POST', '/api/channels', PUSH);
-    await call(app, 'POST', '/api/channels', IN_APP, { appId: 'other-app' });
-    const res = await call(app, 'GET', '/api/channels/availability');
+    await callOk<Channel>(app, 'POST', '/api/channels', IN_APP);
+    await callOk<Channel>(app, 'POST', '/api/channels', { ...IN_APP, name: 'Second' });
+    await callOk<Channel>(app, 'POST', '/api/channels', PUSH);
+    await callOk<Channel>(app, 'POST', '/api/channels', IN_APP, { appId: 'other-app' });
+    const res = await call<ChannelAvailability[]>(app, 'GET', '/api/channels/availability');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       { type: 'in_app', limit: -1, used: 2 },

@@ -1,19 +1,21 @@
+import type { ClockState, Campaign } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
+import { errorOf, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
 
 describe('/__clock', () => {
   it('GET answers the current instant and mode', async () => {
     const res = await call(makeTestApp({ clock: manualClock() }), 'GET', '/__clock');
     expect(res.body).toEqual({ now: '2030-01-01T00:00:00.000Z', mode: 'manual' });
-    const real = await call(makeTestApp(), 'GET', '/__clock');
+    const real = await call<ClockState>(makeTestApp(), 'GET', '/__clock');
     expect(real.body.mode).toBe('real');
     expect(Date.parse(real.body.now)).not.toBeNaN();
   });
 
   it('POST {advanceMs} switches a real clock to manual and moves it forward', async () => {
     const app = makeTestApp();
-    const before = Date.parse((await call(app, 'GET', '/__clock')).body.now);
-    const res = await call(app, 'POST', '/__clock', { advanceMs: 86_400_000 });
+    const before = Date.parse((await call<ClockState>(app, 'GET', '/__clock')).body.now);
+    const res = await call<ClockState>(app, 'POST', '/__clock', { advanceMs: 86_400_000 });
     expect(res.status).toBe(200);
     expect(res.body.mode).toBe('manual');
     expect(Date.parse(res.body.now) - before).toBeGreaterThanOrEqual(86_400_000);
@@ -21,11 +23,11 @@ describe('/__clock', () => {
 
   it('POST {now} sets the instant; records use it', async () => {
     const app = makeTestApp({ clock: manualClock() });
-    expect((await call(app, 'POST', '/__clock', { now: '2031-05-06T07:08:09+02:00' })).body).toEqual({
+    expect((await call<ClockState>(app, 'POST', '/__clock', { now: '2031-05-06T07:08:09+02:00' })).body).toEqual({
       now: '2031-05-06T05:08:09.000Z',
       mode: 'manual',
     });
-    const campaign = await call(app, 'POST', '/api/campaigns', {
+    const campaign = await call<Campaign>(app, 'POST', '/api/campaigns', {
       name: 'x',
       templateId: 'plain',
       deliveryMode: 'batch',
@@ -35,12 +37,12 @@ describe('/__clock', () => {
 
   it('POST {mode: "real"} goes back to real time and {mode: "manual"} freezes it', async () => {
     const app = makeTestApp({ clock: manualClock() });
-    const real = await call(app, 'POST', '/__clock', { mode: 'real' });
+    const real = await call<ClockState>(app, 'POST', '/__clock', { mode: 'real' });
     expect(real.body.mode).toBe('real');
     expect(Math.abs(Date.parse(real.body.now) - Date.now())).toBeLessThan(60_000);
-    const frozen = await call(app, 'POST', '/__clock', { mode: 'manual' });
+    const frozen = await call<ClockState>(app, 'POST', '/__clock', { mode: 'manual' });
     expect(frozen.body.mode).toBe('manual');
-    expect((await call(app, 'GET', '/__clock')).body.now).toBe(frozen.body.now);
+    expect((await call<ClockState>(app, 'GET', '/__clock')).body.now).toBe(frozen.body.now);
   });
 
   it('answers 400 with the envelope for bad bodies, naming the field', async () => {
@@ -56,12 +58,16 @@ describe('/__clock', () => {
       [{ advanceMs: 1, now: '2030-01-01T00:00:00Z' }, '(body)'],
     ];
     for (const [body, field] of cases) {
-      const res = await call(app, 'POST', '/__clock', body);
+      const res = await call<ClockState>(app, 'POST', '/__clock', body);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(Object.keys(res.body.error.details), JSON.stringify(body)).toContain(field);
+      expect(Object.keys(errorOf(res).details), JSON.stringify(body)).toContain(field);
     }
-    expectApiError(await call(app, 'POST', '/__clock', undefined, { raw: 'advanceMs=5' }), 400, 'ERR_BAD_REQUEST');
-    expect((await call(app, 'GET', '/__clock')).body.now).toBe('2030-01-01T00:00:00.000Z');
+    expectApiError(
+      await call<ClockState>(app, 'POST', '/__clock', undefined, { raw: 'advanceMs=5' }),
+      400,
+      'ERR_BAD_REQUEST',
+    );
+    expect((await call<ClockState>(app, 'GET', '/__clock')).body.now).toBe('2030-01-01T00:00:00.000Z');
   });
 
   it('moves backwards on POST {now} (allowed, like a fake timer): later records carry the earlier time', async () => {
@@ -72,12 +78,12 @@ describe('/__clock', () => {
     await send(app, { template: { key: 'plain' }, targets: ['after'], mode: 'realtime' });
     const items = (await call(app, 'GET', '/__inspect/deliveries')).body.items;
     // Lists stay in the order things happened; timestamps follow the clock.
-    expect(items.map((d: any) => [d.userId, d.createdAt])).toEqual([
+    expect(items.map((d: { userId: string; createdAt: string }) => [d.userId, d.createdAt])).toEqual([
       ['before', '2030-06-01T00:00:00.000Z'],
       ['after', '2030-01-01T00:00:00.000Z'],
     ]);
     const since = await call(app, 'GET', '/__inspect/deliveries?since=2030-03-01T00:00:00Z');
-    expect(since.body.items.map((d: any) => d.userId)).toEqual(['before']);
+    expect(since.body.items.map((d: { userId: string }) => d.userId)).toEqual(['before']);
   });
 
   it('moving backwards never un-starts a campaign, and a scheduled one waits for its time again', async () => {

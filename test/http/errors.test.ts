@@ -1,9 +1,20 @@
+import type { Delivery } from '../../src/index.js';
 /**
- * The error envelope and code table (CONTRACT §2): unreadable bodies, size limits, and the
+ * The error envelope and code table (docs/reference.md#errors): unreadable bodies, size limits, and the
  * order of checks of a send (each adjacent pair: the earlier check wins).
  */
 import { describe, expect, it } from 'vitest';
-import { CTA, call, expectApiError, makeTestApp, request, send } from '../helpers/app.js';
+import {
+  CTA,
+  call,
+  expectApiError,
+  makeTestApp,
+  request,
+  send,
+  type List,
+  errorOf,
+  type ErrorBody,
+} from '../helpers/app.js';
 
 const SEND = '/api/notifications/send';
 
@@ -13,7 +24,7 @@ describe('error envelope', () => {
     const res = await send(app, { template: { key: 'plain' }, targets: [], mode: 'batch' });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body)).toEqual(['error']);
-    expect(Object.keys(res.body.error).sort()).toEqual(['code', 'details', 'devMessage', 'message']);
+    expect(Object.keys(errorOf(res)).sort()).toEqual(['code', 'details', 'devMessage', 'message']);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
   });
 
@@ -21,7 +32,7 @@ describe('error envelope', () => {
     const app = makeTestApp();
     const res = await send(app, { template: { key: 5 }, targets: 'x', title: 1 });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details).sort()).toEqual(['mode', 'targets', 'template.key', 'title']);
+    expect(Object.keys(errorOf(res).details).sort()).toEqual(['mode', 'targets', 'template.key', 'title']);
   });
 });
 
@@ -32,7 +43,7 @@ describe('unreadable bodies are clean 400s', () => {
   it('answers 400 ERR_BAD_REQUEST for malformed JSON', async () => {
     const res = await call(app, 'POST', SEND, undefined, { raw: '{"template":', headers });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('body');
+    expect(errorOf(res).details).toHaveProperty('body');
   });
 
   it('answers 400 ERR_BAD_REQUEST for a non-JSON content type', async () => {
@@ -41,7 +52,7 @@ describe('unreadable bodies are clean 400s', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('content-type');
+    expect(errorOf(res).details).toHaveProperty('content-type');
   });
 
   it('answers 400 ERR_BAD_REQUEST without a content type', async () => {
@@ -68,9 +79,10 @@ describe('unreadable bodies are clean 400s', () => {
     const raw = `{"template":{"key":"plain","notificationPushData":{"x":${deep}}},"targets":["u"],"mode":"realtime"}`;
     const res = await call(app, 'POST', SEND, undefined, { raw, headers });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('body');
-    expect((await call(app, 'GET', '/__inspect/deliveries')).status).toBe(200);
-    const ok = `{"template":{"key":"plain","notificationPushData":{"x":${'['.repeat(40)}${']'.repeat(40)}}},"targets":["u"],"mode":"realtime"}`;
+    expect(errorOf(res).details).toHaveProperty('body');
+    expect((await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries')).status).toBe(200);
+    const nested = `${'['.repeat(40)}${']'.repeat(40)}`;
+    const ok = `{"template":{"key":"plain","notificationPushData":{"x":${nested}}},"targets":["u"],"mode":"realtime"}`;
     expect((await call(app, 'POST', SEND, undefined, { raw: ok, headers })).status).toBe(200);
   });
 
@@ -95,7 +107,7 @@ describe('body limit', () => {
       body: big,
     });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as any).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    expect(((await res.json()) as ErrorBody).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
   });
 
   it('answers 413 ERR_PAYLOAD_TOO_LARGE past bodyLimitBytes (streamed, no content-length)', async () => {
@@ -115,7 +127,7 @@ describe('body limit', () => {
       duplex: 'half', // undici needs it for stream bodies
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect(((await res.json()) as any).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    expect(((await res.json()) as ErrorBody).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
   });
 
   it('accepts a body under the limit', async () => {
@@ -126,7 +138,7 @@ describe('body limit', () => {
   });
 });
 
-describe('order of checks for send (CONTRACT §2)', () => {
+describe('order of checks for send (docs/reference.md#errors)', () => {
   const app = makeTestApp({ apps: [{ appId: 'app-test', apiKey: 'key-test' }] });
   const good = {
     template: { key: 'order-confirmation', variables: { customerName: 'A', cta: CTA } },

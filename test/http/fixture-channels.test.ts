@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, createApp, type EmulatorApp } from '../../src/index.js';
-import { call, expectApiError, send } from '../helpers/app.js';
+import { expectApiError } from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
 
 const IN_APP_ID = '664a1b2c3d4e5f6a7b8c9d0e';
 const PUSH_ID = '664a1b2c3d4e5f6a7b8c9d0f';

@@ -1,13 +1,14 @@
 /**
- * Fixture templates (CONTRACT §4): file forms, variableSchema forms, defaults, stable IDs,
+ * Fixture templates (docs/reference.md#templates): file forms, variableSchema forms, defaults, stable IDs,
  * startup errors naming file and field, and reload on change keeping the last good set.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, createApp, type EmulatorApp } from '../../src/index.js';
-import { call, expectApiError, send } from '../helpers/app.js';
+import { ConfigError, createApp, type EmulatorApp, type Delivery, type Health } from '../../src/index.js';
+import { expectApiError, type List } from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
 const opened: EmulatorApp[] = [];
@@ -39,14 +40,18 @@ const tpl = (key: string, extra: Record<string, unknown> = {}) => ({
 async function templateIdOf(app: EmulatorApp, key: string, variables?: Record<string, unknown>): Promise<string> {
   const res = await send(app, { template: { key, variables }, targets: ['u'], mode: 'realtime' });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const { body } = await call(app, 'GET', `/__inspect/deliveries?notificationId=${res.body.notificationId}`);
-  return body.items[0].templateId;
+  const { body } = await call<List<Delivery>>(
+    app,
+    'GET',
+    `/__inspect/deliveries?notificationId=${res.body.notificationId}`,
+  );
+  return body.items[0]!.templateId;
 }
 
 describe('loading fixture files', () => {
   it('loads one template or an array per file', async () => {
     const app = open(fixturesDir({ 'one.json': tpl('one'), 'many.json': [tpl('two'), tpl('three')] }));
-    expect((await call(app, 'GET', '/__health')).body.templates).toBe(3);
+    expect((await call<Health>(app, 'GET', '/__health')).body.templates).toBe(3);
     for (const key of ['one', 'two', 'three']) await templateIdOf(app, key);
   });
 
@@ -199,14 +204,14 @@ describe('loading fixture files', () => {
 
   it('starts with no templates when the folder has none', async () => {
     const app = open(mkdtempSync(join(tmpdir(), 'emu-empty-')));
-    expect((await call(app, 'GET', '/__health')).body.templates).toBe(0);
+    expect((await call<Health>(app, 'GET', '/__health')).body.templates).toBe(0);
   });
 });
 
 describe('the bundled fixtures/', () => {
   it('load, with at least five templates including a draft and an archived one', async () => {
     const app = open(bundledTemplatesCopy());
-    const health = (await call(app, 'GET', '/__health')).body;
+    const health = (await call<Health>(app, 'GET', '/__health')).body;
     expect(health.templates).toBeGreaterThanOrEqual(5);
     expectApiError(
       await send(app, {
@@ -235,7 +240,7 @@ describe('watching fixtures', () => {
     return value;
   }
   const templatesCount = (app: EmulatorApp) => async () =>
-    (await call(app, 'GET', '/__health')).body.templates as number;
+    (await call<Health>(app, 'GET', '/__health')).body.templates as number;
 
   it('reloads on an edit and keeps the last good set after a bad edit, reporting the file', async () => {
     const dir = fixturesDir({ 'a.json': tpl('first') });

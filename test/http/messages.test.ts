@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/index.js';
-import { call, expectApiError, makeTestApp, send } from '../helpers/app.js';
-import { createCampaign, upload } from './campaign-helpers.js';
+import { expectApiError, makeTestApp, errorOf } from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { createCampaign, upload } from '../helpers/campaigns.js';
 
 describe('inspect query ranges', () => {
   const app = makeTestApp();
@@ -24,7 +25,7 @@ describe('inspect query ranges', () => {
   ])('%s → 400 naming %s and its range', async (path, field, message) => {
     const res = await call(app, 'GET', path);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details[field]).toBe(message);
+    expect(errorOf(res).details[field]).toBe(message);
   });
 
   it('accepts the limits themselves (N), refusing N+1 above', async () => {
@@ -38,12 +39,12 @@ describe('/__inspect/campaigns/{id} when unknown', () => {
   it('answers 404 without speaking of "this app" (the control plane sees every app)', async () => {
     const res = await call(makeTestApp(), 'GET', '/__inspect/campaigns/ffffffffffffffffffffffff');
     expectApiError(res, 404, 'ERR_NOT_FOUND');
-    expect(res.body.error.devMessage).toBe('No campaign with id "ffffffffffffffffffffffff" exists (in any app).');
+    expect(errorOf(res).devMessage).toBe('No campaign with id "ffffffffffffffffffffffff" exists (in any app).');
   });
 
   it('keeps "for this app" on the API, where an app asks', async () => {
     const res = await call(makeTestApp(), 'GET', '/api/campaigns/ffffffffffffffffffffffff');
-    expect(res.body.error.devMessage).toMatch(/exists for this app/);
+    expect(errorOf(res).devMessage).toMatch(/exists for this app/);
   });
 });
 
@@ -57,8 +58,8 @@ describe('CSV delimiter', () => {
     const csv = [['user_id', 'customerName', 'cta'].join(delimiter), ['u1', 'Ada', 'x'].join(delimiter)].join('\n');
     const res = await upload(app, csv, campaign.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.devMessage).toContain(`The header row looks ${shape}: the delimiter must be a comma (",").`);
-    expect(res.body.error.details.delimiter).toBe(
+    expect(errorOf(res).devMessage).toContain(`The header row looks ${shape}: the delimiter must be a comma (",").`);
+    expect(errorOf(res).details.delimiter).toBe(
       `must be a comma; the header row holds ${JSON.stringify(delimiter)} instead`,
     );
   });
@@ -68,8 +69,8 @@ describe('CSV delimiter', () => {
     const campaign = await createCampaign(app);
     const res = await upload(app, 'user_id,customerName,cta,nope\nu1,Ada,x,y', campaign.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.devMessage).not.toContain('delimiter');
-    expect(res.body.error.details).not.toHaveProperty('delimiter');
+    expect(errorOf(res).devMessage).not.toContain('delimiter');
+    expect(errorOf(res).details).not.toHaveProperty('delimiter');
   });
 });
 
@@ -105,13 +106,13 @@ describe('admin token 401', () => {
   it('asks for the bearer token, not for appid/apikey', async () => {
     const res = await call(app, 'GET', '/__health');
     expectApiError(res, 401, 'ERR_UNAUTHORIZED');
-    expect(res.body.error.message).toBe('Admin authentication required: send "authorization: Bearer <admin token>".');
+    expect(errorOf(res).message).toBe('Admin authentication required: send "authorization: Bearer <admin token>".');
     expect(JSON.stringify(res.body)).not.toMatch(/apikey|appid/);
   });
 
   it('says a given token is wrong, without printing the right one', async () => {
     const res = await call(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer nope' } });
-    expect(res.body.error.message).toBe('Admin authentication failed: the bearer token is wrong.');
+    expect(errorOf(res).message).toBe('Admin authentication failed: the bearer token is wrong.');
     expect(JSON.stringify(res.body)).not.toContain('t0ken');
   });
 });

@@ -4,7 +4,8 @@
  * empty value counts as absent.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
+import { expectApiError, makeTestApp } from '../helpers/app.js';
+import { callUntyped as call } from '../helpers/untyped.js';
 import type { EmulatorApp } from '../../src/index.js';
 
 const N = 21; // one more than the default limit

@@ -1,10 +1,11 @@
+import type { Delivery } from '../../src/index.js';
 /**
  * Property-based: whatever JSON reaches the send endpoint or whatever query reaches the
  * inspect API, the answer is never a 5xx, and every 4xx carries the error envelope.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { call, makeTestApp, send, type CallResult } from '../helpers/app.js';
+import { call, makeTestApp, send, type CallResult, type List } from '../helpers/app.js';
 
 const app = makeTestApp();
 
@@ -77,7 +78,7 @@ describe('property: bad input never gives a 5xx', () => {
       fc.asyncProperty(query, async (pairs) => {
         const qs = new URLSearchParams(pairs);
         if (qs.has('waitFor')) qs.set('timeoutMs', '0'); // no real waiting in a property run
-        const res = await call(app, 'GET', `/__inspect/deliveries?${qs}`);
+        const res = await call<List<Delivery>>(app, 'GET', `/__inspect/deliveries?${qs}`);
         expect([200, 400, 408]).toContain(res.status);
         // 408 (waitFor timed out) answers the list of what matched, not an error.
         if (res.status === 408) expect(res.body).toMatchObject({ total: expect.any(Number), items: expect.any(Array) });

@@ -3,9 +3,9 @@
  * recipients all fail ends failed), campaignId matching from the path and the upload form.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EmulatorApp } from '../../src/index.js';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
-import { createCampaign, orderCsv, upload, waitForCampaignStatus } from './campaign-helpers.js';
+import type { EmulatorApp, Delivery } from '../../src/index.js';
+import { call, expectApiError, makeTestApp, callOk, type List } from '../helpers/app.js';
+import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 
 let app: EmulatorApp;
 afterEach(() => app?.close());
@@ -33,8 +33,8 @@ describe('scenarios on campaigns', () => {
     app = makeTestApp({ scenarios: [ALL_FAIL], activeScenarios: ['blackout'] });
     const id = await sendCampaign(['user-1', 'user-2']);
     await waitForCampaignStatus(app, id, 'failed');
-    const { body } = await call(app, 'GET', `/__inspect/deliveries?campaignId=${id}`);
-    expect(body.items.map((d: any) => [d.status, d.failureReason, d.scenario])).toEqual([
+    const { body } = await call<List<Delivery>>(app, 'GET', `/__inspect/deliveries?campaignId=${id}`);
+    expect(body.items.map((d) => [d.status, d.failureReason, d.scenario])).toEqual([
       ['failed', 'push provider outage', 'blackout'],
       ['failed', 'push provider outage', 'blackout'],
     ]);
@@ -44,8 +44,8 @@ describe('scenarios on campaigns', () => {
     app = makeTestApp({ scenarios: [SOME_FAIL] });
     const id = await sendCampaign(['user-1', 'user-95'], { 'x-emulator-scenario': 'flaky' });
     await waitForCampaignStatus(app, id, 'sent');
-    const { body } = await call(app, 'GET', `/__inspect/deliveries?campaignId=${id}&status=failed`);
-    expect(body.items.map((d: any) => d.userId)).toEqual(['user-95']);
+    const { body } = await call<List<Delivery>>(app, 'GET', `/__inspect/deliveries?campaignId=${id}&status=failed`);
+    expect(body.items.map((d) => d.userId)).toEqual(['user-95']);
   });
 
   it('matches campaignId from the send path and from the upload form field', async () => {
@@ -66,7 +66,7 @@ describe('scenarios on campaigns', () => {
       ],
     };
     expect((await call(app, 'POST', '/__scenarios', scenario)).status).toBe(201);
-    await call(app, 'PUT', '/__scenarios/active', { names: ['this-campaign'] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['this-campaign'] });
     expectApiError(await upload(app, orderCsv(['u1']), campaign.id), 500, 'ERR_OPERATION_FAILED');
     expect((await upload(app, orderCsv(['u1']), campaign.id)).status).toBe(200);
     expectApiError(await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {}), 429, 'ERR_TOO_MANY_REQUESTS');

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError, type EmulatorApp } from '../../src/index.js';
-import { call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+import { ConfigError, type EmulatorApp, type Health, type ScenarioList } from '../../src/index.js';
+import { expectApiError, makeTestApp, callOk, errorOf, call, send } from '../helpers/app.js';
 
 const PLAIN = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const OUTAGE = {
@@ -40,8 +40,9 @@ const tempDir = (files: Record<string, unknown>) => {
 describe('GET/POST/DELETE /__scenarios', () => {
   it('lists loaded scenarios with each rule explained and its remaining count', async () => {
     app = makeTestApp({ scenarios: [OUTAGE], activeScenarios: ['upload-outage'] });
-    await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: new FormData() });
-    const res = await call(app, 'GET', '/__scenarios');
+    const upload = await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: new FormData() });
+    expectApiError(upload, 500, 'ERR_OPERATION_FAILED');
+    const res = await call<ScenarioList>(app, 'GET', '/__scenarios');
     expect(res.status).toBe(200);
     expect(res.body.active).toEqual(['upload-outage']);
     expect(res.body.scenarios[0]).toMatchObject({
@@ -49,7 +50,7 @@ describe('GET/POST/DELETE /__scenarios', () => {
       description: 'CSV upload fails twice',
       active: true,
     });
-    expect(res.body.scenarios[0].rules[0]).toMatchObject({
+    expect(res.body.scenarios[0]!.rules[0]).toMatchObject({
       rule: 1,
       remaining: 1,
       explanation: 'rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (1 of 2 left)',
@@ -62,7 +63,7 @@ describe('GET/POST/DELETE /__scenarios', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ replaced: false, scenario: { name: 'fails', source: 'api', active: false } });
     expect((await call(app, 'POST', '/__scenarios', SEND_FAILS('fails', 502))).status).toBe(200);
-    await call(app, 'PUT', '/__scenarios/active', { names: ['fails'] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['fails'] });
     expect((await send(app, PLAIN)).status).toBe(502);
   });
 
@@ -73,8 +74,8 @@ describe('GET/POST/DELETE /__scenarios', () => {
       rules: [{ fault: { error: 'ERR_OPERATION_FAILED' } }, { fault: { error: 'ERR_NOPE' } }],
     });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.devMessage).toContain('rule 2, field "fault.error"');
-    expect(res.body.error.details).toHaveProperty(['rules.1.fault.error']);
+    expect(errorOf(res).devMessage).toContain('rule 2, field "fault.error"');
+    expect(errorOf(res).details).toHaveProperty(['rules.1.fault.error']);
   });
 
   it('answers 400 for a body that is not JSON', async () => {
@@ -104,8 +105,8 @@ describe('GET/POST/DELETE /__scenarios', () => {
     });
     expect((await send(app, PLAIN)).status).toBe(503);
     expect((await send(app, PLAIN)).status).toBe(200);
-    const reset = await call(app, 'POST', '/__scenarios/reset');
-    expect(reset.body.scenarios[0].rules[0].remaining).toBe(1);
+    const reset = await call<ScenarioList>(app, 'POST', '/__scenarios/reset');
+    expect(reset.body.scenarios[0]!.rules[0]).toMatchObject({ remaining: 1 });
     expect((await send(app, PLAIN)).status).toBe(503);
   });
 });
@@ -114,9 +115,9 @@ describe('activation', () => {
   it('sets the active set with PUT /__scenarios/active and shows it in /__health', async () => {
     app = makeTestApp({ scenarios: [SEND_FAILS('a'), SEND_FAILS('b')] });
     expect((await call(app, 'PUT', '/__scenarios/active', { names: ['b'] })).body).toEqual({ active: ['b'] });
-    expect((await call(app, 'GET', '/__health')).body.activeScenarios).toEqual(['b']);
+    expect((await call<Health>(app, 'GET', '/__health')).body.activeScenarios).toEqual(['b']);
     expect((await send(app, PLAIN)).status).toBe(503);
-    await call(app, 'PUT', '/__scenarios/active', { names: [] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: [] });
     expect((await send(app, PLAIN)).status).toBe(200);
   });
 
@@ -124,8 +125,8 @@ describe('activation', () => {
     app = makeTestApp({ scenarios: [SEND_FAILS('a')], activeScenarios: ['a'] });
     const res = await call(app, 'PUT', '/__scenarios/active', { names: ['a', 'ghost'] });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.devMessage).toContain('"ghost"');
-    expect((await call(app, 'GET', '/__scenarios')).body.active).toEqual(['a']);
+    expect(errorOf(res).devMessage).toContain('"ghost"');
+    expect((await call<ScenarioList>(app, 'GET', '/__scenarios')).body.active).toEqual(['a']);
     expectApiError(await call(app, 'PUT', '/__scenarios/active', { names: 'a' }), 400, 'ERR_BAD_REQUEST');
   });
 
@@ -150,7 +151,7 @@ describe('scenario directory', () => {
     const dir = tempDir({ 'a.json': SEND_FAILS('from-file'), 'notes.txt': 'ignored' });
     app = makeTestApp({ scenariosDir: dir, activeScenarios: ['from-file'] });
     expect((await send(app, PLAIN)).status).toBe(503);
-    expect((await call(app, 'GET', '/__scenarios')).body.scenarios[0].source).toBe(join(dir, 'a.json'));
+    expect((await call<ScenarioList>(app, 'GET', '/__scenarios')).body.scenarios[0]!.source).toBe(join(dir, 'a.json'));
   });
 
   it('refuses to start with a bad file, naming the file, rule and field', () => {
@@ -172,17 +173,22 @@ describe('scenario directory', () => {
 
   it('ships at least six valid example scenarios in ./scenarios, each with a description', async () => {
     app = makeTestApp({ scenariosDir: './scenarios' });
-    const { scenarios } = (await call(app, 'GET', '/__scenarios')).body;
+    const { scenarios } = (await call<ScenarioList>(app, 'GET', '/__scenarios')).body;
     expect(scenarios.length).toBeGreaterThanOrEqual(6);
     for (const s of scenarios) expect(s.description, s.name).toEqual(expect.stringMatching(/\w{3}/));
-    const kinds = scenarios.flatMap((s: any) => s.rules.flatMap((r: any) => Object.keys(r.fault)));
+    const kinds = scenarios.flatMap((s) => s.rules.flatMap((r) => Object.keys((r as { fault: object }).fault)));
     for (const kind of ['error', 'delayMs', 'rateLimit', 'failDelivery', 'drop', 'status'])
       expect(kinds).toContain(kind);
   });
 
   it('starts with no scenarios when the directory does not exist', async () => {
     app = makeTestApp({ scenariosDir: join(tmpdir(), 'no-such-scenarios-dir-xyz') });
-    expect((await call(app, 'GET', '/__scenarios')).body).toEqual({ active: [], scenarios: [] });
+    expect((await call<ScenarioList>(app, 'GET', '/__scenarios')).body).toEqual({
+      active: [],
+      scenarios: [],
+      headerActivated: [],
+      loadErrors: [],
+    });
   });
 
   it('reloads changed files, keeps the last good version of a bad edit and logs it', async () => {
@@ -206,19 +212,21 @@ describe('scenario directory', () => {
     writeFileSync(join(dir, 'b.json'), JSON.stringify(SEND_FAILS('added')));
     await vi.waitFor(
       async () =>
-        expect((await call(app!, 'GET', '/__scenarios')).body.scenarios.map((s: any) => s.name).sort()).toEqual([
-          'added',
-          'flip',
-        ]),
+        expect(
+          (await call<ScenarioList>(app!, 'GET', '/__scenarios')).body.scenarios.map((s) => s.name).sort(),
+        ).toEqual(['added', 'flip']),
       {
         timeout: 5000,
         interval: 50,
       },
     );
     unlinkSync(join(dir, 'a.json'));
-    await vi.waitFor(async () => expect((await call(app!, 'GET', '/__scenarios')).body.active).toEqual([]), {
-      timeout: 5000,
-      interval: 50,
-    });
+    await vi.waitFor(
+      async () => expect((await call<ScenarioList>(app!, 'GET', '/__scenarios')).body.active).toEqual([]),
+      {
+        timeout: 5000,
+        interval: 50,
+      },
+    );
   });
 });

@@ -1,10 +1,16 @@
 /**
- * Scenario faults over in-process HTTP (CONTRACT §7): each request-level fault kind,
+ * Scenario faults over in-process HTTP (docs/reference.md#scenarios): each request-level fault kind,
  * failDelivery, counters, after, seeded probability, activation and the journal.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionDropped, type EmulatorApp } from '../../src/index.js';
-import { call, expectApiError, makeTestApp, send } from '../helpers/app.js';
+import {
+  ConnectionDropped,
+  type EmulatorApp,
+  type Delivery,
+  type JournalEntry,
+  type ScenarioList,
+} from '../../src/index.js';
+import { expectApiError, makeTestApp, callOk, sendOk, type List, errorOf, call, send } from '../helpers/app.js';
 
 const PLAIN = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const batch = (targets: string[]) => ({ template: { key: 'plain' }, targets, mode: 'batch' });
@@ -28,14 +34,14 @@ describe('request-level faults', () => {
     make([scenario('outage', rule({ error: 'ERR_OPERATION_FAILED' }))]);
     const res = await send(app, PLAIN);
     expectApiError(res, 500, 'ERR_OPERATION_FAILED');
-    expect(res.body.error.devMessage).toContain('outage');
+    expect(errorOf(res).devMessage).toContain('outage');
   });
 
   it('uses a rule message instead of the default when given', async () => {
     make([scenario('nf', rule({ error: 'ERR_NOT_FOUND', message: 'Gone fishing.' }))]);
     const res = await send(app, PLAIN);
     expectApiError(res, 404, 'ERR_NOT_FOUND');
-    expect(res.body.error.message).toBe('Gone fishing.');
+    expect(errorOf(res).message).toBe('Gone fishing.');
   });
 
   it('answers a raw status, body and headers as given (no envelope)', async () => {
@@ -79,7 +85,7 @@ describe('request-level faults', () => {
     make([scenario('slow', rule({ delayMs: 5 }))]);
     const res = await send(app, PLAIN);
     expect(res.status).toBe(200);
-    const journal = await call(app, 'GET', '/__inspect/requests?scenario=slow');
+    const journal = await call<List<JournalEntry>>(app, 'GET', '/__inspect/requests?scenario=slow');
     expect(journal.body.items[0]).toMatchObject({ scenario: 'slow', rule: expect.stringContaining('wait 5 ms') });
   });
 
@@ -196,14 +202,14 @@ describe('activation and counting', () => {
       'ERR_OPERATION_FAILED',
     );
     expect((await send(app, PLAIN)).status).toBe(200);
-    expect((await call(app, 'GET', '/__scenarios')).body.active).toEqual([]);
+    expect((await call<ScenarioList>(app, 'GET', '/__scenarios')).body.active).toEqual([]);
   });
 
   it('answers 400 ERR_BAD_REQUEST naming an unknown scenario in the header', async () => {
     make([scenario('outage', rule({ error: 'ERR_OPERATION_FAILED' }))], []);
     const res = await send(app, PLAIN, { headers: { 'x-emulator-scenario': 'outage, nope' } });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.devMessage).toContain('"nope"');
+    expect(errorOf(res).devMessage).toContain('"nope"');
   });
 
   it('keeps header counters apart from global ones and parallel headers apart from each other', async () => {
@@ -228,7 +234,7 @@ describe('activation and counting', () => {
         .sort(),
     ).toEqual([...Array(8).fill(200), 500, 500]);
     // Global activation starts with its own fresh counters.
-    await call(app, 'PUT', '/__scenarios/active', { names: ['twice'] });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['twice'] });
     expect((await send(app, PLAIN)).status).toBe(500);
   });
 });
@@ -238,24 +244,24 @@ describe('failDelivery', () => {
     make([scenario('flaky', { match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } })]);
     const res = await send(app, batch(['user-1', 'user-90', 'user-91']));
     expect(res.status).toBe(200);
-    const { body } = await call(app, 'GET', '/__inspect/deliveries');
-    const byUser = Object.fromEntries(body.items.map((d: any) => [d.userId, d]));
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
+    const byUser = Object.fromEntries(body.items.map((d) => [d.userId, d]));
     expect(byUser['user-1']).toMatchObject({ status: 'sent', failureReason: null, scenario: null });
     expect(byUser['user-90']).toMatchObject({
       status: 'failed',
       failureReason: 'device unreachable',
       scenario: 'flaky',
     });
-    expect(byUser['user-91'].status).toBe('failed');
+    expect(byUser['user-91']!.status).toBe('failed');
   });
 
   it('names the failDelivery rule in the journal entry of the request that caused it', async () => {
     make([scenario('flaky', { match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } })]);
-    await send(app, batch(['user-1']));
-    await send(app, batch(['user-90']));
-    const { body } = await call(app, 'GET', '/__inspect/requests');
-    expect(body.items.map((e: any) => e.scenario)).toEqual([null, 'flaky']);
-    expect(body.items[1].rule).toBe('rule 1: user "user-9*" → fail matching deliveries ("device unreachable")');
+    await sendOk(app, batch(['user-1']));
+    await sendOk(app, batch(['user-90']));
+    const { body } = await call<List<JournalEntry>>(app, 'GET', '/__inspect/requests');
+    expect(body.items.map((e) => e.scenario)).toEqual([null, 'flaky']);
+    expect(body.items[1]!.rule).toBe('rule 1: user "user-9*" → fail matching deliveries ("device unreachable")');
   });
 
   it('counts `times` per recipient and honours request matchers', async () => {
@@ -266,10 +272,10 @@ describe('failDelivery', () => {
         times: 2,
       }),
     ]);
-    await send(app, { ...batch(['a', 'b']), tag: 'y' });
-    await send(app, { ...batch(['c', 'd', 'e']), tag: 'x' });
-    const { body } = await call(app, 'GET', '/__inspect/deliveries?status=failed');
-    expect(body.items.map((d: any) => d.userId)).toEqual(['c', 'd']);
+    await sendOk(app, { ...batch(['a', 'b']), tag: 'y' });
+    await sendOk(app, { ...batch(['c', 'd', 'e']), tag: 'x' });
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries?status=failed');
+    expect(body.items.map((d) => d.userId)).toEqual(['c', 'd']);
   });
 
   it('applies header-activated failDelivery only to that request', async () => {
@@ -278,14 +284,14 @@ describe('failDelivery', () => {
       send(app, batch(['h1']), { headers: { 'x-emulator-scenario': 'all-fail' } }),
       send(app, batch(['n1'])),
     ]);
-    const { body } = await call(app, 'GET', '/__inspect/deliveries');
-    const byUser = Object.fromEntries(body.items.map((d: any) => [d.userId, d.status]));
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
+    const byUser = Object.fromEntries(body.items.map((d) => [d.userId, d.status]));
     expect(byUser).toEqual({ h1: 'failed', n1: 'sent' });
   });
 
   it('reads the active set when the policy is called (later work sees changes)', async () => {
     make([scenario('all-fail', { match: { userId: '*' }, fault: { failDelivery: 'down' } })], []);
-    const policy = app.emulator.deliveryFaults([]);
+    const policy = app.emulator.scenarios.deliveryFaults([]);
     const facts = { appId: 'a', userId: 'u', templateKey: 'plain', campaignId: 'c1' };
     expect(policy(facts)).toBeNull();
     app.emulator.scenarios.setActive(['all-fail']);

@@ -1,9 +1,22 @@
+import type { Delivery, Health, NotificationRecord } from '../../src/index.js';
 /**
- * POST /api/notifications/send (CONTRACT §5.1): template by key or id, variables, targets,
+ * POST /api/notifications/send (docs/reference.md#send-a-notification): template by key or id, variables, targets,
  * modes and limits, the response's eight fields, and the records each call leaves.
  */
 import { describe, expect, it } from 'vitest';
-import { BANNER, CTA, call, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
+import {
+  BANNER,
+  CTA,
+  expectApiError,
+  makeTestApp,
+  manualClock,
+  sendOk,
+  type List,
+  errorOf,
+  renderedTitle,
+  call,
+  send,
+} from '../helpers/app.js';
 
 const ORDER_VARS = { customerName: 'Ada', cta: CTA };
 const order = (extra: Record<string, unknown> = {}) => ({
@@ -66,15 +79,15 @@ describe('POST /api/notifications/send: happy path', () => {
 
   it('answers 400 ERR_BAD_REQUEST when key and id name different templates', async () => {
     const app = makeTestApp();
-    const plain = await call(app, 'GET', '/__health');
+    const plain = await call<Health>(app, 'GET', '/__health');
     expect(plain.status).toBe(200);
     // The id of "plain" is derived from its key; find it through a delivery.
-    await send(app, { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
-    const { body } = await call(app, 'GET', '/__inspect/deliveries?templateKey=plain');
-    const plainId = body.items[0].templateId;
+    await sendOk(app, { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries?templateKey=plain');
+    const plainId = body.items[0]!.templateId;
     const res = await send(app, order({ template: { key: 'order-confirmation', id: plainId, variables: ORDER_VARS } }));
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('template.id');
+    expect(errorOf(res).details).toHaveProperty('template.id');
   });
 
   it('answers 404 ERR_NOT_FOUND when key and id are given and the id is unknown', async () => {
@@ -119,26 +132,26 @@ describe('POST /api/notifications/send: variables', () => {
   it('answers 400 ERR_INVALID_VARIABLES naming a missing required variable', async () => {
     const res = await withVars({ cta: CTA });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
-    expect(Object.keys(res.body.error.details)).toEqual(['template.variables.customerName']);
+    expect(Object.keys(errorOf(res).details)).toEqual(['template.variables.customerName']);
   });
 
   it('answers 400 ERR_INVALID_VARIABLES when variables are absent but required', async () => {
     const res = await send(app, { template: { key: 'order-confirmation' }, targets: ['u1'], mode: 'realtime' });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
-    expect(res.body.error.details).toHaveProperty(['template.variables.customerName']);
-    expect(res.body.error.details).toHaveProperty(['template.variables.cta']);
+    expect(errorOf(res).details).toHaveProperty(['template.variables.customerName']);
+    expect(errorOf(res).details).toHaveProperty(['template.variables.cta']);
   });
 
   it('answers 400 ERR_INVALID_VARIABLES for an undeclared variable', async () => {
     const res = await withVars({ ...ORDER_VARS, coupon: 'X' });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
-    expect(res.body.error.details).toHaveProperty(['template.variables.coupon']);
+    expect(errorOf(res).details).toHaveProperty(['template.variables.coupon']);
   });
 
   it('answers 400 ERR_INVALID_VARIABLES when a string variable is not a string', async () => {
     const res = await withVars({ ...ORDER_VARS, customerName: 5 });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
-    expect(res.body.error.details).toHaveProperty(['template.variables.customerName']);
+    expect(errorOf(res).details).toHaveProperty(['template.variables.customerName']);
   });
 
   it.each([
@@ -150,7 +163,7 @@ describe('POST /api/notifications/send: variables', () => {
   ])('answers 400 ERR_INVALID_VARIABLES for an image that is %s', async (_what, banner) => {
     const res = await withVars({ ...ORDER_VARS, banner });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
-    expect(Object.keys(res.body.error.details)).toEqual(['template.variables.banner']);
+    expect(Object.keys(errorOf(res).details)).toEqual(['template.variables.banner']);
   });
 
   it.each([
@@ -161,7 +174,7 @@ describe('POST /api/notifications/send: variables', () => {
   ])('answers 400 ERR_INVALID_VARIABLES for an action that is %s', async (_what, cta) => {
     const res = await withVars({ ...ORDER_VARS, cta });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
-    expect(Object.keys(res.body.error.details)).toEqual(['template.variables.cta']);
+    expect(Object.keys(errorOf(res).details)).toEqual(['template.variables.cta']);
   });
 
   it('accepts an action of type custom', async () => {
@@ -187,13 +200,13 @@ describe('POST /api/notifications/send: variables', () => {
       headers: { 'content-type': 'application/json' },
     });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
-    expect(Object.keys(res.body.error.details)).toEqual(['template.variables.__proto__']);
+    expect(Object.keys(errorOf(res).details)).toEqual(['template.variables.__proto__']);
   });
 
   it('answers 400 ERR_BAD_REQUEST when variables is not an object', async () => {
     const res = await withVars(['a']);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty(['template.variables']);
+    expect(errorOf(res).details).toHaveProperty(['template.variables']);
   });
 });
 
@@ -206,8 +219,8 @@ describe('POST /api/notifications/send: batch variables keyed by target', () => 
       mode: 'batch',
     });
     expect(res.status).toBe(200);
-    const { body } = await call(app, 'GET', '/__inspect/deliveries');
-    const titles = Object.fromEntries(body.items.map((d: any) => [d.userId, d.rendered.in_app.title]));
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
+    const titles = Object.fromEntries(body.items.map((d) => [d.userId, renderedTitle(d)]));
     expect(titles).toEqual({ a: 'Hi Ann', b: 'Hi Ben' });
   });
 
@@ -219,7 +232,7 @@ describe('POST /api/notifications/send: batch variables keyed by target', () => 
       mode: 'batch',
     });
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
-    expect(res.body.error.details).toHaveProperty(['template.variables.b.name']);
+    expect(errorOf(res).details).toHaveProperty(['template.variables.b.name']);
   });
 
   it('applies a flat map to every target in batch mode', async () => {
@@ -230,8 +243,8 @@ describe('POST /api/notifications/send: batch variables keyed by target', () => 
       mode: 'batch',
     });
     expect(res.status).toBe(200);
-    const { body } = await call(app, 'GET', '/__inspect/deliveries');
-    expect(body.items.map((d: any) => d.rendered.in_app.title)).toEqual(['Hi All', 'Hi All']);
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
+    expect(body.items.map((d) => renderedTitle(d))).toEqual(['Hi All', 'Hi All']);
   });
 });
 
@@ -248,13 +261,13 @@ describe('POST /api/notifications/send: targets and modes', () => {
     expect((await plain(many.slice(0, 10_000))).status).toBe(200);
     const res = await plain(many);
     expectApiError(res, 400, 'ERR_TARGET_LIMIT_EXCEEDED');
-    expect(res.body.error.details).toHaveProperty('targets');
+    expect(errorOf(res).details).toHaveProperty('targets');
   });
 
   it('answers 400 ERR_BAD_REQUEST for empty targets, with details.targets', async () => {
     const res = await plain([]);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('targets');
+    expect(errorOf(res).details).toHaveProperty('targets');
   });
 
   it.each([[['']], [['  ']], [[5]], [[null]], ['u1'], [{ a: 1 }]])(
@@ -262,14 +275,14 @@ describe('POST /api/notifications/send: targets and modes', () => {
     async (targets) => {
       const res = await plain(targets);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(Object.keys(res.body.error.details).some((k) => k.startsWith('targets'))).toBe(true);
+      expect(Object.keys(errorOf(res).details).some((k) => k.startsWith('targets'))).toBe(true);
     },
   );
 
   it.each(['broadcast', '', 'REALTIME'])('answers 400 ERR_INVALID_MODE for mode %j', async (mode) => {
     const res = await plain(['a'], mode);
     expectApiError(res, 400, 'ERR_INVALID_MODE');
-    expect(res.body.error.details).toHaveProperty('mode');
+    expect(errorOf(res).details).toHaveProperty('mode');
   });
 
   it('answers 400 ERR_BAD_REQUEST when mode is missing or not a string', async () => {
@@ -285,8 +298,8 @@ describe('POST /api/notifications/send: targets and modes', () => {
     const local = makeTestApp();
     const res = await send(local, { template: { key: 'plain' }, targets: ['a', 'b', 'a'], mode: 'batch' });
     expect(res.status).toBe(200);
-    const { body } = await call(local, 'GET', '/__inspect/deliveries');
-    expect(body.items.map((d: any) => d.userId)).toEqual(['a', 'b']);
+    const { body } = await call<List<Delivery>>(local, 'GET', '/__inspect/deliveries');
+    expect(body.items.map((d) => d.userId)).toEqual(['a', 'b']);
   });
 
   it.each([['x'], [[1]], [5]])(
@@ -298,7 +311,7 @@ describe('POST /api/notifications/send: targets and modes', () => {
         mode: 'realtime',
       });
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(res.body.error.details).toHaveProperty(['template.notificationPushData']);
+      expect(errorOf(res).details).toHaveProperty(['template.notificationPushData']);
     },
   );
 
@@ -313,7 +326,7 @@ describe('POST /api/notifications/send: targets and modes', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ title: null, tag: null });
-    const { body } = await call(local, 'GET', '/__inspect/deliveries');
+    const { body } = await call<List<Delivery>>(local, 'GET', '/__inspect/deliveries');
     expect(body.items[0]).toMatchObject({ variables: {}, pushData: null });
   });
 
@@ -333,7 +346,7 @@ describe('POST /api/notifications/send: targets and modes', () => {
   it('answers 400 ERR_BAD_REQUEST when neither key nor id is given', async () => {
     const res = await send(app, { template: { variables: {} }, targets: ['a'], mode: 'realtime' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details)[0]).toMatch(/^template/);
+    expect(Object.keys(errorOf(res).details)[0]).toMatch(/^template/);
   });
 });
 
@@ -353,9 +366,9 @@ describe('POST /api/notifications/send: records', () => {
       tag: 'g',
     });
     expect(res.status).toBe(200);
-    const deliveries = await call(app, 'GET', '/__inspect/deliveries');
+    const deliveries = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
     expect(deliveries.body.total).toBe(1);
-    const d = deliveries.body.items[0];
+    const d = deliveries.body.items[0]!;
     expect(d).toMatchObject({
       appId: 'app-test',
       notificationId: res.body.notificationId,
@@ -377,7 +390,7 @@ describe('POST /api/notifications/send: records', () => {
       in_app: { title: 'Hi Ada', body: 'See https://cdn.example/b.png', button: 'https://shop.example/track' },
       push: { title: 'Order for Ada', body: 'Open https://shop.example/track {{unknownVar}}' },
     });
-    const notes = await call(app, 'GET', '/__inspect/notifications');
+    const notes = await call<List<NotificationRecord>>(app, 'GET', '/__inspect/notifications');
     expect(notes.body.total).toBe(1);
     expect(notes.body.items[0]).toMatchObject({
       notificationId: res.body.notificationId,
@@ -388,16 +401,16 @@ describe('POST /api/notifications/send: records', () => {
 
   it('leaves an optional image placeholder literal when the image is omitted', async () => {
     const app = makeTestApp();
-    await send(app, order());
-    const { body } = await call(app, 'GET', '/__inspect/deliveries');
-    expect(body.items[0].rendered.in_app.body).toBe('See {{banner}}');
+    await sendOk(app, order());
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
+    expect((body.items[0]!.rendered as { in_app: { body: string } }).in_app.body).toBe('See {{banner}}');
   });
 
   it('records nothing for a refused send', async () => {
     const app = makeTestApp();
-    await send(app, order({ targets: ['a', 'b'] }));
-    expect((await call(app, 'GET', '/__inspect/deliveries')).body.total).toBe(0);
-    expect((await call(app, 'GET', '/__inspect/notifications')).body.total).toBe(0);
+    expectApiError(await send(app, order({ targets: ['a', 'b'] })), 400, 'ERR_TARGET_LIMIT_EXCEEDED');
+    expect((await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries')).body.total).toBe(0);
+    expect((await call<List<NotificationRecord>>(app, 'GET', '/__inspect/notifications')).body.total).toBe(0);
   });
 
   it('gives each call a distinct notificationId', async () => {

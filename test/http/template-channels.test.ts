@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
+import { expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
+import { callUntyped as call } from '../helpers/untyped.js';
 import type { EmulatorApp } from '../../src/index.js';
 
 const IN_APP = { name: 'In-App Alerts', type: 'in_app', templateType: 'ui' };

@@ -4,8 +4,9 @@
  * later sends only.
  */
 import { describe, expect, it } from 'vitest';
-import { call, CTA, makeTestApp, send, TEST_TEMPLATES } from '../helpers/app.js';
-import { waitForCampaignStatus } from './campaign-helpers.js';
+import { CTA, makeTestApp, TEST_TEMPLATES } from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { waitForCampaignStatus } from '../helpers/campaigns.js';
 import type { EmulatorApp } from '../../src/index.js';
 
 const ORDER_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -96,7 +97,7 @@ describe('a send renders from rows', () => {
     await sendOrder(app, 'app-test', ['user-2', 'user-3']);
     await call(app, 'PUT', path, { content: { title: 'Second {{customerName}}' } });
     await sendOrder(app);
-    const titles = (await lastRendered(app)).map((r: any) => r.in_app.title);
+    const titles = (await lastRendered(app)).map((r: { in_app: { title: string } }) => r.in_app.title);
     expect(titles).toEqual(['First Ada', 'First Ada', 'First Ada', 'Second Ada']);
   });
 
@@ -130,7 +131,10 @@ describe('a send renders from rows', () => {
     await sendOrder(app);
     await call(app, 'PUT', `/api/channels/${first}`, { enabled: false });
     await sendOrder(app);
-    expect((await lastRendered(app)).map((r: any) => r.in_app.title)).toEqual(['from first', 'from second']);
+    expect((await lastRendered(app)).map((r: { in_app: { title: string } }) => r.in_app.title)).toEqual([
+      'from first',
+      'from second',
+    ]);
   });
 
   it('a campaign renders from the rows as they are when it starts', async () => {

@@ -1,15 +1,26 @@
+import type { TemplateView } from '../helpers/api-types.js';
 import { describe, expect, it } from 'vitest';
-import { call, CTA, expectApiError, makeTestApp, manualClock, send } from '../helpers/app.js';
-import type { EmulatorApp } from '../../src/index.js';
+import {
+  CTA,
+  expectApiError,
+  makeTestApp,
+  manualClock,
+  callOk,
+  type List,
+  errorOf,
+  call,
+  send,
+} from '../helpers/app.js';
+import type { EmulatorApp, Delivery } from '../../src/index.js';
 
 const IN_APP = { name: 'In-App Alerts', type: 'in_app', templateType: 'ui' };
 
 async function inAppChannel(app: EmulatorApp, appId = 'app-test'): Promise<string> {
-  return (await call(app, 'POST', '/api/channels', IN_APP, { appId })).body.id;
+  return (await callOk<{ id: string }>(app, 'POST', '/api/channels', IN_APP, { appId })).id;
 }
 
 async function createTemplate(app: EmulatorApp, body: Record<string, unknown>, appId = 'app-test') {
-  return call(app, 'POST', '/api/templates', { channelIds: [], ...body }, { appId });
+  return call<TemplateView>(app, 'POST', '/api/templates', { channelIds: [], ...body }, { appId });
 }
 
 describe('POST /api/templates', () => {
@@ -61,25 +72,25 @@ describe('POST /api/templates', () => {
     });
   });
 
-  it('answers 400 ERR_BAD_REQUEST with details for missing name, missing channelIds, a bad slug and a bad variable type', async () => {
+  it('answers 400 naming a missing name, missing channelIds, a bad slug and a bad variable type', async () => {
     const app = makeTestApp();
-    const res = await call(app, 'POST', '/api/templates', {
+    const res = await call<TemplateView>(app, 'POST', '/api/templates', {
       templateId: 'bad slug!',
       variableSchema: { x: { type: 'video' } },
     });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('name');
-    expect(res.body.error.details).toHaveProperty('channelIds');
-    expect(res.body.error.details).toHaveProperty('templateId');
-    expect(Object.keys(res.body.error.details).some((k) => k.startsWith('variableSchema'))).toBe(true);
+    expect(errorOf(res).details).toHaveProperty('name');
+    expect(errorOf(res).details).toHaveProperty('channelIds');
+    expect(errorOf(res).details).toHaveProperty('templateId');
+    expect(Object.keys(errorOf(res).details).some((k) => k.startsWith('variableSchema'))).toBe(true);
   });
 
   it("answers 400 ERR_BAD_REQUEST for a duplicate slug, including a shared fixture template's key", async () => {
     const app = makeTestApp();
-    await createTemplate(app, { name: 'Promo' });
+    expect((await createTemplate(app, { name: 'Promo' })).status).toBe(200);
     const dup = await createTemplate(app, { name: 'Other', templateId: 'promo' });
     expectApiError(dup, 400, 'ERR_BAD_REQUEST');
-    expect(dup.body.error.details.templateId).toMatch(/already used/);
+    expect(errorOf(dup).details.templateId).toMatch(/already used/);
     expectApiError(await createTemplate(app, { name: 'Order Confirmation' }), 400, 'ERR_BAD_REQUEST');
   });
 
@@ -94,7 +105,7 @@ describe('POST /api/templates', () => {
     const foreign = await inAppChannel(app, 'app-b');
     const res = await createTemplate(app, { name: 'X', channelIds: ['ffffffffffffffffffffffff', foreign] }, 'app-a');
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(res.body.error.details)).toEqual(['channelIds.0', 'channelIds.1']);
+    expect(Object.keys(errorOf(res).details)).toEqual(['channelIds.0', 'channelIds.1']);
   });
 
   it('answers 400 ERR_BAD_REQUEST for a variable declared twice', async () => {
@@ -106,16 +117,16 @@ describe('POST /api/templates', () => {
       ],
     });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty(['variableSchema.1.key']);
+    expect(errorOf(res).details).toHaveProperty(['variableSchema.1.key']);
   });
 });
 
 describe('GET /api/templates', () => {
   it("lists shared fixture templates and the app's own, not another app's, as a bare array", async () => {
     const app = makeTestApp();
-    await createTemplate(app, { name: 'Mine' }, 'app-a');
-    await createTemplate(app, { name: 'Theirs' }, 'app-b');
-    const res = await call(app, 'GET', '/api/templates', undefined, { appId: 'app-a' });
+    expect((await createTemplate(app, { name: 'Mine' }, 'app-a')).status).toBe(200);
+    expect((await createTemplate(app, { name: 'Theirs' }, 'app-b')).status).toBe(200);
+    const res = await call<TemplateView[]>(app, 'GET', '/api/templates', undefined, { appId: 'app-a' });
     expect(res.status).toBe(200);
     const keys = res.body.map((t: { templateId: string }) => t.templateId);
     expect(keys).toContain('mine');
@@ -133,15 +144,17 @@ describe('GET /api/templates', () => {
   it('filters by channelId: runtime templates by their links, fixtures by their channel types', async () => {
     const app = makeTestApp();
     const channelId = await inAppChannel(app);
-    await createTemplate(app, { name: 'Linked', channelIds: [channelId] });
-    await createTemplate(app, { name: 'Unlinked' });
-    const res = await call(app, 'GET', `/api/templates?channelId=${channelId}`);
+    expect((await createTemplate(app, { name: 'Linked', channelIds: [channelId] })).status).toBe(200);
+    expect((await createTemplate(app, { name: 'Unlinked' })).status).toBe(200);
+    const res = await call<TemplateView[]>(app, 'GET', `/api/templates?channelId=${channelId}`);
     const keys = res.body.map((t: { key: string }) => t.key);
     expect(keys).toContain('linked');
     expect(keys).toContain('order-confirmation');
     expect(keys).not.toContain('unlinked');
-    expect((await call(app, 'GET', '/api/templates?channelId=ffffffffffffffffffffffff')).body).toEqual([]);
-    const byKey = await call(app, 'GET', '/api/templates?channelId=in-app-alerts');
+    expect((await call<TemplateView[]>(app, 'GET', '/api/templates?channelId=ffffffffffffffffffffffff')).body).toEqual(
+      [],
+    );
+    const byKey = await call<TemplateView[]>(app, 'GET', '/api/templates?channelId=in-app-alerts');
     expect(byKey.body).toEqual(res.body);
   });
 });
@@ -150,16 +163,16 @@ describe('GET /api/templates/{id}', () => {
   it('gets a template by id and by slug', async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' })).body;
-    expect((await call(app, 'GET', `/api/templates/${created.id}`)).body).toEqual(created);
-    expect((await call(app, 'GET', '/api/templates/promo')).body).toEqual(created);
+    expect((await call<TemplateView>(app, 'GET', `/api/templates/${created.id}`)).body).toEqual(created);
+    expect((await call<TemplateView>(app, 'GET', '/api/templates/promo')).body).toEqual(created);
   });
 
   it("answers 404 ERR_NOT_FOUND for an unknown id and for another app's template", async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
-    expectApiError(await call(app, 'GET', '/api/templates/nope'), 404, 'ERR_NOT_FOUND');
+    expectApiError(await call<TemplateView>(app, 'GET', '/api/templates/nope'), 404, 'ERR_NOT_FOUND');
     expectApiError(
-      await call(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }),
+      await call<TemplateView>(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }),
       404,
       'ERR_NOT_FOUND',
     );
@@ -172,7 +185,7 @@ describe('PUT /api/templates/{id}', () => {
     const app = makeTestApp({ clock });
     const created = (await createTemplate(app, { name: 'Promo' })).body;
     clock.advance(1000);
-    const res = await call(app, 'PUT', `/api/templates/${created.id}`, {
+    const res = await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, {
       status: 'approved',
       name: 'Promo 2',
       category: 'marketing',
@@ -204,7 +217,7 @@ describe('PUT /api/templates/{id}', () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' })).body;
     for (const status of path) {
-      const res = await call(app, 'PUT', `/api/templates/${created.id}`, { status });
+      const res = await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.status).toBe(status);
     }
@@ -213,13 +226,13 @@ describe('PUT /api/templates/{id}', () => {
   it('answers 400 ERR_BAD_REQUEST for approved → draft and archived → approved', async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' })).body;
-    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
-    const back = await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'draft' });
+    await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    const back = await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'draft' });
     expectApiError(back, 400, 'ERR_BAD_REQUEST');
-    expect(back.body.error.details.status).toMatch(/"approved" to "draft"/);
-    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'archived' });
+    expect(errorOf(back).details.status).toMatch(/"approved" to "draft"/);
+    await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'archived' });
     expectApiError(
-      await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' }),
+      await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' }),
       400,
       'ERR_BAD_REQUEST',
     );
@@ -228,19 +241,19 @@ describe('PUT /api/templates/{id}', () => {
   it('answers 400 ERR_BAD_REQUEST for an unknown status and for changing the slug', async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' })).body;
-    const bad = await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'published' });
+    const bad = await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'published' });
     expectApiError(bad, 400, 'ERR_BAD_REQUEST');
-    expect(bad.body.error.details).toHaveProperty('status');
-    const slug = await call(app, 'PUT', `/api/templates/${created.id}`, { templateId: 'renamed' });
+    expect(errorOf(bad).details).toHaveProperty('status');
+    const slug = await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { templateId: 'renamed' });
     expectApiError(slug, 400, 'ERR_BAD_REQUEST');
-    expect(slug.body.error.details.templateId).toMatch(/immutable/);
+    expect(errorOf(slug).details.templateId).toMatch(/immutable/);
   });
 
   it("answers 404 ERR_NOT_FOUND for another app's template", async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
     expectApiError(
-      await call(app, 'PUT', `/api/templates/${created.id}`, { name: 'x' }, { appId: 'app-b' }),
+      await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { name: 'x' }, { appId: 'app-b' }),
       404,
       'ERR_NOT_FOUND',
     );
@@ -248,10 +261,17 @@ describe('PUT /api/templates/{id}', () => {
 
   it('on a shared fixture template creates an override for the calling app only (same id and key)', async () => {
     const app = makeTestApp();
-    const res = await call(app, 'PUT', '/api/templates/plain', { status: 'archived' }, { appId: 'app-a' });
+    const res = await call<TemplateView>(
+      app,
+      'PUT',
+      '/api/templates/plain',
+      { status: 'archived' },
+      { appId: 'app-a' },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ key: 'plain', status: 'archived', source: 'runtime', appId: 'app-a' });
-    const fixtureId = (await call(app, 'GET', '/api/templates/plain', undefined, { appId: 'app-b' })).body.id;
+    const fixtureId = (await call<TemplateView>(app, 'GET', '/api/templates/plain', undefined, { appId: 'app-b' })).body
+      .id;
     expect(res.body.id).toBe(fixtureId);
     expectApiError(
       await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'app-a' }),
@@ -262,7 +282,7 @@ describe('PUT /api/templates/{id}', () => {
       (await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'app-b' })).status,
     ).toBe(200);
     expect(
-      (await call(app, 'GET', '/api/templates', undefined, { appId: 'app-a' })).body.filter(
+      (await call<TemplateView[]>(app, 'GET', '/api/templates', undefined, { appId: 'app-a' })).body.filter(
         (t: { key: string }) => t.key === 'plain',
       ),
     ).toHaveLength(1);
@@ -273,24 +293,28 @@ describe('DELETE /api/templates/{id}', () => {
   it('hard-deletes a runtime template and answers {success: true}', async () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' })).body;
-    const res = await call(app, 'DELETE', `/api/templates/${created.id}`);
+    const res = await call<{ success: boolean }>(app, 'DELETE', `/api/templates/${created.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
-    expectApiError(await call(app, 'GET', `/api/templates/${created.id}`), 404, 'ERR_NOT_FOUND');
-    expectApiError(await call(app, 'DELETE', `/api/templates/${created.id}`), 404, 'ERR_NOT_FOUND');
+    expectApiError(await call<TemplateView>(app, 'GET', `/api/templates/${created.id}`), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call<{ success: boolean }>(app, 'DELETE', `/api/templates/${created.id}`),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 
   it('answers 400 ERR_BAD_REQUEST for a fixture template (read-only)', async () => {
     const res = await call(makeTestApp(), 'DELETE', '/api/templates/plain');
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.devMessage).toMatch(/read-only/);
+    expect(errorOf(res).devMessage).toMatch(/read-only/);
   });
 
   it('deleting an override brings the shared fixture template back', async () => {
     const app = makeTestApp();
-    await call(app, 'PUT', '/api/templates/plain', { status: 'archived' });
-    expect((await call(app, 'DELETE', '/api/templates/plain')).status).toBe(200);
-    expect((await call(app, 'GET', '/api/templates/plain')).body).toMatchObject({
+    await callOk<TemplateView>(app, 'PUT', '/api/templates/plain', { status: 'archived' });
+    expect((await call<{ success: boolean }>(app, 'DELETE', '/api/templates/plain')).status).toBe(200);
+    expect((await call<TemplateView>(app, 'GET', '/api/templates/plain')).body).toMatchObject({
       status: 'approved',
       source: 'fixture',
     });
@@ -300,11 +324,13 @@ describe('DELETE /api/templates/{id}', () => {
     const app = makeTestApp();
     const created = (await createTemplate(app, { name: 'Promo' }, 'app-a')).body;
     expectApiError(
-      await call(app, 'DELETE', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }),
+      await call<{ success: boolean }>(app, 'DELETE', `/api/templates/${created.id}`, undefined, { appId: 'app-b' }),
       404,
       'ERR_NOT_FOUND',
     );
-    expect((await call(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-a' })).status).toBe(200);
+    expect(
+      (await call<TemplateView>(app, 'GET', `/api/templates/${created.id}`, undefined, { appId: 'app-a' })).status,
+    ).toBe(200);
   });
 });
 
@@ -336,18 +362,20 @@ describe('sending with a runtime template', () => {
   it('sends once approved, through the linked channel types, with rendered content', async () => {
     const app = makeTestApp();
     const created = await runtimeTemplate(app);
-    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
     const res = await send(app, body({ id: created.id }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ templateKey: 'shipped', channels: ['in_app'], mode: 'realtime' });
-    const deliveries = (await call(app, 'GET', `/__inspect/deliveries?notificationId=${res.body.notificationId}`)).body;
-    expect(deliveries.items[0].rendered).toEqual({ in_app: { title: 'Hi Ada', url: CTA.data } });
+    const deliveries = (
+      await call<List<Delivery>>(app, 'GET', `/__inspect/deliveries?notificationId=${res.body.notificationId}`)
+    ).body;
+    expect(deliveries.items[0]!.rendered).toEqual({ in_app: { title: 'Hi Ada', url: CTA.data } });
   });
 
   it("is invisible to another app's sends (404)", async () => {
     const app = makeTestApp();
     const created = await runtimeTemplate(app);
-    await call(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
     expectApiError(await send(app, body({ key: 'shipped' }), { appId: 'other' }), 404, 'ERR_NOT_FOUND');
   });
 });

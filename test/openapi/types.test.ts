@@ -5,7 +5,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { AnalyticsService, ChannelMetrics, UserInsights } from '../../src/domain/analytics.js';
-import type { CampaignView } from '../../src/domain/campaign-records.js';
+import type { CampaignView } from '../../src/domain/campaigns.js';
 import type { UploadResult } from '../../src/domain/campaign-recipients.js';
 import type { CampaignService, SendCampaignResult } from '../../src/domain/campaigns.js';
 import type { ChannelAvailability } from '../../src/domain/channels.js';

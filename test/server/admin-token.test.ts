@@ -3,8 +3,15 @@
  * the emulated API under /api does not; the client carries the token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, EmulatorClientError, startEmulator, type RunningEmulator } from '../../src/index.js';
-import { call, expectApiError, makeTestApp } from '../helpers/app.js';
+import {
+  createClient,
+  EmulatorClientError,
+  startEmulator,
+  type RunningEmulator,
+  type Delivery,
+  type Health,
+} from '../../src/index.js';
+import { call, expectApiError, makeTestApp, callOk, type List, errorOf } from '../helpers/app.js';
 
 const TOKEN = 's3cret-token';
 
@@ -21,11 +28,11 @@ describe('admin token, in-process', () => {
   ])('answers 401 ERR_UNAUTHORIZED on GET %s without the token', async (path) => {
     const res = await call(app, 'GET', path);
     expectApiError(res, 401, 'ERR_UNAUTHORIZED');
-    expect(res.body.error.details).toEqual({ authorization: 'header is required' });
+    expect(errorOf(res).details).toEqual({ authorization: 'header is required' });
   });
 
   it('answers 401 on DELETE /__inspect without the token and clears nothing', async () => {
-    await call(app, 'POST', '/api/notifications/send', {
+    await callOk(app, 'POST', '/api/notifications/send', {
       template: { key: 'plain' },
       targets: ['u1'],
       mode: 'realtime',
@@ -39,14 +46,14 @@ describe('admin token, in-process', () => {
     ['the token without "Bearer"', TOKEN],
     ['another scheme', `Basic ${TOKEN}`],
   ])('answers 401 with %s', async (_what, authorization) => {
-    const res = await call(app, 'GET', '/__health', undefined, { headers: { authorization } });
+    const res = await call<Health>(app, 'GET', '/__health', undefined, { headers: { authorization } });
     expectApiError(res, 401, 'ERR_UNAUTHORIZED');
-    expect(res.body.error.details).toEqual({ authorization: 'wrong token' });
+    expect(errorOf(res).details).toEqual({ authorization: 'wrong token' });
   });
 
   it('answers 200 on the control plane with the right token', async () => {
-    expect((await call(app, 'GET', '/__health', undefined, bearer)).status).toBe(200);
-    expect((await call(app, 'GET', '/__inspect/deliveries', undefined, bearer)).status).toBe(200);
+    expect((await call<Health>(app, 'GET', '/__health', undefined, bearer)).status).toBe(200);
+    expect((await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries', undefined, bearer)).status).toBe(200);
   });
 
   it('leaves the emulated API open to appid/apikey alone', async () => {

@@ -1,5 +1,5 @@
 /**
- * The CLI as a user runs it (CONTRACT §9): `node dist/cli.js`, the startup line with the
+ * The CLI as a user runs it (docs/reference.md#running-it): `node dist/cli.js`, the startup line with the
  * bound URL, a request, SIGTERM → exit 0; bad flags and fixtures → a message and exit 2.
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * createClient against a real server (CONTRACT §6-§8): every method maps to its control
+ * createClient against a real server (docs/reference.md#inspect and #clock): every method maps to its control
  * endpoint, answers are typed records, failures are EmulatorClientErrors with the envelope.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => client.reset());
 
-async function api(method: string, path: string, body?: unknown, appId = 'app-a'): Promise<any> {
+async function api<T = { id: string }>(method: string, path: string, body?: unknown, appId = 'app-a'): Promise<T> {
   const res = await fetch(`${emu.url}/api${path}`, {
     method,
     headers: { appid: appId, apikey: 'key', 'content-type': 'application/json' },
@@ -37,11 +37,11 @@ async function api(method: string, path: string, body?: unknown, appId = 'app-a'
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 const greet = (targets: string[], appId = 'app-a', extra: object = {}) =>
-  api(
+  api<{ notificationId: string }>(
     'POST',
     '/notifications/send',
     {
@@ -117,6 +117,33 @@ describe('client: inspect', () => {
     expect(await client.deliveries()).toEqual({ total: 0, items: [] });
   });
 
+  it('requests() filters by body text and pages newest first; request(id) answers one entry', async () => {
+    await greet(['needle'], 'app-a');
+    await greet(['hay'], 'app-b');
+    const found = await client.requests({ bodyContains: 'needle' });
+    expect(found.items.map((e) => e.appId)).toEqual(['app-a']);
+    expect((await client.requests({ order: 'desc', limit: 1 })).items[0]?.appId).toBe('app-b');
+    const one = await client.request(found.items[0]!.id);
+    expect(one).toMatchObject({ requestHeaders: { apikey: '***' }, requestBodyTruncated: false });
+    expect(one.requestBody).toContain('needle');
+    // Over a real socket the response body comes from the server's own Response (no clone).
+    expect(JSON.parse(one.responseBody!)).toMatchObject({ notificationId: expect.stringMatching(/^notif_/) });
+    await expect(client.request('nope')).rejects.toMatchObject({ status: 404, code: 'ERR_NOT_FOUND' });
+  });
+
+  it('resetAll() goes back to the start state, or one app with { appId }', async () => {
+    await greet(['u1'], 'app-a');
+    await greet(['u2'], 'app-b');
+    await client.scenarios.load({ name: 'client-runtime', rules: [{ match: {}, fault: { delayMs: 1 } }] });
+    await client.resetAll({ appId: 'app-a' });
+    expect((await client.deliveries()).items.map((d) => d.appId)).toEqual(['app-b']);
+    expect((await client.scenarios.list()).scenarios.map((s) => s.name)).toContain('client-runtime');
+    await client.resetAll();
+    expect(await client.deliveries()).toEqual({ total: 0, items: [] });
+    expect((await client.scenarios.list()).scenarios.map((s) => s.name)).not.toContain('client-runtime');
+    expect(await client.clock.get()).toEqual({ now: '2030-01-01T00:00:00.000Z', mode: 'manual' });
+  });
+
   it('rejects with an EmulatorClientError carrying the error envelope on a bad query', async () => {
     const error = await client.deliveries({ limit: 20_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmulatorClientError);
@@ -160,6 +187,8 @@ describe('client: scenarios', () => {
   it('load(), list(), activate(), reset() and remove() drive /__scenarios', async () => {
     expect(await client.scenarios.load(outage)).toMatchObject({ replaced: false, scenario: { name: 'client-outage' } });
     expect((await client.scenarios.list()).scenarios.map((s) => s.name)).toContain('client-outage');
+    expect(await client.scenarios.get('client-outage')).toMatchObject({ name: 'client-outage', headerRules: [{}] });
+    await expect(client.scenarios.get('nope')).rejects.toMatchObject({ status: 404 });
     expect(await client.scenarios.activate(['client-outage'])).toEqual({ active: ['client-outage'] });
     await expect(greet(['u1'])).rejects.toThrow(/500/);
     await greet(['u1']); // times: 1 is spent

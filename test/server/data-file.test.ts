@@ -1,5 +1,5 @@
 /**
- * --data-file over a real socket (CONTRACT §9): state survives a restart of the emulator,
+ * --data-file over a real socket (docs/reference.md#running-it): state survives a restart of the emulator,
  * and a kill -9 in the middle of writes leaves a file that is still whole JSON.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,13 +17,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const start = (dataFile: string) =>
   startEmulator({ port: 0, dataFile, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent', seed: 3 });
 
-async function sendOver(url: string, body: unknown, appId = 'app-a'): Promise<{ status: number; body: any }> {
+async function sendOver(
+  url: string,
+  body: unknown,
+  appId = 'app-a',
+): Promise<{ status: number; body: { notificationId: string } }> {
   const res = await fetch(`${url}/api/notifications/send`, {
     method: 'POST',
     headers: { appid: appId, apikey: 'key', 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as { notificationId: string } };
 }
 
 const greeting = (targets: string[]) => ({
@@ -50,7 +54,7 @@ describe('--data-file: restart', () => {
       ]);
       expect((await second.client.requests({ path: '/api/notifications/send' })).total).toBe(1);
       // New records join the old ones.
-      await sendOver(second.url, greeting(['u3']));
+      expect((await sendOver(second.url, greeting(['u3']))).status).toBe(200);
       expect((await second.client.deliveries()).total).toBe(3);
     } finally {
       await second.close();

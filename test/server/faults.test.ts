@@ -1,5 +1,5 @@
 /**
- * Faults that need a real socket (CONTRACT §7): a drop closes the connection without an
+ * Faults that need a real socket (docs/reference.md#scenarios): a drop closes the connection without an
  * answer, and a delay answers normally (or faults) afterwards.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A real socket (CONTRACT §9, "in tests"): startEmulator on port 0, a send over HTTP with
+ * A real socket (docs/reference.md#running-it, "in tests"): startEmulator on port 0, a send over HTTP with
  * the production prefix, the records visible through the control plane.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { TEST_TEMPLATES } from '../helpers/app.js';
 
 interface SseEvent {
   event: string;
-  data: any;
+  data: unknown;
 }
 
 /** Reads SSE frames from a fetch body; comments (heartbeats) are kept as event ":comment". */
@@ -59,7 +59,9 @@ async function api(method: string, path: string, body: unknown, appId = 'app-a')
     headers: { appid: appId, apikey: 'key', 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return res.json() as Promise<any>;
+  // A setup step: a refused request fails here rather than as a missing event later.
+  expect(res.status, `${method} ${path}`).toBe(200);
+  return res.json() as Promise<{ id: string }>;
 }
 
 async function open(query = '') {
@@ -83,7 +85,8 @@ describe('GET /__inspect/stream', () => {
     const campaign = await api('POST', '/api/campaigns', { name: 'c', templateId: 'plain', deliveryMode: 'batch' });
     const stream = await open(`?campaignId=${campaign.id}&types=delivery,campaign`);
     await api('POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1', 'u2'] });
-    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' }); // filtered out
+    // filtered out:
+    await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
     await api('POST', `/api/campaigns/${campaign.id}/send`, {});
     const events = await stream.take(4);
     expect(events.map((e) => e.event)).toEqual(['campaign', 'delivery', 'delivery', 'campaign']);

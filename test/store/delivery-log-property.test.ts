@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createDeliveryLog } from '../../src/store/delivery-log.js';
-import { deliveryAt, packStrings, type DeliveryRun, type FailureMark } from '../../src/domain/delivery-run.js';
+import { deliveryAt, packStrings, type DeliveryRun, type FailureMark } from '../../src/domain/deliveries.js';
 import type { Delivery } from '../../src/schemas/records.js';
 import type { DeliveryFilter } from '../../src/domain/ports.js';
 
@@ -15,7 +15,7 @@ const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8'];
 type Op =
   | { kind: 'add'; app: number; user: number; campaign: boolean; failed: boolean }
   | { kind: 'run'; app: number; users: number[]; failed: number[]; perMember: boolean }
-  | { kind: 'query'; filter: DeliveryFilter; offset: number; limit: number }
+  | { kind: 'query'; filter: DeliveryFilter; offset: number; limit: number; desc: boolean }
   | { kind: 'retain'; app: number };
 
 const filterArb: fc.Arbitrary<DeliveryFilter> = fc.record(
@@ -45,7 +45,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     failed: fc.array(fc.nat(6), { maxLength: 3 }),
     perMember: fc.boolean(),
   }),
-  fc.record({ kind: fc.constant('query' as const), filter: filterArb, offset: fc.nat(6), limit: fc.nat(9) }),
+  fc.record({
+    kind: fc.constant('query' as const),
+    filter: filterArb,
+    offset: fc.nat(6),
+    limit: fc.nat(9),
+    desc: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('retain' as const), app: fc.nat(1) }),
 );
 
@@ -129,17 +135,34 @@ describe('delivery log against an array model', () => {
             log.retain((d) => d.appId !== APPS[op.app]);
             model = model.filter((d) => d.appId !== APPS[op.app]);
           } else {
-            const expected = model.filter((d) => matches(d, op.filter));
-            expect(log.query(op.filter, { offset: op.offset, limit: op.limit })).toEqual({
+            // order=desc is the model reversed, the offset counted from the newest end.
+            const inOrder = op.desc ? [...model].reverse() : model;
+            const expected = inOrder.filter((d) => matches(d, op.filter));
+            const order = op.desc ? 'desc' : 'asc';
+            expect(log.query(op.filter, { offset: op.offset, limit: op.limit, order })).toEqual({
               total: expected.length,
               items: expected.slice(op.offset, op.offset + op.limit),
             });
+            // Counts by time bucket and status (one bucket here: every record has the same createdAt).
+            const failed = expected.filter((d) => d.status === 'failed').length;
+            expect(log.countByTime(op.filter, 60_000)).toEqual(
+              expected.length
+                ? [{ start: Date.parse('2030-01-01T00:00:00.000Z'), sent: expected.length - failed, failed }]
+                : [],
+            );
+            // Every live delivery is found by id; a dropped or unknown id is not.
+            for (const d of model) expect(log.find(d.id)).toEqual(d);
+            expect(log.find('no-such-id')).toBeUndefined();
           }
           expect(log.length).toBe(model.length);
           expect(log.dropped).toBe(dropped);
         });
         expect(log.toArray()).toEqual(model);
         expect(log.query({}, { offset: 1, limit: 3 })).toEqual({ total: model.length, items: model.slice(1, 4) });
+        expect(log.query({}, { offset: 1, limit: 3, order: 'desc' })).toEqual({
+          total: model.length,
+          items: [...model].reverse().slice(1, 4),
+        });
       }),
       { numRuns: 400, seed: 20261123 },
     );

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DataFile } from 'lowdb/node';
 import { ConfigError, openLowdbStore } from '../../src/index.js';
-import { delivery, fill, storeContract } from './store-contract.js';
+import { delivery, fill, storeContract } from '../helpers/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emu-lowdb-'));
 let counter = 0;
@@ -34,6 +34,36 @@ describe('lowdb store: the data file', () => {
     expect(second.queryDeliveries({ userId: 'user-2' }, { offset: 0, limit: 10 }).total).toBe(1);
     expect(second.stats()).toMatchObject({ deliveries: 2, notifications: 2, campaigns: 2, recipients: 2, journal: 2 });
     await second.close();
+  });
+
+  it('reads journal entries of an older data file with the fields added since', async () => {
+    const file = freshFile();
+    const old = {
+      id: 'j1',
+      time: '2030-01-01T00:00:00.000Z',
+      method: 'POST',
+      path: '/api/notifications/send',
+      appId: 'a',
+      status: 500,
+      errorCode: 'ERR_OPERATION_FAILED',
+      scenario: 'outage',
+      rule: 'rule 1: any request → fail with ERR_OPERATION_FAILED',
+      durationMs: 1,
+    };
+    writeFileSync(file, JSON.stringify({ journal: [old] }));
+    const store = await openLowdbStore(file);
+    expect(store.getJournalEntry('j1')).toEqual({
+      ...old,
+      query: '',
+      rules: [{ scenario: 'outage', index: 0, rule: old.rule }],
+      requestHeaders: {},
+      requestBody: null,
+      requestBodyTruncated: false,
+      responseBody: null,
+      responseBodyTruncated: false,
+    });
+    expect(store.queryJournal({ scenario: 'outage' }, { offset: 0, limit: 5 }).total).toBe(1);
+    await store.close();
   });
 
   it('keeps the dropped-deliveries count across a reopen', async () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/index.js';
-import { recipient } from './store-contract.js';
+import { recipient } from '../helpers/store-contract.js';
 
 describe('memory store: recipients by id', () => {
   it('updates recipients in list order, out of order, after more are added, and ignores unknown ids', () => {

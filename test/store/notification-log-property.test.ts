@@ -65,6 +65,26 @@ describe('notification log against an array model', () => {
           expect(log.length).toBe(model.length);
         });
         expect(log.toArray()).toEqual(model);
+        // Unfiltered pages (index arithmetic) and desc order, against the model.
+        for (const [offset, limit] of [
+          [0, 3],
+          [1, 2],
+          [cap, 1],
+        ] as const) {
+          expect(log.query({}, { offset, limit })).toEqual({
+            total: model.length,
+            items: model.slice(offset, offset + limit),
+          });
+          expect(log.query({}, { offset, limit, order: 'desc' })).toEqual({
+            total: model.length,
+            items: [...model].reverse().slice(offset, offset + limit),
+          });
+          const appA = model.filter((r) => r.appId === 'a').reverse();
+          expect(log.query({ appId: 'a' }, { offset, limit, order: 'desc' })).toEqual({
+            total: appA.length,
+            items: appA.slice(offset, offset + limit),
+          });
+        }
       }),
       { numRuns: 300, seed: 20261123 },
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   assertDraft,
-  assertTransition,
+  assertCampaignStatusChange,
   canTransition,
   CAMPAIGN_TRANSITIONS,
   RECIPIENT_TRANSITIONS,
@@ -34,9 +34,9 @@ describe('campaign status machine', () => {
       it(`${allowed ? 'allows' : 'refuses with 400 ERR_BAD_REQUEST'} campaign ${from} → ${to}`, () => {
         expect(canTransition('campaign', from, to)).toBe(allowed);
         if (allowed) {
-          expect(() => assertTransition('campaign', from, to)).not.toThrow();
+          expect(() => assertCampaignStatusChange('campaign', from, to)).not.toThrow();
         } else {
-          const error = thrown(() => assertTransition('campaign', from, to));
+          const error = thrown(() => assertCampaignStatusChange('campaign', from, to));
           expect(error).toBeInstanceOf(ApiError);
           expect(error).toMatchObject({ code: 'ERR_BAD_REQUEST', status: 400, details: { status: `is "${from}"` } });
           expect((error as ApiError).devMessage).toContain(`"${from}" cannot become "${to}"`);
@@ -57,9 +57,9 @@ describe('recipient status machine', () => {
       const allowed = ALLOWED_RECIPIENT.has(`${from}>${to}`);
       it(`${allowed ? 'allows' : 'refuses'} recipient ${from} → ${to}`, () => {
         expect(canTransition('recipient', from, to)).toBe(allowed);
-        if (allowed) expect(() => assertTransition('recipient', from, to)).not.toThrow();
+        if (allowed) expect(() => assertCampaignStatusChange('recipient', from, to)).not.toThrow();
         else
-          expect(thrown(() => assertTransition('recipient', from, to))).toMatchObject({
+          expect(thrown(() => assertCampaignStatusChange('recipient', from, to))).toMatchObject({
             code: 'ERR_BAD_REQUEST',
             devMessage: expect.stringContaining(`A recipient in status "${from}"`),
           });

@@ -1,5 +1,5 @@
 /**
- * loadConfig (CONTRACT §9): flags win over env, defaults, EMULATOR_APPS parsing, and every
+ * loadConfig (docs/reference.md#running-it): flags win over env, defaults, EMULATOR_APPS parsing, and every
  * bad flag or value reported as a ConfigError naming it.
  */
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,9 @@ describe('loadConfig', () => {
     [[], { EMULATOR_SEED: '8' }, { seed: 8 }],
     [['--admin-token', 't1'], { EMULATOR_ADMIN_TOKEN: 't2' }, { adminToken: 't1' }],
     [['--max-deliveries', '10'], {}, { maxDeliveries: 10 }],
+    [['--max-journal', '5'], { EMULATOR_MAX_JOURNAL: '6' }, { maxJournal: 5 }],
+    [[], { EMULATOR_MAX_JOURNAL: '6' }, { maxJournal: 6 }],
+    [[], {}, { maxJournal: 10_000 }],
     [['--log-level', 'silent'], { EMULATOR_LOG_LEVEL: 'debug' }, { logLevel: 'silent' }],
     [['--no-watch'], {}, { watch: false }],
     [['--body-limit', '1024'], { EMULATOR_BODY_LIMIT: '5mb' }, { bodyLimitBytes: 1024 }],
@@ -81,6 +84,8 @@ describe('loadConfig', () => {
     [['--port', '-1'], /--port/],
     [['--log-level', 'loud'], /--log-level/],
     [['--max-deliveries', '0'], /--max-deliveries/],
+    [['--max-journal', '0'], /--max-journal/],
+    [['--max-journal', 'many'], /--max-journal/],
     [['--seed', 'x'], /--seed/],
     [['--nope'], /nope/],
     [['stray'], /stray/],

@@ -1,10 +1,10 @@
 /**
- * Recipients CSV, file level (CONTRACT §5.3): encoding, quoting, line ends, blank lines,
+ * Recipients CSV, file level (docs/reference.md#upload-recipients-csv): encoding, quoting, line ends, blank lines,
  * header rules and the row limit. Each refusal is a 400 ERR_BAD_REQUEST naming the place.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_CSV_ROWS } from '../../src/domain/csv.js';
-import { BANNER_CELL, CTA_CELL, LOOSE, NO_VARIABLES, ORDER, bytes, fileError, parse } from './csv-fixtures.js';
+import { BANNER_CELL, CTA_CELL, LOOSE, NO_VARIABLES, bytes, fileError, parse } from '../helpers/csv.js';
 
 const HEADER = 'user_id,customerName,cta';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
-import { LOOSE, ORDER, bytes, makeTemplate, parse } from './csv-fixtures.js';
+import { LOOSE, ORDER, bytes, makeTemplate, parse } from '../helpers/csv.js';
 
 /** Cells mixing CSV-special characters with any code point. */
 const cellText = fc.string({

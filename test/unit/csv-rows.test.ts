@@ -1,9 +1,9 @@
 /**
- * Recipients CSV, row level (CONTRACT §5.3): a bad row is skipped and reported as
+ * Recipients CSV, row level (docs/reference.md#upload-recipients-csv): a bad row is skipped and reported as
  * {row, reason}; the other rows are still read. Duplicates are left to the campaign service.
  */
 import { describe, expect, it } from 'vitest';
-import { BANNER_CELL, CTA_CELL, LOOSE, ORDER, parse } from './csv-fixtures.js';
+import { BANNER_CELL, CTA_CELL, LOOSE, parse } from '../helpers/csv.js';
 
 const HEADER = 'user_id,customerName,note,banner,cta';
 const good = (id: string) => `${id},Jane,,,${CTA_CELL}`;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readRecipientsCsv, type CsvRecipientRow } from '../../src/domain/csv.js';
-import { CTA_CELL, LOOSE, NO_VARIABLES, ORDER, bytes, fileError } from './csv-fixtures.js';
+import { CTA_CELL, LOOSE, NO_VARIABLES, ORDER, bytes, fileError } from '../helpers/csv.js';
 
 function collect(text: string, template = ORDER, maxRows?: number) {
   const rows: CsvRecipientRow[] = [];
@@ -42,7 +42,7 @@ describe('recipients CSV: streaming reader', () => {
     expect(Object.keys(error.details ?? {})).toEqual(['row 4']);
   });
 
-  it('reports a quoting error even after a bad header or past the row limit (the check order of the whole file)', () => {
+  it('reports a quoting error even after a bad header or past the row limit (the whole file check order)', () => {
     expect(Object.keys(fileError('user_id,coupon\nu1,x\n"u2\n', LOOSE).details ?? {})).toEqual(['row 3']);
     expect(Object.keys(fileError('user_id\nu1\nu2\nu3\n"u4\n', NO_VARIABLES, { maxRows: 2 }).details ?? {})).toEqual([
       'row 5',

@@ -12,7 +12,7 @@ import { loadTemplates } from '../../src/catalog/load-fixtures.js';
 import { MAX_CSV_ROWS } from '../../src/domain/csv.js';
 import { csvCell, generateRecipientsCsv } from '../../src/platform/fake-data.js';
 import { runGenerateCsv } from '../../src/tools/generate-csv.js';
-import { bytes, makeTemplate, parse } from './csv-fixtures.js';
+import { bytes, makeTemplate, parse } from '../helpers/csv.js';
 
 const PROMO = makeTemplate(
   [

@@ -18,7 +18,8 @@ describe('multipart reader', () => {
     const input = bytes(
       body(
         'Content-Disposition: form-data; name="campaignId"\r\n\r\nc1',
-        'Content-Disposition: form-data; name="file"; filename="r.csv"\r\nContent-Type: text/csv\r\n\r\nuser_id\r\nu1\r\n',
+        'Content-Disposition: form-data; name="file"; filename="r.csv"\r\nContent-Type: ' +
+          'text/csv\r\n\r\nuser_id\r\nu1\r\n',
       ),
     );
     const parts = readMultipart(input, TYPE);
@@ -40,7 +41,9 @@ describe('multipart reader', () => {
   });
 
   it('accepts a preamble, a quoted boundary, an empty part and keeps the last of two same-named parts', () => {
-    const input = `preamble\r\n--a b\r\nContent-Disposition: form-data; name="f"\r\n\r\n\r\n--a b\r\ncontent-disposition: form-data; name=f\r\n\r\nsecond\r\n--a b--`;
+    const input =
+      'preamble\r\n--a b\r\nContent-Disposition: form-data; name="f"\r\n\r\n\r\n' +
+      '--a b\r\ncontent-disposition: form-data; name=f\r\n\r\nsecond\r\n--a b--';
     const parts = readMultipart(bytes(input), 'multipart/form-data; boundary="a b"');
     expect(text(parts.get('f')?.data)).toBe('second');
     const empty = readMultipart(

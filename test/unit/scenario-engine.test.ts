@@ -61,10 +61,13 @@ describe('engine', () => {
     );
     const first = engine.decide(facts(), []);
     expect(first.fault).toEqual({ kind: 'error', code: 'ERR_OPERATION_FAILED', message: undefined });
-    expect(first.applied).toEqual({
-      scenario: 'upload-outage',
-      rule: 'rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (1 of 2 left)',
-    });
+    expect(first.applied).toEqual([
+      {
+        scenario: 'upload-outage',
+        index: 1,
+        rule: 'rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (1 of 2 left)',
+      },
+    ]);
     engine.decide(facts(), []);
     expect(engine.decide(facts(), []).fault).toBeNull();
     expect(engine.explain()[0]!.rules[0]).toMatchObject({ remaining: 0, applied: 2, matched: 3 });
@@ -96,7 +99,12 @@ describe('engine', () => {
     const decision = engine.decide(facts(), []);
     expect(decision.delayMs).toBe(15);
     expect(decision.fault).toMatchObject({ kind: 'raw', status: 503 });
-    expect(decision.applied?.rule).toMatch(/^rule 2: any request → wait 5 ms, then answer HTTP 503/);
+    // Every rule that applied is named, in order; the last one decided the answer.
+    expect(decision.applied.map((a) => [a.scenario, a.index])).toEqual([
+      ['chain', 1],
+      ['chain', 2],
+    ]);
+    expect(decision.applied.at(-1)?.rule).toMatch(/^rule 2: any request → wait 5 ms, then answer HTTP 503/);
   });
 
   it('gives the same probability sequence for the same seed', () => {
@@ -132,6 +140,27 @@ describe('engine', () => {
     });
     expect(policy({ appId: 'a', userId: 'u', templateKey: 'sale', campaignId: null })).toBeNull();
     expect(engine.decide(facts({ templateKey: 'sale', campaignId: 'c-1' }), []).fault).toBeNull();
+  });
+
+  it('forRequest: the decision, the delivery policy and the rules applied, from plain facts', () => {
+    const engine = engineWith({
+      name: 'mixed',
+      rules: [
+        { match: { path: '/api/campaigns/upload' }, fault: { delayMs: 5 } },
+        { match: { userId: 'u-*' }, fault: { failDelivery: 'gone' } },
+      ],
+    });
+    const scope = engine.forRequest(facts(), ['mixed']);
+    expect(scope.decision).toMatchObject({ delayMs: 5, fault: null, applied: [{ scenario: 'mixed', index: 1 }] });
+    expect(scope.appliedRules().map((r) => r.rule)).toEqual([expect.stringMatching(/^rule 1:/)]);
+    const delivery = { appId: 'a', userId: 'u-1', templateKey: 't', campaignId: null };
+    expect(scope.deliveryFaults(delivery)).toEqual({ reason: 'gone', scenario: 'mixed' });
+    expect(scope.deliveryFaults(delivery)).toEqual({ reason: 'gone', scenario: 'mixed' });
+    // The first delivery rule is kept for the journal; later firings are not piled up.
+    expect(scope.appliedRules().map((r) => r.rule)).toEqual([
+      expect.stringMatching(/^rule 1:/),
+      expect.stringMatching(/^rule 2:/),
+    ]);
   });
 
   it('does not apply request-matching delivery rules without request facts', () => {

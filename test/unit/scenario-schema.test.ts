@@ -1,6 +1,6 @@
 /**
  * The scenario file schema: every bad field is reported with the rule index (1-based)
- * and the field path (CONTRACT §7 "a bad scenario file is refused with its name, the rule
+ * and the field path (docs/reference.md#scenarios "a bad scenario file is refused with its name, the rule
  * index and the field").
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/store/memory-store.js';
 import type { Template } from '../../src/schemas/records.js';
-import type { AnalyticsEvent, Channel } from '../../src/schemas/resources.js';
+import type { AnalyticsEvent } from '../../src/schemas/analytics.js';
+import type { Channel } from '../../src/schemas/channels.js';
 
 const template = (appId: string | null, name: string): Template => ({
   id: 'aaaaaaaaaaaaaaaaaaaaaaaa',

@@ -1,5 +1,5 @@
 /**
- * Variable checks and rendering (CONTRACT §4): value shapes per type, required/optional,
+ * Variable checks and rendering (docs/reference.md#templates): value shapes per type, required/optional,
  * undeclared keys, and placeholder replacement in every string of the content.
  */
 import { describe, expect, it } from 'vitest';

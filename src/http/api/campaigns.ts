@@ -1,5 +1,5 @@
 /**
- * Campaign routes of the emulated API (CONTRACT §5.2–5.5), including the multipart CSV
+ * Campaign routes of the emulated API (docs/reference.md#campaigns), including the multipart CSV
  * upload. Lists answer bare JSON arrays like the real docs, with the total in X-Total-Count.
  */
 import { Hono, type Context } from 'hono';
@@ -14,11 +14,11 @@ import {
   UpdateCampaignBodySchema,
   UploadFormSchema,
 } from '../../schemas/campaigns.js';
+import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
 import { readMultipart } from '../multipart.js';
-import { parseWith, readJsonBody, zodDetails } from '../validate.js';
-
-const service = (c: Context<AppEnv>) => c.get('emulator').services.campaigns;
+import { parseWith, readJsonBody } from '../validate.js';
+import { issueDetails } from '../../schemas/issues.js';
 
 /** The send body may be `{}` or absent altogether (both mean "send now"). */
 async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
@@ -26,12 +26,16 @@ async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema:
   return text.trim() === '' ? parseWith(schema, {}, 'request body') : readJsonBody(c, schema);
 }
 
-/** CONTRACT §5.3: multipart/form-data with a `file` part and a `campaignId` field; each missing one is named. */
+/**
+ * docs/reference.md#upload-recipients-csv: multipart/form-data with a `file` part and a
+ * `campaignId` field; each missing one is named.
+ */
 async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string; file: Uint8Array }> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type.trim())) {
     throw badRequest(
-      `The upload must be multipart/form-data with a "file" part and a "campaignId" field (got Content-Type "${type || 'none'}"), e.g. curl -F file=@recipients.csv -F campaignId=<id>.`,
+      `The upload must be multipart/form-data with a "file" part and a "campaignId" field (got Content-Type ` +
+        `"${type || 'none'}"), e.g. curl -F file=@recipients.csv -F campaignId=<id>.`,
       {
         'content-type': 'must be multipart/form-data',
         file: 'is required (the CSV file)',
@@ -49,7 +53,7 @@ async function readUploadForm(c: Context<AppEnv>): Promise<{ campaignId: string;
   }
   const result = UploadFormSchema.safeParse(fields);
   if (!result.success) {
-    const details = zodDetails(result.error);
+    const details = issueDetails(result.error);
     throw badRequest(`Missing form field(s): ${Object.keys(details).join(', ')}.`, details);
   }
   return result.data;
@@ -82,35 +86,40 @@ async function readUploadFields(
   return { campaignId, file: parts.get('file')?.data ?? null };
 }
 
-export const campaignRoutes = new Hono<AppEnv>()
-  .post('/campaigns/upload', async (c) => {
-    const { campaignId, file } = await readUploadForm(c);
-    return c.json(service(c).upload(c.get('app').appId, campaignId, file), 200);
-  })
-  .post('/campaigns', async (c) => {
-    const body = await readJsonBody(c, CreateCampaignBodySchema);
-    return c.json(service(c).create(c.get('app').appId, body), 200);
-  })
-  .get('/campaigns', (c) => {
-    const { status, page } = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
-    const { total, items } = service(c).list(c.get('app').appId, { status }, page);
-    return c.json(items, 200, { 'X-Total-Count': String(total) });
-  })
-  .get('/campaigns/:id', (c) => c.json(service(c).get(c.get('app').appId, c.req.param('id')), 200))
-  .put('/campaigns/:id', async (c) => {
-    const body = await readJsonBody(c, UpdateCampaignBodySchema);
-    return c.json(service(c).update(c.get('app').appId, c.req.param('id'), body), 200);
-  })
-  .post('/campaigns/:id/recipients', async (c) => {
-    const { userIds } = await readJsonBody(c, AddRecipientsBodySchema);
-    return c.json(service(c).addRecipients(c.get('app').appId, c.req.param('id'), userIds), 200);
-  })
-  .get('/campaigns/:id/recipients', (c) => {
-    const { status, page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
-    const { total, items } = service(c).listRecipients(c.get('app').appId, c.req.param('id'), { status }, page);
-    return c.json(items, 200, { 'X-Total-Count': String(total) });
-  })
-  .post('/campaigns/:id/send', async (c) => {
-    const body = await readOptionalJson(c, SendCampaignBodySchema);
-    return c.json(service(c).send(c.get('app').appId, c.req.param('id'), body, c.get('deliveryFaults')), 200);
-  });
+export function campaignRoutes({ campaigns }: { campaigns: CampaignService }) {
+  return new Hono<AppEnv>()
+    .post('/campaigns/upload', async (c) => {
+      const { campaignId, file } = await readUploadForm(c);
+      return c.json(campaigns.upload(c.get('appId'), campaignId, file), 200);
+    })
+    .post('/campaigns', async (c) => {
+      const body = await readJsonBody(c, CreateCampaignBodySchema);
+      return c.json(campaigns.create(c.get('appId'), body), 200);
+    })
+    .get('/campaigns', (c) => {
+      const { status, page } = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
+      const { total, items } = campaigns.list(c.get('appId'), { status }, page);
+      return c.json(items, 200, { 'X-Total-Count': String(total) });
+    })
+    .get('/campaigns/:id', (c) => c.json(campaigns.get(c.get('appId'), c.req.param('id')), 200))
+    .put('/campaigns/:id', async (c) => {
+      const body = await readJsonBody(c, UpdateCampaignBodySchema);
+      return c.json(campaigns.update(c.get('appId'), c.req.param('id'), body), 200);
+    })
+    .post('/campaigns/:id/recipients', async (c) => {
+      const { userIds } = await readJsonBody(c, AddRecipientsBodySchema);
+      return c.json(campaigns.addRecipients(c.get('appId'), c.req.param('id'), userIds), 200);
+    })
+    .get('/campaigns/:id/recipients', (c) => {
+      const { status, page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
+      const { total, items } = campaigns.listRecipients(c.get('appId'), c.req.param('id'), { status }, page);
+      return c.json(items, 200, { 'X-Total-Count': String(total) });
+    })
+    .post('/campaigns/:id/send', async (c) => {
+      const body = await readOptionalJson(c, SendCampaignBodySchema);
+      return c.json(
+        campaigns.send(c.get('appId'), c.req.param('id'), body, c.get('scenarioScope').deliveryFaults),
+        200,
+      );
+    });
+}

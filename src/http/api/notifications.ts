@@ -2,12 +2,14 @@
  * POST /notifications/send: the one-call send of the spec.
  */
 import { Hono } from 'hono';
-import { SendNotificationBodySchema } from '../../schemas/api.js';
+import { SendNotificationBodySchema } from '../../schemas/notifications.js';
+import type { NotificationService } from '../../domain/notifications.js';
 import type { AppEnv } from '../context.js';
 import { readJsonBody } from '../validate.js';
 
-export const notificationRoutes = new Hono<AppEnv>().post('/notifications/send', async (c) => {
-  const body = await readJsonBody(c, SendNotificationBodySchema);
-  const notification = c.get('emulator').services.notifications.send(c.get('app').appId, body, c.get('deliveryFaults'));
-  return c.json(notification, 200);
-});
+export function notificationRoutes({ notifications }: { notifications: NotificationService }) {
+  return new Hono<AppEnv>().post('/notifications/send', async (c) => {
+    const body = await readJsonBody(c, SendNotificationBodySchema);
+    return c.json(notifications.send(c.get('appId'), body, c.get('scenarioScope').deliveryFaults), 200);
+  });
+}

@@ -1,25 +1,23 @@
 /**
- * /__clock (CONTRACT §8): read the emulator clock, move it (manual mode) or go back to
+ * /__clock (docs/reference.md#clock): read the emulator clock, move it (manual mode) or go back to
  * real time. Moving it past a scheduled campaign's scheduledAt starts that campaign at once.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
+import type { EmulatorClock } from '../../platform/clock.js';
 import type { AppEnv } from '../context.js';
-import { ClockBodySchema } from '../../schemas/control-campaigns.js';
+import { ClockBodySchema } from '../../schemas/control.js';
 import { readJsonBody } from '../validate.js';
 
-const clockState = (c: Context<AppEnv>) => {
-  const clock = c.get('emulator').clock;
-  return { now: clock.nowIso(), mode: clock.mode };
-};
-
-export const clockRoutes = new Hono<AppEnv>()
-  .get('/', (c) => c.json(clockState(c)))
-  .post('/', async (c) => {
-    const body = await readJsonBody(c, ClockBodySchema);
-    const clock = c.get('emulator').clock;
-    if (body.advanceMs !== undefined) clock.advance(body.advanceMs);
-    else if (body.now !== undefined) clock.set(body.now);
-    else if (body.mode === 'real') clock.useRealTime();
-    else clock.advance(0); // {"mode": "manual"}: freeze at the current instant
-    return c.json(clockState(c));
-  });
+export function clockRoutes({ clock }: { clock: EmulatorClock }) {
+  const clockState = () => ({ now: clock.nowIso(), mode: clock.mode });
+  return new Hono<AppEnv>()
+    .get('/', (c) => c.json(clockState()))
+    .post('/', async (c) => {
+      const body = await readJsonBody(c, ClockBodySchema);
+      if (body.advanceMs !== undefined) clock.advance(body.advanceMs);
+      else if (body.now !== undefined) clock.set(body.now);
+      else if (body.mode === 'real') clock.useRealTime();
+      else clock.advance(0); // {"mode": "manual"}: freeze at the current instant
+      return c.json(clockState());
+    });
+}

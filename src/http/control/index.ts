@@ -7,20 +7,28 @@ import type { Emulator } from '../../emulator.js';
 import { adminAuth } from '../middleware/admin-auth.js';
 import { healthRoutes } from './health.js';
 import { inspectRoutes } from './inspect.js';
-import { scenarioRoutes } from './scenarios.js';
+import { scenarioControlRoutes } from './scenarios.js';
 import { inspectCampaignRoutes } from './inspect-campaigns.js';
 import { streamRoutes } from './stream.js';
 import { clockRoutes } from './clock.js';
 import { openapiRoutes } from './openapi.js';
+import { resetRoutes } from './reset.js';
+import { inspectorRoutes } from './inspector.js';
+import { appRoutes, deliveryDetailRoutes, deliveryStatsRoutes } from './inspector-data.js';
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
+    .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
     .use('/__*', adminAuth(emulator))
-    .route('/__health', healthRoutes)
-    .route('/__inspect/campaigns', inspectCampaignRoutes)
-    .route('/__inspect/stream', streamRoutes)
-    .route('/__clock', clockRoutes)
-    .route('/__inspect', inspectRoutes)
-    .route('/__scenarios', scenarioRoutes)
+    .route('/__apps', appRoutes(emulator))
+    .route('/__inspect/delivery-stats', deliveryStatsRoutes(emulator))
+    .route('/__health', healthRoutes(emulator))
+    .route('/__inspect/campaigns', inspectCampaignRoutes(emulator))
+    .route('/__inspect/stream', streamRoutes(emulator))
+    .route('/__clock', clockRoutes(emulator))
+    .route('/__reset', resetRoutes(emulator))
+    .route('/__inspect', inspectRoutes(emulator))
+    .route('/__inspect/deliveries', deliveryDetailRoutes(emulator))
+    .route('/__scenarios', scenarioControlRoutes(emulator))
     .route('/__openapi.json', openapiRoutes());
 }

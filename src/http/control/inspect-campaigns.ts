@@ -1,21 +1,28 @@
 /**
  * /__inspect/campaigns: every app's campaigns and their recipients, read-only
- * (CONTRACT §6). Lists answer `{ total, items }` like the other inspect lists.
+ * (docs/reference.md#inspect). Lists answer `{ total, items }` like the other inspect lists.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../../schemas/control-campaigns.js';
-import { parseWith } from '../validate.js';
+import type { Emulator } from '../../emulator.js';
+import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../../schemas/control.js';
+import { NoQuerySchema } from '../../schemas/control.js';
+import { parseQuery } from '../validate.js';
 
-export const inspectCampaignRoutes = new Hono<AppEnv>()
-  .get('/', (c) => {
-    const { limit, offset, ...filter } = parseWith(InspectCampaignsQuerySchema, c.req.query(), 'query');
-    return c.json(c.get('emulator').services.campaigns.inspect.list(filter, { limit, offset }));
-  })
-  .get('/:id', (c) => c.json(c.get('emulator').services.campaigns.inspect.get(c.req.param('id'))))
-  .get('/:id/recipients', (c) => {
-    const { limit, offset, ...filter } = parseWith(InspectRecipientsQuerySchema, c.req.query(), 'query');
-    return c.json(
-      c.get('emulator').services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset }),
-    );
-  });
+export function inspectCampaignRoutes(emulator: Emulator) {
+  return new Hono<AppEnv>()
+    .get('/', (c) => {
+      const { limit, offset, order, ...filter } = parseQuery(c, InspectCampaignsQuerySchema);
+      return c.json(emulator.services.campaigns.inspect.list(filter, { limit, offset, order }));
+    })
+    .get('/:id', (c) => {
+      parseQuery(c, NoQuerySchema);
+      return c.json(emulator.services.campaigns.inspect.get(c.req.param('id')));
+    })
+    .get('/:id/recipients', (c) => {
+      const { limit, offset, order, ...filter } = parseQuery(c, InspectRecipientsQuerySchema);
+      return c.json(
+        emulator.services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }),
+      );
+    });
+}

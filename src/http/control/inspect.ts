@@ -1,43 +1,68 @@
 /**
  * /__inspect: read-only views over what the emulator recorded, plus DELETE to clear.
+ * Every query is strict (parseQuery): an unknown parameter is a 400, an empty one is absent.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
+import type { Emulator } from '../../emulator.js';
 import {
   ClearQuerySchema,
   DeliveryQuerySchema,
   JournalQuerySchema,
+  NoQuerySchema,
   NotificationQuerySchema,
 } from '../../schemas/control.js';
-import { parseWith } from '../validate.js';
+import { parseQuery } from '../validate.js';
 import { waitForCount } from '../../inspect/wait-for.js';
+import { ApiError, badRequest, ERROR_CODES } from '../../domain/errors.js';
 
-export const inspectRoutes = new Hono<AppEnv>()
-  .get('/deliveries', async (c) => {
-    const { limit, offset, waitFor, timeoutMs, ...filter } = parseWith(DeliveryQuerySchema, c.req.query(), 'query');
-    const store = c.get('emulator').store;
-    if (waitFor !== undefined) {
-      const reached = await waitForCount(
-        c.get('emulator').events,
-        (e) => e.type === 'delivery',
-        () => store.countDeliveries(filter),
-        waitFor,
-        timeoutMs,
-      );
-      return c.json(store.queryDeliveries(filter, { limit, offset }), reached ? 200 : 408);
-    }
-    return c.json(store.queryDeliveries(filter, { limit, offset }));
-  })
-  .get('/notifications', (c) => {
-    const { limit, offset, ...filter } = parseWith(NotificationQuerySchema, c.req.query(), 'query');
-    return c.json(c.get('emulator').store.queryNotifications(filter, { limit, offset }));
-  })
-  .get('/requests', (c) => {
-    const { limit, offset, ...filter } = parseWith(JournalQuerySchema, c.req.query(), 'query');
-    return c.json(c.get('emulator').store.queryJournal(filter, { limit, offset }));
-  })
-  .delete('/', (c) => {
-    const { appId } = parseWith(ClearQuerySchema, c.req.query(), 'query');
-    c.get('emulator').store.clear(appId);
-    return c.json({ cleared: true, appId: appId ?? null });
-  });
+export function inspectRoutes(emulator: Emulator) {
+  return new Hono<AppEnv>()
+    .get('/deliveries', async (c) => {
+      const { limit, offset, order, waitFor, timeoutMs, ...filter } = parseQuery(c, DeliveryQuerySchema);
+      const store = emulator.store;
+      if (waitFor !== undefined) {
+        const reached = await waitForCount(
+          emulator.events,
+          (e) => e.type === 'delivery',
+          () => store.countDeliveries(filter),
+          waitFor,
+          timeoutMs,
+        );
+        return c.json(store.queryDeliveries(filter, { limit, offset, order }), reached ? 200 : 408);
+      }
+      return c.json(store.queryDeliveries(filter, { limit, offset, order }));
+    })
+    .get('/notifications', (c) => {
+      const { limit, offset, order, ...filter } = parseQuery(c, NotificationQuerySchema);
+      return c.json(emulator.store.queryNotifications(filter, { limit, offset, order }));
+    })
+    .get('/requests', (c) => {
+      const { limit, offset, order, ...filter } = parseQuery(c, JournalQuerySchema);
+      if (filter.errorCode !== undefined && !(ERROR_CODES as string[]).includes(filter.errorCode)) {
+        throw badRequest(`Invalid query: errorCode must be one of ${ERROR_CODES.join(', ')}.`, {
+          errorCode: `must be one of ${ERROR_CODES.join(', ')}`,
+        });
+      }
+      return c.json(emulator.store.queryJournal(filter, { limit, offset, order }));
+    })
+    .get('/requests/:id', (c) => {
+      parseQuery(c, NoQuerySchema);
+      const id = c.req.param('id');
+      const entry = emulator.store.getJournalEntry(id);
+      if (!entry) {
+        throw new ApiError(
+          'ERR_NOT_FOUND',
+          `No journal entry with id "${id}" (it may have been dropped by the journal cap or cleared); GET ` +
+            `/__inspect/requests lists them.`,
+          { message: 'The journal entry was not found.' },
+        );
+      }
+      return c.json(entry);
+    })
+    .delete('/', (c) => {
+      const { appId } = parseQuery(c, ClearQuerySchema, { emptyIsError: ['appId'] });
+      emulator.store.clear(appId);
+      return c.json({ cleared: true, appId: appId ?? null });
+    });
+}

@@ -1,5 +1,5 @@
 /**
- * GET /__inspect/stream (CONTRACT §6): Server-Sent Events, one per delivery, campaign
+ * GET /__inspect/stream (docs/reference.md#inspect): Server-Sent Events, one per delivery, campaign
  * change, notification and API request (event name = type, data = the record as JSON),
  * filtered by appId / campaignId / userId / types, with a heartbeat comment.
  */
@@ -7,8 +7,9 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EmulatorEvent } from '../../domain/ports.js';
 import type { AppEnv } from '../context.js';
-import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control-campaigns.js';
-import { parseWith } from '../validate.js';
+import type { Emulator } from '../../emulator.js';
+import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control.js';
+import { parseQuery } from '../validate.js';
 
 /** A client that stops reading loses events past this many rather than growing memory without end. */
 const MAX_QUEUED_EVENTS = 200_000;
@@ -46,50 +47,52 @@ export function streamFilter(query: StreamQuery): (event: EmulatorEvent) => bool
   };
 }
 
-export const streamRoutes = new Hono<AppEnv>().get('/', (c) => {
-  const query = parseWith(StreamQuerySchema, c.req.query(), 'query');
-  const matches = streamFilter(query);
-  const events = c.get('emulator').events;
-  return streamSSE(c, async (stream) => {
-    let queue: EmulatorEvent[] = [];
-    let head = 0;
-    let dropped = 0;
-    let done = false;
-    let wake: (() => void) | undefined;
-    const unsubscribe = events.subscribe((event) => {
-      if (done || !matches(event)) return;
-      if (queue.length - head >= MAX_QUEUED_EVENTS) dropped++;
-      else queue.push(event);
-      wake?.();
-    });
-    const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), query.heartbeatMs);
-    heartbeat.unref();
-    stream.onAbort(() => {
-      done = true;
-      wake?.();
-    });
-    try {
-      await stream.write(': connected\n\n');
-      while (!done) {
-        if (head === queue.length) {
-          queue = [];
-          head = 0;
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = undefined;
-          continue;
+export function streamRoutes(emulator: Emulator) {
+  return new Hono<AppEnv>().get('/', (c) => {
+    const query = parseQuery(c, StreamQuerySchema);
+    const matches = streamFilter(query);
+    const events = emulator.events;
+    return streamSSE(c, async (stream) => {
+      let queue: EmulatorEvent[] = [];
+      let head = 0;
+      let dropped = 0;
+      let done = false;
+      let wake: (() => void) | undefined;
+      const unsubscribe = events.subscribe((event) => {
+        if (done || !matches(event)) return;
+        if (queue.length - head >= MAX_QUEUED_EVENTS) dropped++;
+        else queue.push(event);
+        wake?.();
+      });
+      const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), query.heartbeatMs);
+      heartbeat.unref();
+      stream.onAbort(() => {
+        done = true;
+        wake?.();
+      });
+      try {
+        await stream.write(': connected\n\n');
+        while (!done) {
+          if (head === queue.length) {
+            queue = [];
+            head = 0;
+            await new Promise<void>((resolve) => (wake = resolve));
+            wake = undefined;
+            continue;
+          }
+          if (dropped > 0) {
+            await stream.write(`: ${dropped} event(s) dropped: the client read too slowly\n\n`);
+            dropped = 0;
+          }
+          const event = queue[head++] as EmulatorEvent;
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(payloadOf(event)) });
         }
-        if (dropped > 0) {
-          await stream.write(`: ${dropped} event(s) dropped: the client read too slowly\n\n`);
-          dropped = 0;
-        }
-        const event = queue[head++] as EmulatorEvent;
-        await stream.writeSSE({ event: event.type, data: JSON.stringify(payloadOf(event)) });
+      } finally {
+        // Unsubscribe when the client disconnects (or the server closes the connection).
+        done = true;
+        unsubscribe();
+        clearInterval(heartbeat);
       }
-    } finally {
-      // Unsubscribe when the client disconnects (or the server closes the connection).
-      done = true;
-      unsubscribe();
-      clearInterval(heartbeat);
-    }
+    });
   });
-});
+}

@@ -1,6 +1,7 @@
 /**
  * Optional protection of the control plane: with an admin token configured, every
- * request under /__ needs `authorization: Bearer <token>`.
+ * request under /__ needs `authorization: Bearer <token>`, except the web inspector's page and
+ * assets (/__/…): the page asks for the token and sends it on each call it makes.
  */
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
@@ -10,7 +11,8 @@ import type { Emulator } from '../../emulator.js';
 export function adminAuth(emulator: Emulator): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = emulator.options.adminToken;
-    if (token !== undefined) {
+    const inspectorPage = c.req.path === '/__' || c.req.path.startsWith('/__/');
+    if (token !== undefined && !inspectorPage) {
       const given = c.req.header('authorization') ?? '';
       if (given !== `Bearer ${token}`) {
         throw new ApiError(

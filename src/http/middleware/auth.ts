@@ -1,18 +1,18 @@
 /**
- * API authentication: `appid` + `apikey` headers, checked against the app registry (strict
- * or open), and the production Host shape `{appId}.api-{region}.…` (app always; region when
- * the app has one configured).
+ * API authentication (docs/reference.md#authentication-and-apps): `appid` + `apikey` headers,
+ * checked against the app registry (strict or open), and the production Host shape
+ * `{appId}.api-{region}.…` (app always; region when the app has one configured).
  */
 import type { MiddlewareHandler } from 'hono';
+import type { AppRegistry } from '../../catalog/apps.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 
 const PRODUCTION_HOST = /^([^.]+)\.api-([a-z0-9-]+)\./i;
 
-export function auth(): MiddlewareHandler<AppEnv> {
+export function auth(apps: AppRegistry): MiddlewareHandler<AppEnv> {
   // Not async (every check is synchronous): returning next()'s promise saves one per request.
   return (c, next) => {
-    const emulator = c.get('emulator');
     const appId = c.req.header('appid')?.trim() ?? '';
     const apiKey = c.req.header('apikey')?.trim() ?? '';
     if (!appId || !apiKey) {
@@ -42,9 +42,9 @@ export function auth(): MiddlewareHandler<AppEnv> {
         },
       );
     }
-    const app = emulator.apps.authenticate(appId, apiKey);
+    const app = apps.authenticate(appId, apiKey);
     if (!app) {
-      const known = emulator.apps.find(appId);
+      const known = apps.find(appId);
       // Never print the expected key: only that this one is not it.
       throw known
         ? new ApiError('ERR_UNAUTHORIZED', `The apikey is wrong for app "${appId}" (strict mode).`, {
@@ -72,7 +72,7 @@ export function auth(): MiddlewareHandler<AppEnv> {
         },
       );
     }
-    c.set('app', app);
+    c.set('appId', app.appId);
     return next();
   };
 }

@@ -6,19 +6,19 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { EmulatorOptions } from '../../config.js';
 
-export function limitBody(emulator: Emulator): MiddlewareHandler<AppEnv> {
+export function limitBody(options: EmulatorOptions): MiddlewareHandler<AppEnv> {
   const tooLarge = (limit: number) => () => {
     throw new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
   };
   const json = bodyLimit({
-    maxSize: emulator.options.bodyLimitBytes,
-    onError: tooLarge(emulator.options.bodyLimitBytes),
+    maxSize: options.bodyLimitBytes,
+    onError: tooLarge(options.bodyLimitBytes),
   });
   const upload = bodyLimit({
-    maxSize: emulator.options.uploadLimitBytes,
-    onError: tooLarge(emulator.options.uploadLimitBytes),
+    maxSize: options.uploadLimitBytes,
+    onError: tooLarge(options.uploadLimitBytes),
   });
   return (c, next) => {
     const isUpload = c.req.path.endsWith('/campaigns/upload');
@@ -26,7 +26,7 @@ export function limitBody(emulator: Emulator): MiddlewareHandler<AppEnv> {
     // c.req.raw.body: that builds a full Request per call and halves send throughput (bench/).
     const length = c.req.header('content-length');
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
-      const limit = isUpload ? emulator.options.uploadLimitBytes : emulator.options.bodyLimitBytes;
+      const limit = isUpload ? options.uploadLimitBytes : options.bodyLimitBytes;
       if (Number.parseInt(length, 10) > limit) tooLarge(limit)();
       return next();
     }

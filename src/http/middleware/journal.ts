@@ -1,11 +1,118 @@
 /**
  * Outermost API middleware: records every API request (refused ones too) in the journal
- * with its status, error code, app, applied scenario rule and duration.
+ * with its status, error code, app, applied scenario rules, duration, query, headers and
+ * both bodies (each capped at 64 KiB).
+ *
+ * Bodies are taken from what exists anyway: the request text from hono's body cache (a
+ * route reads it once), the response text from the body the Response was built with. The
+ * hot send path pays for no clone and no second read (bench/). Wrapping c.json to catch the
+ * object instead cost ~50% more CPU per request (a per-request closure on the Context).
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
+import type { JournalEntry } from '../../schemas/records.js';
 import { realNow } from '../../platform/clock.js';
+
+/** Each body is kept up to this many bytes of UTF-8. */
+const JOURNAL_BODY_LIMIT = 64 * 1024;
+
+/** Header values never kept in the journal. */
+const MASKED_HEADERS = new Set(['apikey', 'authorization']);
+
+const decoder = new TextDecoder();
+
+/** At most JOURNAL_BODY_LIMIT bytes of UTF-8, cut on a character boundary. */
+function capText(text: string): { text: string; truncated: boolean } {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short texts need no byte count.
+  if (text.length * 3 <= JOURNAL_BODY_LIMIT || Buffer.byteLength(text) <= JOURNAL_BODY_LIMIT)
+    return { text, truncated: false };
+  return { text: capBytes(Buffer.from(text)), truncated: true };
+}
+
+/** The first JOURNAL_BODY_LIMIT bytes as text, without a character cut in half at the end. */
+function capBytes(bytes: Uint8Array): string {
+  let end = Math.min(bytes.byteLength, JOURNAL_BODY_LIMIT);
+  // Step back over continuation bytes (10xxxxxx) to the start of the last whole character.
+  if (end < bytes.byteLength) while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return decoder.decode(bytes.subarray(0, end));
+}
+
+function capBinary(bytes: Uint8Array): { text: string; truncated: boolean } {
+  return { text: capBytes(bytes), truncated: bytes.byteLength > JOURNAL_BODY_LIMIT };
+}
+
+const NO_BODY = { text: null, truncated: false } as const;
+
+/** A body that was sent but not kept (a request refused before its route read a large body). */
+const NOT_KEPT = { text: null, truncated: true } as const;
+
+/**
+ * The request body as text: what a route already read (hono caches it). A body nobody read
+ * (the request was refused first) is read here only when it declares a length within the
+ * cap; a larger or chunked one is marked as not kept rather than read.
+ */
+async function requestBody(c: Context<AppEnv>): Promise<{ text: string | null; truncated: boolean }> {
+  const cache = c.req.bodyCache;
+  try {
+    if (cache.text) return capText(await cache.text);
+    if (cache.arrayBuffer) return capBinary(new Uint8Array(await cache.arrayBuffer));
+    if (cache.formData) return capBinary(new Uint8Array(await new Response(await cache.formData).arrayBuffer()));
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return NO_BODY;
+    const length = c.req.header('content-length');
+    if (length !== undefined) {
+      const size = Number(length);
+      if (!(size > 0)) return NO_BODY;
+      return size > JOURNAL_BODY_LIMIT ? NOT_KEPT : capText(await c.req.text());
+    }
+    if (c.req.header('transfer-encoding') !== undefined) return NOT_KEPT;
+    // Neither header: over HTTP/1.1 that is no body; in process (app.request) the body is a plain stream.
+    if (c.req.raw.body === null) return NO_BODY;
+    return capBinary(new Uint8Array(await c.req.arrayBuffer()));
+  } catch {
+    return NOT_KEPT;
+  }
+}
+
+/**
+ * The body a Response was built with. @hono/node-server's Response keeps it (string, bytes
+ * or null) under a symbol described "cache" until something reads the body; reading it from
+ * there keeps the server's fast path (no real Response built). A platform Response
+ * (in-process app.request) is cloned and read instead.
+ */
+async function responseBody(res: Response): Promise<{ text: string | null; truncated: boolean }> {
+  for (const key of Object.getOwnPropertySymbols(res)) {
+    if (key.description !== 'cache') continue;
+    const kept = (res as unknown as Record<symbol, unknown>)[key];
+    if (!Array.isArray(kept)) break;
+    const body: unknown = kept[1];
+    if (body === null || body === undefined) return NO_BODY;
+    if (typeof body === 'string') return capText(body);
+    if (body instanceof Uint8Array) return capBinary(body);
+    return NOT_KEPT; // a stream: never read here
+  }
+  if (res.body === null) return NO_BODY;
+  try {
+    return capText(await res.clone().text());
+  } catch {
+    return NOT_KEPT;
+  }
+}
+
+function requestHeaders(c: Context<AppEnv>): Record<string, string> {
+  const out: Record<string, string> = {};
+  c.req.raw.headers.forEach((value, name) => {
+    out[name] = MASKED_HEADERS.has(name) ? '***' : value;
+  });
+  return out;
+}
+
+function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return '';
+  const hash = url.indexOf('#', at);
+  return url.slice(at + 1, hash < 0 ? undefined : hash);
+}
 
 export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
   const { logger } = emulator;
@@ -17,18 +124,31 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
       await next();
     } finally {
       // c.get, not c.var: hono builds a fresh object on every c.var read (hot path, see bench/).
-      const rule = c.get('appliedRule');
-      const entry = {
+      const durationMs = Math.round((realNow() - started) * 100) / 100;
+      const rules = c.get('scenarioScope')?.appliedRules();
+      const last = rules?.at(-1);
+      const status = c.res.status;
+      const read = status === 499 ? NO_BODY : await requestBody(c);
+      const request = read.text === '' ? NO_BODY : read;
+      const response = status === 499 ? NO_BODY : await responseBody(c.res);
+      const entry: JournalEntry = {
         id: emulator.ids.objectId(),
         time: emulator.clock.nowIso(),
         method: c.req.method,
         path: c.req.path,
-        appId: c.get('app')?.appId ?? c.req.header('appid') ?? null,
-        status: c.res.status,
+        query: queryOf(c.req.url),
+        appId: c.get('appId') ?? c.req.header('appid') ?? null,
+        status,
         errorCode: c.get('errorCode') ?? null,
-        scenario: rule?.scenario ?? null,
-        rule: rule?.rule ?? null,
-        durationMs: Math.round((realNow() - started) * 100) / 100,
+        scenario: last?.scenario ?? null,
+        rule: last?.rule ?? null,
+        rules: rules ? rules.map((r) => ({ scenario: r.scenario, index: r.index, rule: r.rule })) : [],
+        requestHeaders: requestHeaders(c),
+        requestBody: request.text,
+        requestBodyTruncated: request.truncated,
+        responseBody: response.text,
+        responseBodyTruncated: response.truncated,
+        durationMs,
       };
       emulator.store.addJournal(entry);
       if (logRequests) logger.debug(requestLine(entry));

@@ -3,8 +3,8 @@
  * campaign to reach a status.
  */
 import { expect } from 'vitest';
-import type { EmulatorApp } from '../../src/index.js';
-import { call, type CallOptions } from '../helpers/app.js';
+import type { EmulatorApp, Campaign } from '../../src/index.js';
+import { call, type CallOptions } from './app.js';
 
 export const ORDER_TEMPLATE_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 export const CTA_CELL = '"{""type"":""web"",""data"":""https://shop.example/track""}"';
@@ -13,8 +13,8 @@ export async function createCampaign(
   app: EmulatorApp,
   body: Record<string, unknown> = {},
   options?: CallOptions,
-): Promise<any> {
-  const res = await call(
+): Promise<Campaign> {
+  const res = await call<Campaign>(
     app,
     'POST',
     '/api/campaigns',
@@ -32,8 +32,18 @@ export function uploadForm(csv: string | null, campaignId: string | null): FormD
   return form;
 }
 
+/** The answer of a CSV upload (docs/reference.md#upload-recipients-csv). */
+export interface UploadAnswer {
+  recipientsAdded: number;
+  uploaded: number;
+  total: number;
+  campaignId: string;
+  skipped: number;
+  errors: { row: number; reason: string }[];
+}
+
 export const upload = (app: EmulatorApp, csv: string | null, campaignId: string | null, options: CallOptions = {}) =>
-  call(app, 'POST', '/api/campaigns/upload', undefined, { ...options, raw: uploadForm(csv, campaignId) });
+  call<UploadAnswer>(app, 'POST', '/api/campaigns/upload', undefined, { ...options, raw: uploadForm(csv, campaignId) });
 
 /** CSV for the order-confirmation template: user_id,customerName,cta. */
 export function orderCsv(userIds: string[]): string {
@@ -46,10 +56,10 @@ export async function waitForCampaignStatus(
   id: string,
   status: string,
   timeoutMs = 10_000,
-): Promise<any> {
+): Promise<Campaign> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
-    const res = await call(app, 'GET', `/__inspect/campaigns/${id}`);
+    const res = await call<Campaign>(app, 'GET', `/__inspect/campaigns/${id}`);
     if (res.body.status === status) return res.body;
     if (performance.now() > deadline) throw new Error(`campaign ${id} is ${res.body.status}, expected ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -4,10 +4,9 @@
  * 100,000-recipient campaign never blocks other requests, then closes the campaign.
  */
 import type { Campaign, Delivery, Recipient, Template } from '../schemas/records.js';
-import { changeCampaignStatus, type CampaignDeps } from './campaign-records.js';
-import { assertTransition } from './campaign-status.js';
-import { createContentCompiler, createDeliveryBuilder, deliveredChannels } from './delivery.js';
-import type { DeliveryFaultPolicy } from './ports.js';
+import { assertCampaignStatusChange, changeCampaignStatus } from './campaign-status.js';
+import { createContentCompiler, createDeliveryBuilder, deliveredChannels } from './deliveries.js';
+import type { CampaignDeps, DeliveryFaultPolicy } from './ports.js';
 import { rowContentByType } from './template-channels.js';
 
 /** Checked every this many recipients (reading the clock per recipient would cost more). */
@@ -44,7 +43,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     deliveryId: string | null,
     at: string,
   ): void {
-    assertTransition('recipient', r.status, status);
+    assertCampaignStatusChange('recipient', r.status, status);
     deps.store.updateRecipient(campaignId, r.id, { status, failureReason: reason, deliveryId, updatedAt: at });
   }
 
@@ -54,8 +53,11 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     if (!campaign) return;
     let sent = 0;
     let failed = 0;
-    for (const r of deps.store.recipients(id)) r.status === 'sent' ? sent++ : r.status === 'failed' && failed++;
-    // CONTRACT §5.4: failed only when every recipient failed.
+    for (const r of deps.store.recipients(id)) {
+      if (r.status === 'sent') sent++;
+      else if (r.status === 'failed') failed++;
+    }
+    // docs/reference.md#send-a-campaign: failed only when every recipient failed.
     changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
       sentCount: sent,
       failedCount: failed,

@@ -1,11 +1,13 @@
 /**
- * Adapter between API requests and the scenario engine (CONTRACT §7): collects the
- * request's facts, asks the engine, applies delay/error/raw/rate-limit/drop faults, and
- * hands the route the delivery-fault policy of this request (global + header scenarios).
+ * Adapter between API requests and the scenario engine (docs/reference.md#scenarios): takes a snapshot of
+ * the request's facts, asks the engine for this request's scope (engine.forRequest), puts
+ * it on the context for the route (its delivery-fault policy) and the journal (its applied
+ * rules), and applies delay/error/raw/rate-limit/drop faults.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { badRequest } from '../../domain/errors.js';
-import type { AppliedRuleInfo, Decision } from '../../scenario-engine/engine.js';
+import type { Clock } from '../../domain/ports.js';
+import type { ScenarioEngine } from '../../scenario-engine/engine.js';
 import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
@@ -28,26 +30,22 @@ function dropConnection(c: Context<AppEnv>, label: string): Response {
   return new Response(null, { status: 499 });
 }
 
-const NO_DECISION: Decision = { applied: null, delayMs: 0, fault: null };
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function headerScenarios(c: Context<AppEnv>): string[] {
+function headerScenarios(c: Context<AppEnv>, engine: ScenarioEngine): string[] {
   const header = c.req.header(SCENARIO_HEADER);
   if (header === undefined) return [];
   const names = header
     .split(',')
     .map((n) => n.trim())
     .filter(Boolean);
-  const unknown = c.get('emulator').scenarios.unknown(names);
-  if (unknown.length) {
-    throw badRequest(
-      `Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET /__scenarios lists the loaded ones.`,
-      {
-        [SCENARIO_HEADER]: `unknown scenario "${unknown[0]}"`,
-      },
-    );
-  }
+  engine.requireLoaded(names, (unknown) =>
+    badRequest(
+      `Header ${SCENARIO_HEADER} names unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; GET ` +
+        `/__scenarios lists the loaded ones.`,
+      { [SCENARIO_HEADER]: `unknown scenario "${unknown[0]}"` },
+    ),
+  );
   return names;
 }
 
@@ -78,26 +76,36 @@ async function readBodyFacts(
   return { body: undefined, form: undefined };
 }
 
-async function requestFacts(c: Context<AppEnv>, withBody: boolean): Promise<RequestFacts> {
-  const { body, form } = withBody ? await readBodyFacts(c) : { body: undefined, form: undefined };
-  return factsOf(c, body, form);
+/** Header names and values as plain data: from Node's parsed headers when on a socket, else from the Request. */
+function headersOf(c: Context<AppEnv>): Record<string, string> {
+  const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)
+    ?.incoming;
+  if (!incoming?.headers) return Object.fromEntries(c.req.raw.headers);
+  // Node has parsed these already (auth read appid from them): copying them costs no Headers object (bench/).
+  const headers: Record<string, string> = {};
+  for (const name in incoming.headers) {
+    const value = incoming.headers[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
 }
 
-function factsOf(c: Context<AppEnv>, body: unknown, form: Record<string, unknown> | undefined): RequestFacts {
+/**
+ * A snapshot of the request as plain data: what the engine decides on now, and all that a
+ * scheduled campaign's delivery-fault policy keeps of the request (never the context).
+ */
+async function snapshotFacts(c: Context<AppEnv>, withBody: boolean): Promise<RequestFacts> {
+  const { body, form } = withBody ? await readBodyFacts(c) : { body: undefined, form: undefined };
   const path = normalisePath(c.req.path);
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const template =
     record.template !== null && typeof record.template === 'object' ? (record.template as Record<string, unknown>) : {};
   const fromPath = /^\/api\/campaigns\/([^/]+)/.exec(path)?.[1];
-  let headers: Record<string, string> | undefined;
   return {
     method: c.req.method,
     path,
-    appId: c.get('app')?.appId ?? null,
-    // Copied only when a header matcher asks: most requests never need it (bench/).
-    get headers() {
-      return (headers ??= Object.fromEntries(c.req.raw.headers));
-    },
+    appId: c.get('appId') ?? null,
+    headers: headersOf(c),
     body,
     templateKey: asString(template.key) ?? asString(record.templateKey) ?? asString(record.templateId),
     campaignId:
@@ -107,32 +115,21 @@ function factsOf(c: Context<AppEnv>, body: unknown, form: Record<string, unknown
   };
 }
 
-export function scenarios(): MiddlewareHandler<AppEnv> {
+export function scenarioFaults(engine: ScenarioEngine, clock: Clock): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const emulator = c.get('emulator');
-    const names = headerScenarios(c);
-    // A failDelivery rule that fires while the route runs is journaled too, unless a request rule already is.
-    let deliveryRule: AppliedRuleInfo | undefined;
-    const onDeliveryRule = (info: AppliedRuleInfo) => (deliveryRule ??= info);
-    // Nothing active and nothing named: no rule can fire now, so no facts are gathered. The
-    // delivery policy still reads the active set when a scheduled campaign runs later, and
-    // then builds the facts on demand.
-    const idle = names.length === 0 && !emulator.scenarios.hasActive();
-    let facts: RequestFacts | undefined = idle ? undefined : await requestFacts(c, emulator.scenarios.needsBody(names));
-    const decision = facts ? emulator.scenarios.decide(facts, names) : NO_DECISION;
-    c.set(
-      'deliveryFaults',
-      emulator.scenarios.deliveryFaults(names, () => (facts ??= factsOf(c, undefined, undefined)), onDeliveryRule),
-    );
-    if (decision.applied) c.set('appliedRule', decision.applied);
+    const names = headerScenarios(c, engine);
+    // Nothing active and nothing named: no rule can fire now, so the body is not read. The
+    // facts are still taken: a scheduled campaign's policy reads the active set when it runs.
+    const idle = names.length === 0 && !engine.hasActive();
+    const facts = await snapshotFacts(c, !idle && engine.needsBody(names));
+    const scope = engine.forRequest(facts, names);
+    c.set('scenarioScope', scope);
+    const { decision } = scope;
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     const fault = decision.fault;
-    if (!fault) {
-      await next();
-      if (deliveryRule && !c.get('appliedRule')) c.set('appliedRule', deliveryRule);
-      return;
-    }
-    const label = `"${decision.applied!.scenario}" ${decision.applied!.rule}`;
+    if (!fault) return next();
+    const decider = decision.applied.at(-1)!;
+    const label = `"${decider.scenario}" ${decider.rule}`;
     switch (fault.kind) {
       case 'drop':
         return dropConnection(c, label);
@@ -147,7 +144,7 @@ export function scenarios(): MiddlewareHandler<AppEnv> {
         });
       }
       default:
-        throw faultError(fault, label, emulator.clock.now());
+        throw faultError(fault, label, clock.now());
     }
   };
 }

@@ -12,9 +12,10 @@ import type {
   Store,
   Template,
 } from '../../src/index.js';
+import type { Channel } from '../../src/schemas/channels.js';
 import type { TemplateChannelRecord } from '../../src/schemas/template-channels.js';
 
-export type StoreFactory = (options: { maxDeliveries?: number }) => Promise<Store>;
+export type StoreFactory = (options: { maxDeliveries?: number; maxJournal?: number }) => Promise<Store>;
 
 const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute)).toISOString();
 
@@ -97,11 +98,18 @@ export const journalEntry = (n: number, over: Partial<JournalEntry> = {}): Journ
   time: at(n),
   method: 'POST',
   path: '/api/notifications/send',
+  query: '',
   appId: 'app-a',
   status: 200,
   errorCode: null,
   scenario: null,
   rule: null,
+  rules: [],
+  requestHeaders: {},
+  requestBody: null,
+  requestBodyTruncated: false,
+  responseBody: null,
+  responseBodyTruncated: false,
   durationMs: 1,
   ...over,
 });
@@ -142,7 +150,7 @@ const ids = (list: { id: string }[]) => list.map((x) => x.id);
 export function storeContract(name: string, factory: StoreFactory): void {
   describe(`${name}: the Store contract`, () => {
     const open: Store[] = [];
-    const make = async (options: { maxDeliveries?: number } = {}) => {
+    const make = async (options: { maxDeliveries?: number; maxJournal?: number } = {}) => {
       const store = await factory(options);
       open.push(store);
       return store;
@@ -216,8 +224,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
 
     it('inserts, updates and lists campaigns by app and status', async () => {
       const store = await make();
-      store.insertCampaign(campaign('c1'));
-      store.insertCampaign(campaign('c2', { appId: 'app-b', status: 'scheduled' }));
+      store.addCampaign(campaign('c1'));
+      store.addCampaign(campaign('c2', { appId: 'app-b', status: 'scheduled' }));
       const updated = store.updateCampaign('c1', { status: 'sent', sentCount: 2 });
       expect(updated).toMatchObject({ id: 'c1', status: 'sent', sentCount: 2, name: 'Campaign c1' });
       expect(store.getCampaign('c1')?.status).toBe('sent');
@@ -230,7 +238,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
 
     it('keeps recipients per campaign, finds them by user and updates them', async () => {
       const store = await make();
-      store.insertCampaign(campaign('c1'));
+      store.addCampaign(campaign('c1'));
       store.addRecipients('c1', [recipient('c1', 1), recipient('c1', 2)]);
       store.addRecipients('c2', [recipient('c2', 1)]);
       expect(store.hasRecipient('c1', 'user-2')).toBe(true);
@@ -269,6 +277,39 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(q({ path: '/api/templates', status: 401, errorCode: 'ERR_UNAUTHORIZED' })).toEqual(['j2']);
       expect(q({ appId: 'app-a', scenario: 'outage' })).toEqual(['j3']);
       expect(q({ since: Date.parse(at(2)) })).toEqual(['j2', 'j3']);
+      expect(ids(store.queryJournal({}, { ...ALL, order: 'desc' }).items)).toEqual(['j3', 'j2', 'j1']);
+      expect(ids(store.queryJournal({ appId: 'app-a' }, { offset: 1, limit: 5, order: 'desc' }).items)).toEqual(['j1']);
+      expect(store.getJournalEntry('j2')).toMatchObject({ id: 'j2', status: 401 });
+      expect(store.getJournalEntry('nope')).toBeUndefined();
+    });
+
+    it('filters the journal by body text (request or response) and by any applied rule', async () => {
+      const store = await make();
+      store.addJournal(journalEntry(1, { requestBody: '{"userId":"ada"}' }));
+      store.addJournal(journalEntry(2, { responseBody: '{"id":"ada-2"}' }));
+      store.addJournal(
+        journalEntry(3, {
+          scenario: 'b',
+          rule: 'rule 1',
+          rules: [
+            { scenario: 'a', index: 2, rule: 'rule 2' },
+            { scenario: 'b', index: 1, rule: 'rule 1' },
+          ],
+        }),
+      );
+      const q = (filter: object) => ids(store.queryJournal(filter, ALL).items);
+      expect(q({ bodyContains: 'ada' })).toEqual(['j1', 'j2']);
+      expect(q({ bodyContains: 'ADA' })).toEqual([]);
+      expect(q({ scenario: 'a' })).toEqual(['j3']);
+      expect(q({ scenario: 'b' })).toEqual(['j3']);
+    });
+
+    it('keeps at most maxJournal journal entries, dropping the oldest', async () => {
+      const store = await make({ maxJournal: 3 });
+      for (let n = 1; n <= 5; n++) store.addJournal(journalEntry(n));
+      expect(ids(store.queryJournal({}, ALL).items)).toEqual(['j3', 'j4', 'j5']);
+      expect(store.stats().journal).toBe(3);
+      expect(store.getJournalEntry('j1')).toBeUndefined();
     });
 
     it('puts, lists and deletes runtime templates', async () => {
@@ -321,6 +362,45 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(ids(store.listRuntimeTemplates())).toEqual(['t1']);
     });
 
+    it('resets everything: records, runtime templates, channels and the dropped count', async () => {
+      const store = await make({ maxDeliveries: 1 });
+      fill(store);
+      store.putChannel(channel('ch1', 'app-a'));
+      store.putTemplateChannel(templateChannel('t1', 'ch1'));
+      expect(store.stats().droppedDeliveries).toBe(1);
+      store.reset();
+      expect(store.stats()).toEqual({
+        deliveries: 0,
+        droppedDeliveries: 0,
+        notifications: 0,
+        campaigns: 0,
+        recipients: 0,
+        journal: 0,
+      });
+      expect(store.listRuntimeTemplates()).toEqual([]);
+      expect(store.listChannels('app-a')).toEqual([]);
+      expect(store.listTemplateChannels('app-a', 't1')).toEqual([]);
+    });
+
+    it('resets one app: its records, runtime templates and channels; other apps keep theirs', async () => {
+      const store = await make();
+      fill(store);
+      store.putRuntimeTemplate({ ...runtimeTemplate('t2'), appId: 'app-b' });
+      store.putChannel(channel('ch1', 'app-a'));
+      store.putChannel(channel('ch2', 'app-b'));
+      store.putTemplateChannel(templateChannel('t1', 'ch1'));
+      store.putTemplateChannel(templateChannel('t1', 'ch2', { appId: 'app-b' }));
+      store.reset('app-a');
+      expect(ids(store.queryDeliveries({}, ALL).items)).toEqual(['d2']);
+      expect(ids(store.queryJournal({}, ALL).items)).toEqual(['j2']);
+      expect(ids(store.listCampaigns({}))).toEqual(['cb']);
+      expect(ids(store.listRuntimeTemplates())).toEqual(['t2']);
+      expect(store.listChannels('app-a')).toEqual([]);
+      expect(ids(store.listChannels('app-b'))).toEqual(['ch2']);
+      expect(store.listTemplateChannels('app-a', 't1')).toEqual([]);
+      expect(store.listTemplateChannels('app-b', 't1').map((r) => r.channelId)).toEqual(['ch2']);
+    });
+
     it('clears one app and keeps the others, indexes included', async () => {
       const store = await make();
       fill(store);
@@ -337,13 +417,28 @@ export function storeContract(name: string, factory: StoreFactory): void {
   });
 }
 
+export const channel = (id: string, appId: string): Channel => ({
+  id,
+  appId,
+  name: `Channel ${id}`,
+  key: id,
+  type: 'push',
+  templateType: 'data',
+  enabled: true,
+  categoryFilter: false,
+  templateLabel: false,
+  config: {},
+  createdAt: at(1),
+  updatedAt: at(1),
+});
+
 /** Two apps' worth of every kind of record. */
 export function fill(store: Store): void {
   store.addDeliveries([delivery(1), delivery(2, { appId: 'app-b' })]);
   store.addNotification(notification(1));
   store.addNotification(notification(2, { appId: 'app-b' }));
-  store.insertCampaign(campaign('ca'));
-  store.insertCampaign(campaign('cb', { appId: 'app-b' }));
+  store.addCampaign(campaign('ca'));
+  store.addCampaign(campaign('cb', { appId: 'app-b' }));
   store.addRecipients('ca', [recipient('ca', 1)]);
   store.addRecipients('cb', [recipient('cb', 1, { appId: 'app-b' })]);
   store.addJournal(journalEntry(1));

@@ -1,0 +1,105 @@
+/**
+ * The deliveries view in a real browser: live rows without a reload, filters in the URL,
+ * and a delivery's detail rendered as its user sees it.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { EmulatorClock, startEmulator, type RunningEmulator } from '../../src/index.js';
+import { HAS_BROWSER, IMAGE_URL, launchBrowser, openPage, send } from './harness.js';
+
+describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
+  let browser: Browser;
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    await emu?.close();
+    emu = await startEmulator({
+      port: 0,
+      host: '127.0.0.1',
+      watch: false,
+      logLevel: 'silent',
+      fixturesDir: 'fixtures',
+      scenarios: [],
+      clock: new EmulatorClock('2030-11-29T08:00:00.000Z'),
+    });
+    return () => emu.close();
+  });
+
+  it('shows a send made through the API within 1 s, without a reload', async () => {
+    const { page, problems } = await openPage(browser);
+    await page.goto(`${emu.url}/__/`);
+    await page.getByText('Live: new deliveries appear at the top.').waitFor();
+    const navigations: string[] = [];
+    page.on('framenavigated', (f) => navigations.push(f.url()));
+    const started = Date.now();
+    expect((await send(emu, ['user-live-1'])).status).toBe(200);
+    await page.getByRole('cell', { name: 'user-live-1' }).waitFor({ timeout: 1000 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await page.locator('tbody tr').first().textContent()).toContain('user-live-1');
+    expect(navigations).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('puts a typed filter in the URL, and that URL opens the same rows', async () => {
+    await send(emu, ['ada', 'grace']);
+    await send(emu, ['linus']);
+    const { page, problems } = await openPage(browser);
+    await page.goto(`${emu.url}/__/`);
+    await page.getByRole('cell', { name: 'linus' }).waitFor();
+    await page.getByLabel('User').fill('grace');
+    await page.waitForURL((url) => url.searchParams.get('userId') === 'grace');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    const rows = await page.locator('tbody tr').allTextContents();
+    expect(rows[0]).toContain('grace');
+
+    const other = await openPage(browser);
+    await other.page.goto(page.url());
+    await other.page.getByRole('cell', { name: 'grace' }).waitFor();
+    expect(await other.page.locator('tbody tr').allTextContents()).toEqual(rows);
+    expect(await other.page.getByLabel('User').inputValue()).toBe('grace');
+    // back to the unfiltered list with the browser's back button
+    await page.goBack();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(3);
+    expect([...problems, ...other.problems]).toEqual([]);
+  });
+
+  it('opens a delivery: its rendered title and image, variables and raw record', async () => {
+    const hero = { url: IMAGE_URL, width: 600, height: 300 };
+    await send(emu, ['ada'], { name: 'Ada', discount_code: 'BF-ADA', hero });
+    const { page, problems } = await openPage(browser);
+    await page.goto(`${emu.url}/__/`);
+    await page
+      .getByRole('link', { name: /^Delivery / })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'Delivery to ada' }).waitFor();
+    expect(page.url()).toMatch(/\/__\/deliveries\/[0-9a-f]{24}$/);
+    const card = page.getByRole('figure', { name: 'In-app message' });
+    await expect.poll(() => card.textContent()).toContain('Ada, Black Friday is here');
+    const img = card.getByRole('img', { name: 'Notification image' });
+    expect(await img.getAttribute('src')).toBe(IMAGE_URL);
+    await expect
+      .poll(() => img.evaluate((el) => (el as unknown as { complete: boolean; naturalWidth: number }).naturalWidth > 0))
+      .toBe(true);
+    expect(await page.getByRole('figure', { name: 'Push notification' }).textContent()).toContain(
+      'Black Friday: 30% off',
+    );
+    expect(await page.getByRole('row', { name: /discount_code/ }).textContent()).toContain('BF-ADA');
+    expect(await page.getByLabel('Raw delivery record').textContent()).toContain('"userId": "ada"');
+    const links = page.getByRole('navigation', { name: 'Related' });
+    expect(await links.getByRole('link', { name: 'The request that caused it' }).getAttribute('href')).toMatch(
+      /^\/__\/requests\?bodyContains=notif_[0-9a-f]{24}$/,
+    );
+    // back and forward between the list and the detail
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Delivery to ada' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The data the screenshots (and a few tests) show: sends over the last hour of a manual clock,
+ * failures from a scenario, a finished and a scheduled campaign, an active scenario.
+ */
+import { EmulatorClock, startEmulator, type RunningEmulator } from '../../src/index.js';
+import { campaign, IMAGE_URL, send, sendCampaign } from './harness.js';
+
+export async function startSeeded(options: { adminToken?: string } = {}): Promise<RunningEmulator> {
+  const emu = await startEmulator({
+    port: 0,
+    host: '127.0.0.1',
+    watch: false,
+    logLevel: 'silent',
+    seed: 7,
+    fixturesDir: 'fixtures',
+    scenariosDir: 'scenarios',
+    clock: new EmulatorClock('2030-11-29T08:00:00.000Z'),
+    ...options,
+  });
+  return emu;
+}
+
+export async function seed(emu: RunningEmulator): Promise<{ campaignId: string; scheduledId: string }> {
+  const names = ['Ada', 'Grace', 'Linus', 'Margaret', 'Alan', 'Barbara', 'Ken', 'Radia'];
+  for (let minute = 0; minute < 50; minute++) {
+    const users = Array.from({ length: 1 + ((minute * 7) % 5) }, (_, i) => `user-${minute}${i}`);
+    await send(
+      emu,
+      users,
+      {
+        name: names[minute % names.length],
+        discount_code: `BF-${100 + minute}`,
+        hero: { url: IMAGE_URL, width: 600, height: 300 },
+      },
+      { headers: minute % 6 === 0 ? { 'x-emulator-scenario': 'flaky-devices' } : {} },
+    );
+    if (minute % 9 === 4) {
+      await send(
+        emu,
+        [`user-9${minute}`],
+        { name: 'Eve', discount_code: 'BF-X' },
+        { headers: { 'x-emulator-scenario': 'flaky-devices' } },
+      );
+    }
+    await emu.client.clock.advance(60_000);
+  }
+  await send(emu, ['user-1'], { name: 'Ada' }); // a 400: discount_code missing
+  await send(
+    emu,
+    ['user-2'],
+    { customerName: 'Grace', orderId: 'ORD-1', cta: { type: 'web', data: 'https://shop.example/o/1' } },
+    { template: 'order-confirmation' },
+  );
+  const campaignId = await campaign(
+    emu,
+    'Black Friday launch',
+    Array.from({ length: 40 }, (_, i) => `user-${1000 + i}`),
+  );
+  await sendCampaign(emu, campaignId);
+  await emu.client.waitForDeliveries({ campaignId }, { count: 40 });
+  const scheduledId = await campaign(emu, 'Cyber Monday teaser', ['user-1', 'user-2', 'user-3']);
+  await sendCampaign(emu, scheduledId, '2030-11-29T12:00:00Z');
+  await campaign(emu, 'Holiday draft', ['user-4']);
+  await emu.client.scenarios.activate(['slow-network']);
+  return { campaignId, scheduledId };
+}

@@ -1,0 +1,182 @@
+/**
+ * The request journal's content: query string, headers (secrets masked), request and
+ * response bodies capped at 64 KiB, every applied scenario rule; bodyContains= and
+ * GET /__inspect/requests/{id}.
+ */
+import { describe, expect, it } from 'vitest';
+import { expectApiError, makeTestApp } from '../helpers/app.js';
+import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import type { EmulatorApp } from '../../src/index.js';
+
+const LIMIT = 64 * 1024;
+const plain = (targets: string[]) => ({
+  template: { key: 'plain' },
+  targets,
+  mode: targets.length > 1 ? 'batch' : 'realtime',
+});
+const journal = async (app: EmulatorApp, query = '') => (await call(app, 'GET', `/__inspect/requests${query}`)).body;
+const lastEntry = async (app: EmulatorApp) => (await journal(app, '?order=desc&limit=1')).items[0];
+
+describe('journal entries', () => {
+  it('keep the query string, the headers with apikey and authorization masked, and both bodies', async () => {
+    const app = makeTestApp();
+    const body = plain(['user-1']);
+    const res = await call(app, 'POST', '/api/notifications/send?trace=1&x=%20y', body, {
+      appId: 'shop',
+      apiKey: 'secret-key',
+      headers: { authorization: 'Bearer secret-token', 'X-Request-Id': 'r-1' },
+    });
+    expect(res.status).toBe(200);
+    const entry = await lastEntry(app);
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/api/notifications/send',
+      query: 'trace=1&x=%20y',
+      appId: 'shop',
+      status: 200,
+      requestBody: JSON.stringify(body),
+      requestBodyTruncated: false,
+      responseBodyTruncated: false,
+      rules: [],
+    });
+    expect(JSON.parse(entry.responseBody)).toEqual(res.body);
+    expect(entry.requestHeaders).toMatchObject({
+      appid: 'shop',
+      apikey: '***',
+      authorization: '***',
+      'x-request-id': 'r-1',
+      'content-type': 'application/json',
+    });
+    expect(JSON.stringify(entry)).not.toMatch(/secret-key|secret-token/);
+  });
+
+  it('have an empty query, and null bodies for a GET', async () => {
+    const app = makeTestApp();
+    const res = await call(app, 'GET', '/api/templates');
+    const entry = await lastEntry(app);
+    expect(entry).toMatchObject({ query: '', requestBody: null, requestBodyTruncated: false });
+    expect(JSON.parse(entry.responseBody)).toEqual(res.body);
+  });
+
+  it('keep the error envelope as the response body, and a body the route refused before reading', async () => {
+    const app = makeTestApp({ apps: [{ appId: 'shop', apiKey: 'k' }] });
+    const refused = await send(app, plain(['a']), { appId: 'shop', apiKey: 'wrong' });
+    expectApiError(refused, 401, 'ERR_UNAUTHORIZED');
+    const entry = await lastEntry(app);
+    expect(entry.requestBody).toBe(JSON.stringify(plain(['a'])));
+    expect(JSON.parse(entry.responseBody)).toEqual(refused.body);
+    expect(entry.errorCode).toBe('ERR_UNAUTHORIZED');
+  });
+
+  it('keep a multipart upload as text, the CSV visible', async () => {
+    const app = makeTestApp();
+    const form = new FormData();
+    form.set('campaignId', 'nope');
+    form.set('file', new Blob(['user_id\nuser-77\n'], { type: 'text/csv' }), 'r.csv');
+    const res = await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: form });
+    expect(res.status).toBe(404);
+    const entry = await lastEntry(app);
+    expect(entry.requestBody).toContain('name="campaignId"');
+    expect(entry.requestBody).toContain('user_id\nuser-77');
+  });
+
+  it('keep the raw body a scenario answered with', async () => {
+    const app = makeTestApp({
+      scenarios: [{ name: 'html', rules: [{ match: {}, fault: { status: 502, body: '<h1>Bad Gateway</h1>' } }] }],
+    });
+    await send(app, plain(['a']), { headers: { 'x-emulator-scenario': 'html' } });
+    expect(await lastEntry(app)).toMatchObject({ status: 502, responseBody: '<h1>Bad Gateway</h1>' });
+  });
+});
+
+describe('64 KiB body cap', () => {
+  /** A JSON body of exactly `bytes` bytes (the send route reads it, then refuses it). */
+  const bodyOf = (bytes: number, unit = 'a') => {
+    const frame = '{"x":""}'.length;
+    const unitBytes = Buffer.byteLength(unit);
+    const fill = unit.repeat(Math.floor((bytes - frame) / unitBytes));
+    return `{"x":"${fill}${'a'.repeat(bytes - frame - Buffer.byteLength(fill))}"}`;
+  };
+  const post = (app: EmulatorApp, raw: string) =>
+    call(app, 'POST', '/api/notifications/send', undefined, { raw, headers: { 'content-type': 'application/json' } });
+
+  it('keeps a request body of exactly 64 KiB whole, and cuts one byte more', async () => {
+    const app = makeTestApp();
+    const exact = bodyOf(LIMIT);
+    await post(app, exact);
+    expect(await lastEntry(app)).toMatchObject({ requestBody: exact, requestBodyTruncated: false });
+    const over = bodyOf(LIMIT + 1);
+    await post(app, over);
+    const entry = await lastEntry(app);
+    expect(entry.requestBodyTruncated).toBe(true);
+    expect(entry.requestBody).toBe(over.slice(0, LIMIT));
+  });
+
+  it('cuts on a character boundary, never inside a multi-byte character', async () => {
+    const app = makeTestApp();
+    const body = bodyOf(LIMIT + 10, '€'); // 6 bytes of frame, then 3-byte € characters: one straddles the cap
+    await post(app, body);
+    const entry = await lastEntry(app);
+    expect(entry.requestBodyTruncated).toBe(true);
+    expect(Buffer.byteLength(entry.requestBody)).toBeLessThanOrEqual(LIMIT);
+    expect(Buffer.byteLength(entry.requestBody)).toBeGreaterThan(LIMIT - 4);
+    expect(entry.requestBody).not.toContain('\uFFFD');
+    expect(body.startsWith(entry.requestBody)).toBe(true);
+  });
+
+  it('cuts a response body past the cap and marks it', async () => {
+    const big = 'x'.repeat(LIMIT + 100);
+    const app = makeTestApp({
+      scenarios: [{ name: 'big', rules: [{ match: {}, fault: { status: 200, body: big } }] }],
+    });
+    await send(app, plain(['a']), { headers: { 'x-emulator-scenario': 'big' } });
+    const entry = await lastEntry(app);
+    expect(entry).toMatchObject({ responseBodyTruncated: true, requestBodyTruncated: false });
+    expect(entry.responseBody).toBe(big.slice(0, LIMIT));
+  });
+});
+
+describe('GET /__inspect/requests?bodyContains=', () => {
+  it('matches the request body or the response body, case-sensitively', async () => {
+    const app = makeTestApp();
+    await send(app, plain(['needle-user']), { appId: 'a' });
+    await send(app, plain(['other']), { appId: 'b' });
+    await call(app, 'GET', '/api/templates/no-such-template', undefined, { appId: 'c' });
+    const apps = async (q: string) => (await journal(app, q)).items.map((e: { appId: string }) => e.appId);
+    expect(await apps('?bodyContains=needle-user')).toEqual(['a']);
+    expect(await apps('?bodyContains=NEEDLE-USER')).toEqual([]);
+    // Only in the response: the 404 envelope names the template.
+    expect(await apps('?bodyContains=no-such-template')).toEqual(['c']);
+    expect(await apps('?bodyContains=%22mode%22')).toEqual(['a', 'b']);
+    expect(await apps('?bodyContains=')).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('GET /__inspect/requests/{id}', () => {
+  it('answers one entry, and 404 in the envelope for an unknown id', async () => {
+    const app = makeTestApp();
+    await send(app, plain(['a']));
+    const entry = await lastEntry(app);
+    const one = await call(app, 'GET', `/__inspect/requests/${entry.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual(entry);
+    expectApiError(await call(app, 'GET', '/__inspect/requests/000000000000000000000000'), 404, 'ERR_NOT_FOUND');
+    expectApiError(await call(app, 'GET', `/__inspect/requests/${entry.id}?x=1`), 400, 'ERR_BAD_REQUEST');
+  });
+});
+
+describe('journal cap', () => {
+  it('keeps maxJournal entries, dropping the oldest, and reports both in /__health', async () => {
+    const app = makeTestApp({ maxJournal: 2 });
+    for (const user of ['u1', 'u2', 'u3']) await send(app, plain([user]));
+    const body = await journal(app);
+    expect(body.total).toBe(2);
+    expect(body.items.map((e: { requestBody: string }) => JSON.parse(e.requestBody).targets[0])).toEqual(['u2', 'u3']);
+    expect((await call(app, 'GET', '/__health')).body).toMatchObject({ journal: 2, maxJournal: 2 });
+  });
+
+  it('defaults to 10,000 entries and refuses a cap below 1', () => {
+    expect(makeTestApp().emulator.options.maxJournal).toBe(10_000);
+    expect(() => makeTestApp({ maxJournal: 0 })).toThrow(/maxJournal/);
+  });
+});

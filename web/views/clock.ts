@@ -1,0 +1,105 @@
+/**
+ * Clock: the emulator's now and mode; advance it, set it, or go back to real time; the
+ * scheduled campaigns with the time left before each starts.
+ */
+import { api, client } from '../api.js';
+import { duration, fill, h, time } from '../dom.js';
+import { cell, table } from '../list.js';
+import { showError } from '../router.js';
+import type { ViewContext } from '../main.js';
+
+export async function clockView({ main, signal }: ViewContext): Promise<void> {
+  const now = h('p', { class: 'big', 'aria-live': 'polite' });
+  const scheduled = h('tbody');
+  const input = h('input', { id: 'clock-at', type: 'text', placeholder: '2030-01-01T09:00:00Z', spellcheck: 'false' });
+  let state = { now: '', mode: 'real' as string, readAt: performance.now() };
+
+  const nowMs = () => Date.parse(state.now) + (state.mode === 'real' ? performance.now() - state.readAt : 0);
+
+  function renderNow(): void {
+    fill(
+      now,
+      time(new Date(nowMs()).toISOString()),
+      ' ',
+      h('span', { class: `badge s-${state.mode}` }, state.mode === 'real' ? 'real time' : 'manual (frozen)'),
+    );
+  }
+
+  async function load(): Promise<void> {
+    const [clock, campaigns] = await Promise.all([
+      client.clock.get(),
+      api.campaigns({ status: 'scheduled', limit: 200 }),
+    ]);
+    if (signal.aborted) return;
+    state = { now: clock.now, mode: clock.mode, readAt: performance.now() };
+    if (!input.value) input.value = clock.now;
+    renderNow();
+    const items = [...campaigns.items].sort((a, b) => (a.scheduledAt ?? '').localeCompare(b.scheduledAt ?? ''));
+    fill(
+      scheduled,
+      items.length
+        ? items.map((c) =>
+            h(
+              'tr',
+              null,
+              cell(h('a', { href: `/__/campaigns/${c.id}` }, c.name)),
+              cell(c.appId),
+              cell(time(c.scheduledAt)),
+              cell(c.scheduledAt ? duration(Date.parse(c.scheduledAt) - nowMs()) : '—'),
+            ),
+          )
+        : h('tr', null, h('td', { colspan: '4', class: 'muted' }, 'No campaign is scheduled.')),
+    );
+  }
+
+  const act = (fn: () => Promise<unknown>) => async () => {
+    try {
+      await fn();
+      await load();
+    } catch (error) {
+      showError(main, error);
+    }
+  };
+  const button = (label: string, fn: () => Promise<unknown>, cls = '') => {
+    const b = h('button', { type: 'button', class: cls }, label);
+    b.addEventListener('click', act(fn));
+    return b;
+  };
+  const form = h(
+    'form',
+    { class: 'inline' },
+    h('label', { for: 'clock-at' }, 'Set to (ISO instant)'),
+    input,
+    h('button', { type: 'submit' }, 'Set clock'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void act(() => client.clock.set(input.value.trim()))();
+  });
+
+  main.append(
+    h('h1', { tabindex: '-1' }, 'Clock'),
+    now,
+    h(
+      'div',
+      { class: 'buttons', role: 'group', 'aria-label': 'Advance the clock' },
+      button('+1 minute', () => client.clock.advance(60_000)),
+      button('+1 hour', () => client.clock.advance(3_600_000)),
+      button('+1 day', () => client.clock.advance(86_400_000)),
+      button('Back to real time', () => client.clock.real(), 'secondary'),
+    ),
+    form,
+    h('p', { class: 'muted' }, 'Moving the clock past a campaign’s scheduled time starts it at once.'),
+    h('h2', null, 'Scheduled campaigns'),
+    table('Scheduled campaigns', ['Campaign', 'App', 'Starts at (UTC)', 'Time left'], scheduled),
+  );
+  await load();
+  const timer = setInterval(() => {
+    if (state.mode === 'real') renderNow();
+  }, 1000);
+  const refresh = setInterval(() => void load().catch(() => {}), 5000);
+  signal.addEventListener('abort', () => {
+    clearInterval(timer);
+    clearInterval(refresh);
+  });
+}

@@ -1,0 +1,193 @@
+/**
+ * Requests (the journal): every API call with its status, error code and the scenario rule
+ * that fired; detail with headers (keys masked by the server), query, both bodies and a
+ * "copy as curl" that replays it.
+ */
+import { api, frameBatcher, openStream, type JournalDetail } from '../api.js';
+import { badge, copyButton, fill, h, pre, shellQuote, time } from '../dom.js';
+import { cell, filterForm, pager, table, valuesFrom, type Field, type Values } from '../list.js';
+import { showError } from '../router.js';
+import type { ViewContext } from '../main.js';
+
+const PAGE = 100;
+const LIVE_WINDOW = 500;
+
+const FIELDS: Field[] = [
+  { name: 'appId', label: 'App' },
+  { name: 'method', label: 'Method', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+  { name: 'path', label: 'Path (exact)', placeholder: '/api/notifications/send' },
+  { name: 'status', label: 'Status', placeholder: '400' },
+  { name: 'errorCode', label: 'Error code', placeholder: 'ERR_…' },
+  { name: 'scenario', label: 'Scenario' },
+  { name: 'bodyContains', label: 'Body contains' },
+  { name: 'since', label: 'Since', placeholder: 'ISO instant' },
+  { name: 'until', label: 'Until', placeholder: 'ISO instant' },
+];
+
+function matches(e: JournalDetail, f: Values): boolean {
+  if (f.appId && e.appId !== f.appId) return false;
+  if (f.method && e.method !== f.method.toUpperCase()) return false;
+  if (f.path && e.path !== f.path) return false;
+  if (f.status && String(e.status) !== f.status) return false;
+  if (f.errorCode && e.errorCode !== f.errorCode) return false;
+  if (f.scenario && e.scenario !== f.scenario) return false;
+  if (f.bodyContains && !`${e.requestBody ?? ''}\n${e.responseBody ?? ''}`.includes(f.bodyContains)) return false;
+  const at = Date.parse(e.time);
+  if (f.since && !(at >= Date.parse(f.since))) return false;
+  if (f.until && !(at <= Date.parse(f.until))) return false;
+  return true;
+}
+
+const statusWord = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'failed' : 'ok');
+
+function row(e: JournalDetail): HTMLTableRowElement {
+  return h(
+    'tr',
+    { 'data-id': e.id, class: e.status >= 400 ? 'row-failed' : undefined },
+    cell(h('a', { href: `/__/requests/${e.id}`, 'aria-label': `Request ${e.method} ${e.path}` }, time(e.time, true))),
+    cell(h('code', null, e.method)),
+    cell(h('code', null, e.path)),
+    cell(h('span', { class: 'nowrap' }, e.appId ?? '—')),
+    cell(badge(statusWord(e.status), `HTTP ${e.status}`), ` ${e.status}`),
+    cell(e.errorCode ?? ''),
+    cell(e.scenario ? [h('strong', null, e.scenario), e.rule ? h('div', { class: 'reason' }, e.rule) : null] : ''),
+    cell(`${e.durationMs} ms`),
+  );
+}
+
+export async function requestsView({ main, query, signal }: ViewContext): Promise<void> {
+  const offset = Math.max(0, Number(query.get('offset')) || 0);
+  let filters = valuesFrom(FIELDS, query);
+  const body = h('tbody');
+  const status = h('p', { class: 'live-state', 'aria-live': 'polite' });
+  const pages = h('div');
+  let total = 0;
+  let control: AbortController | undefined;
+  const batch = frameBatcher<JournalDetail>((items, skipped) => {
+    const fragment = document.createDocumentFragment();
+    const fresh = items.slice(-LIVE_WINDOW);
+    for (let i = fresh.length - 1; i >= 0; i--) fragment.append(row(fresh[i]!));
+    body.prepend(fragment);
+    while (body.rows.length > LIVE_WINDOW) body.lastElementChild!.remove();
+    total += items.length + skipped;
+    fill(pages, pager(total, offset, PAGE, body.rows.length));
+  }, LIVE_WINDOW);
+  signal.addEventListener('abort', () => batch.cancel());
+
+  async function load(): Promise<void> {
+    const result = await api.requests({ ...filters, order: 'desc', limit: PAGE, offset });
+    if (signal.aborted) return;
+    total = result.total;
+    fill(body, result.items.map(row));
+    fill(pages, pager(total, offset, PAGE, result.items.length));
+    control?.abort();
+    if (offset > 0) return fill(status, 'Older page: not live.');
+    const c = new AbortController();
+    control = c;
+    signal.addEventListener('abort', () => c.abort());
+    openStream(
+      { types: 'request', appId: filters.appId },
+      (type, data) => {
+        if (type === 'request' && matches(data as JournalDetail, filters)) batch.push(data as JournalDetail);
+      },
+      c.signal,
+      (state) => fill(status, state === 'live' ? 'Live: new requests appear at the top.' : 'Reconnecting…'),
+    );
+  }
+
+  main.append(
+    h('h1', { tabindex: '-1' }, 'Requests'),
+    filterForm(FIELDS, filters, (next) => {
+      filters = next;
+      void load().catch((e: unknown) => showError(main, e));
+    }),
+    status,
+    table(
+      'API requests, newest first',
+      ['Time (UTC)', 'Method', 'Path', 'App', 'Status', 'Error code', 'Scenario / rule', 'Duration'],
+      body,
+    ),
+    pages,
+  );
+  await load();
+}
+
+/** A curl command that sends the same request again (the masked API key needs replacing). */
+export function curlOf(e: JournalDetail, origin = location.origin): string {
+  const parts = ['curl', '-sS', '-X', e.method, shellQuote(`${origin}${e.path}${e.query ? `?${e.query}` : ''}`)];
+  for (const [name, value] of Object.entries(e.requestHeaders ?? {})) {
+    // What curl sets itself or a browser/runtime added: not part of the call being replayed.
+    if (/^(host|content-length|connection|accept|accept-encoding|accept-language|user-agent|sec-.*)$/.test(name))
+      continue;
+    parts.push('-H', shellQuote(`${name}: ${value === '***' ? `<${name}>` : value}`));
+  }
+  if (e.requestBody) parts.push('--data-binary', shellQuote(e.requestBody));
+  return parts.join(' ');
+}
+
+function body(label: string, text: string | null | undefined, truncated: boolean | undefined): HTMLElement[] {
+  let shown = text ?? '';
+  try {
+    if (shown && !truncated) shown = JSON.stringify(JSON.parse(shown), null, 2);
+  } catch {
+    /* not JSON: as sent */
+  }
+  return [
+    h('h2', null, label, truncated ? h('span', { class: 'badge s-failed' }, ' truncated (first 64 KiB kept)') : null),
+    text === null || text === undefined || text === '' ? h('p', { class: 'muted' }, 'No body.') : pre(shown, label),
+  ];
+}
+
+export async function requestDetail({ main, params }: ViewContext): Promise<void> {
+  const e = await api.request(params[0]!);
+  const headers = Object.entries(e.requestHeaders ?? {});
+  fill(
+    main,
+    h('h1', { tabindex: '-1' }, `${e.method} ${e.path}`),
+    h(
+      'p',
+      null,
+      badge(statusWord(e.status), `HTTP ${e.status}`),
+      ` HTTP ${e.status}`,
+      e.errorCode ? ` · ${e.errorCode}` : '',
+      ` · ${e.durationMs} ms · `,
+      time(e.time, true),
+      e.appId ? ` · app ${e.appId}` : '',
+    ),
+    e.rules.length
+      ? h(
+          'div',
+          { class: 'note' },
+          h('strong', null, 'Scenario rules that applied'),
+          h(
+            'ul',
+            null,
+            e.rules.map((r) => h('li', null, h('a', { href: '/__/scenarios' }, r.scenario), `: ${r.rule}`)),
+          ),
+        )
+      : null,
+    h(
+      'div',
+      { class: 'title-row' },
+      h('h2', null, 'Replay'),
+      copyButton('Copy as curl', () => curlOf(e)),
+    ),
+    pre(curlOf(e), 'curl command'),
+    ...body('Response body', e.responseBody, e.responseBodyTruncated),
+    ...body('Request body', e.requestBody, e.requestBodyTruncated),
+    h('h2', null, 'Query'),
+    e.query ? pre(e.query, 'Query string') : h('p', { class: 'muted' }, 'None.'),
+    h('h2', null, 'Request headers'),
+    headers.length
+      ? table(
+          'Request headers',
+          ['Header', 'Value'],
+          h(
+            'tbody',
+            null,
+            headers.map(([k, v]) => h('tr', null, h('th', { scope: 'row' }, k), cell(h('code', null, v)))),
+          ),
+        )
+      : h('p', { class: 'muted' }, 'Not recorded.'),
+  );
+}

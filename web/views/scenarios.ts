@@ -1,0 +1,149 @@
+/**
+ * Scenarios: every loaded scenario with its rules in words (the engine's own explanations),
+ * an on/off switch (PUT /__scenarios/active), counters, the ones a request header activated,
+ * and the files refused at load.
+ */
+import { api, client, type ScenarioView } from '../api.js';
+import { badge, fill, h } from '../dom.js';
+import { cell, table } from '../list.js';
+import { showError } from '../router.js';
+import type { ViewContext } from '../main.js';
+
+function rules(s: ScenarioView): HTMLElement {
+  return table(
+    `Rules of ${s.name}`,
+    ['#', 'Rule', 'Matched', 'Fired', 'Times left'],
+    h(
+      'tbody',
+      null,
+      s.rules.map((r) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, String(r.rule)),
+          cell(r.explanation),
+          cell(String(r.matched)),
+          cell(String(r.applied)),
+          cell(r.remaining === null ? 'unlimited' : String(r.remaining)),
+        ),
+      ),
+    ),
+  );
+}
+
+export async function scenariosView({ main, signal }: ViewContext): Promise<void> {
+  const list = h('div');
+  const extra = h('div');
+  let active: string[] = [];
+
+  async function toggle(name: string, on: boolean, button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    const names = on ? [...active.filter((n) => n !== name), name] : active.filter((n) => n !== name);
+    try {
+      await client.scenarios.activate(names);
+      await load();
+    } catch (error) {
+      button.disabled = false;
+      showError(main, error);
+    }
+  }
+
+  async function load(): Promise<void> {
+    const data = await api.scenarios();
+    if (signal.aborted) return;
+    active = data.active;
+    const focused = document.activeElement?.getAttribute('data-scenario');
+    fill(
+      list,
+      data.scenarios.length === 0
+        ? h('p', null, 'No scenario is loaded. Put scenario files in the scenarios folder or POST /__scenarios.')
+        : data.scenarios.map((s) => {
+            const on = data.active.includes(s.name);
+            const button = h(
+              'button',
+              {
+                type: 'button',
+                role: 'switch',
+                'aria-checked': String(on),
+                'data-scenario': s.name,
+                class: `switch ${on ? 'on' : ''}`,
+                'aria-label': `${s.name} active`,
+              },
+              h('span', { class: 'knob', 'aria-hidden': 'true' }),
+              on ? 'On' : 'Off',
+            );
+            button.addEventListener('click', () => void toggle(s.name, !on, button));
+            return h(
+              'section',
+              { class: 'card', 'aria-labelledby': `sc-${s.name}` },
+              h(
+                'div',
+                { class: 'title-row' },
+                h('h2', { id: `sc-${s.name}` }, s.name, ' ', badge(on ? 'on' : 'off')),
+                button,
+              ),
+              s.description ? h('p', null, s.description) : null,
+              h('p', { class: 'muted' }, `from ${s.source}`),
+              rules(s),
+            );
+          }),
+    );
+    if (focused) list.querySelector<HTMLElement>(`[data-scenario="${CSS.escape(focused)}"]`)?.focus();
+    const header = data.headerActivated ?? [];
+    const errors = data.loadErrors ?? [];
+    fill(
+      extra,
+      h('h2', null, 'Activated by request header'),
+      header.length
+        ? header.map((s) => h('section', { class: 'card' }, h('h3', null, s.name), rules(s)))
+        : h('p', { class: 'muted' }, 'No request has named a scenario in the x-emulator-scenario header.'),
+      h('h2', null, 'Files refused at load'),
+      errors.length
+        ? h(
+            'ul',
+            { class: 'errors' },
+            errors.map((e) =>
+              h(
+                'li',
+                null,
+                h('code', null, e.file),
+                h(
+                  'ul',
+                  null,
+                  e.problems.map((p) => h('li', null, p)),
+                ),
+              ),
+            ),
+          )
+        : h(
+            'p',
+            { class: 'muted' },
+            data.loadErrors ? 'None: every scenario file loaded.' : 'Not reported by this emulator.',
+          ),
+    );
+  }
+
+  const resetButton = h('button', { type: 'button', class: 'secondary' }, 'Reset counters');
+  resetButton.addEventListener(
+    'click',
+    () =>
+      void client.scenarios
+        .reset()
+        .then(load)
+        .catch((e: unknown) => showError(main, e)),
+  );
+  main.append(
+    h('div', { class: 'title-row' }, h('h1', { tabindex: '-1' }, 'Scenarios'), resetButton),
+    h(
+      'p',
+      { class: 'muted' },
+      'A switched-on scenario applies to every request; a request can also name one in the x-emulator-scenario header.',
+    ),
+    list,
+    extra,
+  );
+  await load();
+  // Counters move with traffic: refresh every 2 s while the view is open.
+  const timer = setInterval(() => void load().catch(() => {}), 2000);
+  signal.addEventListener('abort', () => clearInterval(timer));
+}
