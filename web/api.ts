@@ -11,6 +11,7 @@ import {
   type RequestQuery,
 } from '../src/client/index.js';
 import type { Campaign, Delivery, JournalEntry } from '../src/schemas/records.js';
+import type { RuleView, ScenarioView } from '../src/scenario-engine/engine.js';
 
 export type { Campaign, Delivery, JournalEntry };
 export { EmulatorClientError };
@@ -48,23 +49,7 @@ export const query = (params: Record<string, string | number | undefined | null>
 /** A journal entry: request query, masked headers and both bodies (capped, with a truncated mark). */
 export type JournalDetail = JournalEntry;
 
-export interface RuleView {
-  rule: number;
-  explanation: string;
-  times: number | null;
-  after: number;
-  probability: number | null;
-  matched: number;
-  applied: number;
-  remaining: number | null;
-}
-export interface ScenarioView {
-  name: string;
-  description: string | null;
-  source: string;
-  active: boolean;
-  rules: RuleView[];
-}
+export type { RuleView, ScenarioView };
 export interface ScenarioList {
   active: string[];
   scenarios: ScenarioView[];

@@ -58,6 +58,19 @@ export interface ChannelSnapshot {
   templateLabel: boolean;
 }
 
+/** The fields of a channel that drift checks compare (never `config`: it holds credentials). */
+const toChannelSnapshot = (c: ChannelSnapshot): ChannelSnapshot => ({
+  id: c.id,
+  key: c.key,
+  name: c.name,
+  type: c.type,
+  templateType: c.templateType,
+  enabled: c.enabled,
+  categoryFilter: c.categoryFilter,
+  templateLabel: c.templateLabel,
+});
+const byChannelKey = (a: ChannelSnapshot, b: ChannelSnapshot) => cmp(a.key, b.key) || cmp(a.id, b.id);
+
 export interface AccountSnapshot {
   templates: TemplateSnapshot[];
   /** null: the fixtures have no channels file. */
@@ -162,18 +175,7 @@ export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnaps
     };
   });
   templates.sort((a, b) => cmp(a.key, b.key));
-  const channels = account.channels
-    .map((c): ChannelSnapshot => ({
-      id: c.id,
-      key: c.key,
-      name: c.name,
-      type: c.type,
-      templateType: c.templateType,
-      enabled: c.enabled,
-      categoryFilter: c.categoryFilter,
-      templateLabel: c.templateLabel,
-    }))
-    .sort((a, b) => cmp(a.key, b.key) || cmp(a.id, b.id));
+  const channels = account.channels.map(toChannelSnapshot).sort(byChannelKey);
   return { snapshot: { templates, channels }, warnings };
 }
 
@@ -223,20 +225,7 @@ export function snapshotFromFixtures(fixturesDir: string, appId: string): Accoun
   const hasChannelsFile = existsSync(join(fixturesDir, CHANNELS_FILE));
   return {
     templates,
-    channels: hasChannelsFile
-      ? channels
-          .map((c): ChannelSnapshot => ({
-            id: c.id,
-            key: c.key,
-            name: c.name,
-            type: c.type,
-            templateType: c.templateType,
-            enabled: c.enabled,
-            categoryFilter: c.categoryFilter,
-            templateLabel: c.templateLabel,
-          }))
-          .sort((a, b) => cmp(a.key, b.key) || cmp(a.id, b.id))
-      : null,
+    channels: hasChannelsFile ? channels.map(toChannelSnapshot).sort(byChannelKey) : null,
   };
 }
 
