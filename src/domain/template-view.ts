@@ -2,33 +2,15 @@
  * The real service's template object (docs/fidelity.md#templates-api) built from our Template record:
  * `templateId` = key (kept as `key` too), variableSchema in map form, `channelIds`.
  */
+import type { z } from 'zod';
 import type { Template, VariableSchemaEntry } from '../schemas/records.js';
 import type { Channel } from '../schemas/channels.js';
+import type { TemplateViewSchema } from '../schemas/responses.js';
 import { TemplateExtrasSchema, type TemplateExtras } from '../schemas/templates.js';
 import type { ChannelCatalog } from './ports.js';
 
-export interface TemplateView {
-  id: string;
-  appId: string;
-  name: string;
-  templateId: string;
-  key: string;
-  status: Template['status'];
-  category: string | null;
-  channelIds: string[];
-  /** Emulator extension: the channel types a send delivers through. */
-  channels: string[];
-  variableSchema: Record<string, { type: string; name: string; required: boolean }>;
-  config: Record<string, unknown>;
-  availability: string | null;
-  sequence: number | null;
-  /** Emulator extension: per-channel-type content. */
-  content: Record<string, unknown>;
-  /** Emulator extension: "fixture" (shared, read-only file) or "runtime" (created or overridden through the API). */
-  source: Template['source'];
-  createdAt: string;
-  updatedAt: string;
-}
+/** The template object the API answers with; its shape is a schema (the OpenAPI document is generated from it). */
+export type TemplateView = z.infer<typeof TemplateViewSchema>;
 
 /** A runtime template record: our Template plus the real service's extra fields. */
 export type RuntimeTemplate = Template & TemplateExtras;

@@ -54,3 +54,15 @@ export const ListRecipientsQuerySchema = pagedQuery({
     z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
   ),
 });
+const CAMPAIGN_ID_REQUIRED = 'is required: the id of a draft campaign';
+/** The CSV upload's multipart/form-data fields (the route reads the parts itself, without copies). */
+export const UploadFormSchema = z.object({
+  campaignId: z.string({ error: CAMPAIGN_ID_REQUIRED }).trim().min(1, CAMPAIGN_ID_REQUIRED),
+  file: z
+    .custom<Uint8Array>((v) => v instanceof Uint8Array, { error: 'is required: the CSV file as a multipart file part' })
+    .meta({
+      type: 'string',
+      contentMediaType: 'text/csv',
+      description: 'The CSV file: a `userId` column and one column per template variable.',
+    }),
+});

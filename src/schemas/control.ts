@@ -98,6 +98,11 @@ export const JournalQuerySchema = PageQuerySchema.extend({
 /** DELETE /__inspect and POST /__reset: everything, or one app's. */
 export const ClearQuerySchema = z.object({ appId: z.string().min(1).optional() });
 
+/** PUT /__scenarios/active: the whole active set. */
+export const ActiveScenariosBodySchema = z.strictObject({
+  names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
+});
+
 // ---- campaigns and the stream ----
 
 export const InspectCampaignsQuerySchema = PageQuerySchema.extend({

@@ -9,7 +9,9 @@ const isJsonObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 // z.custom keeps the parsed object as is: a copying record schema would turn an own
 // "__proto__" key into a prototype and hide it from the undeclared-variable check.
-const jsonObject = z.custom<Record<string, unknown>>(isJsonObject, { error: 'must be an object' });
+const jsonObject = z
+  .custom<Record<string, unknown>>(isJsonObject, { error: 'must be an object' })
+  .meta({ type: 'object' });
 
 export const SendNotificationBodySchema = z.object({
   template: z

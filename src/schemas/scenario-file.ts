@@ -37,7 +37,10 @@ function strictObject<T extends z.ZodRawShape>(shape: T) {
 }
 
 export const MatchSchema = strictObject({
-  method: text.transform((m) => m.toUpperCase()).optional(),
+  method: text
+    .transform((m) => m.toUpperCase())
+    .meta({ type: 'string' })
+    .optional(),
   path: z.string().regex(/^\//, 'must start with "/" (e.g. "/api/campaigns/:id/send")').optional(),
   appId: text.optional(),
   headers: z.record(z.string(), z.string()).optional(),

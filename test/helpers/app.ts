@@ -10,6 +10,7 @@ import {
   type EmulatorApp,
   type Notification,
 } from '../../src/index.js';
+import { checkAnswer } from './openapi.js';
 
 export const TEST_TEMPLATES = [
   {
@@ -76,7 +77,10 @@ export interface ErrorBody {
   error: { code: string; message: string; devMessage: string; details: Record<string, string> };
 }
 
-/** Calls the app in-process. API paths get auth headers unless `appId: ''` is passed. */
+/**
+ * Calls the app in-process. API paths get auth headers unless `appId: ''` is passed. The
+ * answer is checked against openapi.json (an answer it does not describe fails the test).
+ */
 export async function call<T = unknown>(
   app: EmulatorApp,
   method: string,
@@ -103,7 +107,22 @@ export async function call<T = unknown>(
   } catch {
     /* keep text */
   }
-  return { status: res.status, body: parsed as T, headers: res.headers };
+  const result = { status: res.status, body: parsed as T, headers: res.headers };
+  checkAnswer(app, method, path, result);
+  return result;
+}
+
+/** `app.request` with the answer checked against openapi.json, for requests `call()` cannot make (streamed bodies). */
+export async function request(app: EmulatorApp, path: string, init: RequestInit): Promise<Response> {
+  const res = await app.request(path, init);
+  const type = res.headers.get('content-type') ?? '';
+  const text = type.includes('json') ? await res.clone().text() : '';
+  checkAnswer(app, init.method ?? 'GET', path, {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+  });
+  return res;
 }
 
 /** The error of an answer the test knows is a refusal (after expectApiError). */

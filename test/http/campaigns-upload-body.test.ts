@@ -4,7 +4,7 @@ import type { Recipient, Campaign } from '../../src/index.js';
  * hand as curl and browsers send them, malformed ones, and whole-file refusals late in a file.
  */
 import { describe, expect, it } from 'vitest';
-import { expectApiError, makeTestApp, callOk, type List, errorOf, call } from '../helpers/app.js';
+import { expectApiError, makeTestApp, callOk, type List, errorOf, call, request } from '../helpers/app.js';
 import { createCampaign, CTA_CELL, orderCsv, upload } from '../helpers/campaigns.js';
 
 const TYPE = 'multipart/form-data; boundary=------------------------d74496d66958873e';
@@ -131,7 +131,7 @@ describe('POST /api/campaigns/upload: request body', () => {
       },
     });
     const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE };
-    const res = await app.request('/api/campaigns/upload', {
+    const res = await request(app, '/api/campaigns/upload', {
       method: 'POST',
       body,
       headers,

@@ -4,7 +4,17 @@ import type { Delivery } from '../../src/index.js';
  * order of checks of a send (each adjacent pair: the earlier check wins).
  */
 import { describe, expect, it } from 'vitest';
-import { CTA, call, expectApiError, makeTestApp, send, type List, errorOf, type ErrorBody } from '../helpers/app.js';
+import {
+  CTA,
+  call,
+  expectApiError,
+  makeTestApp,
+  request,
+  send,
+  type List,
+  errorOf,
+  type ErrorBody,
+} from '../helpers/app.js';
 
 const SEND = '/api/notifications/send';
 
@@ -86,7 +96,7 @@ describe('body limit', () => {
 
   it('answers 413 ERR_PAYLOAD_TOO_LARGE past bodyLimitBytes (with content-length)', async () => {
     const app = makeTestApp({ bodyLimitBytes: 200 });
-    const res = await app.request(SEND, {
+    const res = await request(app, SEND, {
       method: 'POST',
       headers: {
         appid: 'a',
@@ -110,7 +120,7 @@ describe('body limit', () => {
         controller.close();
       },
     });
-    const res = await app.request(SEND, {
+    const res = await request(app, SEND, {
       method: 'POST',
       headers: { appid: 'a', apikey: 'k', 'content-type': 'application/json' },
       body: stream,

@@ -11,6 +11,7 @@ import { scenarioControlRoutes } from './scenarios.js';
 import { inspectCampaignRoutes } from './inspect-campaigns.js';
 import { streamRoutes } from './stream.js';
 import { clockRoutes } from './clock.js';
+import { openapiRoutes } from './openapi.js';
 import { resetRoutes } from './reset.js';
 import { inspectorRoutes } from './inspector.js';
 import { appRoutes, deliveryDetailRoutes, deliveryStatsRoutes } from './inspector-data.js';
@@ -28,5 +29,6 @@ export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
     .route('/__reset', resetRoutes(emulator))
     .route('/__inspect', inspectRoutes(emulator))
     .route('/__inspect/deliveries', deliveryDetailRoutes(emulator))
-    .route('/__scenarios', scenarioControlRoutes(emulator));
+    .route('/__scenarios', scenarioControlRoutes(emulator))
+    .route('/__openapi.json', openapiRoutes());
 }

@@ -3,17 +3,12 @@
  * load or replace one, reset counters, delete one, and set the active set (docs/reference.md#scenarios).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { ApiError, badRequest } from '../../domain/errors.js';
 import { parseScenario } from '../../scenario-engine/load-scenarios.js';
+import { ActiveScenariosBodySchema, NoQuerySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
-import { NoQuerySchema } from '../../schemas/control.js';
 import { parseQuery, parseWith, readJson } from '../validate.js';
-
-const ActiveBodySchema = z.strictObject({
-  names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
-});
 
 const notLoaded = (name: string) =>
   new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, {
@@ -54,7 +49,7 @@ export function scenarioControlRoutes(emulator: Emulator) {
       return c.json({ active: engine.active(), scenarios: engine.explain() });
     })
     .put('/active', async (c) => {
-      const { names } = parseWith(ActiveBodySchema, await readJson(c), 'request body');
+      const { names } = parseWith(ActiveScenariosBodySchema, await readJson(c), 'request body');
       const engine = emulator.scenarios;
       engine.requireLoaded(names, (unknown, loaded) =>
         badRequest(

@@ -1,0 +1,347 @@
+/**
+ * OpenAPI operations of the control plane (/__…): inspection, waiting, scenarios, the
+ * clock, health and this document. No appid/apikey; the admin bearer token when one is set.
+ */
+import { z } from 'zod';
+import { ScenarioSchema } from '../scenario-engine/load-scenarios.js';
+import {
+  ClockBodySchema,
+  InspectCampaignsQuerySchema,
+  InspectRecipientsQuerySchema,
+  StreamQuerySchema,
+} from '../schemas/control.js';
+import {
+  ActiveScenariosBodySchema,
+  ClearQuerySchema,
+  DeliveryQuerySchema,
+  JournalQuerySchema,
+  NotificationQuerySchema,
+} from '../schemas/control.js';
+import { DeliverySchema, JournalEntrySchema, NotificationRecordSchema } from '../schemas/records.js';
+import {
+  ActiveScenariosSchema,
+  CampaignPageSchema,
+  CampaignViewSchema,
+  ClearResultSchema,
+  ClockStateSchema,
+  ResetResultSchema,
+  DeliveryPageSchema,
+  HealthSchema,
+  JournalPageSchema,
+  NotificationPageSchema,
+  RecipientPageSchema,
+  scenarioViewSchema,
+  TemplateViewSchema,
+} from '../schemas/responses.js';
+import {
+  AppListSchema,
+  AppTemplatesQuerySchema,
+  DeliveryStatsQuerySchema,
+  DeliveryStatsSchema,
+} from '../schemas/control-inspector.js';
+import { ChannelSchema } from '../schemas/channels.js';
+import { VariableSchemaEntrySchema } from '../schemas/records.js';
+import type { Resource } from './operation.js';
+
+export const ScenarioViewSchema = scenarioViewSchema(ScenarioSchema.shape.rules.element);
+const ScenarioLoadErrorSchema = z.object({ file: z.string(), problems: z.array(z.string()) });
+const ScenarioListSchema = z.object({
+  active: z.array(z.string()),
+  scenarios: z.array(ScenarioViewSchema),
+  /** The views with the counters of the `x-emulator-scenario` header layer, one per scenario a header activated. */
+  headerActivated: z.array(ScenarioViewSchema),
+  /** Scenario files refused at load or reload. */
+  loadErrors: z.array(ScenarioLoadErrorSchema),
+});
+/** POST /__scenarios/reset answers the list without the header layer and load errors. */
+const ScenarioCountersSchema = z.object({ active: z.array(z.string()), scenarios: z.array(ScenarioViewSchema) });
+const ScenarioDetailSchema = ScenarioViewSchema.extend({
+  /** The rules with the counters of the header layer. */
+  headerRules: ScenarioViewSchema.shape.rules,
+});
+const AppTemplatesSchema = z.object({
+  appId: z.string(),
+  authMode: z.enum(['open', 'strict']),
+  channels: z.array(ChannelSchema),
+  items: z.array(
+    TemplateViewSchema.extend({
+      variableList: z.array(VariableSchemaEntrySchema),
+      sample: z.object({ variables: z.record(z.string(), z.unknown()), rendered: z.record(z.string(), z.unknown()) }),
+    }),
+  ),
+});
+const CampaignIdParams = z.object({ id: z.string().describe('The campaign id (any app).') });
+
+/** The document itself, loosely: its own shape is OpenAPI 3.1's. */
+const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) });
+
+export const controlResource: Resource = {
+  tag: {
+    name: 'Control plane',
+    description:
+      'The emulator’s own endpoints under /__: what was delivered, waiting for it, fault scenarios, the clock. ' +
+      'They need no appid/apikey; when the emulator runs with an admin token, they need ' +
+      '`authorization: Bearer <token>`.',
+  },
+  control: true,
+  components: {
+    Health: HealthSchema,
+    ClockState: ClockStateSchema,
+    Delivery: DeliverySchema,
+    DeliveryPage: DeliveryPageSchema,
+    NotificationRecord: NotificationRecordSchema,
+    NotificationPage: NotificationPageSchema,
+    JournalEntry: JournalEntrySchema,
+    JournalPage: JournalPageSchema,
+    CampaignPage: CampaignPageSchema,
+    RecipientPage: RecipientPageSchema,
+    ClearResult: ClearResultSchema,
+    ScenarioView: ScenarioViewSchema,
+    ScenarioList: ScenarioListSchema,
+    ScenarioDetail: ScenarioDetailSchema,
+    ResetResult: ResetResultSchema,
+    AppList: AppListSchema,
+    AppTemplates: AppTemplatesSchema,
+    DeliveryStats: DeliveryStatsSchema,
+    ActiveScenarios: ActiveScenariosSchema,
+  },
+  operations: [
+    {
+      method: 'get',
+      path: '/__health',
+      operationId: 'getHealth',
+      summary: 'Liveness and a summary of what the emulator holds',
+      responses: { 200: { description: 'Up.', schema: HealthSchema } },
+      errors: {},
+    },
+    {
+      method: 'get',
+      path: '/__openapi.json',
+      operationId: 'getOpenApiDocument',
+      summary: 'This OpenAPI document',
+      responses: { 200: { description: 'The OpenAPI 3.1 document.', schema: OpenApiDocumentSchema } },
+      errors: {},
+    },
+    {
+      method: 'get',
+      path: '/__clock',
+      operationId: 'getClock',
+      summary: 'The emulator clock',
+      responses: { 200: { description: 'Now, and whether the clock follows real time.', schema: ClockStateSchema } },
+      errors: {},
+    },
+    {
+      method: 'post',
+      path: '/__clock',
+      operationId: 'setClock',
+      summary: 'Move the clock, jump to an instant, or choose the mode',
+      description: 'Exactly one of `advanceMs`, `now` or `mode`. Scheduled campaigns that come due start at once.',
+      body: { schema: ClockBodySchema, name: 'ClockRequest' },
+      responses: { 200: { description: 'The clock after the change.', schema: ClockStateSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/deliveries',
+      operationId: 'inspectDeliveries',
+      summary: 'Deliveries (one per user per send), filtered; optionally wait for a count',
+      description: 'With `waitFor=n`, answers as soon as n deliveries match, or with 408 after `timeoutMs`.',
+      query: DeliveryQuerySchema,
+      responses: {
+        200: { description: 'One page of matching deliveries.', schema: DeliveryPageSchema },
+        408: {
+          description: '`waitFor` not reached within `timeoutMs`: what matched so far.',
+          schema: DeliveryPageSchema,
+        },
+      },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/notifications',
+      operationId: 'inspectNotifications',
+      summary: 'Notifications (one per send call), filtered',
+      query: NotificationQuerySchema,
+      responses: { 200: { description: 'One page of matching notifications.', schema: NotificationPageSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/requests',
+      operationId: 'inspectRequests',
+      summary: 'The request journal: every API request, refused ones too',
+      query: JournalQuerySchema,
+      responses: { 200: { description: 'One page of matching journal entries.', schema: JournalPageSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'delete',
+      path: '/__inspect',
+      operationId: 'clearRecords',
+      summary: 'Clear the records (deliveries, notifications, campaigns, journal), of all apps or one',
+      query: ClearQuerySchema,
+      responses: { 200: { description: 'Cleared.', schema: ClearResultSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/campaigns',
+      operationId: 'inspectCampaigns',
+      summary: "Every app's campaigns, filtered",
+      query: InspectCampaignsQuerySchema,
+      responses: { 200: { description: 'One page of campaigns.', schema: CampaignPageSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/campaigns/{id}',
+      operationId: 'inspectCampaign',
+      summary: 'One campaign, whatever its app',
+      pathParams: CampaignIdParams,
+      responses: { 200: { description: 'The campaign.', schema: CampaignViewSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/campaigns/{id}/recipients',
+      operationId: 'inspectCampaignRecipients',
+      summary: "A campaign's recipients with their delivery status",
+      pathParams: CampaignIdParams,
+      query: InspectRecipientsQuerySchema,
+      responses: { 200: { description: 'One page of recipients.', schema: RecipientPageSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/stream',
+      operationId: 'streamEvents',
+      summary: 'Server-Sent Events: deliveries, campaigns, notifications and requests as they happen',
+      description:
+        'Each event is named after its type (`delivery`, `campaign`, `notification`, `request`) and carries the ' +
+        'record as JSON in `data`; a `: heartbeat` comment keeps the connection open.',
+      query: StreamQuerySchema,
+      responses: { 200: { description: 'An endless event stream.', contentType: 'text/event-stream' } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__scenarios',
+      operationId: 'listScenarios',
+      summary: 'Loaded scenarios, each rule explained with its counters, and the active set',
+      responses: { 200: { description: 'The scenarios.', schema: ScenarioListSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'post',
+      path: '/__scenarios',
+      operationId: 'loadScenario',
+      summary: 'Load a scenario, or replace the one with the same name',
+      body: { schema: ScenarioSchema, name: 'Scenario' },
+      responses: {
+        200: {
+          description: 'Replaced.',
+          schema: z.object({ replaced: z.literal(true), scenario: ScenarioViewSchema }),
+        },
+        201: { description: 'Loaded.', schema: z.object({ replaced: z.literal(false), scenario: ScenarioViewSchema }) },
+      },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'post',
+      path: '/__scenarios/reset',
+      operationId: 'resetScenarioCounters',
+      summary: 'Reset every rule counter',
+      responses: { 200: { description: 'The scenarios, counters at zero.', schema: ScenarioCountersSchema } },
+      errors: {},
+    },
+    {
+      method: 'put',
+      path: '/__scenarios/active',
+      operationId: 'setActiveScenarios',
+      summary: 'Set the active scenarios (the whole set)',
+      body: { schema: ActiveScenariosBodySchema, name: 'ActiveScenariosRequest' },
+      responses: { 200: { description: 'The active set.', schema: ActiveScenariosSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'delete',
+      path: '/__scenarios/{name}',
+      operationId: 'deleteScenario',
+      summary: 'Unload a scenario',
+      pathParams: z.object({ name: z.string().describe('The scenario name.') }),
+      responses: {
+        200: {
+          description: 'Unloaded.',
+          schema: z.object({ deleted: z.string(), active: z.array(z.string()) }),
+        },
+      },
+      errors: { 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'post',
+      path: '/__reset',
+      operationId: 'reset',
+      summary: 'Back to the start state, of every app or one',
+      description:
+        'Unlike DELETE /__inspect (recorded traffic only), this also drops runtime templates, channels and ' +
+        'template-channel rows, open-mode apps, runtime-loaded scenarios and counters, and restores the clock.',
+      query: ClearQuerySchema,
+      responses: { 200: { description: 'Reset.', schema: ResetResultSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/requests/{id}',
+      operationId: 'inspectRequest',
+      summary: 'One journal entry',
+      pathParams: z.object({ id: z.string().describe('The journal entry id.') }),
+      responses: { 200: { description: 'The entry.', schema: JournalEntrySchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/deliveries/{id}',
+      operationId: 'inspectDelivery',
+      summary: 'One delivery',
+      pathParams: z.object({ id: z.string().describe('The delivery id.') }),
+      responses: { 200: { description: 'The delivery.', schema: DeliverySchema } },
+      errors: { 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__inspect/delivery-stats',
+      operationId: 'inspectDeliveryStats',
+      summary: 'Deliveries sent and failed per time bucket (default: per minute over the last hour)',
+      query: DeliveryStatsQuerySchema,
+      responses: { 200: { description: 'Every bucket of the range, empty ones as 0.', schema: DeliveryStatsSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__apps',
+      operationId: 'listApps',
+      summary: 'The apps this emulator knows (never their keys)',
+      responses: { 200: { description: 'The apps.', schema: AppListSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
+    },
+    {
+      method: 'get',
+      path: '/__apps/{appId}/templates',
+      operationId: 'listAppTemplates',
+      summary: "An app's templates with its channels and a preview rendered from sample values",
+      pathParams: z.object({ appId: z.string().describe('The app id.') }),
+      query: AppTemplatesQuerySchema,
+      responses: { 200: { description: 'The templates.', schema: AppTemplatesSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'get',
+      path: '/__scenarios/{name}',
+      operationId: 'getScenario',
+      summary: 'One scenario, with the counters of both layers',
+      pathParams: z.object({ name: z.string().describe('The scenario name.') }),
+      responses: { 200: { description: 'The scenario.', schema: ScenarioDetailSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+  ],
+};

@@ -1,0 +1,194 @@
+/**
+ * Shapes of what the routes answer, beyond the stored records (records.ts, resources.ts):
+ * the error envelope, the enriched views, results of actions and the control plane's
+ * answers. The OpenAPI document is generated from these (src/openapi/), and the domain's
+ * own types are checked against them at compile time there.
+ */
+import { z } from 'zod';
+import {
+  CampaignSchema,
+  DeliverySchema,
+  JournalEntrySchema,
+  NotificationRecordSchema,
+  RecipientSchema,
+  TEMPLATE_STATUSES,
+  VARIABLE_TYPES,
+} from './records.js';
+import { CHANNEL_TYPES } from './channels.js';
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** The one error envelope; `codes` narrows `code` (every code of the table when all are passed). */
+export const errorEnvelopeSchema = (codes: readonly [string, ...string[]]) =>
+  z.object({
+    error: z.object({
+      code: z.enum(codes),
+      /** Human-facing text. */
+      message: z.string(),
+      /** What exactly was wrong, naming the field, row or parameter. */
+      devMessage: z.string(),
+      /** Field path → problem, when the error is about fields. */
+      details: z.record(z.string(), z.string()).optional(),
+    }),
+  });
+
+// ---- templates ----
+
+export const TemplateViewSchema = z.object({
+  id: z.string(),
+  appId: z.string(),
+  name: z.string(),
+  templateId: z.string(),
+  key: z.string(),
+  status: z.enum(TEMPLATE_STATUSES),
+  category: z.string().nullable(),
+  channelIds: z.array(z.string()),
+  channels: z.array(z.string()),
+  variableSchema: z.record(
+    z.string(),
+    z.object({ type: z.enum(VARIABLE_TYPES), name: z.string(), required: z.boolean() }),
+  ),
+  config: JsonObject,
+  availability: z.string().nullable(),
+  sequence: z.number().nullable(),
+  content: JsonObject,
+  source: z.enum(['fixture', 'runtime']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const SuccessSchema = z.object({ success: z.literal(true) });
+
+// ---- channels ----
+
+export const ChannelAvailabilitySchema = z.object({
+  type: z.enum(CHANNEL_TYPES),
+  /** −1: unlimited; 0: needs a plan provisioned by sales. */
+  limit: z.number(),
+  used: z.number(),
+});
+
+// ---- campaigns ----
+
+export const CampaignViewSchema = CampaignSchema.extend({
+  templateName: z.string().nullable(),
+  channelTypes: z.array(z.string()),
+});
+
+export const SendCampaignResultSchema = z.object({
+  id: z.string(),
+  status: CampaignSchema.shape.status,
+  scheduledAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+
+export const AddRecipientsResultSchema = z.object({ added: z.number(), total: z.number() });
+
+export const CsvRowErrorSchema = z.object({ row: z.number(), reason: z.string() });
+
+export const UploadResultSchema = z.object({
+  recipientsAdded: z.number(),
+  uploaded: z.number(),
+  total: z.number(),
+  campaignId: z.string(),
+  skipped: z.number(),
+  errors: z.array(CsvRowErrorSchema),
+});
+
+// ---- analytics ----
+
+const CountsSchema = z.object({ delivered: z.number(), viewed: z.number(), clicked: z.number() });
+
+export const ChannelMetricsSchema = CountsSchema.extend({
+  channelType: z.string(),
+  timeSeries: z.array(CountsSchema.extend({ date: z.string() })),
+});
+
+export const UserInsightsSchema = z.object({
+  userId: z.string(),
+  summary: CountsSchema,
+  notifications: z.array(
+    z.object({
+      notificationId: z.string(),
+      templateName: z.string().nullable(),
+      channelType: z.string(),
+      delivered: z.boolean(),
+      viewed: z.boolean(),
+      clicked: z.boolean(),
+      deliveredAt: z.string().nullable(),
+      viewedAt: z.string().nullable(),
+      clickedAt: z.string().nullable(),
+    }),
+  ),
+});
+
+export const RecordEventResultSchema = z.object({ success: z.literal(true), eventId: z.string() });
+
+// ---- control plane ----
+
+const ClockModeSchema = z.enum(['real', 'manual']);
+export const ClockStateSchema = z.object({ now: z.string(), mode: ClockModeSchema });
+
+const RetentionCountSchema = z.object({ stored: z.number(), max: z.number(), dropped: z.number() });
+
+export const HealthSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  uptimeMs: z.number(),
+  auth: z.enum(['open', 'strict']),
+  templates: z.number(),
+  apps: z.number(),
+  activeScenarios: z.array(z.string()),
+  deliveries: z.number(),
+  droppedDeliveries: z.number(),
+  maxDeliveries: z.number(),
+  /** Journal entries held, and the cap (oldest dropped beyond it). */
+  journal: z.number(),
+  maxJournal: z.number(),
+  /** Every kind of record: how many are held, the cap, and how many the cap has dropped. */
+  retention: z.object({
+    deliveries: RetentionCountSchema,
+    notifications: RetentionCountSchema,
+    journal: RetentionCountSchema,
+    campaigns: RetentionCountSchema,
+    recipients: RetentionCountSchema,
+  }),
+  clock: ClockStateSchema,
+});
+
+const pageOf = <T extends z.ZodType>(item: T) => z.object({ total: z.number(), items: z.array(item) });
+export const DeliveryPageSchema = pageOf(DeliverySchema);
+export const NotificationPageSchema = pageOf(NotificationRecordSchema);
+export const JournalPageSchema = pageOf(JournalEntrySchema);
+export const CampaignPageSchema = pageOf(CampaignViewSchema);
+export const RecipientPageSchema = pageOf(RecipientSchema);
+
+export const ClearResultSchema = z.object({ cleared: z.literal(true), appId: z.string().nullable() });
+export const ResetResultSchema = z.object({ reset: z.literal(true), appId: z.string().nullable() });
+
+/** Scenario views; `rule` is the rule schema of the scenario file format (it needs the error codes). */
+export const scenarioViewSchema = <R extends z.ZodObject>(rule: R) =>
+  z.object({
+    name: z.string(),
+    description: z.string().nullable(),
+    /** "api" or the file it was loaded from. */
+    source: z.string(),
+    active: z.boolean(),
+    rules: z.array(
+      z.object({
+        rule: z.number(),
+        explanation: z.string(),
+        match: rule.shape.match as z.ZodType<z.output<R>['match']>,
+        fault: rule.shape.fault as z.ZodType<z.output<R>['fault']>,
+        times: z.number().nullable(),
+        after: z.number(),
+        probability: z.number().nullable(),
+        matched: z.number(),
+        applied: z.number(),
+        /** Applications left under global activation; null when `times` is not set. */
+        remaining: z.number().nullable(),
+      }),
+    ),
+  });
+
+export const ActiveScenariosSchema = z.object({ active: z.array(z.string()) });
