@@ -6,30 +6,12 @@
 import type { SendNotificationBody } from '../schemas/notifications.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
-import type {
-  ChannelCatalog,
-  Clock,
-  DeliveryFaultPolicy,
-  Events,
-  Ids,
-  PerUser,
-  Store,
-  TemplateCatalog,
-} from './ports.js';
+import type { DeliveryFaultPolicy, PerUser, SendDeps } from './ports.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './deliveries.js';
 import { checkVariables } from './variables.js';
 import { rowContentByType } from './template-channels.js';
 
 export const TARGET_LIMITS = { realtime: 1, batch: 10_000 } as const;
-
-export interface NotificationServiceDeps {
-  store: Store;
-  templates: TemplateCatalog;
-  channels: ChannelCatalog;
-  clock: Clock;
-  ids: Ids;
-  events: Events;
-}
 
 type Mode = keyof typeof TARGET_LIMITS;
 type Variables = Record<string, unknown>;
@@ -68,7 +50,7 @@ export function assertApproved(template: Template): void {
   }
 }
 
-function findTemplate(deps: NotificationServiceDeps, appId: string, ref: SendNotificationBody['template']): Template {
+function findTemplate(deps: SendDeps, appId: string, ref: SendNotificationBody['template']): Template {
   const byKey = ref.key !== undefined ? deps.templates.findByKey(appId, ref.key) : undefined;
   const byId = ref.id !== undefined ? deps.templates.findById(appId, ref.id) : undefined;
   if (ref.key !== undefined && ref.id !== undefined && byKey && byId && byKey.id !== byId.id) {
@@ -147,7 +129,7 @@ function distinctTargets(targets: string[]): string[] {
   return targets;
 }
 
-export function createNotificationService(deps: NotificationServiceDeps) {
+export function createNotificationService(deps: SendDeps) {
   const compile = createContentCompiler();
   return {
     send(appId: string, body: SendNotificationBody, faults: DeliveryFaultPolicy): Notification {

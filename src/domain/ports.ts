@@ -286,14 +286,18 @@ export interface CampaignRuntime {
   elapsed(): number;
 }
 
-/** What the campaign modules (service, recipients, runner) are built from. */
-export interface CampaignDeps {
+/** What the sending services (one-call sends, campaigns) are built from. */
+export interface SendDeps {
   store: Store;
   templates: TemplateCatalog;
   channels: ChannelCatalog;
   clock: Clock;
   ids: Ids;
   events: Events;
+}
+
+/** What the campaign modules (service, recipients, runner) are built from. */
+export interface CampaignDeps extends SendDeps {
   runtime: CampaignRuntime;
   /** Work per chunk before yielding to the event loop. @default 5 */
   chunkBudgetMs?: number;
