@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { EmulatorClock, startEmulator, type CreateAppOptions, type RunningEmulator } from '../../src/index.js';
-import { campaign, HAS_BROWSER, launchBrowser, openPage, send, sendCampaign } from './harness.js';
+import type { CreateAppOptions, RunningEmulator } from '../../src/index.js';
+import { campaign, HAS_BROWSER, launchBrowser, openPage, send, startPageEmulator, sendCampaign } from './harness.js';
 
 const SEND_OUTAGE = {
   name: 'send-outage',
@@ -14,14 +14,8 @@ const SEND_OUTAGE = {
 };
 
 const start = (options: CreateAppOptions = {}): Promise<RunningEmulator> =>
-  startEmulator({
-    port: 0,
-    host: '127.0.0.1',
-    watch: false,
-    logLevel: 'silent',
-    fixturesDir: 'fixtures',
+  startPageEmulator({
     scenarios: [SEND_OUTAGE],
-    clock: new EmulatorClock('2030-11-29T08:00:00.000Z'),
     ...options,
   });
 

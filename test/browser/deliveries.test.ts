@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { EmulatorClock, startEmulator, type RunningEmulator } from '../../src/index.js';
-import { HAS_BROWSER, IMAGE_URL, launchBrowser, openPage, send } from './harness.js';
+import type { RunningEmulator } from '../../src/index.js';
+import { HAS_BROWSER, IMAGE_URL, launchBrowser, openPage, startPageEmulator, send } from './harness.js';
 
 describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
   let browser: Browser;
@@ -18,15 +18,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
   });
   beforeEach(async () => {
     await emu?.close();
-    emu = await startEmulator({
-      port: 0,
-      host: '127.0.0.1',
-      watch: false,
-      logLevel: 'silent',
-      fixturesDir: 'fixtures',
-      scenarios: [],
-      clock: new EmulatorClock('2030-11-29T08:00:00.000Z'),
-    });
+    emu = await startPageEmulator();
     return () => emu.close();
   });
 

@@ -5,9 +5,23 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { RunningEmulator } from '../../src/index.js';
+import { EmulatorClock, startEmulator, type CreateAppOptions, type RunningEmulator } from '../../src/index.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** An emulator for a page test: the repo's example fixtures, a manual clock, no scenarios unless given. */
+export function startPageEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({
+    port: 0,
+    host: '127.0.0.1',
+    watch: false,
+    logLevel: 'silent',
+    fixturesDir: 'fixtures',
+    scenarios: [],
+    clock: new EmulatorClock('2030-11-29T08:00:00.000Z'),
+    ...options,
+  });
+}
 export const HAS_BROWSER = existsSync(CHROMIUM);
 
 export const CHROMIUM_ARGS = [

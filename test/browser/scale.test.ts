@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { EmulatorClock, startEmulator, type RunningEmulator } from '../../src/index.js';
+import type { RunningEmulator } from '../../src/index.js';
 import { NO_DELIVERY_FAULTS } from '../../src/domain/ports.js';
-import { HAS_BROWSER, launchBrowser, openPage } from './harness.js';
+import { HAS_BROWSER, launchBrowser, openPage, startPageEmulator } from './harness.js';
 
 const LIVE_WINDOW = 500;
 
@@ -30,18 +30,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector at scale', () => {
   };
 
   beforeAll(async () => {
-    [browser, emu] = await Promise.all([
-      launchBrowser(),
-      startEmulator({
-        port: 0,
-        host: '127.0.0.1',
-        watch: false,
-        logLevel: 'silent',
-        fixturesDir: 'fixtures',
-        scenarios: [],
-        clock: new EmulatorClock('2030-11-29T08:00:00.000Z'),
-      }),
-    ]);
+    [browser, emu] = await Promise.all([launchBrowser(), startPageEmulator()]);
     for (let i = 0; i < 100; i++) batch(10_000);
     expect(emu.app.emulator.store.stats().deliveries).toBe(1_000_000);
   }, 120_000);

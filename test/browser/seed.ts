@@ -2,21 +2,11 @@
  * The data the screenshots (and a few tests) show: sends over the last hour of a manual clock,
  * failures from a scenario, a finished and a scheduled campaign, an active scenario.
  */
-import { EmulatorClock, startEmulator, type RunningEmulator } from '../../src/index.js';
-import { campaign, IMAGE_URL, send, sendCampaign } from './harness.js';
+import type { RunningEmulator } from '../../src/index.js';
+import { campaign, IMAGE_URL, send, sendCampaign, startPageEmulator } from './harness.js';
 
 export async function startSeeded(options: { adminToken?: string } = {}): Promise<RunningEmulator> {
-  const emu = await startEmulator({
-    port: 0,
-    host: '127.0.0.1',
-    watch: false,
-    logLevel: 'silent',
-    seed: 7,
-    fixturesDir: 'fixtures',
-    scenariosDir: 'scenarios',
-    clock: new EmulatorClock('2030-11-29T08:00:00.000Z'),
-    ...options,
-  });
+  const emu = await startPageEmulator({ seed: 7, scenarios: undefined, scenariosDir: 'scenarios', ...options });
   return emu;
 }
 
