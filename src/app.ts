@@ -4,11 +4,11 @@
  * onError and one notFound, on this root app.
  */
 import { Hono } from 'hono';
-import { methodNotAllowed } from 'hono/method-not-allowed';
 import { ApiError } from './domain/errors.js';
 import { createEmulator, type CreateAppOptions, type Emulator } from './emulator.js';
 import type { AppEnv } from './http/context.js';
-import { onError, onNotFound } from './http/render-error.js';
+import { errorResponse, onError, onNotFound } from './http/render-error.js';
+import { allowedMethodsOf } from './http/method-not-allowed.js';
 import { journal } from './http/middleware/journal.js';
 import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
@@ -28,23 +28,6 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
   const emulator = createEmulator(options);
   const app = new Hono<AppEnv>();
   for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(emulator));
-  app.use(
-    '*',
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) => {
-        throw new ApiError(
-          'ERR_BAD_REQUEST',
-          `${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}.`,
-          {
-            message: 'Method not allowed.',
-            status: 405,
-            headers: { Allow: methods.join(', ') },
-          },
-        );
-      },
-    }),
-  );
   const api = apiRoutes(emulator);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
   app.route('/', controlRoutes(emulator));
@@ -55,7 +38,21 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
     if (error instanceof ConnectionDropped) throw error;
     return renderError(error, c);
   });
-  // A browser opening the bare address lands on the web inspector; API clients keep the JSON 404.
-  app.notFound((c) => (c.req.path === '/' && wantsHtml(c) ? c.redirect('/__/') : onNotFound(c)));
+  const allowedMethods = allowedMethodsOf(app);
+  app.notFound((c) => {
+    // A browser opening the bare address lands on the web inspector; API clients keep the JSON 404.
+    if (c.req.path === '/' && wantsHtml(c)) return c.redirect('/__/');
+    const methods = allowedMethods(c.req.path);
+    if (methods.length === 0 || methods.includes(c.req.method)) return onNotFound(c);
+    const allow = methods.join(', ');
+    return errorResponse(
+      c,
+      new ApiError('ERR_BAD_REQUEST', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}.`, {
+        message: 'Method not allowed.',
+        status: 405,
+        headers: { Allow: allow },
+      }),
+    );
+  });
   return Object.assign(app, { emulator, close: () => emulator.close() });
 }
