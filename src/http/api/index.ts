@@ -1,14 +1,13 @@
 /**
  * The emulated API's route table, mounted under /api and /v3/business-messaging/api.
- * Middleware order: body limit → auth → scenario faults → route (the journal wraps it at the root).
+ * One middleware, the API gate (body limit → auth → scenario faults), then the route; the
+ * journal wraps both at the root.
  * Each table gets the services it uses, and the tenant's `appId` from auth on the context.
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
-import { limitBody } from '../middleware/body-limit.js';
-import { auth } from '../middleware/auth.js';
-import { scenarioFaults } from '../middleware/scenario-faults.js';
+import { apiGate } from '../middleware/api-gate.js';
 import { notificationRoutes } from './notifications.js';
 import { campaignRoutes } from './campaigns.js';
 import { templateRoutes } from './templates.js';
@@ -18,9 +17,7 @@ import { analyticsRoutes } from './analytics.js';
 
 export function apiRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
-    .use(limitBody(emulator.options))
-    .use(auth(emulator.apps))
-    .use(scenarioFaults(emulator.scenarios, emulator.clock))
+    .use(apiGate(emulator))
     .route('/', notificationRoutes(emulator.services))
     .route(
       '/',

@@ -8,7 +8,9 @@ import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 import type { EmulatorOptions } from '../../config.js';
 
-export function limitBody(options: EmulatorOptions): MiddlewareHandler<AppEnv> {
+export function limitBody(
+  options: Pick<EmulatorOptions, 'bodyLimitBytes' | 'uploadLimitBytes'>,
+): MiddlewareHandler<AppEnv> {
   const tooLarge = (limit: number) => () => {
     throw new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
   };
