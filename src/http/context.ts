@@ -15,5 +15,7 @@ export interface AppEnv {
      * middleware): the route passes on its delivery-fault policy, the journal reads its rules.
      */
     scenarioScope: RequestScope;
+    /** The JSON body's text as the route read it (readJson): the journal keeps it without awaiting a second read. */
+    requestText: string;
   };
 }

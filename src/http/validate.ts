@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { badRequest, type ErrorDetails } from '../domain/errors.js';
 import { depthExceeds, MAX_JSON_DEPTH, mayBeTooDeep } from '../domain/json-depth.js';
 import { issueDetails } from '../schemas/issues.js';
+import type { AppEnv } from './context.js';
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, prefix = ''): z.infer<S> {
   const result = schema.safeParse(value);
@@ -21,7 +22,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
   return result.data;
 }
 
-export async function readJson(c: Context): Promise<unknown> {
+export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
     throw badRequest(`Content-Type must be application/json (got "${type || 'none'}").`, {
@@ -29,6 +30,7 @@ export async function readJson(c: Context): Promise<unknown> {
     });
   }
   const text = await c.req.text();
+  c.set('requestText', text);
   if (text.trim() === '')
     throw badRequest('The request body is empty; send a JSON object.', { body: 'must be a JSON object' });
   let value: unknown;
@@ -46,7 +48,7 @@ export async function readJson(c: Context): Promise<unknown> {
   return value;
 }
 
-export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+export async function readJsonBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
   return parseWith(schema, await readJson(c), 'request body');
 }
 

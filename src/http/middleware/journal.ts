@@ -13,6 +13,7 @@ import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import type { JournalEntry } from '../../schemas/records.js';
 import { realNow } from '../../platform/clock.js';
+import { plainHeaders } from '../plain-headers.js';
 
 /** Each body is kept up to this many bytes of UTF-8. */
 const JOURNAL_BODY_LIMIT = 64 * 1024;
@@ -25,8 +26,16 @@ const decoder = new TextDecoder();
 /** At most JOURNAL_BODY_LIMIT bytes of UTF-8, cut on a character boundary. */
 function capText(text: string): { text: string; truncated: boolean } {
   // A UTF-16 unit is at most 3 UTF-8 bytes: short texts need no byte count.
-  if (text.length * 3 <= JOURNAL_BODY_LIMIT || Buffer.byteLength(text) <= JOURNAL_BODY_LIMIT)
-    return { text, truncated: false };
+  if (text.length * 3 <= JOURNAL_BODY_LIMIT) return { text, truncated: false };
+  // A long body: its first JOURNAL_BODY_LIMIT units are as many bytes when they are ASCII (a
+  // 10,000-target send), which spares encoding the whole body and decoding the cut.
+  const head = text.slice(0, JOURNAL_BODY_LIMIT);
+  const headBytes = Buffer.byteLength(head);
+  if (text.length <= JOURNAL_BODY_LIMIT && headBytes <= JOURNAL_BODY_LIMIT) return { text, truncated: false };
+  // Copied out (latin1 is a plain byte copy for ASCII): a slice would keep the whole body alive in the journal.
+  if (headBytes === head.length)
+    return { text: Buffer.from(head, 'latin1').toString('latin1'), truncated: text.length > JOURNAL_BODY_LIMIT };
+  if (Buffer.byteLength(text) <= JOURNAL_BODY_LIMIT) return { text, truncated: false };
   return { text: capBytes(Buffer.from(text)), truncated: true };
 }
 
@@ -47,12 +56,21 @@ const NO_BODY = { text: null, truncated: false } as const;
 /** A body that was sent but not kept (a request refused before its route read a large body). */
 const NOT_KEPT = { text: null, truncated: true } as const;
 
+type Kept = { text: string | null; truncated: boolean };
+
 /**
- * The request body as text: what a route already read (hono caches it). A body nobody read
- * (the request was refused first) is read here only when it declares a length within the
- * cap; a larger or chunked one is marked as not kept rather than read.
+ * The request body as text: what a route already read (readJson keeps its text on the
+ * context; hono caches other reads). A body nobody read (the request was refused first) is
+ * read here only when it declares a length within the cap; a larger or chunked one is
+ * marked as not kept rather than read. Synchronous in the common case (a JSON route).
  */
-async function requestBody(c: Context<AppEnv>): Promise<{ text: string | null; truncated: boolean }> {
+function requestBody(c: Context<AppEnv>): Kept | Promise<Kept> {
+  const read = c.get('requestText');
+  if (read !== undefined) return capText(read);
+  return unreadRequestBody(c);
+}
+
+async function unreadRequestBody(c: Context<AppEnv>): Promise<Kept> {
   const cache = c.req.bodyCache;
   try {
     if (cache.text) return capText(await cache.text);
@@ -80,7 +98,7 @@ async function requestBody(c: Context<AppEnv>): Promise<{ text: string | null; t
  * there keeps the server's fast path (no real Response built). A platform Response
  * (in-process app.request) is cloned and read instead.
  */
-async function responseBody(res: Response): Promise<{ text: string | null; truncated: boolean }> {
+function responseBody(res: Response): Kept | Promise<Kept> {
   for (const key of Object.getOwnPropertySymbols(res)) {
     if (key.description !== 'cache') continue;
     const kept = (res as unknown as Record<symbol, unknown>)[key];
@@ -92,19 +110,16 @@ async function responseBody(res: Response): Promise<{ text: string | null; trunc
     return NOT_KEPT; // a stream: never read here
   }
   if (res.body === null) return NO_BODY;
-  try {
-    return capText(await res.clone().text());
-  } catch {
-    return NOT_KEPT;
-  }
+  return res
+    .clone()
+    .text()
+    .then(capText, () => NOT_KEPT);
 }
 
 function requestHeaders(c: Context<AppEnv>): Record<string, string> {
-  const out: Record<string, string> = {};
-  c.req.raw.headers.forEach((value, name) => {
-    out[name] = MASKED_HEADERS.has(name) ? '***' : value;
-  });
-  return out;
+  const headers = plainHeaders(c);
+  for (const name of MASKED_HEADERS) if (name in headers) headers[name] = '***';
+  return headers;
 }
 
 function queryOf(url: string): string {
@@ -128,9 +143,12 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
       const rules = c.get('scenarioScope')?.appliedRules();
       const last = rules?.at(-1);
       const status = c.res.status;
-      const read = status === 499 ? NO_BODY : await requestBody(c);
+      // Awaited only when not already at hand (a body the route never read, an in-process Response).
+      const sent = status === 499 ? NO_BODY : requestBody(c);
+      const read = sent instanceof Promise ? await sent : sent;
       const request = read.text === '' ? NO_BODY : read;
-      const response = status === 499 ? NO_BODY : await responseBody(c.res);
+      const answered = status === 499 ? NO_BODY : responseBody(c.res);
+      const response = answered instanceof Promise ? await answered : answered;
       const entry: JournalEntry = {
         id: emulator.ids.objectId(),
         time: emulator.clock.nowIso(),

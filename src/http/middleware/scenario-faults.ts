@@ -4,13 +4,14 @@
  * it on the context for the route (its delivery-fault policy) and the journal (its applied
  * rules), and applies delay/error/raw/rate-limit/drop faults.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { badRequest } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
-import type { ScenarioEngine } from '../../scenario-engine/engine.js';
+import type { RequestScope, ScenarioEngine } from '../../scenario-engine/engine.js';
 import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
+import { plainHeaders } from '../plain-headers.js';
 
 export const SCENARIO_HEADER = 'x-emulator-scenario';
 
@@ -76,26 +77,14 @@ async function readBodyFacts(
   return { body: undefined, form: undefined };
 }
 
-/** Header names and values as plain data: from Node's parsed headers when on a socket, else from the Request. */
-function headersOf(c: Context<AppEnv>): Record<string, string> {
-  const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)
-    ?.incoming;
-  if (!incoming?.headers) return Object.fromEntries(c.req.raw.headers);
-  // Node has parsed these already (auth read appid from them): copying them costs no Headers object (bench/).
-  const headers: Record<string, string> = {};
-  for (const name in incoming.headers) {
-    const value = incoming.headers[name];
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
-
 /**
  * A snapshot of the request as plain data: what the engine decides on now, and all that a
  * scheduled campaign's delivery-fault policy keeps of the request (never the context).
  */
-async function snapshotFacts(c: Context<AppEnv>, withBody: boolean): Promise<RequestFacts> {
-  const { body, form } = withBody ? await readBodyFacts(c) : { body: undefined, form: undefined };
+function snapshotFacts(
+  c: Context<AppEnv>,
+  { body, form }: { body: unknown; form: Record<string, unknown> | undefined },
+): RequestFacts {
   const path = normalisePath(c.req.path);
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const template =
@@ -105,7 +94,7 @@ async function snapshotFacts(c: Context<AppEnv>, withBody: boolean): Promise<Req
     method: c.req.method,
     path,
     appId: c.get('appId') ?? null,
-    headers: headersOf(c),
+    headers: plainHeaders(c),
     body,
     templateKey: asString(template.key) ?? asString(record.templateKey) ?? asString(record.templateId),
     campaignId:
@@ -115,16 +104,11 @@ async function snapshotFacts(c: Context<AppEnv>, withBody: boolean): Promise<Req
   };
 }
 
+const NO_BODY_FACTS = { body: undefined, form: undefined };
+
 export function scenarioFaults(engine: ScenarioEngine, clock: Clock): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const names = headerScenarios(c, engine);
-    // Nothing active and nothing named: no rule can fire now, so the body is not read. The
-    // facts are still taken: a scheduled campaign's policy reads the active set when it runs.
-    const idle = names.length === 0 && !engine.hasActive();
-    const facts = await snapshotFacts(c, !idle && engine.needsBody(names));
-    const scope = engine.forRequest(facts, names);
-    c.set('scenarioScope', scope);
-    const { decision } = scope;
+  /** The scope is on the context; applies its delay and fault, if any, then the route. */
+  async function apply(c: Context<AppEnv>, next: Next, { decision }: RequestScope): Promise<Response | void> {
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     const fault = decision.fault;
     if (!fault) return next();
@@ -146,5 +130,24 @@ export function scenarioFaults(engine: ScenarioEngine, clock: Clock): Middleware
       default:
         throw faultError(fault, label, clock.now());
     }
+  }
+
+  function decide(c: Context<AppEnv>, facts: RequestFacts, names: string[]): RequestScope {
+    const scope = engine.forRequest(facts, names);
+    c.set('scenarioScope', scope);
+    return scope;
+  }
+
+  // Not async: with no rule matching on the body, the scope is decided synchronously and a
+  // request without delay or fault goes straight to its route (no promise of its own).
+  return (c, next) => {
+    const names = headerScenarios(c, engine);
+    // Nothing active and nothing named: no rule can fire now, so the body is not read. The
+    // facts are still taken: a scheduled campaign's policy reads the active set when it runs.
+    const idle = names.length === 0 && !engine.hasActive();
+    if (!idle && engine.needsBody(names))
+      return readBodyFacts(c).then((read) => apply(c, next, decide(c, snapshotFacts(c, read), names)));
+    const scope = decide(c, snapshotFacts(c, NO_BODY_FACTS), names);
+    return scope.decision.delayMs > 0 || scope.decision.fault ? apply(c, next, scope) : next();
   };
 }

@@ -1,0 +1,58 @@
+/**
+ * The journal's request headers over a real socket, where they are read from Node's parsed
+ * headers (not from the Request): names lower-case, repeated headers joined, secrets masked.
+ */
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/index.js';
+import { TEST_TEMPLATES } from '../helpers/app.js';
+import type { JournalEntry } from '../../src/schemas/records.js';
+
+let emu: RunningEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+/** node:http sends each value of an array as its own header line (fetch would join them first). */
+function post(url: string, headers: Record<string, string | string[]>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('journal request headers over HTTP', () => {
+  it('keeps every header lower-case, joins repeated ones and masks apikey and authorization', async () => {
+    emu = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false });
+    const body = JSON.stringify({ template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' });
+    const status = await post(
+      `${emu.url}/api/notifications/send`,
+      {
+        appid: 'app-test',
+        apikey: 'key-test',
+        Authorization: 'Bearer secret',
+        'Content-Type': 'application/json',
+        'X-Trace': ['first', 'second'],
+      },
+      body,
+    );
+    expect(status).toBe(200);
+    const journal = (await (await fetch(`${emu.url}/__inspect/requests`)).json()) as { items: JournalEntry[] };
+    const [entry] = journal.items;
+    expect(entry?.requestHeaders).toMatchObject({
+      appid: 'app-test',
+      apikey: '***',
+      authorization: '***',
+      'content-type': 'application/json',
+      'x-trace': 'first, second',
+    });
+    expect(JSON.stringify(entry?.requestHeaders)).not.toContain('secret');
+    expect(JSON.stringify(entry?.requestHeaders)).not.toContain('key-test');
+    expect(entry?.requestBody).toBe(body);
+  });
+});
