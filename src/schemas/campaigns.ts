@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { MODES, RECIPIENT_STATUSES, CAMPAIGN_STATUSES } from './records.js';
 import { absentWhenEmpty, pagedQuery } from './paging.js';
+import { userIdList } from './user-ids.js';
 
 const nonBlank = (what: string) =>
   z
@@ -30,10 +31,7 @@ export type UpdateCampaignBody = z.infer<typeof UpdateCampaignBodySchema>;
 /** The real service's sibling API allows 1–10,000 user IDs per call (docs/fidelity.md#campaigns). */
 export const MAX_USER_IDS_PER_CALL = 10_000;
 export const AddRecipientsBodySchema = z.object({
-  userIds: z
-    .array(nonBlank('user ID (string)'), { error: 'must be an array of user IDs' })
-    .min(1, 'must contain at least 1 user ID')
-    .max(MAX_USER_IDS_PER_CALL, `must contain at most ${MAX_USER_IDS_PER_CALL} user IDs per call`),
+  userIds: userIdList().max(MAX_USER_IDS_PER_CALL, `must contain at most ${MAX_USER_IDS_PER_CALL} user IDs per call`),
 });
 
 export const SendCampaignBodySchema = z.object({

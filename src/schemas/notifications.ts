@@ -3,6 +3,7 @@
  * such as mode and target count, are checked in domain/ in the contract's order).
  */
 import { z } from 'zod';
+import { userIdList } from './user-ids.js';
 
 const nonBlank = (what: string) => z.string().refine((s) => s.trim().length > 0, `must be a non-empty ${what}`);
 const isJsonObject = (v: unknown): v is Record<string, unknown> =>
@@ -28,9 +29,7 @@ export const SendNotificationBodySchema = z.object({
       message: 'one of "template.key" or "template.id" is required',
       path: ['key'],
     }),
-  targets: z
-    .array(nonBlank('user ID (string)'), { error: 'must be an array of user IDs' })
-    .min(1, 'must contain at least 1 user ID'),
+  targets: userIdList(),
   mode: z.string({ error: 'is required: "realtime" or "batch"' }),
   title: z.string().nullish(),
   tag: z.string().nullish(),
