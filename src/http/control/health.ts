@@ -7,35 +7,38 @@ import type { Emulator } from '../../emulator.js';
 import { VERSION } from '../../version.js';
 import { realNow } from '../../platform/clock.js';
 
-export function healthRoutes(emulator: Emulator) {
+/** What the health answer reads: the counters and settings of one emulator. */
+type HealthDeps = Pick<Emulator, 'store' | 'startedAt' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock'>;
+
+export function healthRoutes({ store, startedAt, apps, templates, scenarios, options, clock }: HealthDeps) {
   return new Hono<AppEnv>().get('/', (c) => {
-    const stats = emulator.store.stats();
+    const stats = store.stats();
     return c.json({
       status: 'ok',
       version: VERSION,
-      uptimeMs: Math.round(realNow() - emulator.startedAt),
-      auth: emulator.apps.mode,
-      templates: emulator.templates.count(),
-      apps: emulator.apps.list().length,
-      activeScenarios: emulator.scenarios.active(),
+      uptimeMs: Math.round(realNow() - startedAt),
+      auth: apps.mode,
+      templates: templates.count(),
+      apps: apps.list().length,
+      activeScenarios: scenarios.active(),
       deliveries: stats.deliveries,
       droppedDeliveries: stats.droppedDeliveries,
-      maxDeliveries: emulator.options.maxDeliveries,
+      maxDeliveries: options.maxDeliveries,
       journal: stats.journal,
-      maxJournal: emulator.options.maxJournal,
+      maxJournal: options.maxJournal,
       // Every kind of record: how many are held, the cap, and how many the cap has dropped.
       retention: {
-        deliveries: { stored: stats.deliveries, max: emulator.options.maxDeliveries, dropped: stats.droppedDeliveries },
+        deliveries: { stored: stats.deliveries, max: options.maxDeliveries, dropped: stats.droppedDeliveries },
         notifications: {
           stored: stats.notifications,
-          max: emulator.options.maxNotifications,
+          max: options.maxNotifications,
           dropped: stats.droppedNotifications,
         },
-        journal: { stored: stats.journal, max: emulator.options.maxJournal, dropped: stats.droppedJournal },
-        campaigns: { stored: stats.campaigns, max: emulator.options.maxCampaigns, dropped: stats.droppedCampaigns },
-        recipients: { stored: stats.recipients, max: emulator.options.maxRecipients, dropped: stats.droppedRecipients },
+        journal: { stored: stats.journal, max: options.maxJournal, dropped: stats.droppedJournal },
+        campaigns: { stored: stats.campaigns, max: options.maxCampaigns, dropped: stats.droppedCampaigns },
+        recipients: { stored: stats.recipients, max: options.maxRecipients, dropped: stats.droppedRecipients },
       },
-      clock: { now: emulator.clock.nowIso(), mode: emulator.clock.mode },
+      clock: { now: clock.nowIso(), mode: clock.mode },
     });
   });
 }

@@ -19,11 +19,11 @@ import { appRoutes, deliveryDetailRoutes, deliveryStatsRoutes } from './inspecto
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
-    .use('/__*', adminAuth(emulator))
+    .use('/__*', adminAuth(emulator.options))
     .route('/__apps', appRoutes(emulator))
     .route('/__inspect/delivery-stats', deliveryStatsRoutes(emulator))
     .route('/__health', healthRoutes(emulator))
-    .route('/__inspect/campaigns', inspectCampaignRoutes(emulator))
+    .route('/__inspect/campaigns', inspectCampaignRoutes(emulator.services))
     .route('/__inspect/stream', streamRoutes(emulator))
     .route('/__clock', clockRoutes(emulator))
     .route('/__reset', resetRoutes(emulator))

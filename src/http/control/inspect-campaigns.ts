@@ -9,20 +9,18 @@ import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../..
 import { NoQuerySchema } from '../../schemas/control.js';
 import { parseQuery } from '../validate.js';
 
-export function inspectCampaignRoutes(emulator: Emulator) {
+export function inspectCampaignRoutes({ campaigns }: Pick<Emulator['services'], 'campaigns'>) {
   return new Hono<AppEnv>()
     .get('/', (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, InspectCampaignsQuerySchema);
-      return c.json(emulator.services.campaigns.inspect.list(filter, { limit, offset, order }));
+      return c.json(campaigns.inspect.list(filter, { limit, offset, order }));
     })
     .get('/:id', (c) => {
       parseQuery(c, NoQuerySchema);
-      return c.json(emulator.services.campaigns.inspect.get(c.req.param('id')));
+      return c.json(campaigns.inspect.get(c.req.param('id')));
     })
     .get('/:id/recipients', (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, InspectRecipientsQuerySchema);
-      return c.json(
-        emulator.services.campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }),
-      );
+      return c.json(campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }));
     });
 }

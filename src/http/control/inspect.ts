@@ -16,14 +16,13 @@ import { parseQuery } from '../validate.js';
 import { waitForCount } from '../../inspect/wait-for.js';
 import { ApiError, badRequest, ERROR_CODES } from '../../domain/errors.js';
 
-export function inspectRoutes(emulator: Emulator) {
+export function inspectRoutes({ store, events }: Pick<Emulator, 'store' | 'events'>) {
   return new Hono<AppEnv>()
     .get('/deliveries', async (c) => {
       const { limit, offset, order, waitFor, timeoutMs, ...filter } = parseQuery(c, DeliveryQuerySchema);
-      const store = emulator.store;
       if (waitFor !== undefined) {
         const reached = await waitForCount(
-          emulator.events,
+          events,
           (e) => e.type === 'delivery',
           () => store.countDeliveries(filter),
           waitFor,
@@ -35,7 +34,7 @@ export function inspectRoutes(emulator: Emulator) {
     })
     .get('/notifications', (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, NotificationQuerySchema);
-      return c.json(emulator.store.queryNotifications(filter, { limit, offset, order }));
+      return c.json(store.queryNotifications(filter, { limit, offset, order }));
     })
     .get('/requests', (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, JournalQuerySchema);
@@ -44,12 +43,12 @@ export function inspectRoutes(emulator: Emulator) {
           errorCode: `must be one of ${ERROR_CODES.join(', ')}`,
         });
       }
-      return c.json(emulator.store.queryJournal(filter, { limit, offset, order }));
+      return c.json(store.queryJournal(filter, { limit, offset, order }));
     })
     .get('/requests/:id', (c) => {
       parseQuery(c, NoQuerySchema);
       const id = c.req.param('id');
-      const entry = emulator.store.getJournalEntry(id);
+      const entry = store.getJournalEntry(id);
       if (!entry) {
         throw new ApiError(
           'ERR_NOT_FOUND',
@@ -62,7 +61,7 @@ export function inspectRoutes(emulator: Emulator) {
     })
     .delete('/', (c) => {
       const { appId } = parseQuery(c, ClearQuerySchema, { emptyIsError: ['appId'] });
-      emulator.store.clear(appId);
+      store.clear(appId);
       return c.json({ cleared: true, appId: appId ?? null });
     });
 }

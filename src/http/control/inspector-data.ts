@@ -25,11 +25,15 @@ import { parseQuery } from '../validate.js';
 const notFound = (what: string, hint: string) =>
   new ApiError('ERR_NOT_FOUND', `${what} ${hint}`, { message: 'The requested resource was not found.' });
 
-export function appRoutes(emulator: Emulator) {
+export function appRoutes({
+  apps,
+  templates,
+  store,
+  channels,
+}: Pick<Emulator, 'apps' | 'templates' | 'store' | 'channels'>) {
   return new Hono<AppEnv>()
     .get('/', (c) => {
       parseQuery(c, z.object({}));
-      const { apps, templates } = emulator;
       const ids = new Set(apps.list().map((a) => a.appId));
       for (const t of templates.list()) if (t.appId !== null) ids.add(t.appId);
       const region = new Map(apps.list().map((a) => [a.appId, a.region]));
@@ -44,7 +48,6 @@ export function appRoutes(emulator: Emulator) {
     .get('/:appId/templates', async (c) => {
       const { seed } = parseQuery(c, AppTemplatesQuerySchema);
       const appId = c.req.param('appId');
-      const { apps, templates, store, channels } = emulator;
       if (apps.mode === 'strict' && !apps.list().some((a) => a.appId === appId)) {
         throw notFound(`No app "${appId}" is configured;`, 'GET /__apps lists the apps.');
       }
@@ -65,20 +68,20 @@ export function appRoutes(emulator: Emulator) {
     });
 }
 
-export function deliveryDetailRoutes(emulator: Emulator) {
+export function deliveryDetailRoutes({ store }: Pick<Emulator, 'store'>) {
   return new Hono<AppEnv>().get('/:id', (c) => {
     const id = c.req.param('id');
-    const delivery = emulator.store.getDelivery(id);
+    const delivery = store.getDelivery(id);
     if (!delivery) throw notFound(`No delivery "${id}" is stored`, '(unknown id, cleared, or dropped by the cap).');
     return c.json(delivery);
   });
 }
 
-export function deliveryStatsRoutes(emulator: Emulator) {
+export function deliveryStatsRoutes({ store, clock }: Pick<Emulator, 'store' | 'clock'>) {
   return new Hono<AppEnv>().get('/', (c) => {
     const { since, until, bucketMs: givenBucket, ...filter } = parseQuery(c, DeliveryStatsQuerySchema);
     const bucketMs = givenBucket ?? 60_000;
-    const end = until ?? emulator.clock.now();
+    const end = until ?? clock.now();
     const start = since ?? end - 3_600_000 + 1;
     if (start > end) throw badRequest('"since" must not be after "until".', { since: 'must not be after until' });
     const first = start - (start % bucketMs);
@@ -89,7 +92,7 @@ export function deliveryStatsRoutes(emulator: Emulator) {
       });
     }
     const counted = new Map(
-      emulator.store.countDeliveriesByTime({ ...filter, since: start, until: end }, bucketMs).map((b) => [b.start, b]),
+      store.countDeliveriesByTime({ ...filter, since: start, until: end }, bucketMs).map((b) => [b.start, b]),
     );
     const buckets = Array.from({ length: count }, (_, i) => {
       const at = first + i * bucketMs;

@@ -9,10 +9,10 @@ import type { Emulator } from '../../emulator.js';
 import { ClearQuerySchema } from '../../schemas/control.js';
 import { parseQuery } from '../validate.js';
 
-export function resetRoutes(emulator: Emulator) {
+export function resetRoutes({ reset }: Pick<Emulator, 'reset'>) {
   return new Hono<AppEnv>().post('/', (c) => {
     const { appId } = parseQuery(c, ClearQuerySchema, { emptyIsError: ['appId'] });
-    emulator.reset(appId);
+    reset(appId);
     return c.json({ reset: true, appId: appId ?? null });
   });
 }

@@ -15,11 +15,10 @@ const notLoaded = (name: string) =>
     message: 'The scenario was not found.',
   });
 
-export function scenarioControlRoutes(emulator: Emulator) {
+export function scenarioControlRoutes({ scenarios: engine }: Pick<Emulator, 'scenarios'>) {
   return new Hono<AppEnv>()
     .get('/', (c) => {
       parseQuery(c, NoQuerySchema);
-      const engine = emulator.scenarios;
       return c.json({
         active: engine.active(),
         scenarios: engine.explain(),
@@ -30,27 +29,24 @@ export function scenarioControlRoutes(emulator: Emulator) {
     .get('/:name', (c) => {
       parseQuery(c, NoQuerySchema);
       const name = c.req.param('name');
-      const view = emulator.scenarios.explainOne(name);
+      const view = engine.explainOne(name);
       if (!view) throw notLoaded(name);
       return c.json(view);
     })
     .post('/', async (c) => {
       const result = parseScenario(await readJson(c), 'scenario');
       if ('problems' in result) throw badRequest(`Invalid scenario: ${result.problems.join('; ')}`, result.details);
-      const engine = emulator.scenarios;
       const replaced = engine.has(result.scenario.name);
       engine.load(result.scenario, 'api');
       const view = engine.explain().find((s) => s.name === result.scenario.name);
       return c.json({ replaced, scenario: view }, replaced ? 200 : 201);
     })
     .post('/reset', (c) => {
-      const engine = emulator.scenarios;
       engine.reset();
       return c.json({ active: engine.active(), scenarios: engine.explain() });
     })
     .put('/active', async (c) => {
       const { names } = parseWith(ActiveScenariosBodySchema, await readJson(c), 'request body');
-      const engine = emulator.scenarios;
       engine.requireLoaded(names, (unknown, loaded) =>
         badRequest(
           `Unknown scenario(s) ${unknown.map((n) => `"${n}"`).join(', ')}; loaded: ${loaded.join(', ') || 'none'}.`,
@@ -62,7 +58,6 @@ export function scenarioControlRoutes(emulator: Emulator) {
     })
     .delete('/:name', (c) => {
       const name = c.req.param('name');
-      const engine = emulator.scenarios;
       if (!engine.remove(name)) throw notLoaded(name);
       return c.json({ deleted: name, active: engine.active() });
     });

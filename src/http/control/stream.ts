@@ -51,11 +51,10 @@ export function streamFilter(query: StreamQuery): (event: EmulatorEvent) => bool
   };
 }
 
-export function streamRoutes(emulator: Emulator) {
+export function streamRoutes({ events }: Pick<Emulator, 'events'>) {
   return new Hono<AppEnv>().get('/', (c) => {
     const query = parseQuery(c, StreamQuerySchema);
     const matches = streamFilter(query);
-    const events = emulator.events;
     return streamSSE(c, async (stream) => {
       let queue: (EmulatorEvent | undefined)[] = [];
       let head = 0;

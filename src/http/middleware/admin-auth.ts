@@ -6,11 +6,11 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { EmulatorOptions } from '../../config.js';
 
-export function adminAuth(emulator: Emulator): MiddlewareHandler<AppEnv> {
+export function adminAuth(options: Pick<EmulatorOptions, 'adminToken'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = emulator.options.adminToken;
+    const token = options.adminToken;
     const inspectorPage = c.req.path === '/__' || c.req.path.startsWith('/__/');
     if (token !== undefined && !inspectorPage) {
       const given = c.req.header('authorization') ?? '';
