@@ -147,7 +147,14 @@ describe('POST /api/campaigns/upload', () => {
     const noId = await upload(app, orderCsv(['u1']), null);
     expect(Object.keys(errorOf(noId).details)).toEqual(['campaignId']);
     const neither = await upload(app, null, null);
-    expect(Object.keys(errorOf(neither).details).sort()).toEqual(['campaignId', 'file']);
+    expect(errorOf(neither).details).toEqual({
+      campaignId: 'is required: the id of a draft campaign',
+      file: 'is required: the CSV file as a multipart file part',
+    });
+    expect(errorOf(neither).devMessage).toMatch(/^Invalid upload form: campaignId: is required.*; file: is required/);
+    // A campaignId of spaces only is as good as none.
+    const blankId = await upload(app, orderCsv(['u1']), '   ');
+    expect(errorOf(blankId).details).toEqual({ campaignId: 'is required: the id of a draft campaign' });
   });
 
   it("answers 404 for an unknown campaign and for another app's campaign", async () => {

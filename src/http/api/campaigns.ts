@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { Buffer } from 'node:buffer';
-import { ApiError, badRequest, type ErrorDetails } from '../../domain/errors.js';
+import { ApiError, badRequest } from '../../domain/errors.js';
 import type { UploadResult, UploadSession } from '../../domain/campaign-recipients.js';
 import {
   AddRecipientsBodySchema,
@@ -14,6 +14,7 @@ import {
   ListRecipientsQuerySchema,
   SendCampaignBodySchema,
   UpdateCampaignBodySchema,
+  UploadFormSchema,
 } from '../../schemas/campaigns.js';
 import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
@@ -99,6 +100,9 @@ async function* bodyPieces(c: Context<AppEnv>, limit: number): AsyncGenerator<Ui
 function* slices(bytes: Uint8Array): Generator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += PIECE_BYTES) yield bytes.subarray(at, at + PIECE_BYTES);
 }
+
+/** Stands for the file part in the form check: its bytes are streamed into the session, not kept. */
+const FILE_RECEIVED = new Uint8Array(0);
 
 const malformed = (error: unknown) =>
   badRequest(`The multipart body could not be read: ${(error as Error).message}`, {
@@ -199,12 +203,13 @@ async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: 
   }
   if (framing !== null) throw malformed(framing);
 
-  const details: ErrorDetails = {};
-  if (campaignId === null || campaignId === '') details.campaignId = 'is required: the id of a draft campaign';
-  if (!fileSeen) details.file = 'is required: the CSV file as a multipart file part';
-  if (Object.keys(details).length > 0) {
-    throw badRequest(`Missing form field(s): ${Object.keys(details).join(', ')}.`, details);
-  }
+  // The form's fields against its schema. The file went (or goes) straight into the upload
+  // session rather than being held, so what stands for it here is only whether it came.
+  parseWith(
+    UploadFormSchema,
+    { campaignId: campaignId ?? undefined, file: fileSeen ? FILE_RECEIVED : undefined },
+    'upload form',
+  );
   if (session === null && refusal === null) {
     start();
     for (const piece of held) {
