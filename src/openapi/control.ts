@@ -45,7 +45,7 @@ import type { Resource } from './operation.js';
 
 export const ScenarioViewSchema = scenarioViewSchema(ScenarioSchema.shape.rules.element);
 const ScenarioLoadErrorSchema = z.object({ file: z.string(), problems: z.array(z.string()) });
-const ScenarioListSchema = z.object({
+export const ScenarioListSchema = z.object({
   active: z.array(z.string()),
   scenarios: z.array(ScenarioViewSchema),
   /** The views with the counters of the `x-emulator-scenario` header layer, one per scenario a header activated. */
@@ -55,11 +55,11 @@ const ScenarioListSchema = z.object({
 });
 /** POST /__scenarios/reset answers the list without the header layer and load errors. */
 const ScenarioCountersSchema = z.object({ active: z.array(z.string()), scenarios: z.array(ScenarioViewSchema) });
-const ScenarioDetailSchema = ScenarioViewSchema.extend({
+export const ScenarioDetailSchema = ScenarioViewSchema.extend({
   /** The rules with the counters of the header layer. */
   headerRules: ScenarioViewSchema.shape.rules,
 });
-const AppTemplatesSchema = z.object({
+export const AppTemplatesSchema = z.object({
   appId: z.string(),
   authMode: z.enum(['open', 'strict']),
   channels: z.array(ChannelSchema),

@@ -86,7 +86,7 @@ export async function send(
   targets: string[],
   variables: Record<string, unknown> = { name: 'Ada', discount_code: 'BF-ADA' },
   extra: { template?: string; headers?: Record<string, string>; mode?: string } = {},
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${emu.url}/api/notifications/send`, {
     method: 'POST',
     headers: { ...HEADERS, ...extra.headers },

@@ -8,9 +8,12 @@ import type { RunningEmulator } from '../../src/index.js';
 import { HAS_BROWSER, launchBrowser, openPage } from './harness.js';
 import { seed, startSeeded } from './seed.js';
 
-// page.evaluate callbacks run in the browser; the Node typecheck has no DOM library.
-declare const window: any;
-declare const document: any;
+// The page globals these page.evaluate callbacks read (the Node typecheck has no DOM library).
+declare const window: { innerWidth: number };
+declare const document: {
+  documentElement: { scrollWidth: number };
+  activeElement: { textContent: string | null; tagName: string; id: string } | null;
+};
 declare function requestAnimationFrame(callback: (now: number) => void): number;
 
 describe.skipIf(!HAS_BROWSER)('web inspector: every view', () => {

@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/domain/errors.js';
 import { startEmulator } from '../../src/index.js';
-import { makeTestApp, TEST_TEMPLATES, type CallResult } from '../helpers/app.js';
-import { callUntyped as call } from '../helpers/untyped.js';
+import { makeTestApp, TEST_TEMPLATES, type CallResult, call } from '../helpers/app.js';
+import type { Campaign, DeliveryPage, Health, JournalPage, RecipientPage } from '../helpers/api-types.js';
 
 const SEED = 20261123;
 /** BENCH_FUZZ_SCALE multiplies the run counts (the bench's bigger pass). */
@@ -167,7 +167,7 @@ afterAll(async () => {
   // Nothing was polluted, and the emulator still answers.
   expect(prototypeKeys()).toEqual(cleanPrototypeKeys);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  expect((await call(app, 'GET', '/__health')).status).toBe(200);
+  expect((await call<Health>(app, 'GET', '/__health')).status).toBe(200);
   await app.close();
 });
 
@@ -253,8 +253,8 @@ describe('fuzz: sizes and encodings', () => {
       await fuzzCall(route.method, concretePath(route.path, ['plain']), undefined, { raw: deep });
     }
     // Journal and inspect answers still serialise after all that.
-    expect((await call(app, 'GET', '/__inspect/requests?limit=1000')).status).toBe(200);
-    expect((await call(app, 'GET', '/__inspect/deliveries?limit=1000')).status).toBe(200);
+    expect((await call<JournalPage>(app, 'GET', '/__inspect/requests?limit=1000')).status).toBe(200);
+    expect((await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries?limit=1000')).status).toBe(200);
   });
 
   it('path oddities and 10 KB headers', async () => {
@@ -294,7 +294,7 @@ describe('fuzz: CSV uploads', () => {
   };
 
   it('CR-only line ends, unclosed quotes, 10,000 columns, a 5 MB cell, formula cells, garbage multipart', async () => {
-    const created = await call(app, 'POST', '/api/campaigns', {
+    const created = await call<Campaign>(app, 'POST', '/api/campaigns', {
       name: 'fuzz',
       templateId: 'order-confirmation',
       deliveryMode: 'batch',
@@ -312,7 +312,8 @@ describe('fuzz: CSV uploads', () => {
     await upload(`user_id,customerName,cta\nu9,Deep,${deepCell}\n`, id);
     await fuzzCall('GET', `/api/campaigns/${id}/recipients?limit=1000`, undefined);
     // Formula cells are kept as text, never evaluated.
-    const recipients = (await call(app, 'GET', `/__inspect/campaigns/${id}/recipients?limit=100`)).body.items as {
+    const recipients = (await call<RecipientPage>(app, 'GET', `/__inspect/campaigns/${id}/recipients?limit=100`)).body
+      .items as {
       userId: string;
       variables: Record<string, unknown>;
     }[];
@@ -340,7 +341,7 @@ describe('fuzz: CSV uploads', () => {
   });
 
   it('random bytes as the CSV file and as the multipart body', async () => {
-    const created = await call(app, 'POST', '/api/campaigns', {
+    const created = await call<Campaign>(app, 'POST', '/api/campaigns', {
       name: 'fuzz-2',
       templateId: 'plain',
       deliveryMode: 'batch',

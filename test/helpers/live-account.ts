@@ -23,9 +23,10 @@ export interface LiveAccount {
 }
 
 export interface LiveApi {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** The answer, its body typed by the caller (`unknown` unless told). */
+  call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   /** Like call, but fails the test unless the answer is 2xx. */
-  ok(method: string, path: string, body?: unknown): Promise<any>;
+  ok<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
 export async function startLiveAccount(appIds: string[]): Promise<LiveAccount> {
@@ -40,19 +41,19 @@ export async function startLiveAccount(appIds: string[]): Promise<LiveAccount> {
     apps: appIds.map((appId) => ({ appId, apiKey: LIVE_KEY, region: 'eu' })),
   });
   const api = (appId: string): LiveApi => {
-    const call = async (method: string, path: string, body?: unknown) => {
+    const call = async <T>(method: string, path: string, body?: unknown) => {
       const response = await fetch(`${emulator.url}${path}`, {
         method,
         headers: { appid: appId, apikey: LIVE_KEY, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
+      return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
     };
     return {
       call,
-      async ok(method, path, body) {
-        const res = await call(method, path, body);
+      async ok<T>(method: string, path: string, body?: unknown) {
+        const res = await call<T>(method, path, body);
         expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
         return res.body;
       },

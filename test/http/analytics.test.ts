@@ -1,7 +1,6 @@
 import type { Channel, ChannelMetrics, UserInsights } from '../helpers/api-types.js';
 import { describe, expect, it } from 'vitest';
-import { CTA, expectApiError, makeTestApp, manualClock, callOk, sendOk, errorOf } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { CTA, expectApiError, makeTestApp, manualClock, callOk, sendOk, errorOf, call, send } from '../helpers/app.js';
 import type { EmulatorApp, Campaign } from '../../src/index.js';
 import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 
@@ -288,11 +287,15 @@ describe('GET /api/analytics/channels', () => {
 
   it('reads empty values as absent: granularity= is daily, from= is missing', async () => {
     const app = makeTestApp();
-    const daily = await call(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-02&granularity=');
+    const daily = await call<ChannelMetrics[]>(
+      app,
+      'GET',
+      '/api/analytics/channels?from=2030-01-01&to=2030-01-02&granularity=',
+    );
     expect(daily.status).toBe(200);
-    const empty = await call(app, 'GET', '/api/analytics/channels?from=&to=2030-01-02');
+    const empty = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=&to=2030-01-02');
     expectApiError(empty, 400, 'ERR_BAD_REQUEST');
-    expect(empty.body.error.details.from).toMatch(/is required/);
+    expect(errorOf(empty).details.from).toMatch(/is required/);
   });
 
   it('answers 400 ERR_BAD_REQUEST when from is after to, or the range has too many buckets', async () => {

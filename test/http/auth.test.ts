@@ -22,8 +22,9 @@ import {
   type List,
   errorOf,
   renderedTitle,
+  call,
+  send,
 } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
 
 const plain = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const opened: EmulatorApp[] = [];
@@ -58,16 +59,16 @@ describe('strict mode from the apps option', () => {
   it('says the key is wrong for a known app, never printing the expected key', async () => {
     const res = await send(app, plain, { appId: 'shop', apiKey: 'b-key' });
     expectApiError(res, 401, 'ERR_UNAUTHORIZED');
-    expect(res.body.error.message).toBe('Authentication failed: wrong apikey for this app.');
-    expect(res.body.error.devMessage).toBe('The apikey is wrong for app "shop" (strict mode).');
-    expect(res.body.error.details).toEqual({ apikey: 'is not the key configured for app "shop"' });
+    expect(errorOf(res).message).toBe('Authentication failed: wrong apikey for this app.');
+    expect(errorOf(res).devMessage).toBe('The apikey is wrong for app "shop" (strict mode).');
+    expect(errorOf(res).details).toEqual({ apikey: 'is not the key configured for app "shop"' });
     expect(JSON.stringify(res.body)).not.toContain('s3cret');
   });
 
   it('says an unknown app is not configured', async () => {
     const res = await send(app, plain, { appId: 'other', apiKey: 's3cret' });
-    expect(res.body.error.message).toBe('Authentication failed: unknown appid.');
-    expect(res.body.error.devMessage).toMatch(/^No app "other" is configured \(strict mode/);
+    expect(errorOf(res).message).toBe('Authentication failed: unknown appid.');
+    expect(errorOf(res).devMessage).toMatch(/^No app "other" is configured \(strict mode/);
     expect(JSON.stringify(res.body)).not.toContain('s3cret');
   });
 
@@ -167,13 +168,13 @@ describe('production Host header: region of a configured app', () => {
   it('answers 401 naming both regions when the Host names another one', async () => {
     const res = await shop('shop.api-us.example.com');
     expectApiError(res, 401, 'ERR_UNAUTHORIZED');
-    expect(res.body.error.devMessage).toBe('The Host names region "us" but app "shop" is configured in region "eu".');
-    expect(res.body.error.details).toEqual({ host: 'region must be "eu" for app "shop" (got "us")' });
+    expect(errorOf(res).devMessage).toBe('The Host names region "us" but app "shop" is configured in region "eu".');
+    expect(errorOf(res).details).toEqual({ host: 'region must be "eu" for app "shop" (got "us")' });
   });
 
   it('checks the app before the region, and the key before the region', async () => {
     expect(
-      (await send(strict, plain, { appId: 'shop', apiKey: 'x', headers: { host: 'shop.api-us.x.io' } })).body.error
+      errorOf(await send(strict, plain, { appId: 'shop', apiKey: 'x', headers: { host: 'shop.api-us.x.io' } }))
         .devMessage,
     ).toMatch(/apikey is wrong/);
   });

@@ -1,7 +1,7 @@
 import type { ClockState, Campaign } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
-import { errorOf, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { errorOf, expectApiError, makeTestApp, manualClock, call, send, callOk } from '../helpers/app.js';
+import type { AddRecipientsResult, CampaignView, DeliveryPage, Health } from '../helpers/api-types.js';
 
 describe('/__clock', () => {
   it('GET answers the current instant and mode', async () => {
@@ -72,54 +72,58 @@ describe('/__clock', () => {
 
   it('refuses instants a date cannot hold from every entry point, with 400 and nothing changed', async () => {
     const app = makeTestApp({ clock: manualClock() });
-    const tooFar = await call(app, 'POST', '/__clock', { advanceMs: 8_640_000_000_000_000 });
+    const tooFar = await call<ClockState>(app, 'POST', '/__clock', { advanceMs: 8_640_000_000_000_000 });
     expectApiError(tooFar, 400, 'ERR_BAD_REQUEST');
-    expect(tooFar.body.error.details.advanceMs).toMatch(/latest instant/);
+    expect(errorOf(tooFar).details.advanceMs).toMatch(/latest instant/);
     for (const now of ['9999-12-31T23:59:59Z', '0000-01-01T00:00:00Z']) {
-      expect((await call(app, 'POST', '/__clock', { now })).status).toBe(200);
+      expect((await call<ClockState>(app, 'POST', '/__clock', { now })).status).toBe(200);
     }
     // At year 0 the largest advance a date can hold is fine; one more millisecond is not.
     const edge = 8.64e15 - Date.parse('0000-01-01T00:00:00Z');
-    expectApiError(await call(app, 'POST', '/__clock', { advanceMs: edge + 1 }), 400, 'ERR_BAD_REQUEST');
-    expect((await call(app, 'GET', '/__clock')).body.now).toBe('0000-01-01T00:00:00.000Z');
-    expect((await call(app, 'POST', '/__clock', { advanceMs: edge })).body.now).toBe('+275760-09-13T00:00:00.000Z');
+    expectApiError(await call<ClockState>(app, 'POST', '/__clock', { advanceMs: edge + 1 }), 400, 'ERR_BAD_REQUEST');
+    expect((await call<ClockState>(app, 'GET', '/__clock')).body.now).toBe('0000-01-01T00:00:00.000Z');
+    expect((await call<ClockState>(app, 'POST', '/__clock', { advanceMs: edge })).body.now).toBe(
+      '+275760-09-13T00:00:00.000Z',
+    );
     // The emulator keeps working at the edge.
-    expect((await call(app, 'GET', '/__health')).status).toBe(200);
+    expect((await call<Health>(app, 'GET', '/__health')).status).toBe(200);
     expect((await send(app, { mode: 'realtime', targets: ['u1'], template: { key: 'plain' } })).status).toBe(200);
   });
 
   it('moves backwards on POST {now} (allowed, like a fake timer): later records carry the earlier time', async () => {
     const app = makeTestApp({ clock: manualClock('2030-06-01T00:00:00.000Z') });
     await send(app, { template: { key: 'plain' }, targets: ['before'], mode: 'realtime' });
-    const back = await call(app, 'POST', '/__clock', { now: '2030-01-01T00:00:00Z' });
+    const back = await call<ClockState>(app, 'POST', '/__clock', { now: '2030-01-01T00:00:00Z' });
     expect(back.body).toEqual({ now: '2030-01-01T00:00:00.000Z', mode: 'manual' });
     await send(app, { template: { key: 'plain' }, targets: ['after'], mode: 'realtime' });
-    const items = (await call(app, 'GET', '/__inspect/deliveries')).body.items;
+    const items = (await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries')).body.items;
     // Lists stay in the order things happened; timestamps follow the clock.
     expect(items.map((d: { userId: string; createdAt: string }) => [d.userId, d.createdAt])).toEqual([
       ['before', '2030-06-01T00:00:00.000Z'],
       ['after', '2030-01-01T00:00:00.000Z'],
     ]);
-    const since = await call(app, 'GET', '/__inspect/deliveries?since=2030-03-01T00:00:00Z');
+    const since = await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries?since=2030-03-01T00:00:00Z');
     expect(since.body.items.map((d: { userId: string }) => d.userId)).toEqual(['before']);
   });
 
   it('moving backwards never un-starts a campaign, and a scheduled one waits for its time again', async () => {
     const app = makeTestApp({ clock: manualClock('2030-01-01T00:00:00.000Z') });
     const campaign = (
-      await call(app, 'POST', '/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'batch' })
+      await call<Campaign>(app, 'POST', '/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'batch' })
     ).body;
-    await call(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1'] });
-    const scheduled = await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {
+    await callOk<AddRecipientsResult>(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1'] });
+    const scheduled = await call<Campaign>(app, 'POST', `/api/campaigns/${campaign.id}/send`, {
       scheduledAt: '2030-01-02T00:00:00Z',
     });
     expect(scheduled.body.status).toBe('scheduled');
-    await call(app, 'POST', '/__clock', { now: '2029-12-01T00:00:00Z' });
-    expect((await call(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).toBe('scheduled');
-    await call(app, 'POST', '/__clock', { now: '2030-01-03T00:00:00Z' });
-    const started = (await call(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status;
+    await callOk<ClockState>(app, 'POST', '/__clock', { now: '2029-12-01T00:00:00Z' });
+    expect((await call<CampaignView>(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).toBe('scheduled');
+    await callOk<ClockState>(app, 'POST', '/__clock', { now: '2030-01-03T00:00:00Z' });
+    const started = (await call<CampaignView>(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status;
     expect(['sending', 'sent']).toContain(started);
-    await call(app, 'POST', '/__clock', { now: '2029-01-01T00:00:00Z' });
-    expect((await call(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).not.toBe('scheduled');
+    await callOk<ClockState>(app, 'POST', '/__clock', { now: '2029-01-01T00:00:00Z' });
+    expect((await call<CampaignView>(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).not.toBe(
+      'scheduled',
+    );
   });
 });

@@ -7,8 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, createApp, type EmulatorApp } from '../../src/index.js';
-import { expectApiError } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { expectApiError, call, send, callOk } from '../helpers/app.js';
+import type {
+  Channel,
+  ChannelAvailability,
+  DeliveryPage,
+  TemplateChannel,
+  TemplateView,
+} from '../helpers/api-types.js';
 
 const IN_APP_ID = '664a1b2c3d4e5f6a7b8c9d0e';
 const PUSH_ID = '664a1b2c3d4e5f6a7b8c9d0f';
@@ -83,7 +89,7 @@ function startProblems(dir: string): string[] {
 describe('fixtures/channels.json', () => {
   it("lists shared channels to every app with the caller's appId, app-scoped ones to their app only", async () => {
     const app = open(fixturesDir(CHANNELS));
-    const a = await call(app, 'GET', '/api/channels', undefined, { appId: 'any' });
+    const a = await call<Channel[]>(app, 'GET', '/api/channels', undefined, { appId: 'any' });
     expect(a.body.map((c: { key: string }) => c.key)).toEqual(['in-app-alerts', 'mobile-push']);
     expect(a.body[1]).toMatchObject({
       id: PUSH_ID,
@@ -93,16 +99,16 @@ describe('fixtures/channels.json', () => {
       templateLabel: false,
       config: {},
     });
-    const shop = await call(app, 'GET', '/api/channels', undefined, { appId: 'shop' });
+    const shop = await call<Channel[]>(app, 'GET', '/api/channels', undefined, { appId: 'shop' });
     expect(shop.body.map((c: { key: string }) => c.key)).toEqual(['in-app-alerts', 'mobile-push', 'shop-only']);
-    expect(shop.body[2].id).toMatch(/^[0-9a-f]{24}$/);
+    expect(shop.body[2]!.id).toMatch(/^[0-9a-f]{24}$/);
     // The derived id is the same on every start.
     const again = open(fixturesDir(CHANNELS));
-    expect((await call(again, 'GET', '/api/channels/shop-only', undefined, { appId: 'shop' })).body.id).toBe(
-      shop.body[2].id,
+    expect((await call<Channel>(again, 'GET', '/api/channels/shop-only', undefined, { appId: 'shop' })).body.id).toBe(
+      shop.body[2]!.id,
     );
     expectApiError(
-      await call(app, 'GET', '/api/channels/shop-only', undefined, { appId: 'any' }),
+      await call<Channel>(app, 'GET', '/api/channels/shop-only', undefined, { appId: 'any' }),
       404,
       'ERR_NOT_FOUND',
     );
@@ -110,30 +116,40 @@ describe('fixtures/channels.json', () => {
 
   it('counts fixture channels in availability and limits; PUT stores the calling app’s own copy', async () => {
     const app = open(fixturesDir(CHANNELS));
-    const availability = await call(app, 'GET', '/api/channels/availability');
+    const availability = await call<ChannelAvailability>(app, 'GET', '/api/channels/availability');
     expect(availability.body).toContainEqual({ type: 'push', limit: 1, used: 1 });
-    const second = await call(app, 'POST', '/api/channels', { name: 'Push 2', type: 'push', templateType: 'data' });
+    const second = await call<Channel>(app, 'POST', '/api/channels', {
+      name: 'Push 2',
+      type: 'push',
+      templateType: 'data',
+    });
     expectApiError(second, 400, 'ERR_BAD_REQUEST');
-    const clash = await call(app, 'POST', '/api/channels', {
+    const clash = await call<Channel>(app, 'POST', '/api/channels', {
       name: 'In-App Alerts',
       type: 'in_app',
       templateType: 'ui',
     });
     expectApiError(clash, 400, 'ERR_BAD_REQUEST');
 
-    const put = await call(app, 'PUT', `/api/channels/${PUSH_ID}`, { enabled: false, name: 'Muted' }, { appId: 'a' });
+    const put = await call<Channel>(
+      app,
+      'PUT',
+      `/api/channels/${PUSH_ID}`,
+      { enabled: false, name: 'Muted' },
+      { appId: 'a' },
+    );
     expect(put.body).toMatchObject({ id: PUSH_ID, key: 'mobile-push', appId: 'a', enabled: false, name: 'Muted' });
-    const listA = await call(app, 'GET', '/api/channels', undefined, { appId: 'a' });
+    const listA = await call<Channel[]>(app, 'GET', '/api/channels', undefined, { appId: 'a' });
     expect(listA.body.map((c: { name: string }) => c.name)).toEqual(['In-App Alerts', 'Muted']);
-    const listB = await call(app, 'GET', '/api/channels', undefined, { appId: 'b' });
+    const listB = await call<Channel[]>(app, 'GET', '/api/channels', undefined, { appId: 'b' });
     expect(listB.body.map((c: { name: string }) => c.name)).toEqual(['In-App Alerts', 'Mobile Push']);
   });
 
   it('links a template to fixture channels and renders from its rows', async () => {
     const app = open(fixturesDir(CHANNELS, { 'order.json': TEMPLATE }));
-    const t = await call(app, 'GET', `/api/templates/${TEMPLATE_ID}`);
+    const t = await call<TemplateView>(app, 'GET', `/api/templates/${TEMPLATE_ID}`);
     expect(t.body).toMatchObject({ channelIds: [IN_APP_ID, PUSH_ID], channels: ['in_app', 'push'] });
-    const rows = await call(app, 'GET', `/api/template-channels?templateId=${TEMPLATE_ID}`);
+    const rows = await call<TemplateChannel[]>(app, 'GET', `/api/template-channels?templateId=${TEMPLATE_ID}`);
     expect(rows.body.map((r: { channelId: string; content: object }) => [r.channelId, r.content])).toEqual([
       [IN_APP_ID, { title: 'Thanks, {{customerName}}' }],
       [PUSH_ID, { title: 'Your order', body: 'Thanks, {{customerName}}' }],
@@ -144,8 +160,8 @@ describe('fixtures/channels.json', () => {
       mode: 'realtime',
     });
     expect(res.body.channels).toEqual(['in_app', 'push']);
-    const [delivery] = (await call(app, 'GET', '/__inspect/deliveries')).body.items;
-    expect(delivery.rendered).toEqual({
+    const [delivery] = (await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries')).body.items;
+    expect(delivery!.rendered).toEqual({
       in_app: { title: 'Thanks, Ada' },
       push: { title: 'Your order', body: 'Thanks, Ada' },
     });
@@ -154,7 +170,7 @@ describe('fixtures/channels.json', () => {
   it("an app's row made through the API wins over the fixture row, for that app only", async () => {
     const app = open(fixturesDir(CHANNELS, { 'order.json': TEMPLATE }));
     const path = `/api/template-channels/${TEMPLATE_ID}/${PUSH_ID}`;
-    await call(app, 'PUT', path, { content: { title: 'Mine', body: '{{customerName}}' } }, { appId: 'a' });
+    await callOk(app, 'PUT', path, { content: { title: 'Mine', body: '{{customerName}}' } }, { appId: 'a' });
     const body = {
       template: { id: TEMPLATE_ID, variables: { customerName: 'Ada' } },
       targets: ['u'],
@@ -163,7 +179,7 @@ describe('fixtures/channels.json', () => {
     await send(app, body, { appId: 'a' });
     await send(app, body, { appId: 'b' });
     const pushOf = async (appId: string) =>
-      (await call(app, 'GET', `/__inspect/deliveries?appId=${appId}`)).body.items[0].rendered.push;
+      (await call<DeliveryPage>(app, 'GET', `/__inspect/deliveries?appId=${appId}`)).body.items[0]!.rendered.push;
     expect(await pushOf('a')).toEqual({ title: 'Mine', body: 'Ada' });
     expect(await pushOf('b')).toEqual({ title: 'Your order', body: 'Thanks, Ada' });
   });
@@ -171,7 +187,7 @@ describe('fixtures/channels.json', () => {
   it('takes channels and templates inline through createApp', async () => {
     const app = createApp({ channels: CHANNELS, templates: [TEMPLATE], logLevel: 'silent' });
     opened.push(app);
-    expect((await call(app, 'GET', '/api/channels')).headers.get('x-total-count')).toBe('2');
+    expect((await call<Channel[]>(app, 'GET', '/api/channels')).headers.get('x-total-count')).toBe('2');
     expect(() => createApp({ channels: [{ name: 'x' }], templates: [], logLevel: 'silent' })).toThrow(
       /options\.channels: field "0\.type"/,
     );
@@ -249,7 +265,7 @@ describe('reloading channels.json', () => {
   it('reloads channels with the templates on a change, keeping the last good set after a bad edit', async () => {
     const dir = fixturesDir(CHANNELS.slice(0, 1));
     const app = open(dir, true);
-    const count = async () => Number((await call(app, 'GET', '/api/channels')).headers.get('x-total-count'));
+    const count = async () => Number((await call<Channel[]>(app, 'GET', '/api/channels')).headers.get('x-total-count'));
     const until = async (n: number) => {
       for (let i = 0; i < 100 && (await count()) !== n; i++) await new Promise((r) => setTimeout(r, 50));
       return count();

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, createApp, type EmulatorApp, type Delivery, type Health } from '../../src/index.js';
-import { expectApiError, type List } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { expectApiError, type List, call, send, errorOf } from '../helpers/app.js';
+import type {} from '../helpers/api-types.js';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
 const opened: EmulatorApp[] = [];
@@ -190,7 +190,7 @@ describe('loading fixture files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-empty-'));
     const res = await send(open(dir), { template: { key: 'welcome-message' }, targets: ['u'], mode: 'realtime' });
     expectApiError(res, 404, 'ERR_NOT_FOUND');
-    expect(res.body.error.devMessage).toBe(
+    expect(errorOf(res).devMessage).toBe(
       'No template with id or key "welcome-message" exists for this app. ' +
         `Shared templates: 0 template(s) from ${join(dir, 'templates')}.`,
     );
@@ -289,7 +289,7 @@ describe('watching fixtures', () => {
     writeFileSync(file, JSON.stringify([{ appId: 'shop', apiKey: 's3cret' }]));
     expect(await until(status('anyone', 'k'), (s) => s === 401)).toBe(401);
     expect(await status('shop', 's3cret')()).toBe(200);
-    expect((await call(app, 'GET', '/__health')).body.auth).toBe('strict');
+    expect((await call<Health>(app, 'GET', '/__health')).body.auth).toBe('strict');
     expect(lines.join('\n')).toContain(`info: reloaded ${file}: 1 app(s) (shop), auth strict`);
 
     writeFileSync(file, JSON.stringify([{ appId: 'shop' }]));
@@ -306,7 +306,7 @@ describe('watching fixtures', () => {
 
     rmSync(file);
     expect(await until(status('anyone', 'k'), (s) => s === 200)).toBe(200);
-    expect((await call(app, 'GET', '/__health')).body.auth).toBe('open');
+    expect((await call<Health>(app, 'GET', '/__health')).body.auth).toBe('open');
     expect(lines.join('\n')).toContain(`info: ${file} is gone or empty: auth open`);
   });
 });

@@ -3,9 +3,16 @@
  * an empty value means absent, the same way everywhere) and order=desc on every list.
  */
 import { describe, expect, it } from 'vitest';
-import { expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { expectApiError, makeTestApp, manualClock, call, callOk, sendOk, errorOf } from '../helpers/app.js';
 import type { EmulatorApp } from '../../src/index.js';
+import type {
+  Campaign,
+  CampaignPage,
+  DeliveryPage,
+  JournalPage,
+  NotificationPage,
+  RecipientPage,
+} from '../helpers/api-types.js';
 
 const plain = (targets: string[]) => ({
   template: { key: 'plain' },
@@ -16,15 +23,18 @@ const plain = (targets: string[]) => ({
 async function seeded(): Promise<EmulatorApp> {
   const clock = manualClock();
   const app = makeTestApp({ clock });
-  await send(app, plain(['a', 'b']), { appId: 'shop' }); // one run of two
+  await sendOk(app, plain(['a', 'b']), { appId: 'shop' }); // one run of two
   clock.advance(1000);
-  await send(app, plain(['c']), { appId: 'blog' });
+  await sendOk(app, plain(['c']), { appId: 'blog' });
   clock.advance(1000);
-  await send(app, plain(['d', 'e', 'f']), { appId: 'shop' });
+  await sendOk(app, plain(['d', 'e', 'f']), { appId: 'shop' });
   return app;
 }
 
 const get = (app: EmulatorApp, path: string) => call(app, 'GET', path);
+/** A list answer that must succeed. */
+const list = <T>(app: EmulatorApp, path: string) => callOk<T>(app, 'GET', path);
+const deliveries = (app: EmulatorApp, path: string) => list<DeliveryPage>(app, path);
 const users = (body: { items: { userId: string }[] }) => body.items.map((d) => d.userId);
 
 describe('unknown query parameters', () => {
@@ -43,27 +53,27 @@ describe('unknown query parameters', () => {
     const res = await get(app, path);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     const name = /[?&]([^=]+)=/.exec(path)![1]!;
-    expect(res.body.error.details).toEqual({ [name]: 'is not a parameter of this endpoint' });
-    expect(res.body.error.devMessage).toContain(`"${name}"`);
-    expect(res.body.error.devMessage).toMatch(/takes/);
+    expect(errorOf(res).details).toEqual({ [name]: 'is not a parameter of this endpoint' });
+    expect(errorOf(res).devMessage).toContain(`"${name}"`);
+    expect(errorOf(res).devMessage).toMatch(/takes/);
   });
 
   it('refuses DELETE /__inspect and POST /__reset with an unknown parameter, and changes nothing', async () => {
     const app = await seeded();
     expectApiError(await call(app, 'DELETE', '/__inspect?app=shop'), 400, 'ERR_BAD_REQUEST');
     expectApiError(await call(app, 'POST', '/__reset?app=shop'), 400, 'ERR_BAD_REQUEST');
-    expect((await get(app, '/__inspect/deliveries')).body.total).toBe(6);
+    expect((await deliveries(app, '/__inspect/deliveries')).total).toBe(6);
   });
 
   it('refuses a parameter given twice', async () => {
     const res = await get(makeTestApp(), '/__inspect/deliveries?status=sent&status=failed');
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toEqual({ status: 'is given more than once' });
+    expect(errorOf(res).details).toEqual({ status: 'is given more than once' });
   });
 
   it('names every bad parameter at once', async () => {
     const res = await get(makeTestApp(), '/__inspect/deliveries?user=x&tmpl=y');
-    expect(Object.keys(res.body.error.details)).toEqual(['user', 'tmpl']);
+    expect(Object.keys(errorOf(res).details)).toEqual(['user', 'tmpl']);
   });
 });
 
@@ -83,18 +93,18 @@ describe('bad enum values', () => {
     const res = await get(makeTestApp(), path);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     // Named by the parameter (a list parameter by its element: "types.0").
-    const [key, ...rest] = Object.keys(res.body.error.details);
+    const [key, ...rest] = Object.keys(errorOf(res).details);
     expect(rest).toEqual([]);
     expect(key === name || key!.startsWith(`${name}.`)).toBe(true);
-    expect(res.body.error.details[key!]).toMatch(/must be/);
+    expect(errorOf(res).details[key!]).toMatch(/must be/);
   });
 
   it('accepts every valid value (method in any case)', async () => {
     const app = await seeded();
-    expect(users((await get(app, '/__inspect/deliveries?status=sent&mode=realtime')).body)).toEqual(['c']);
-    expect((await get(app, '/__inspect/requests?method=post')).body.total).toBe(3);
-    expect((await get(app, '/__inspect/requests?errorCode=ERR_NOT_FOUND')).body.total).toBe(0);
-    expect((await get(app, '/__inspect/notifications?mode=batch')).body.total).toBe(2);
+    expect(users(await deliveries(app, '/__inspect/deliveries?status=sent&mode=realtime'))).toEqual(['c']);
+    expect((await list<JournalPage>(app, '/__inspect/requests?method=post')).total).toBe(3);
+    expect((await list<JournalPage>(app, '/__inspect/requests?errorCode=ERR_NOT_FOUND')).total).toBe(0);
+    expect((await list<NotificationPage>(app, '/__inspect/notifications?mode=batch')).total).toBe(2);
   });
 });
 
@@ -105,11 +115,10 @@ describe('an empty value means absent', () => {
     '/__inspect/requests?method=&status=&errorCode=&bodyContains=&scenario=&order=',
   ])('%s answers as without them', async (path) => {
     const app = await seeded();
-    const bare = (await get(app, path.split('?')[0]!)).body;
-    const res = await get(app, path);
-    expect(res.status).toBe(200);
-    expect(res.body.total).toBe(bare.total);
-    expect(res.body.total).toBeGreaterThan(0);
+    const bare = await list<{ total: number }>(app, path.split('?')[0]!);
+    const res = await list<{ total: number }>(app, path);
+    expect(res.total).toBe(bare.total);
+    expect(res.total).toBeGreaterThan(0);
   });
 
   it('is the same on campaigns, recipients and the stream', async () => {
@@ -126,66 +135,65 @@ describe('an empty value means absent', () => {
     ] as const) {
       const res = await call(app, method, path);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(res.body.error.details).toEqual({ appId: 'must not be empty' });
+      expect(errorOf(res).details).toEqual({ appId: 'must not be empty' });
     }
-    expect((await get(app, '/__inspect/deliveries')).body.total).toBe(6);
+    expect((await deliveries(app, '/__inspect/deliveries')).total).toBe(6);
   });
 });
 
 describe('order=desc', () => {
   it('lists deliveries newest first, offset counted from the newest end', async () => {
     const app = await seeded();
-    expect(users((await get(app, '/__inspect/deliveries?order=desc')).body)).toEqual(['f', 'e', 'd', 'c', 'b', 'a']);
-    expect(users((await get(app, '/__inspect/deliveries?order=desc&offset=1&limit=3')).body)).toEqual(['e', 'd', 'c']);
-    expect(users((await get(app, '/__inspect/deliveries?order=asc&offset=1&limit=3')).body)).toEqual(['b', 'c', 'd']);
-    const filtered = (await get(app, '/__inspect/deliveries?order=desc&appId=shop&limit=4')).body;
+    expect(users(await deliveries(app, '/__inspect/deliveries?order=desc'))).toEqual(['f', 'e', 'd', 'c', 'b', 'a']);
+    expect(users(await deliveries(app, '/__inspect/deliveries?order=desc&offset=1&limit=3'))).toEqual(['e', 'd', 'c']);
+    expect(users(await deliveries(app, '/__inspect/deliveries?order=asc&offset=1&limit=3'))).toEqual(['b', 'c', 'd']);
+    const filtered = await deliveries(app, '/__inspect/deliveries?order=desc&appId=shop&limit=4');
     expect(filtered.total).toBe(5);
     expect(users(filtered)).toEqual(['f', 'e', 'd', 'b']);
-    expect(users((await get(app, '/__inspect/deliveries?order=desc&userId=b')).body)).toEqual(['b']);
-    const beyond = (await get(app, '/__inspect/deliveries?order=desc&offset=6')).body;
+    expect(users(await deliveries(app, '/__inspect/deliveries?order=desc&userId=b'))).toEqual(['b']);
+    const beyond = await deliveries(app, '/__inspect/deliveries?order=desc&offset=6');
     expect(beyond).toEqual({ total: 6, items: [] });
   });
 
   it('holds with waitFor too', async () => {
     const app = await seeded();
-    const res = await get(app, '/__inspect/deliveries?order=desc&waitFor=2&appId=shop&limit=2');
-    expect(res.status).toBe(200);
-    expect(users(res.body)).toEqual(['f', 'e']);
+    const res = await deliveries(app, '/__inspect/deliveries?order=desc&waitFor=2&appId=shop&limit=2');
+    expect(users(res)).toEqual(['f', 'e']);
   });
 
   it('lists notifications and requests newest first', async () => {
     const app = await seeded();
-    const notes = (await get(app, '/__inspect/notifications?order=desc')).body;
-    expect(notes.items.map((n: { targetCount: number }) => n.targetCount)).toEqual([3, 1, 2]);
-    const requests = (await get(app, '/__inspect/requests?order=desc&limit=2')).body;
+    const notes = await list<NotificationPage>(app, '/__inspect/notifications?order=desc');
+    expect(notes.items.map((n) => n.targetCount)).toEqual([3, 1, 2]);
+    const requests = await list<JournalPage>(app, '/__inspect/requests?order=desc&limit=2');
     expect(requests.total).toBe(3);
-    expect(requests.items.map((e: { appId: string }) => e.appId)).toEqual(['shop', 'blog']);
-    const offset = (await get(app, '/__inspect/requests?order=desc&offset=2')).body;
-    expect(offset.items.map((e: { appId: string }) => e.appId)).toEqual(['shop']);
+    expect(requests.items.map((e) => e.appId)).toEqual(['shop', 'blog']);
+    const offset = await list<JournalPage>(app, '/__inspect/requests?order=desc&offset=2');
+    expect(offset.items.map((e) => e.appId)).toEqual(['shop']);
   });
 
   it('lists campaigns and recipients newest first', async () => {
     const app = makeTestApp();
     const ids: string[] = [];
     for (const name of ['one', 'two', 'three']) {
-      const res = await call(app, 'POST', '/api/campaigns', {
+      const campaign = await callOk<Campaign>(app, 'POST', '/api/campaigns', {
         name,
         templateId: 'plain',
         deliveryMode: 'batch',
       });
-      ids.push(res.body.id);
+      ids.push(campaign.id);
     }
     const names = async (q: string) =>
-      (await get(app, `/__inspect/campaigns${q}`)).body.items.map((c: { name: string }) => c.name);
+      (await list<CampaignPage>(app, `/__inspect/campaigns${q}`)).items.map((c) => c.name);
     expect(await names('?order=desc')).toEqual(['three', 'two', 'one']);
     expect(await names('?order=desc&offset=1&limit=1')).toEqual(['two']);
     expect(await names('?order=desc&offset=2&limit=5')).toEqual(['one']);
     expect(await names('?order=desc&offset=3')).toEqual([]);
     expect(await names('?order=asc&offset=1')).toEqual(['two', 'three']);
-    await call(app, 'POST', `/api/campaigns/${ids[0]}/recipients`, { userIds: ['u1', 'u2', 'u3'] });
-    const recipients = (await get(app, `/__inspect/campaigns/${ids[0]}/recipients?order=desc&limit=2`)).body;
+    await callOk(app, 'POST', `/api/campaigns/${ids[0]}/recipients`, { userIds: ['u1', 'u2', 'u3'] });
+    const recipients = await list<RecipientPage>(app, `/__inspect/campaigns/${ids[0]}/recipients?order=desc&limit=2`);
     expect(recipients.total).toBe(3);
-    expect(recipients.items.map((r: { userId: string }) => r.userId)).toEqual(['u3', 'u2']);
+    expect(recipients.items.map((r) => r.userId)).toEqual(['u3', 'u2']);
   });
 });
 
@@ -193,12 +201,12 @@ describe('order=desc at a million deliveries', () => {
   it('pages from the newest end by index arithmetic, not a pass over the log', async () => {
     const app = makeTestApp();
     const targets = Array.from({ length: 10_000 }, (_, i) => `user-${i}`);
-    for (let i = 0; i < 100; i++) await send(app, { template: { key: 'plain' }, targets, mode: 'batch' });
+    for (let i = 0; i < 100; i++) await sendOk(app, { template: { key: 'plain' }, targets, mode: 'batch' });
     const started = performance.now();
     for (let i = 0; i < 50; i++) {
-      const res = await get(app, `/__inspect/deliveries?order=desc&offset=${i * 1000}&limit=100`);
-      expect(res.body.total).toBe(1_000_000);
-      expect(res.body.items[0].userId).toBe(`user-${9999 - ((i * 1000) % 10_000)}`);
+      const res = await deliveries(app, `/__inspect/deliveries?order=desc&offset=${i * 1000}&limit=100`);
+      expect(res.total).toBe(1_000_000);
+      expect(res.items[0]!.userId).toBe(`user-${9999 - ((i * 1000) % 10_000)}`);
     }
     // 50 pages: a reversed copy of a million records per page would take seconds.
     expect(performance.now() - started).toBeLessThan(3000);

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorApp } from '../../src/index.js';
-import { BANNER, CTA, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { BANNER, CTA, expectApiError, makeTestApp, manualClock, call, send, errorOf } from '../helpers/app.js';
+import type { AppList, AppTemplates, Delivery, DeliveryPage, DeliveryStats } from '../helpers/api-types.js';
 
 let app: EmulatorApp | undefined;
 afterEach(async () => {
@@ -38,7 +38,7 @@ describe('GET /__apps', () => {
         { appId: 'bank', apiKey: 'k2', region: 'eu' },
       ],
     });
-    const res = await call(app, 'GET', '/__apps');
+    const res = await call<AppList>(app, 'GET', '/__apps');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       mode: 'strict',
@@ -52,28 +52,28 @@ describe('GET /__apps', () => {
 
   it('in open mode lists the apps seen so far', async () => {
     app = makeTestApp();
-    expect((await call(app, 'GET', '/__apps')).body).toEqual({ mode: 'open', items: [] });
+    expect((await call<AppList>(app, 'GET', '/__apps')).body).toEqual({ mode: 'open', items: [] });
     await order(['u1']);
-    expect((await call(app, 'GET', '/__apps')).body.items).toEqual([
+    expect((await call<AppList>(app, 'GET', '/__apps')).body.items).toEqual([
       { appId: 'app-test', region: null, configured: false, templates: 5 },
     ]);
   });
 
   it('refuses an unknown query parameter', async () => {
     app = makeTestApp();
-    const res = await call(app, 'GET', '/__apps?limit=3');
+    const res = await call<AppList>(app, 'GET', '/__apps?limit=3');
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toEqual({ limit: 'is not a parameter of this endpoint' });
+    expect(errorOf(res).details).toEqual({ limit: 'is not a parameter of this endpoint' });
   });
 });
 
 describe('GET /__apps/{appId}/templates', () => {
   it('gives each template with its schema, channels of the app and a rendered sample', async () => {
     app = makeTestApp();
-    const res = await call(app, 'GET', '/__apps/app-test/templates');
+    const res = await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ appId: 'app-test', authMode: 'open', channels: [] });
-    const orderTemplate = res.body.items.find((t: any) => t.key === 'order-confirmation');
+    const orderTemplate = res.body.items.find((t) => t.key === 'order-confirmation');
     expect(orderTemplate).toMatchObject({
       status: 'approved',
       channels: ['in_app', 'push'],
@@ -83,22 +83,25 @@ describe('GET /__apps/{appId}/templates', () => {
         { key: 'cta', type: 'action', name: 'Button', required: true },
       ],
     });
-    const { variables, rendered } = orderTemplate.sample;
+    const { variables, rendered } = orderTemplate!.sample;
+    // Sample values and rendered content are free-form per template: this one's shapes.
+    const cta = variables.cta as { type: string; data: string };
+    const content = rendered as Record<string, Record<string, unknown>>;
     expect(typeof variables.customerName).toBe('string');
     expect(variables.banner).toMatchObject({ url: expect.stringMatching(/^https:/), width: expect.any(Number) });
-    expect(['web', 'custom']).toContain(variables.cta.type);
-    expect(rendered.in_app.title).toBe(`Hi ${variables.customerName}`);
-    expect(rendered.push.body).toBe(`Open ${variables.cta.data} {{unknownVar}}`);
+    expect(['web', 'custom']).toContain(cta.type);
+    expect(content.in_app!.title).toBe(`Hi ${variables.customerName as string}`);
+    expect(content.push!.body).toBe(`Open ${cta.data} {{unknownVar}}`);
   });
 
   it('gives sample values a send accepts, the same for the same seed and others for another', async () => {
     app = makeTestApp();
-    const one = (await call(app, 'GET', '/__apps/app-test/templates?seed=5')).body.items;
-    const again = (await call(app, 'GET', '/__apps/app-test/templates?seed=5')).body.items;
-    const other = (await call(app, 'GET', '/__apps/app-test/templates?seed=6')).body.items;
+    const one = (await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates?seed=5')).body.items;
+    const again = (await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates?seed=5')).body.items;
+    const other = (await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates?seed=6')).body.items;
     expect(again).toEqual(one);
-    expect(other[0].sample.variables).not.toEqual(one[0].sample.variables);
-    for (const t of one.filter((x: any) => x.status === 'approved')) {
+    expect(other[0]!.sample.variables).not.toEqual(one[0]!.sample.variables);
+    for (const t of one.filter((x) => x.status === 'approved')) {
       const res = await send(app, {
         template: { key: t.key, variables: t.sample.variables },
         targets: ['u1'],
@@ -110,16 +113,16 @@ describe('GET /__apps/{appId}/templates', () => {
 
   it('404 for an app that is not configured in strict mode; 400 for a bad seed or unknown parameter', async () => {
     app = makeTestApp({ apps: [{ appId: 'shop', apiKey: 'k1' }] });
-    expect((await call(app, 'GET', '/__apps/shop/templates')).status).toBe(200);
-    expectApiError(await call(app, 'GET', '/__apps/nope/templates'), 404, 'ERR_NOT_FOUND');
+    expect((await call<AppTemplates>(app, 'GET', '/__apps/shop/templates')).status).toBe(200);
+    expectApiError(await call<AppTemplates>(app, 'GET', '/__apps/nope/templates'), 404, 'ERR_NOT_FOUND');
     for (const q of ['seed=x', 'seed=-1', 'seed=1.5', `seed=${2 ** 31}`]) {
-      const res = await call(app, 'GET', `/__apps/shop/templates?${q}`);
+      const res = await call<AppTemplates>(app, 'GET', `/__apps/shop/templates?${q}`);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(res.body.error.details).toHaveProperty('seed');
+      expect(errorOf(res).details).toHaveProperty('seed');
     }
-    expect((await call(app, 'GET', `/__apps/shop/templates?seed=${2 ** 31 - 1}`)).status).toBe(200);
-    expect((await call(app, 'GET', '/__apps/shop/templates?seed=')).status).toBe(200);
-    expectApiError(await call(app, 'GET', '/__apps/shop/templates?sed=1'), 400, 'ERR_BAD_REQUEST');
+    expect((await call<AppTemplates>(app, 'GET', `/__apps/shop/templates?seed=${2 ** 31 - 1}`)).status).toBe(200);
+    expect((await call<AppTemplates>(app, 'GET', '/__apps/shop/templates?seed=')).status).toBe(200);
+    expectApiError(await call<AppTemplates>(app, 'GET', '/__apps/shop/templates?sed=1'), 400, 'ERR_BAD_REQUEST');
   });
 });
 
@@ -128,14 +131,14 @@ describe('GET /__inspect/deliveries/{id}', () => {
     app = makeTestApp({ scenarios: [FAIL_U9] });
     await order(['u1']);
     await order(['u2', 'u90', 'u3'], { 'x-emulator-scenario': 'fail-u9' });
-    const all = (await call(app, 'GET', '/__inspect/deliveries')).body.items;
+    const all = (await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries')).body.items;
     expect(all).toHaveLength(4);
     for (const d of all) {
-      const res = await call(app, 'GET', `/__inspect/deliveries/${d.id}`);
+      const res = await call<Delivery>(app, 'GET', `/__inspect/deliveries/${d.id}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual(d);
     }
-    expect((await call(app, 'GET', `/__inspect/deliveries/${all[2].id}`)).body).toMatchObject({
+    expect((await call<Delivery>(app, 'GET', `/__inspect/deliveries/${all[2]!.id}`)).body).toMatchObject({
       userId: 'u90',
       status: 'failed',
       failureReason: 'device unreachable',
@@ -145,10 +148,14 @@ describe('GET /__inspect/deliveries/{id}', () => {
   it('404 envelope for an unknown id, and for one dropped by the retention cap', async () => {
     app = makeTestApp({ maxDeliveries: 2 });
     await order(['u1']);
-    const first = (await call(app, 'GET', '/__inspect/deliveries')).body.items[0];
+    const first = (await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries')).body.items[0];
     await order(['u2', 'u3']);
-    expectApiError(await call(app, 'GET', `/__inspect/deliveries/${first.id}`), 404, 'ERR_NOT_FOUND');
-    expectApiError(await call(app, 'GET', '/__inspect/deliveries/000000000000000000000000'), 404, 'ERR_NOT_FOUND');
+    expectApiError(await call<Delivery>(app, 'GET', `/__inspect/deliveries/${first!.id}`), 404, 'ERR_NOT_FOUND');
+    expectApiError(
+      await call<Delivery>(app, 'GET', '/__inspect/deliveries/000000000000000000000000'),
+      404,
+      'ERR_NOT_FOUND',
+    );
   });
 });
 
@@ -160,7 +167,7 @@ describe('GET /__inspect/delivery-stats', () => {
     clock.advance(60_000);
     await order(['u2', 'u90', 'u91'], { 'x-emulator-scenario': 'fail-u9' });
     clock.advance(3 * 60_000);
-    const res = await call(app, 'GET', '/__inspect/delivery-stats');
+    const res = await call<DeliveryStats>(app, 'GET', '/__inspect/delivery-stats');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       since: '2030-01-01T09:04:30.001Z',
@@ -170,7 +177,7 @@ describe('GET /__inspect/delivery-stats', () => {
     });
     expect(res.body.buckets).toHaveLength(61);
     expect(res.body.buckets[0]).toEqual({ start: '2030-01-01T09:04:00.000Z', sent: 0, failed: 0 });
-    const nonEmpty = res.body.buckets.filter((b: any) => b.sent + b.failed > 0);
+    const nonEmpty = res.body.buckets.filter((b) => b.sent + b.failed > 0);
     expect(nonEmpty).toEqual([
       { start: '2030-01-01T10:00:00.000Z', sent: 1, failed: 0 },
       { start: '2030-01-01T10:01:00.000Z', sent: 1, failed: 2 },
@@ -184,18 +191,22 @@ describe('GET /__inspect/delivery-stats', () => {
     await order(['u3'], {});
     await send(app, { template: { key: 'plain' }, targets: ['u4'], mode: 'realtime' }, { appId: 'other' });
     const q = 'since=2030-01-01T09:00:00Z&until=2030-01-01T11:00:00Z&bucketMs=3600000';
-    const all = (await call(app, 'GET', `/__inspect/delivery-stats?${q}`)).body;
+    const all = (await call<DeliveryStats>(app, 'GET', `/__inspect/delivery-stats?${q}`)).body;
     expect(all.buckets).toEqual([
       { start: '2030-01-01T09:00:00.000Z', sent: 0, failed: 0 },
       { start: '2030-01-01T10:00:00.000Z', sent: 4, failed: 0 },
       { start: '2030-01-01T11:00:00.000Z', sent: 0, failed: 0 },
     ]);
-    expect((await call(app, 'GET', `/__inspect/delivery-stats?${q}&appId=other`)).body.totals).toEqual({
+    expect((await call<DeliveryStats>(app, 'GET', `/__inspect/delivery-stats?${q}&appId=other`)).body.totals).toEqual({
       sent: 1,
       failed: 0,
     });
-    expect((await call(app, 'GET', `/__inspect/delivery-stats?${q}&mode=batch`)).body.totals.sent).toBe(2);
-    expect((await call(app, 'GET', `/__inspect/delivery-stats?${q}&templateKey=plain`)).body.totals.sent).toBe(1);
+    expect((await call<DeliveryStats>(app, 'GET', `/__inspect/delivery-stats?${q}&mode=batch`)).body.totals.sent).toBe(
+      2,
+    );
+    expect(
+      (await call<DeliveryStats>(app, 'GET', `/__inspect/delivery-stats?${q}&templateKey=plain`)).body.totals.sent,
+    ).toBe(1);
   });
 
   it('refuses bad input with the parameter named', async () => {
@@ -210,12 +221,12 @@ describe('GET /__inspect/delivery-stats', () => {
       ['status=sent', 'status'],
     ];
     for (const [q, field] of bad) {
-      const res = await call(app, 'GET', `/__inspect/delivery-stats?${q}`);
+      const res = await call<DeliveryStats>(app, 'GET', `/__inspect/delivery-stats?${q}`);
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(Object.keys(res.body.error.details), q).toContain(field);
+      expect(Object.keys(errorOf(res).details), q).toContain(field);
     }
     // 1440 buckets is the limit: 1440 one-minute buckets pass, 1441 do not
-    const ok = await call(
+    const ok = await call<DeliveryStats>(
       app,
       'GET',
       '/__inspect/delivery-stats?since=2029-12-31T00:00:00Z&until=2029-12-31T23:59:59Z',

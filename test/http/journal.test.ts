@@ -4,8 +4,15 @@
  * GET /__inspect/requests/{id}.
  */
 import { describe, expect, it } from 'vitest';
-import { expectApiError, makeTestApp } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { expectApiError, makeTestApp, call, send } from '../helpers/app.js';
+import type {
+  Health,
+  JournalEntry,
+  JournalPage,
+  Notification,
+  TemplateView,
+  UploadResult,
+} from '../helpers/api-types.js';
 import type { EmulatorApp } from '../../src/index.js';
 
 const LIMIT = 64 * 1024;
@@ -14,14 +21,16 @@ const plain = (targets: string[]) => ({
   targets,
   mode: targets.length > 1 ? 'batch' : 'realtime',
 });
-const journal = async (app: EmulatorApp, query = '') => (await call(app, 'GET', `/__inspect/requests${query}`)).body;
-const lastEntry = async (app: EmulatorApp) => (await journal(app, '?order=desc&limit=1')).items[0];
+const journal = async (app: EmulatorApp, query = '') =>
+  (await call<JournalPage>(app, 'GET', `/__inspect/requests${query}`)).body;
+/** The newest entry (the test has made at least one request). */
+const lastEntry = async (app: EmulatorApp) => (await journal(app, '?order=desc&limit=1')).items[0]!;
 
 describe('journal entries', () => {
   it('keep the query string, the headers with apikey and authorization masked, and both bodies', async () => {
     const app = makeTestApp();
     const body = plain(['user-1']);
-    const res = await call(app, 'POST', '/api/notifications/send?trace=1&x=%20y', body, {
+    const res = await call<Notification>(app, 'POST', '/api/notifications/send?trace=1&x=%20y', body, {
       appId: 'shop',
       apiKey: 'secret-key',
       headers: { authorization: 'Bearer secret-token', 'X-Request-Id': 'r-1' },
@@ -39,7 +48,7 @@ describe('journal entries', () => {
       responseBodyTruncated: false,
       rules: [],
     });
-    expect(JSON.parse(entry.responseBody)).toEqual(res.body);
+    expect(JSON.parse(entry.responseBody!)).toEqual(res.body);
     expect(entry.requestHeaders).toMatchObject({
       appid: 'shop',
       apikey: '***',
@@ -52,10 +61,10 @@ describe('journal entries', () => {
 
   it('have an empty query, and null bodies for a GET', async () => {
     const app = makeTestApp();
-    const res = await call(app, 'GET', '/api/templates');
+    const res = await call<TemplateView[]>(app, 'GET', '/api/templates');
     const entry = await lastEntry(app);
     expect(entry).toMatchObject({ query: '', requestBody: null, requestBodyTruncated: false });
-    expect(JSON.parse(entry.responseBody)).toEqual(res.body);
+    expect(JSON.parse(entry.responseBody!)).toEqual(res.body);
   });
 
   it('keep the error envelope as the response body, and a body the route refused before reading', async () => {
@@ -64,7 +73,7 @@ describe('journal entries', () => {
     expectApiError(refused, 401, 'ERR_UNAUTHORIZED');
     const entry = await lastEntry(app);
     expect(entry.requestBody).toBe(JSON.stringify(plain(['a'])));
-    expect(JSON.parse(entry.responseBody)).toEqual(refused.body);
+    expect(JSON.parse(entry.responseBody!)).toEqual(refused.body);
     expect(entry.errorCode).toBe('ERR_UNAUTHORIZED');
   });
 
@@ -73,7 +82,7 @@ describe('journal entries', () => {
     const form = new FormData();
     form.set('campaignId', 'nope');
     form.set('file', new Blob(['user_id\nuser-77\n'], { type: 'text/csv' }), 'r.csv');
-    const res = await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: form });
+    const res = await call<UploadResult>(app, 'POST', '/api/campaigns/upload', undefined, { raw: form });
     expect(res.status).toBe(404);
     const entry = await lastEntry(app);
     expect(entry.requestBody).toContain('name="campaignId"');
@@ -98,7 +107,10 @@ describe('64 KiB body cap', () => {
     return `{"x":"${fill}${'a'.repeat(bytes - frame - Buffer.byteLength(fill))}"}`;
   };
   const post = (app: EmulatorApp, raw: string) =>
-    call(app, 'POST', '/api/notifications/send', undefined, { raw, headers: { 'content-type': 'application/json' } });
+    call<Notification>(app, 'POST', '/api/notifications/send', undefined, {
+      raw,
+      headers: { 'content-type': 'application/json' },
+    });
 
   it('keeps a request body of exactly 64 KiB whole, and cuts one byte more', async () => {
     const app = makeTestApp();
@@ -118,10 +130,10 @@ describe('64 KiB body cap', () => {
     await post(app, body);
     const entry = await lastEntry(app);
     expect(entry.requestBodyTruncated).toBe(true);
-    expect(Buffer.byteLength(entry.requestBody)).toBeLessThanOrEqual(LIMIT);
-    expect(Buffer.byteLength(entry.requestBody)).toBeGreaterThan(LIMIT - 4);
+    expect(Buffer.byteLength(entry.requestBody!)).toBeLessThanOrEqual(LIMIT);
+    expect(Buffer.byteLength(entry.requestBody!)).toBeGreaterThan(LIMIT - 4);
     expect(entry.requestBody).not.toContain('\uFFFD');
-    expect(body.startsWith(entry.requestBody)).toBe(true);
+    expect(body.startsWith(entry.requestBody!)).toBe(true);
   });
 
   it('cuts a response body past the cap and marks it', async () => {
@@ -141,8 +153,8 @@ describe('GET /__inspect/requests?bodyContains=', () => {
     const app = makeTestApp();
     await send(app, plain(['needle-user']), { appId: 'a' });
     await send(app, plain(['other']), { appId: 'b' });
-    await call(app, 'GET', '/api/templates/no-such-template', undefined, { appId: 'c' });
-    const apps = async (q: string) => (await journal(app, q)).items.map((e: { appId: string }) => e.appId);
+    await call<TemplateView>(app, 'GET', '/api/templates/no-such-template', undefined, { appId: 'c' });
+    const apps = async (q: string) => (await journal(app, q)).items.map((e) => e.appId);
     expect(await apps('?bodyContains=needle-user')).toEqual(['a']);
     expect(await apps('?bodyContains=NEEDLE-USER')).toEqual([]);
     // Only in the response: the 404 envelope names the template.
@@ -157,11 +169,15 @@ describe('GET /__inspect/requests/{id}', () => {
     const app = makeTestApp();
     await send(app, plain(['a']));
     const entry = await lastEntry(app);
-    const one = await call(app, 'GET', `/__inspect/requests/${entry.id}`);
+    const one = await call<JournalEntry>(app, 'GET', `/__inspect/requests/${entry.id}`);
     expect(one.status).toBe(200);
     expect(one.body).toEqual(entry);
-    expectApiError(await call(app, 'GET', '/__inspect/requests/000000000000000000000000'), 404, 'ERR_NOT_FOUND');
-    expectApiError(await call(app, 'GET', `/__inspect/requests/${entry.id}?x=1`), 400, 'ERR_BAD_REQUEST');
+    expectApiError(
+      await call<JournalEntry>(app, 'GET', '/__inspect/requests/000000000000000000000000'),
+      404,
+      'ERR_NOT_FOUND',
+    );
+    expectApiError(await call<JournalEntry>(app, 'GET', `/__inspect/requests/${entry.id}?x=1`), 400, 'ERR_BAD_REQUEST');
   });
 });
 
@@ -171,8 +187,11 @@ describe('journal cap', () => {
     for (const user of ['u1', 'u2', 'u3']) await send(app, plain([user]));
     const body = await journal(app);
     expect(body.total).toBe(2);
-    expect(body.items.map((e: { requestBody: string }) => JSON.parse(e.requestBody).targets[0])).toEqual(['u2', 'u3']);
-    expect((await call(app, 'GET', '/__health')).body).toMatchObject({ journal: 2, maxJournal: 2 });
+    expect(body.items.map((e) => (JSON.parse(e.requestBody!) as { targets: string[] }).targets[0])).toEqual([
+      'u2',
+      'u3',
+    ]);
+    expect((await call<Health>(app, 'GET', '/__health')).body).toMatchObject({ journal: 2, maxJournal: 2 });
   });
 
   it('defaults to 10,000 entries and refuses a cap below 1', () => {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/index.js';
-import { expectApiError, makeTestApp, errorOf } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { expectApiError, makeTestApp, errorOf, call, send, callOk } from '../helpers/app.js';
+import type { CampaignView, Channel, DeliveryPage, Health, TemplateView } from '../helpers/api-types.js';
 import { createCampaign, upload } from '../helpers/campaigns.js';
 
 describe('inspect query ranges', () => {
@@ -29,9 +29,9 @@ describe('inspect query ranges', () => {
   });
 
   it('accepts the limits themselves (N), refusing N+1 above', async () => {
-    expect((await call(app, 'GET', '/__inspect/deliveries?limit=10000')).status).toBe(200);
-    expect((await call(app, 'GET', '/__inspect/deliveries?waitFor=1&timeoutMs=0')).status).toBe(408);
-    expect((await call(app, 'GET', '/__inspect/deliveries?limit=0')).status).toBe(200);
+    expect((await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries?limit=10000')).status).toBe(200);
+    expect((await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries?waitFor=1&timeoutMs=0')).status).toBe(408);
+    expect((await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries?limit=0')).status).toBe(200);
   });
 });
 
@@ -77,26 +77,30 @@ describe('CSV delimiter', () => {
 describe('a template with no channels', () => {
   it('fails its deliveries naming that cause, not disabled channels', async () => {
     const app = makeTestApp();
-    const created = await call(app, 'POST', '/api/templates', { name: 'Empty', channelIds: [] });
+    const created = await call<TemplateView>(app, 'POST', '/api/templates', { name: 'Empty', channelIds: [] });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    await call(app, 'PUT', `/api/templates/${created.body.id}`, { status: 'approved' });
+    await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.body.id}`, { status: 'approved' });
     const res = await send(app, { template: { key: 'empty' }, targets: ['u1'], mode: 'realtime' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const delivery = (await call(app, 'GET', '/__inspect/deliveries?userId=u1')).body.items[0];
+    const delivery = (await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries?userId=u1')).body.items[0];
     expect(delivery).toMatchObject({ status: 'failed' });
-    expect(delivery.failureReason).toBe(
+    expect(delivery!.failureReason).toBe(
       'the template has no channels: give it channelIds (or content per channel type)',
     );
   });
 
   it('keeps the disabled-channels reason when the app switched every channel off', async () => {
     const app = makeTestApp();
-    const channel = await call(app, 'POST', '/api/channels', { name: 'In app', type: 'in_app', templateType: 'ui' });
+    const channel = await call<Channel>(app, 'POST', '/api/channels', {
+      name: 'In app',
+      type: 'in_app',
+      templateType: 'ui',
+    });
     expect(channel.status, JSON.stringify(channel.body)).toBe(200);
-    await call(app, 'PUT', `/api/channels/${channel.body.id}`, { enabled: false });
+    await callOk<Channel>(app, 'PUT', `/api/channels/${channel.body.id}`, { enabled: false });
     await send(app, { template: { key: 'plain' }, targets: ['u2'], mode: 'realtime' });
-    const delivery = (await call(app, 'GET', '/__inspect/deliveries?userId=u2')).body.items[0];
-    expect(delivery.failureReason).toBe('every channel of the template is disabled for this app');
+    const delivery = (await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries?userId=u2')).body.items[0];
+    expect(delivery!.failureReason).toBe('every channel of the template is disabled for this app');
   });
 });
 
@@ -104,14 +108,14 @@ describe('admin token 401', () => {
   const app = makeTestApp({ adminToken: 't0ken' });
 
   it('asks for the bearer token, not for appid/apikey', async () => {
-    const res = await call(app, 'GET', '/__health');
+    const res = await call<Health>(app, 'GET', '/__health');
     expectApiError(res, 401, 'ERR_UNAUTHORIZED');
     expect(errorOf(res).message).toBe('Admin authentication required: send "authorization: Bearer <admin token>".');
     expect(JSON.stringify(res.body)).not.toMatch(/apikey|appid/);
   });
 
   it('says a given token is wrong, without printing the right one', async () => {
-    const res = await call(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer nope' } });
+    const res = await call<Health>(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer nope' } });
     expect(errorOf(res).message).toBe('Admin authentication failed: the bearer token is wrong.');
     expect(JSON.stringify(res.body)).not.toContain('t0ken');
   });
@@ -128,7 +132,7 @@ describe('request lines at --log-level debug', () => {
     const { lines, app } = capture('debug');
     await send(app, { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' }, { appId: 'shop' });
     await send(app, { template: { key: 'nope' }, targets: ['u1'], mode: 'realtime' }, { appId: 'shop' });
-    await call(app, 'GET', '/api/campaigns', undefined, { appId: '' });
+    await call<CampaignView[]>(app, 'GET', '/api/campaigns', undefined, { appId: '' });
     const requests = lines.filter((l) => l.includes(' debug: '));
     expect(requests).toHaveLength(3);
     expect(requests[0]).toMatch(

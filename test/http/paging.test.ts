@@ -4,8 +4,8 @@
  * empty value counts as absent.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectApiError, makeTestApp } from '../helpers/app.js';
-import { callUntyped as call } from '../helpers/untyped.js';
+import { expectApiError, makeTestApp, call, errorOf, callOk } from '../helpers/app.js';
+import type { AddRecipientsResult, Campaign, Channel, TemplateChannel, TemplateView } from '../helpers/api-types.js';
 import type { EmulatorApp } from '../../src/index.js';
 
 const N = 21; // one more than the default limit
@@ -19,25 +19,32 @@ beforeAll(async () => {
   const opts = { appId: APP };
   const channelIds: string[] = [];
   for (let i = 0; i < N; i++) {
-    const ch = await call(app, 'POST', '/api/channels', { name: `Ch ${i}`, type: 'in_app', templateType: 'ui' }, opts);
+    const ch = await call<Channel>(
+      app,
+      'POST',
+      '/api/channels',
+      { name: `Ch ${i}`, type: 'in_app', templateType: 'ui' },
+      opts,
+    );
     channelIds.push(ch.body.id);
   }
-  const first = await call(app, 'POST', '/api/templates', { name: 'Tpl 0', channelIds }, opts);
-  for (let i = 1; i < N; i++) await call(app, 'POST', '/api/templates', { name: `Tpl ${i}`, channelIds: [] }, opts);
+  const first = await call<TemplateView>(app, 'POST', '/api/templates', { name: 'Tpl 0', channelIds }, opts);
+  for (let i = 1; i < N; i++)
+    await call<TemplateView>(app, 'POST', '/api/templates', { name: `Tpl ${i}`, channelIds: [] }, opts);
   for (const channelId of channelIds) {
     const body = { templateId: first.body.id, channelId, channelType: 'in_app', content: { title: channelId } };
-    expect((await call(app, 'POST', '/api/template-channels', body, opts)).status).toBe(200);
+    expect((await call<TemplateChannel>(app, 'POST', '/api/template-channels', body, opts)).status).toBe(200);
   }
-  await call(app, 'PUT', `/api/templates/${first.body.id}`, { status: 'approved' }, opts);
+  await callOk<TemplateView>(app, 'PUT', `/api/templates/${first.body.id}`, { status: 'approved' }, opts);
   let campaignId = '';
   for (let i = 0; i < N; i++) {
     const body = { name: `Campaign ${i}`, templateId: first.body.id, deliveryMode: 'batch' };
-    const created = await call(app, 'POST', '/api/campaigns', body, opts);
+    const created = await call<Campaign>(app, 'POST', '/api/campaigns', body, opts);
     expect(created.status).toBe(200);
     campaignId = created.body.id;
   }
   const userIds = Array.from({ length: N }, (_, i) => `user-${i}`);
-  await call(app, 'POST', `/api/campaigns/${campaignId}/recipients`, { userIds }, opts);
+  await callOk<AddRecipientsResult>(app, 'POST', `/api/campaigns/${campaignId}/recipients`, { userIds }, opts);
   Object.assign(lists, {
     channels: '/api/channels?',
     templates: '/api/templates?',
@@ -47,7 +54,8 @@ beforeAll(async () => {
   });
 });
 
-const get = (path: string) => call(app, 'GET', path, undefined, { appId: APP });
+/** Every list of the API answers a bare JSON array; items differ per list and are compared whole here. */
+const get = (path: string) => call<unknown[]>(app, 'GET', path, undefined, { appId: APP });
 const names = ['channels', 'templates', 'campaigns', 'recipients', 'template-channels'];
 
 describe.each(names)('GET %s list', (name) => {
@@ -86,8 +94,8 @@ describe.each(names)('GET %s list', (name) => {
   ])('answers 400 naming the parameter and its range for %s', async (query, param, rule) => {
     const res = await get(`${lists[name]}${query}`);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toEqual({ [param]: expect.stringMatching(rule) });
-    expect(res.body.error.devMessage).toContain(param);
+    expect(errorOf(res).details).toEqual({ [param]: expect.stringMatching(rule) });
+    expect(errorOf(res).devMessage).toContain(param);
   });
 
   it('reads an empty page or limit as absent', async () => {
@@ -112,6 +120,6 @@ describe('empty filter values mean absent', () => {
   it('a bad status is still a 400 naming it', async () => {
     const res = await get('/api/campaigns?status=done');
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(res.body.error.details).toHaveProperty('status');
+    expect(errorOf(res).details).toHaveProperty('status');
   });
 });

@@ -4,8 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { makeTestApp, manualClock } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { makeTestApp, manualClock, call, send } from '../helpers/app.js';
+import type {
+  AddRecipientsResult,
+  Campaign,
+  CampaignView,
+  Health,
+  JournalPage,
+  NotificationPage,
+  RecipientPage,
+} from '../helpers/api-types.js';
 
 const plain = (targets: string[]) => ({
   mode: targets.length > 1 ? 'batch' : 'realtime',
@@ -13,22 +21,24 @@ const plain = (targets: string[]) => ({
   template: { key: 'plain' },
 });
 const createCampaign = async (app: ReturnType<typeof makeTestApp>, name: string) => {
-  const res = await call(app, 'POST', '/api/campaigns', { name, templateId: 'plain', deliveryMode: 'batch' });
+  const res = await call<Campaign>(app, 'POST', '/api/campaigns', { name, templateId: 'plain', deliveryMode: 'batch' });
   expect(res.status).toBe(200);
   return res.body.id as string;
 };
 const addRecipients = async (app: ReturnType<typeof makeTestApp>, id: string, userIds: string[]) =>
-  expect((await call(app, 'POST', `/api/campaigns/${id}/recipients`, { userIds })).status).toBe(200);
+  expect((await call<AddRecipientsResult>(app, 'POST', `/api/campaigns/${id}/recipients`, { userIds })).status).toBe(
+    200,
+  );
 
 describe('retention caps', () => {
   it('drops the oldest notifications and journal entries past their caps and counts them', async () => {
     const app = makeTestApp({ maxNotifications: 2, maxJournal: 3 });
     for (let i = 0; i < 5; i++) expect((await send(app, plain([`u${i}`]))).status).toBe(200);
-    const notifications = (await call(app, 'GET', '/__inspect/notifications')).body;
+    const notifications = (await call<NotificationPage>(app, 'GET', '/__inspect/notifications')).body;
     expect(notifications.total).toBe(2);
-    const journal = (await call(app, 'GET', '/__inspect/requests')).body;
+    const journal = (await call<JournalPage>(app, 'GET', '/__inspect/requests')).body;
     expect(journal.total).toBe(3);
-    const health = (await call(app, 'GET', '/__health')).body;
+    const health = (await call<Health>(app, 'GET', '/__health')).body;
     expect(health.retention).toEqual({
       deliveries: { stored: 5, max: 1_000_000, dropped: 0 },
       notifications: { stored: 2, max: 2, dropped: 3 },
@@ -42,20 +52,20 @@ describe('retention caps', () => {
     const app = makeTestApp({ maxCampaigns: 2, maxRecipients: 5, clock: manualClock() });
     const first = await createCampaign(app, 'first');
     await addRecipients(app, first, ['a1', 'a2']);
-    const scheduled = await call(app, 'POST', `/api/campaigns/${first}/send`, {
+    const scheduled = await call<Campaign>(app, 'POST', `/api/campaigns/${first}/send`, {
       scheduledAt: '2030-06-01T00:00:00Z',
     });
     expect(scheduled.body.status).toBe('scheduled');
     const second = await createCampaign(app, 'second');
     await addRecipients(app, second, ['b1', 'b2']);
     const third = await createCampaign(app, 'third'); // 3 campaigns > 2: the oldest droppable (second) goes
-    expect((await call(app, 'GET', `/api/campaigns/${second}`)).status).toBe(404);
+    expect((await call<CampaignView>(app, 'GET', `/api/campaigns/${second}`)).status).toBe(404);
     await addRecipients(app, third, ['c1', 'c2', 'c3', 'c4']); // 6 recipients > 5, but only kept ones remain
-    const health = (await call(app, 'GET', '/__health')).body;
+    const health = (await call<Health>(app, 'GET', '/__health')).body;
     expect(health.retention.campaigns).toEqual({ stored: 2, max: 2, dropped: 1 });
     expect(health.retention.recipients).toEqual({ stored: 6, max: 5, dropped: 2 });
-    expect((await call(app, 'GET', `/api/campaigns/${first}`)).body.status).toBe('scheduled');
-    expect((await call(app, 'GET', `/__inspect/campaigns/${third}/recipients`)).body.total).toBe(4);
+    expect((await call<CampaignView>(app, 'GET', `/api/campaigns/${first}`)).body.status).toBe('scheduled');
+    expect((await call<RecipientPage>(app, 'GET', `/__inspect/campaigns/${third}/recipients`)).body.total).toBe(4);
   });
 
   it('takes each cap from a flag or an environment variable, refusing 0', () => {

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EmulatorApp } from '../../src/index.js';
-import { expectApiError, makeTestApp } from '../helpers/app.js';
-import { callUntyped as call, sendUntyped as send } from '../helpers/untyped.js';
+import { expectApiError, makeTestApp, call, send, errorOf, callOk } from '../helpers/app.js';
+import type { JournalPage, ScenarioDetail, ScenarioList } from '../helpers/api-types.js';
 
 const PLAIN = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const TWICE = {
@@ -29,18 +29,18 @@ afterEach(async () => {
 describe('GET /__scenarios: headerActivated', () => {
   it('shows the header layer counters of each scenario a header named; the global view stays untouched', async () => {
     app = makeTestApp({ scenarios: [TWICE, { ...TWICE, name: 'unused' }] });
-    expect((await call(app, 'GET', '/__scenarios')).body.headerActivated).toEqual([]);
+    expect((await call<ScenarioList>(app, 'GET', '/__scenarios')).body.headerActivated).toEqual([]);
     expect((await send(app, PLAIN, header('twice'))).status).toBe(500);
     expect((await send(app, PLAIN, header('twice'))).status).toBe(500);
     expect((await send(app, PLAIN, header('twice'))).status).toBe(200);
-    const body = (await call(app, 'GET', '/__scenarios')).body;
+    const body = (await call<ScenarioList>(app, 'GET', '/__scenarios')).body;
     expect(body.headerActivated).toHaveLength(1);
     expect(body.headerActivated[0]).toMatchObject({
       name: 'twice',
       active: false,
       rules: [{ rule: 1, matched: 3, applied: 2, remaining: 0, explanation: expect.stringContaining('0 of 2 left') }],
     });
-    expect(body.scenarios.find((s: { name: string }) => s.name === 'twice').rules[0]).toMatchObject({
+    expect(body.scenarios.find((s) => s.name === 'twice')!.rules[0]).toMatchObject({
       matched: 0,
       applied: 0,
       remaining: 2,
@@ -51,11 +51,11 @@ describe('GET /__scenarios: headerActivated', () => {
     app = makeTestApp({ scenarios: [TWICE, { ...TWICE, name: 'other' }] });
     await send(app, PLAIN, header('twice,other'));
     const names = async () =>
-      (await call(app!, 'GET', '/__scenarios')).body.headerActivated.map((s: { name: string }) => s.name);
+      (await call<ScenarioList>(app!, 'GET', '/__scenarios')).body.headerActivated.map((s: { name: string }) => s.name);
     expect(await names()).toEqual(['twice', 'other']);
-    await call(app, 'DELETE', '/__scenarios/other');
+    await callOk(app, 'DELETE', '/__scenarios/other');
     expect(await names()).toEqual(['twice']);
-    await call(app, 'POST', '/__scenarios/reset');
+    await callOk(app, 'POST', '/__scenarios/reset');
     expect(await names()).toEqual([]);
   });
 });
@@ -66,7 +66,7 @@ describe('GET /__scenarios/{name}', () => {
     await send(app, PLAIN); // global layer
     await send(app, PLAIN, header('twice')); // header layer, own counters
     await send(app, PLAIN, header('twice'));
-    const res = await call(app, 'GET', '/__scenarios/twice');
+    const res = await call<ScenarioDetail>(app, 'GET', '/__scenarios/twice');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       name: 'twice',
@@ -75,15 +75,15 @@ describe('GET /__scenarios/{name}', () => {
       rules: [{ rule: 1, applied: 1, remaining: 1 }],
       headerRules: [{ rule: 1, applied: 2, remaining: 0 }],
     });
-    const list = (await call(app, 'GET', '/__scenarios')).body.scenarios[0];
+    const list = (await call<ScenarioList>(app, 'GET', '/__scenarios')).body.scenarios[0];
     expect({ ...res.body, headerRules: undefined }).toEqual({ ...list, headerRules: undefined });
   });
 
   it('answers 404 in the envelope for an unknown name', async () => {
     app = makeTestApp();
-    const res = await call(app, 'GET', '/__scenarios/nope');
+    const res = await call<ScenarioDetail>(app, 'GET', '/__scenarios/nope');
     expectApiError(res, 404, 'ERR_NOT_FOUND');
-    expect(res.body.error.devMessage).toContain('"nope"');
+    expect(errorOf(res).devMessage).toContain('"nope"');
   });
 });
 
@@ -94,7 +94,7 @@ describe('GET /__scenarios: loadErrors', () => {
     writeFileSync(join(dir, 'good.json'), JSON.stringify(TWICE));
     const logger = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
     app = makeTestApp({ scenariosDir: dir, watch: true, logger });
-    const errors = async () => (await call(app!, 'GET', '/__scenarios')).body.loadErrors;
+    const errors = async () => (await call<ScenarioList>(app!, 'GET', '/__scenarios')).body.loadErrors;
     expect(await errors()).toEqual([]);
 
     writeFileSync(join(dir, 'bad.json'), '{ not json');
@@ -106,7 +106,7 @@ describe('GET /__scenarios: loadErrors', () => {
     expect(byFile[join(dir, 'bad.json')]).toEqual([expect.stringMatching(/not valid JSON/)]);
     expect(byFile[join(dir, 'good.json')]).toEqual([expect.stringMatching(/rule 1, field "fault.status"/)]);
     // The bad edit of good.json kept its last good version loaded.
-    expect((await call(app, 'GET', '/__scenarios/twice')).status).toBe(200);
+    expect((await call<ScenarioDetail>(app, 'GET', '/__scenarios/twice')).status).toBe(200);
 
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...TWICE, name: 'fixed' }));
     writeFileSync(join(dir, 'good.json'), JSON.stringify(TWICE));
@@ -136,13 +136,13 @@ describe('several rules of one scenario on one request', () => {
   it('are all named in the journal entry, in order; scenario and rule name the deciding one', async () => {
     app = makeTestApp({ scenarios: [CHAIN] });
     await send(app, PLAIN, header('chain'));
-    const entry = (await call(app, 'GET', '/__inspect/requests')).body.items[0];
+    const entry = (await call<JournalPage>(app, 'GET', '/__inspect/requests')).body.items[0]!;
     expect(entry.rules.map((r: { scenario: string; index: number }) => [r.scenario, r.index])).toEqual([
       ['chain', 1],
       ['chain', 2],
       ['chain', 3],
     ]);
-    expect(entry.rules[0].rule).toMatch(/^rule 1: .* → wait 150 ms/);
+    expect(entry.rules[0]!.rule).toMatch(/^rule 1: .* → wait 150 ms/);
     expect(entry).toMatchObject({ scenario: 'chain', rule: expect.stringMatching(/^rule 3: /) });
   });
 
@@ -156,12 +156,12 @@ describe('several rules of one scenario on one request', () => {
     };
     app = makeTestApp({ scenarios: [mixed, { ...mixed, name: 'other' }] });
     await send(app, { template: { key: 'plain' }, targets: ['u1', 'u2', 'u3'], mode: 'batch' }, header('mixed'));
-    const entry = (await call(app, 'GET', '/__inspect/requests')).body.items[0];
+    const entry = (await call<JournalPage>(app, 'GET', '/__inspect/requests')).body.items[0]!;
     expect(entry.rules.map((r: { scenario: string; index: number }) => [r.scenario, r.index])).toEqual([
       ['mixed', 1],
       ['mixed', 2],
     ]);
-    expect((await call(app, 'GET', '/__inspect/requests?scenario=mixed')).body.total).toBe(1);
-    expect((await call(app, 'GET', '/__inspect/requests?scenario=other')).body.total).toBe(0);
+    expect((await call<JournalPage>(app, 'GET', '/__inspect/requests?scenario=mixed')).body.total).toBe(1);
+    expect((await call<JournalPage>(app, 'GET', '/__inspect/requests?scenario=other')).body.total).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Channel, TemplateView } from '../helpers/api-types.js';
 import {
   allFileTexts,
   folderSnapshot,
@@ -50,8 +51,8 @@ function cli(
 describe('pull and check-fixtures from the command line', () => {
   it('pulls, re-pulls without change, checks clean, then fails the check on drift', async () => {
     const api = live.api('cli');
-    const inbox = await api.ok('POST', '/api/channels', { name: 'Inbox', type: 'in_app', templateType: 'ui' });
-    const t = await api.ok('POST', '/api/templates', {
+    const inbox = await api.ok<Channel>('POST', '/api/channels', { name: 'Inbox', type: 'in_app', templateType: 'ui' });
+    const t = await api.ok<TemplateView>('POST', '/api/templates', {
       name: 'Order Shipped',
       channelIds: [inbox.id],
       variableSchema: { orderId: { type: 'string' } },

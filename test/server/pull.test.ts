@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, startEmulator } from '../../src/index.js';
+import type { Channel, DeliveryPage, TemplateView } from '../helpers/api-types.js';
+import type { ErrorBody } from '../helpers/app.js';
 import {
   allFileTexts,
   checkFixtures,
@@ -34,19 +36,19 @@ afterAll(async () => {
 });
 
 interface Seeded {
-  inbox: any;
-  push: any;
-  shipped: any;
-  welcome: any;
-  sale: any;
-  newsletter: any;
+  inbox: Channel;
+  push: Channel;
+  shipped: TemplateView;
+  welcome: TemplateView;
+  sale: TemplateView;
+  newsletter: TemplateView;
 }
 
 /** Per-channel content through the template-channel rows: a new row, or a PUT of the existing one. */
 async function setContent(
   api: LiveApi,
-  channels: { inbox: any; push: any },
-  template: any,
+  channels: { inbox: Channel; push: Channel },
+  template: TemplateView,
   content: Record<string, unknown>,
 ): Promise<void> {
   for (const [type, body] of Object.entries(content)) {
@@ -65,9 +67,17 @@ async function setContent(
 
 /** An account with two channels, two approved templates, a draft and an archived one. */
 async function seed(api: LiveApi): Promise<Seeded> {
-  const inbox = await api.ok('POST', '/api/channels', { name: 'App inbox', type: 'in_app', templateType: 'ui' });
-  const push = await api.ok('POST', '/api/channels', { name: 'Mobile Push', type: 'push', templateType: 'data' });
-  const shipped = await api.ok('POST', '/api/templates', {
+  const inbox = await api.ok<Channel>('POST', '/api/channels', {
+    name: 'App inbox',
+    type: 'in_app',
+    templateType: 'ui',
+  });
+  const push = await api.ok<Channel>('POST', '/api/channels', {
+    name: 'Mobile Push',
+    type: 'push',
+    templateType: 'data',
+  });
+  const shipped = await api.ok<TemplateView>('POST', '/api/templates', {
     name: 'Order Shipped',
     category: 'transactional',
     channelIds: [inbox.id, push.id],
@@ -88,7 +98,7 @@ async function seed(api: LiveApi): Promise<Seeded> {
     push: { title: 'Order {{orderId}} shipped', body: 'Tap to track it.' },
   });
   await api.ok('PUT', `/api/templates/${shipped.id}`, { status: 'approved' });
-  const welcome = await api.ok('POST', '/api/templates', {
+  const welcome = await api.ok<TemplateView>('POST', '/api/templates', {
     name: 'Welcome Message',
     channelIds: [inbox.id],
     variableSchema: { userName: { type: 'string' } },
@@ -97,13 +107,16 @@ async function seed(api: LiveApi): Promise<Seeded> {
     in_app: { title: 'Welcome, {{userName}}', body: 'Glad you are here.' },
   });
   await api.ok('PUT', `/api/templates/${welcome.id}`, { status: 'approved' });
-  const sale = await api.ok('POST', '/api/templates', {
+  const sale = await api.ok<TemplateView>('POST', '/api/templates', {
     name: 'Spring Sale',
     channelIds: [inbox.id],
     variableSchema: { name: { type: 'string' } },
   });
   await setContent(api, { inbox, push }, sale, { in_app: { title: 'Spring is here, {{name}}' } });
-  const newsletter = await api.ok('POST', '/api/templates', { name: 'Old Newsletter', channelIds: [inbox.id] });
+  const newsletter = await api.ok<TemplateView>('POST', '/api/templates', {
+    name: 'Old Newsletter',
+    channelIds: [inbox.id],
+  });
   await setContent(api, { inbox, push }, newsletter, { in_app: { title: 'Our newsletter' } });
   await api.ok('PUT', `/api/templates/${newsletter.id}`, { status: 'archived' });
   return { inbox, push, shipped, welcome, sale, newsletter };
@@ -143,10 +156,10 @@ describe('pull', () => {
     expect(Object.keys(parsed)).toEqual([...Object.keys(parsed)].sort());
     expect(parsed.variableSchema.banner).toEqual({ name: 'banner', required: false, type: 'image' });
     expect(parsed.channelIds).toHaveLength(2);
-    expect(parsed.rows.map((r: any) => r.channelType)).toEqual(['in_app', 'push']);
+    expect(parsed.rows.map((r: { channelType: string }) => r.channelType)).toEqual(['in_app', 'push']);
     expect(parsed.rows[1].content).toEqual({ body: 'Tap to track it.', title: 'Order {{orderId}} shipped' });
     const channelsFile = JSON.parse(readFileSync(join(out, 'channels.json'), 'utf8'));
-    expect(channelsFile.map((c: any) => c.key)).toEqual(['app-inbox', 'mobile-push']);
+    expect(channelsFile.map((c: { key: string }) => c.key)).toEqual(['app-inbox', 'mobile-push']);
     expect(channelsFile[0]).not.toHaveProperty('config');
 
     const fresh = createApp({
@@ -162,12 +175,12 @@ describe('pull', () => {
         target === 'live'
           ? await fetch(`${live.url}/api/notifications/send`, init)
           : await fresh.request('/api/notifications/send', init);
-      return { status: response.status, body: (await response.json()) as any };
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
     const deliveriesOf = async (target: 'live' | 'fresh', userId: string) => {
       const path = `/__inspect/deliveries?appId=render&userId=${userId}`;
       const response = target === 'live' ? await fetch(`${live.url}${path}`) : await fresh.request(path);
-      return ((await response.json()) as any).items as any[];
+      return ((await response.json()) as DeliveryPage).items;
     };
     const sends = [
       {
@@ -190,15 +203,15 @@ describe('pull', () => {
       const b = await sendTo('fresh', body);
       expect(a.status, JSON.stringify(a.body)).toBe(200);
       expect(b.status, JSON.stringify(b.body)).toBe(200);
-      const strip = ({ notificationId: _n, createdAt: _c, ...rest }: any) => rest;
+      const strip = ({ notificationId: _n, createdAt: _c, ...rest }: Record<string, unknown>) => rest;
       expect(strip(b.body)).toEqual(strip(a.body));
     }
     for (const userId of ['user-1', 'user-2']) {
       const [a] = await deliveriesOf('live', userId);
       const [b] = await deliveriesOf('fresh', userId);
-      expect(b.rendered).toEqual(a.rendered);
-      expect(b.templateId).toBe(a.templateId);
-      expect(b.channels).toEqual(a.channels);
+      expect(b!.rendered).toEqual(a!.rendered);
+      expect(b!.templateId).toBe(a!.templateId);
+      expect(b!.channels).toEqual(a!.channels);
     }
     // Refusals match too: missing required variable, draft, archived.
     for (const body of [
@@ -209,7 +222,8 @@ describe('pull', () => {
       const a = await sendTo('live', body);
       const b = await sendTo('fresh', body);
       expect(a.status).toBe(400);
-      expect([b.status, b.body.error.code]).toEqual([a.status, a.body.error.code]);
+      const codeOf = (answer: { body: Record<string, unknown> }) => (answer.body as unknown as ErrorBody).error.code;
+      expect([b.status, codeOf(b)]).toEqual([a.status, codeOf(a)]);
     }
   });
 
@@ -382,7 +396,7 @@ const DRIFT: DriftCase[] = [
   {
     name: 'a template added live',
     change: async (api, s) => {
-      await api.ok('POST', '/api/templates', { name: 'Cart Reminder', channelIds: [s.inbox.id] });
+      await api.ok<TemplateView>('POST', '/api/templates', { name: 'Cart Reminder', channelIds: [s.inbox.id] });
     },
     expected: [['template-missing-fixtures', false]],
     code: 0,
@@ -396,7 +410,7 @@ const DRIFT: DriftCase[] = [
   {
     name: 'a channel added and one renamed live',
     change: async (api, s) => {
-      await api.ok('POST', '/api/channels', { name: 'Second inbox', type: 'in_app', templateType: 'ui' });
+      await api.ok<Channel>('POST', '/api/channels', { name: 'Second inbox', type: 'in_app', templateType: 'ui' });
       await api.ok('PUT', `/api/channels/${s.push.id}`, { name: 'Phone Push', enabled: false });
     },
     expected: [
@@ -437,7 +451,9 @@ describe('check-fixtures', () => {
     await c.change(api, seeded);
     const res = await checkFixtures(checkArgs(appId, dir));
     const report = JSON.parse(res.stdout);
-    expect(report.differences.map((d: any) => [d.kind, d.breaking])).toEqual(c.expected);
+    expect(report.differences.map((d: { kind: string; breaking: boolean }) => [d.kind, d.breaking])).toEqual(
+      c.expected,
+    );
     expect(res.code, res.stdout).toBe(c.code);
     expect(report.ok).toBe(c.code === 0);
     expect(report.breaking).toBe(c.expected.filter(([, b]) => b).length);
