@@ -48,6 +48,9 @@ function sseReader(res: Response) {
 }
 
 let emu: RunningEmulator | undefined;
+/** An emulator on a free port of 127.0.0.1 with the test templates (closed after each test). */
+const start = () =>
+  startEmulator({ port: 0, host: '127.0.0.1', templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
 afterEach(async () => {
   await emu?.close();
   emu = undefined;
@@ -75,13 +78,7 @@ async function open(query = '') {
 
 describe('GET /__inspect/stream', () => {
   it('streams campaign status changes and deliveries of a campaign, filtered by campaignId', async () => {
-    emu = await startEmulator({
-      port: 0,
-      host: '127.0.0.1',
-      templates: TEST_TEMPLATES,
-      watch: false,
-      logLevel: 'silent',
-    });
+    emu = await start();
     const campaign = await api('POST', '/api/campaigns', { name: 'c', templateId: 'plain', deliveryMode: 'batch' });
     const stream = await open(`?campaignId=${campaign.id}&types=delivery,campaign`);
     await api('POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1', 'u2'] });
@@ -97,13 +94,7 @@ describe('GET /__inspect/stream', () => {
   });
 
   it('streams requests and deliveries filtered by appId and userId, and sends heartbeats', async () => {
-    emu = await startEmulator({
-      port: 0,
-      host: '127.0.0.1',
-      templates: TEST_TEMPLATES,
-      watch: false,
-      logLevel: 'silent',
-    });
+    emu = await start();
     const byUser = await open('?userId=u-7');
     const byApp = await open('?appId=app-b&types=request&heartbeatMs=50');
     await api('POST', '/api/notifications/send', {
@@ -132,13 +123,7 @@ describe('GET /__inspect/stream', () => {
   });
 
   it('unsubscribes from the event bus when the client disconnects', async () => {
-    emu = await startEmulator({
-      port: 0,
-      host: '127.0.0.1',
-      templates: TEST_TEMPLATES,
-      watch: false,
-      logLevel: 'silent',
-    });
+    emu = await start();
     const bus = emu.app.emulator.events as unknown as { listenerCount(): number };
     const before = bus.listenerCount();
     const stream = await open();
@@ -153,13 +138,7 @@ describe('GET /__inspect/stream', () => {
   });
 
   it('answers 400 with the envelope for an unknown event type', async () => {
-    emu = await startEmulator({
-      port: 0,
-      host: '127.0.0.1',
-      templates: TEST_TEMPLATES,
-      watch: false,
-      logLevel: 'silent',
-    });
+    emu = await start();
     const res = await fetch(`${emu.url}/__inspect/stream?types=delivery,bogus`);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({
@@ -170,7 +149,7 @@ describe('GET /__inspect/stream', () => {
 
 describe('GET /__inspect/stream: a slow reader', () => {
   it('drops events past the queue limit and says so with a dropped event, then goes on', async () => {
-    emu = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    emu = await start();
     const reader = await open('?types=delivery');
     // Two 10,000-target batches in one turn each: 20,000 events for a queue of 10,000.
     const batch = (n: number) => ({
