@@ -93,8 +93,11 @@ function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variabl
   };
 }
 
-/** Whether the delivery to `userId` fails: every channel switched off, or a failDelivery rule. */
-function createFailureCheck(ctx: DeliveryContext): (userId: string) => DeliveryFailureMark | null {
+/**
+ * Whether the delivery to `userId` fails: every channel switched off, or a failDelivery rule.
+ * Null when no delivery of this send can fail (channels to deliver on, no rule that could fire).
+ */
+function createFailureCheck(ctx: DeliveryContext): ((userId: string) => DeliveryFailureMark | null) | null {
   const noChannel: DeliveryFailureMark | null =
     ctx.channels.length > 0
       ? null
@@ -102,6 +105,7 @@ function createFailureCheck(ctx: DeliveryContext): (userId: string) => DeliveryF
           reason: ctx.template.channels.length === 0 ? TEMPLATE_WITHOUT_CHANNELS : NO_CHANNEL_REASON,
           scenario: null,
         };
+  if (noChannel === null && ctx.faults.idle?.()) return null;
   const { appId, campaignId } = ctx;
   const templateKey = ctx.template.key;
   return (userId) => noChannel ?? ctx.faults({ appId, userId, templateKey, campaignId });
@@ -132,7 +136,7 @@ export function createDeliveryBatch(
   const render = createRenderer(ctx);
   const failureOf = createFailureCheck(ctx);
   let failures = NO_FAILURES;
-  for (let i = 0; i < userIds.length; i++) {
+  for (let i = 0; failureOf !== null && i < userIds.length; i++) {
     const failure = failureOf(userIds[i] as string);
     if (!failure) continue;
     if (failures === NO_FAILURES) failures = new Map();

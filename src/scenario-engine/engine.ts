@@ -5,7 +5,7 @@
  * and which deliveries fail (`deliveryFaults`). `forRequest` answers both for one API request,
  * from a snapshot of its facts, as a plain object that outlives the request without holding it.
  */
-import type { DeliveryFaultPolicy, RandomSource } from '../domain/ports.js';
+import type { DeliveryFacts, DeliveryFaultPolicy, RandomSource } from '../domain/ports.js';
 import type { Scenario, ScenarioRule } from '../schemas/scenario-file.js';
 import { buildMatchers, explainMatchers, type Matcher, type RequestFacts } from './match.js';
 import { explainFault, isDeliveryFault, toRequestFault, type RequestFault } from './faults.js';
@@ -218,7 +218,7 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     onApplied?: (info: AppliedRuleInfo) => void,
   ): DeliveryFaultPolicy {
     const names = [...requestScenarios];
-    return (facts) => {
+    const policy = (facts: DeliveryFacts) => {
       if (names.length === 0 && active.length === 0) return null; // asked per target: 10,000 times for one batch
       for (const { name, layer, scenario } of layers(names)) {
         for (const compiled of scenario.rules) {
@@ -230,6 +230,13 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
       }
       return null;
     };
+    // No failDelivery rule in any scenario that applies now: the answer is null for everyone,
+    // and no counter moves, so a send may skip asking per recipient.
+    const idle = () => {
+      for (const { scenario } of layers(names)) if (scenario.rules.some((rule) => rule.delivery)) return false;
+      return true;
+    };
+    return Object.assign(policy, { idle });
   }
 
   return {

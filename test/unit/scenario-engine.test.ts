@@ -163,6 +163,21 @@ describe('engine', () => {
     ]);
   });
 
+  it('says the delivery policy is idle exactly when no applying scenario has a failDelivery rule', () => {
+    const engine = engineWith(outage); // active, but only a request rule
+    expect(engine.deliveryFaults([]).idle?.()).toBe(true);
+    engine.load(ScenarioSchema.parse({ name: 'gone', rules: [{ match: {}, fault: { failDelivery: 'x' } }] }), 'test');
+    const viaHeader = engine.deliveryFaults(['gone']);
+    const global = engine.deliveryFaults([]);
+    expect(viaHeader.idle?.()).toBe(false);
+    expect(global.idle?.()).toBe(true);
+    // Read when asked: a scheduled campaign's policy sees the scenarios active when it runs.
+    engine.setActive(['upload-outage', 'gone']);
+    expect(global.idle?.()).toBe(false);
+    engine.setActive([]);
+    expect(global.idle?.()).toBe(true);
+  });
+
   it('does not apply request-matching delivery rules without request facts', () => {
     const engine = engineWith({
       name: 'p',
