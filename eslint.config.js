@@ -25,6 +25,21 @@ export default tseslint.config(
     },
   },
   {
+    // On a socket, c.req.header() makes @hono/node-server build a Headers object per request:
+    // request headers are read through src/http/plain-headers.ts, which reads Node's instead.
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/plain-headers.ts', 'src/client/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='header'][callee.object.property.name='req']",
+          message: 'Read request headers with requestHeader(c, name) from src/http/plain-headers.ts.',
+        },
+      ],
+    },
+  },
+  {
     // These walk the OpenAPI document as plain JSON (its own shape is OpenAPI 3.1's, not ours).
     files: ['test/helpers/openapi.ts', 'test/openapi/document.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,25 +1,38 @@
 /**
- * A request's headers as a plain object (lower-case names, repeated headers joined with
- * ", "), for the records that keep them: the journal and a scenario's request facts.
- *
- * On a socket they come from Node's own parsed headers: reading the Request's `headers`
- * instead (`forEach`, `Object.fromEntries`) makes @hono/node-server build a full Headers
- * object per request, a measurable share of a send's cost (CONTRIBUTING.md#where-the-speed-comes-from).
+ * Request headers without the cost of a Headers object. On a socket, @hono/node-server
+ * builds a full Headers object the first time anything reads the Request's `headers`
+ * (`c.req.header(name)` included): a measurable share of a send's cost
+ * (CONTRIBUTING.md#where-the-speed-comes-from). Node has already parsed them into a plain
+ * object, so on a socket both helpers read that; in process (app.request) the Request is a
+ * platform one whose Headers already exist.
  */
 import type { Context } from 'hono';
 
 type NodeHeaders = Record<string, string | string[] | undefined>;
 
+function nodeHeaders(c: Context): NodeHeaders | undefined {
+  return (c.env as { incoming?: { headers?: NodeHeaders } } | undefined)?.incoming?.headers;
+}
+
+/** One header by its lower-case name, as `c.req.header(name)` gives it. */
+export function requestHeader(c: Context, name: string): string | undefined {
+  const headers = nodeHeaders(c);
+  if (!headers) return c.req.header(name);
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** All headers as a plain object (lower-case names, repeated ones joined with ", "), for the
+ * records that keep them: the journal and a scenario's request facts. */
 export function plainHeaders(c: Context): Record<string, string> {
-  const incoming = (c.env as { incoming?: { headers?: NodeHeaders } } | undefined)?.incoming;
+  const incoming = nodeHeaders(c);
   const headers: Record<string, string> = {};
-  if (!incoming?.headers) {
-    // In process (app.request): a platform Request, whose Headers already exist.
+  if (!incoming) {
     c.req.raw.headers.forEach((value, name) => (headers[name] = value));
     return headers;
   }
-  for (const name in incoming.headers) {
-    const value = incoming.headers[name];
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;

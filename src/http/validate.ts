@@ -8,6 +8,7 @@ import { badRequest, type ErrorDetails } from '../domain/errors.js';
 import { depthExceeds, MAX_JSON_DEPTH, mayBeTooDeep } from '../domain/json-depth.js';
 import { issueDetails } from '../schemas/issues.js';
 import type { AppEnv } from './context.js';
+import { requestHeader } from './plain-headers.js';
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, prefix = ''): z.infer<S> {
   const result = schema.safeParse(value);
@@ -23,7 +24,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
 }
 
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
+  const type = requestHeader(c, 'content-type') ?? '';
   if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
     throw badRequest(`Content-Type must be application/json (got "${type || 'none'}").`, {
       'content-type': 'must be application/json',

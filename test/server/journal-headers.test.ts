@@ -1,6 +1,7 @@
 /**
- * The journal's request headers over a real socket, where they are read from Node's parsed
- * headers (not from the Request): names lower-case, repeated headers joined, secrets masked.
+ * Request headers over a real socket, where the gate and the journal read Node's parsed
+ * headers (not the Request's Headers): names in any case, repeated headers joined, secrets
+ * masked in the journal.
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,5 +55,28 @@ describe('journal request headers over HTTP', () => {
     expect(JSON.stringify(entry?.requestHeaders)).not.toContain('secret');
     expect(JSON.stringify(entry?.requestHeaders)).not.toContain('key-test');
     expect(entry?.requestBody).toBe(body);
+  });
+
+  it('reads the gate headers in any case and joins repeated lines as Headers.get would', async () => {
+    emu = await startEmulator({
+      port: 0,
+      templates: TEST_TEMPLATES,
+      watch: false,
+      scenarios: ['first', 'second'].map((name, i) => ({
+        name,
+        description: `${name} for tests`,
+        rules: [{ match: { path: '/api/notifications/send' }, fault: { status: 418 + i } }],
+      })),
+    });
+    const body = JSON.stringify({ template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' });
+    const headers = { APPID: 'app-test', ApiKey: 'key-test', 'CONTENT-TYPE': 'Application/JSON; charset=utf-8' };
+    expect(await post(`${emu.url}/api/notifications/send`, headers, body)).toBe(200);
+    // Two header lines name two scenarios, as "second, first" would: the first listed applies.
+    const repeated = { ...headers, 'X-Emulator-Scenario': ['second', 'first'] };
+    expect(await post(`${emu.url}/api/notifications/send`, repeated, body)).toBe(419);
+    // Both lines are read: an unknown name on the second one is refused.
+    const unknown = { ...headers, 'X-Emulator-Scenario': ['first', 'nope'] };
+    expect(await post(`${emu.url}/api/notifications/send`, unknown, body)).toBe(400);
+    expect(await post(`${emu.url}/api/notifications/send`, { ...headers, APPID: '' }, body)).toBe(401);
   });
 });

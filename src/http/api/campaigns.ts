@@ -20,6 +20,7 @@ import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
 import { createMultipartReader, type MultipartReader, type PartConsumer } from '../multipart.js';
 import { parseWith, readJsonBody } from '../validate.js';
+import { requestHeader } from '../plain-headers.js';
 
 /** The send body may be `{}` or absent altogether (both mean "send now"). */
 async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
@@ -117,7 +118,7 @@ const malformed = (error: unknown) =>
  * and read once the field is known. Nothing is stored before the whole file is accepted.
  */
 async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: number): Promise<UploadResult> {
-  const type = c.req.header('content-type') ?? '';
+  const type = requestHeader(c, 'content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(type.trim())) {
     throw badRequest(
       `The upload must be multipart/form-data with a "file" part and a "campaignId" field (got Content-Type ` +

@@ -9,6 +9,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context.js';
+import { requestHeader } from '../plain-headers.js';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -42,7 +43,7 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Web inspector not
 
 /** Whether a request comes from a browser that asked for a page (Accept names text/html). */
 export const wantsHtml = (c: Context<AppEnv>): boolean =>
-  (c.req.method === 'GET' || c.req.method === 'HEAD') && (c.req.header('accept') ?? '').includes('text/html');
+  (c.req.method === 'GET' || c.req.method === 'HEAD') && (requestHeader(c, 'accept') ?? '').includes('text/html');
 
 export function inspectorRoutes(dir: string | null = findInspectorDir()): Hono<AppEnv> {
   // Read once per app, on first use; the files are small and never change while it runs.

@@ -7,13 +7,14 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 import type { EmulatorOptions } from '../../config.js';
+import { requestHeader } from '../plain-headers.js';
 
 export function adminAuth(options: Pick<EmulatorOptions, 'adminToken'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = options.adminToken;
     const inspectorPage = c.req.path === '/__' || c.req.path.startsWith('/__/');
     if (token !== undefined && !inspectorPage) {
-      const given = c.req.header('authorization') ?? '';
+      const given = requestHeader(c, 'authorization') ?? '';
       if (given !== `Bearer ${token}`) {
         throw new ApiError(
           'ERR_UNAUTHORIZED',

@@ -7,14 +7,15 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppRegistry } from '../../catalog/apps.js';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
+import { requestHeader } from '../plain-headers.js';
 
 const PRODUCTION_HOST = /^([^.]+)\.api-([a-z0-9-]+)\./i;
 
 export function auth(apps: AppRegistry): MiddlewareHandler<AppEnv> {
   // Not async (every check is synchronous): returning next()'s promise saves one per request.
   return (c, next) => {
-    const appId = c.req.header('appid')?.trim() ?? '';
-    const apiKey = c.req.header('apikey')?.trim() ?? '';
+    const appId = requestHeader(c, 'appid')?.trim() ?? '';
+    const apiKey = requestHeader(c, 'apikey')?.trim() ?? '';
     if (!appId || !apiKey) {
       const missing = [!appId && 'appid', !apiKey && 'apikey'].filter(Boolean).join(' and ');
       throw new ApiError(
@@ -29,7 +30,7 @@ export function auth(apps: AppRegistry): MiddlewareHandler<AppEnv> {
         },
       );
     }
-    const host = c.req.header('host') ?? '';
+    const host = requestHeader(c, 'host') ?? '';
     const production = PRODUCTION_HOST.exec(host);
     const hostApp = production?.[1];
     if (hostApp !== undefined && hostApp !== appId) {

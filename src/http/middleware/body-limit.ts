@@ -7,6 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 import type { EmulatorOptions } from '../../config.js';
+import { requestHeader } from '../plain-headers.js';
 
 export function limitBody(
   options: Pick<EmulatorOptions, 'bodyLimitBytes' | 'uploadLimitBytes'>,
@@ -22,8 +23,8 @@ export function limitBody(
     const isUpload = c.req.path.endsWith('/campaigns/upload');
     // Same rule as hono's bodyLimit when the length is declared, but without touching
     // c.req.raw.body: that builds a full Request per call and halves send throughput (bench/).
-    const length = c.req.header('content-length');
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+    const length = requestHeader(c, 'content-length');
+    if (length !== undefined && requestHeader(c, 'transfer-encoding') === undefined) {
       const limit = isUpload ? options.uploadLimitBytes : options.bodyLimitBytes;
       if (Number.parseInt(length, 10) > limit) tooLarge(limit)();
       return next();

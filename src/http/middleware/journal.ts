@@ -13,7 +13,7 @@ import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import type { JournalEntry } from '../../schemas/records.js';
 import { realNow } from '../../platform/clock.js';
-import { plainHeaders } from '../plain-headers.js';
+import { plainHeaders, requestHeader } from '../plain-headers.js';
 
 /** Each body is kept up to this many bytes of UTF-8. */
 const JOURNAL_BODY_LIMIT = 64 * 1024;
@@ -53,6 +53,9 @@ function capBinary(bytes: Uint8Array): { text: string; truncated: boolean } {
 
 const NO_BODY = { text: null, truncated: false } as const;
 
+/** Shared by every entry no scenario rule applied to: one array fewer kept per request. */
+const NO_RULES: JournalEntry['rules'] = Object.freeze([]) as unknown as JournalEntry['rules'];
+
 /** A body that was sent but not kept (a request refused before its route read a large body). */
 const NOT_KEPT = { text: null, truncated: true } as const;
 
@@ -77,13 +80,13 @@ async function unreadRequestBody(c: Context<AppEnv>): Promise<Kept> {
     if (cache.arrayBuffer) return capBinary(new Uint8Array(await cache.arrayBuffer));
     if (cache.formData) return capBinary(new Uint8Array(await new Response(await cache.formData).arrayBuffer()));
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return NO_BODY;
-    const length = c.req.header('content-length');
+    const length = requestHeader(c, 'content-length');
     if (length !== undefined) {
       const size = Number(length);
       if (!(size > 0)) return NO_BODY;
       return size > JOURNAL_BODY_LIMIT ? NOT_KEPT : capText(await c.req.text());
     }
-    if (c.req.header('transfer-encoding') !== undefined) return NOT_KEPT;
+    if (requestHeader(c, 'transfer-encoding') !== undefined) return NOT_KEPT;
     // Neither header: over HTTP/1.1 that is no body; in process (app.request) the body is a plain stream.
     if (c.req.raw.body === null) return NO_BODY;
     return capBinary(new Uint8Array(await c.req.arrayBuffer()));
@@ -155,12 +158,12 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
         method: c.req.method,
         path: c.req.path,
         query: queryOf(c.req.url),
-        appId: c.get('appId') ?? c.req.header('appid') ?? null,
+        appId: c.get('appId') ?? requestHeader(c, 'appid') ?? null,
         status,
         errorCode: c.get('errorCode') ?? null,
         scenario: last?.scenario ?? null,
         rule: last?.rule ?? null,
-        rules: rules ? rules.map((r) => ({ scenario: r.scenario, index: r.index, rule: r.rule })) : [],
+        rules: rules?.length ? rules.map((r) => ({ scenario: r.scenario, index: r.index, rule: r.rule })) : NO_RULES,
         requestHeaders: requestHeaders(c),
         requestBody: request.text,
         requestBodyTruncated: request.truncated,

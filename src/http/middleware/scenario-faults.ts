@@ -11,7 +11,7 @@ import type { RequestScope, ScenarioEngine } from '../../scenario-engine/engine.
 import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
-import { plainHeaders } from '../plain-headers.js';
+import { plainHeaders, requestHeader } from '../plain-headers.js';
 
 export const SCENARIO_HEADER = 'x-emulator-scenario';
 
@@ -34,7 +34,7 @@ function dropConnection(c: Context<AppEnv>, label: string): Response {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function headerScenarios(c: Context<AppEnv>, engine: ScenarioEngine): string[] {
-  const header = c.req.header(SCENARIO_HEADER);
+  const header = requestHeader(c, SCENARIO_HEADER);
   if (header === undefined) return [];
   const names = header
     .split(',')
@@ -65,7 +65,7 @@ const asString = (v: unknown): string | null => (typeof v === 'string' && v !== 
 async function readBodyFacts(
   c: Context<AppEnv>,
 ): Promise<{ body: unknown; form: Record<string, unknown> | undefined }> {
-  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  const type = (requestHeader(c, 'content-type') ?? '').toLowerCase();
   try {
     if (/^application\/([\w.+-]*\+)?json\b/.test(type))
       return { body: JSON.parse(await c.req.text()), form: undefined };
