@@ -88,8 +88,9 @@ export function createRecipientService(deps: CampaignDeps) {
   /** Names the new recipients, stores them in one call and bumps the campaign's count. */
   function addAll(campaign: Campaign, recipients: Recipient[], at: string): number {
     if (recipients.length > 0) {
-      // Ids only for a list that is stored: a refused upload uses none (file order).
-      for (const r of recipients) r.id = deps.ids.objectId();
+      // Ids only for a list that is stored: a refused upload uses none (file order), reserved in one step.
+      const idAt = deps.ids.objectIds(recipients.length);
+      for (let i = 0; i < recipients.length; i++) recipients[i]!.id = idAt(i);
       deps.store.addRecipients(campaign.id, recipients);
     }
     const total = deps.store.recipients(campaign.id).length;

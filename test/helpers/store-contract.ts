@@ -275,6 +275,20 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(store.stats().recipients).toBe(3);
     });
 
+    it('knows every recipient added, before and after its user index is first used', async () => {
+      const store = await make();
+      store.addCampaign(campaign('c1'));
+      const first = [recipient('c1', 1), recipient('c1', 2)];
+      store.addRecipients('c1', first);
+      first.pop(); // the store keeps its own list, not the caller's array
+      expect(ids([...store.recipients('c1')])).toEqual(['c1-r1', 'c1-r2']);
+      expect(store.hasRecipient('c1', 'user-2')).toBe(true);
+      store.addRecipients('c1', [recipient('c1', 3)]);
+      expect(store.hasRecipient('c1', 'user-3')).toBe(true);
+      expect(store.hasRecipient('c1', 'user-4')).toBe(false);
+      expect(ids([...store.recipients('c1')])).toEqual(['c1-r1', 'c1-r2', 'c1-r3']);
+    });
+
     it('keeps the journal with its filters', async () => {
       const store = await make();
       store.addJournal(journalEntry(1));
