@@ -6,11 +6,12 @@
  * timeouts, /__health p99 under that load, live heap between 20 s and the end, and the
  * longest event-loop block (bench/loop-monitor.mjs).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { API_HEADERS, now, percentile, postJson, sleep, startEmulatorChild } from '../util.js';
+import { API_HEADERS, now, percentile, postJson, ROOT, sleep, startEmulatorChild } from '../util.js';
 import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
@@ -24,6 +25,25 @@ const CAPS = [
   ['--max-campaigns', '10'],
   ['--max-recipients', '30000'],
 ].flat();
+
+/** bench/health-probe.mjs in a child process; stop() closes its stdin and reads its latencies. */
+function startHealthProbe(url: string): { stop(): Promise<number[]> } {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/health-probe.mjs'), url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    async stop() {
+      child.stdin.end();
+      await exited;
+      const latencies = JSON.parse(out) as (number | null)[];
+      if (latencies.includes(null)) throw new Error('a /__health probe failed');
+      return latencies as number[];
+    },
+  };
+}
 
 interface Second {
   liveHeapMb: number | null;
@@ -79,17 +99,8 @@ export async function soak(): Promise<Row[]> {
   const started = now();
   const problems: string[] = [];
   try {
-    // /__health probe, a request every 20 ms.
-    const health: number[] = [];
-    const probe = (async () => {
-      while (running) {
-        const t = now();
-        const res = await fetch(`${emulator.url}/__health`);
-        await res.arrayBuffer();
-        health.push(now() - t);
-        await sleep(20);
-      }
-    })();
+    // /__health probe, a request every 20 ms, from its own process (bench/health-probe.mjs).
+    const probe = startHealthProbe(`${emulator.url}/__health`);
     // Long-polls that time out (408) and start again.
     const longPolls = Array.from({ length: 20 }, async (_, i) => {
       while (running) {
@@ -134,7 +145,8 @@ export async function soak(): Promise<Row[]> {
       timeout: 10,
     });
     running = false;
-    await Promise.all([probe, ...longPolls]);
+    const health = await probe.stop();
+    await Promise.all(longPolls);
     const sseBytes = await sse;
     const campaignCount = await campaigns;
     await sleep(1500);
