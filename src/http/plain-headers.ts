@@ -14,7 +14,8 @@ function nodeHeaders(c: Context): NodeHeaders | undefined {
   return (c.env as { incoming?: { headers?: NodeHeaders } } | undefined)?.incoming?.headers;
 }
 
-/** One header by its lower-case name, as `c.req.header(name)` gives it. */
+/** One header by its lower-case name, as `c.req.header(name)` gives it: repeated lines joined with ", ", except
+ * the few single-valued ones (host, content-type, authorization…) of which Node keeps the first. */
 export function requestHeader(c: Context, name: string): string | undefined {
   const headers = nodeHeaders(c);
   if (!headers) return c.req.header(name);
