@@ -27,11 +27,13 @@ if (file) {
     last = at;
     lastCpu = cpu;
   }, 5).unref();
-  // Seconds at which to collect garbage and note the live heap ($BENCH_GC_AT, needs --expose-gc).
-  const gcAt = new Set((process.env.BENCH_GC_AT ?? '').split(',').filter(Boolean).map(Number));
+  // SIGUSR2 from the bench: at the next second, collect garbage and note the live heap (needs --expose-gc).
+  let gcRequested = false;
+  process.on('SIGUSR2', () => (gcRequested = true));
   const write = () => {
     let liveHeapMb = null;
-    if (gcAt.has(seconds.length + 1) && typeof globalThis.gc === 'function') {
+    if (gcRequested && typeof globalThis.gc === 'function') {
+      gcRequested = false;
       globalThis.gc();
       liveHeapMb = process.memoryUsage().heapUsed / 1048576;
     }
