@@ -79,4 +79,23 @@ describe('journal request headers over HTTP', () => {
     expect(await post(`${emu.url}/api/notifications/send`, unknown, body)).toBe(400);
     expect(await post(`${emu.url}/api/notifications/send`, { ...headers, APPID: '' }, body)).toBe(401);
   });
+
+  it('keeps each request its own headers when entries share an identical set', async () => {
+    emu = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false });
+    const body = JSON.stringify({ template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' });
+    const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': 'application/json' };
+    const extras: Record<string, string>[] = [{}, {}, { 'x-trace': 'other' }];
+    for (const extra of extras)
+      expect(await post(`${emu.url}/api/notifications/send`, { ...headers, ...extra }, body)).toBe(200);
+    const journal = (await (await fetch(`${emu.url}/__inspect/requests`)).json()) as { items: JournalEntry[] };
+    const [first, second, third] = journal.items.map((e) => e.requestHeaders);
+    expect(first).toEqual(second);
+    expect(first).not.toHaveProperty('x-trace');
+    expect(third).toMatchObject({ appid: 'app-test', apikey: '***', 'x-trace': 'other' });
+    // In the store the two identical sets are one object, frozen so no reader can change both.
+    const kept = emu.app.emulator.store.queryJournal({}, { offset: 0, limit: 3 }).items.map((e) => e.requestHeaders);
+    expect(kept[0]).toBe(kept[1]);
+    expect(kept[2]).not.toBe(kept[0]);
+    expect(Object.isFrozen(kept[0])).toBe(true);
+  });
 });
