@@ -133,19 +133,23 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return entry;
   }
 
-  /** A copy of the list into an empty campaign (a 100,000-row upload: bench/), else one push per recipient;
-   * the indexes, once built, kept up to date. */
+  /** A copy of the list into an empty campaign (a 100,000-row upload: bench/), its indexes left to be built
+   * on first use; else one push per recipient, with the indexes already built kept up to date. */
   function addRecipientsQuietly(campaignId: string, list: Recipient[]): void {
     const entry = recipientsOf(campaignId);
-    const { byId, userIds } = entry;
-    if (entry.list.length === 0 && byId === null && userIds === null) entry.list = list.slice();
-    else
-      for (const r of list) {
-        if (byId !== null) byId.set(r.id, entry.list.length);
-        entry.list.push(r);
-        userIds?.add(r.userId);
-      }
     recipientTotal += list.length;
+    if (entry.list.length === 0) {
+      entry.list = list.slice();
+      entry.userIds = entry.byId = null;
+      entry.next = 0;
+      return;
+    }
+    const { byId, userIds } = entry;
+    for (const r of list) {
+      if (byId !== null) byId.set(r.id, entry.list.length);
+      entry.list.push(r);
+      userIds?.add(r.userId);
+    }
   }
 
   function removeCampaign(id: string): number {

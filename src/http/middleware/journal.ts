@@ -119,24 +119,21 @@ function responseBody(res: Response): Kept | Promise<Kept> {
     .then(capText, () => NOT_KEPT);
 }
 
-function requestHeaders(c: Context<AppEnv>): Record<string, string> {
-  const headers = plainHeaders(c);
-  for (const name of MASKED_HEADERS) if (name in headers) headers[name] = '***';
-  return headers;
-}
-
 /** Different header sets remembered before the memory starts over. */
 const HEADER_SETS_KEPT = 1000;
 
 /**
- * Entries whose request headers are the same (a client calling in a loop, a load test) share
- * one frozen headers object. Each entry otherwise keeps an object and a string per header,
- * and keeping records is the largest share of a send's cost: the garbage collector copies
- * them as they survive and marks them while they live (README, Performance).
+ * A request's headers as an entry keeps them, secrets masked. Entries whose headers are the
+ * same (a client calling in a loop, a load test) share one frozen object: each entry otherwise
+ * keeps an object and a string per header, and keeping records is the largest share of a
+ * send's cost: the garbage collector copies them as they survive and marks them while they
+ * live (README, Performance).
  */
-function sharedHeaderSets(): (headers: Record<string, string>) => Record<string, string> {
+function keptHeaders(): (c: Context<AppEnv>) => Record<string, string> {
   const known = new Map<string, Record<string, string>>();
-  return (headers) => {
+  return (c) => {
+    const headers = plainHeaders(c);
+    for (const name of MASKED_HEADERS) if (name in headers) headers[name] = '***';
     // Neither names nor values can hold a line break (HTTP refuses them), so the key is unambiguous.
     let key = '';
     for (const name in headers) key += `${name}\n${headers[name]}\n`;
@@ -159,7 +156,7 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
   const { logger } = emulator;
   // `--log-level debug`: one line per request; decided once, so other levels pay nothing per request.
   const logRequests = logger.level === undefined || logger.level === 'debug';
-  const shared = sharedHeaderSets();
+  const headersOf = keptHeaders();
   return async (c, next) => {
     const started = realNow();
     try {
@@ -188,7 +185,7 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
         scenario: last?.scenario ?? null,
         rule: last?.rule ?? null,
         rules: rules?.length ? rules.map((r) => ({ scenario: r.scenario, index: r.index, rule: r.rule })) : NO_RULES,
-        requestHeaders: shared(requestHeaders(c)),
+        requestHeaders: headersOf(c),
         requestBody: request.text,
         requestBodyTruncated: request.truncated,
         responseBody: response.text,
