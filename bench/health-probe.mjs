@@ -1,24 +1,27 @@
 /* global fetch */
 // Run as its own process by the soak metric: asks GET <url> every 20 ms until stdin closes,
-// then prints the latencies (ms) as JSON. Apart from the load generator, whose own event loop
-// is busy with 1,000 connections (its delay reached ~56 ms at p99, would otherwise be counted
-// as the emulator's), so the figure is how long the emulator took to answer.
+// then prints [start, latency] pairs as JSON: start in ms since the epoch (performance.timeOrigin
+// based, as bench/loop-monitor.mjs notes the collections it forces), latency in ms or null.
+// Apart from the load generator, whose own event loop is busy with 1,000 connections (its delay
+// reached ~56 ms at p99, would otherwise be counted as the emulator's), so the figure is how
+// long the emulator took to answer.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const url = process.argv[2];
-const latencies = [];
+const probes = [];
 let running = true;
 process.stdin.on('end', () => (running = false)).resume();
 while (running) {
   const started = performance.now();
+  const start = performance.timeOrigin + started;
   try {
     const res = await fetch(url);
     await res.arrayBuffer();
-    latencies.push(performance.now() - started);
+    probes.push([start, performance.now() - started]);
   } catch {
-    latencies.push(Number.POSITIVE_INFINITY);
+    probes.push([start, null]);
   }
   await sleep(20);
 }
-process.stdout.write(JSON.stringify(latencies.map((ms) => (Number.isFinite(ms) ? ms : null))));
+process.stdout.write(JSON.stringify(probes));

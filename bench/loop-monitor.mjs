@@ -3,7 +3,8 @@
 // of a 5 ms timer together with the process CPU time spent inside that gap. On a shared,
 // overloaded machine a wall-clock gap also counts time the process waited for a core; the
 // CPU time inside the gap is what the emulator's own work held the loop for (an upper
-// bound: it includes the GC's helper threads). Written to $BENCH_LOOP_FILE as JSON.
+// bound: it includes the GC's helper threads). Written to $BENCH_LOOP_FILE as JSON, with the
+// wall-clock window of each collection the bench forced, so the soak can leave its pause out.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setInterval } from 'node:timers';
 import { writeFileSync } from 'node:fs';
@@ -13,6 +14,9 @@ if (file) {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
   const seconds = [];
+  /** [start, end] in ms since the epoch (performance.timeOrigin based, as the probe's). */
+  const forcedGcs = [];
+  const epochNow = () => performance.timeOrigin + performance.now();
   let gapMax = 0;
   let cpuInGapMax = 0;
   let last = performance.now();
@@ -34,7 +38,9 @@ if (file) {
     let liveHeapMb = null;
     if (gcRequested && typeof globalThis.gc === 'function') {
       gcRequested = false;
+      const start = epochNow();
       globalThis.gc();
+      forcedGcs.push([start, epochNow()]);
       liveHeapMb = process.memoryUsage().heapUsed / 1048576;
     }
     const memory = process.memoryUsage();
@@ -48,7 +54,7 @@ if (file) {
     });
     histogram.reset();
     gapMax = cpuInGapMax = 0;
-    writeFileSync(file, JSON.stringify({ seconds }));
+    writeFileSync(file, JSON.stringify({ seconds, forcedGcs }));
   };
   setInterval(write, 1000).unref();
   process.on('exit', write);
