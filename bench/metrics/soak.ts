@@ -3,8 +3,9 @@
  * shorten) at a steady rate, mixing realtime and batch sends for two apps, inspect queries
  * and /__health; beside them long-polls, a slowly read SSE stream and a campaign with a
  * 5,000-row upload every 2 s, with every retention cap set low. Figures: socket errors and
- * timeouts, /__health p99 under that load, live heap between 20 s and the end, and the
- * longest event-loop block (bench/loop-monitor.mjs). A 2 s warm-up at 50 connections and one
+ * timeouts, /__health p99 under that load (less the probes the bench's own full collections
+ * delayed), live heap between 20 s and the end, and the longest event-loop block
+ * (bench/loop-monitor.mjs). A 2 s warm-up at 50 connections and one
  * upload come first and are not measured.
  */
 import { spawn } from 'node:child_process';
