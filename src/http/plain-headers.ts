@@ -10,6 +10,9 @@ import type { Context } from 'hono';
 
 type NodeHeaders = Record<string, string | string[] | undefined>;
 
+/** Repeated header lines as one value, joined with ", " as Headers.get joins them. */
+const joined = (value: string | string[]): string => (Array.isArray(value) ? value.join(', ') : value);
+
 function nodeHeaders(c: Context): NodeHeaders | undefined {
   return (c.env as { incoming?: { headers?: NodeHeaders } } | undefined)?.incoming?.headers;
 }
@@ -20,7 +23,7 @@ export function requestHeader(c: Context, name: string): string | undefined {
   const headers = nodeHeaders(c);
   if (!headers) return c.req.header(name);
   const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+  return value === undefined ? undefined : joined(value);
 }
 
 /** All headers as a plain object (lower-case names, repeated ones joined with ", "), for the
@@ -34,7 +37,7 @@ export function plainHeaders(c: Context): Record<string, string> {
   }
   for (const name in incoming) {
     const value = incoming[name];
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) headers[name] = joined(value);
   }
   return headers;
 }
