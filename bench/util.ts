@@ -38,6 +38,23 @@ export function rssOf(pid: number): { rssMb: number; peakMb: number } {
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
+/**
+ * The kernel's count of connections dropped because a listen queue was full (TcpExt
+ * ListenOverflows in /proc/net/netstat, machine-wide), or null off Linux. A dropped
+ * connect is retried by the client only after a second.
+ */
+export function listenOverflows(): number | null {
+  try {
+    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const names = lines.find((l) => l.startsWith('TcpExt:'))?.split(/\s+/);
+    const values = lines.filter((l) => l.startsWith('TcpExt:'))[1]?.split(/\s+/);
+    const at = names?.indexOf('ListenOverflows') ?? -1;
+    return at > 0 && values ? Number(values[at]) : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface Child {
   url: string;
   pid: number;

@@ -2,7 +2,7 @@
  * startEmulator(options): createApp + a real HTTP server (port 0 allowed). Returns the
  * bound URL and a close() that ends open connections (SSE included) and flushes state.
  */
-import { serve, type ServerType } from '@hono/node-server';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp, type EmulatorApp } from './app.js';
 import type { CreateAppOptions } from './emulator.js';
@@ -28,6 +28,14 @@ function retentionLimits(options: CreateAppOptions) {
   return parsed.success ? retentionOf(parsed.data) : {};
 }
 
+/**
+ * Connections the kernel queues before the emulator accepts them (Node's default is 511; the
+ * kernel caps it at net.core.somaxconn). A load test or a CI fleet opening a thousand
+ * connections at once would otherwise overflow the queue, and each dropped SYN is retried
+ * only after a second.
+ */
+const LISTEN_BACKLOG = 4096;
+
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
   // --data-file (docs/reference.md#running-it): state lives in a lowdb file; closed (flushed) by app.close().
   // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
@@ -45,8 +53,9 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
   const { host, port } = app.emulator.options;
   let server: ServerType;
   const address = await new Promise<AddressInfo>((resolve, reject) => {
-    server = serve({ fetch: app.fetch, port, hostname: host }, (info) => resolve(info));
+    server = createAdaptorServer({ fetch: app.fetch });
     server.once('error', reject);
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(server.address() as AddressInfo));
   }).catch(async (error: unknown) => {
     await app.close(); // e.g. port in use: stop watchers and flush the data file before failing
     throw error;

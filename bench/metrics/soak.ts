@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { API_HEADERS, now, percentile, postJson, ROOT, sleep, startEmulatorChild } from '../util.js';
+import { API_HEADERS, listenOverflows, now, percentile, postJson, ROOT, sleep, startEmulatorChild } from '../util.js';
 import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
@@ -161,6 +161,7 @@ export async function soak(): Promise<Row[]> {
       }
       return n;
     })();
+    const overflowsBefore = listenOverflows();
     const load = await autocannon({
       url: emulator.url,
       connections: CONNECTIONS,
@@ -170,6 +171,9 @@ export async function soak(): Promise<Row[]> {
       timeout: 10,
     });
     running = false;
+    const overflowsAfter = listenOverflows();
+    const overflows =
+      overflowsBefore === null || overflowsAfter === null ? 'n/a' : String(overflowsAfter - overflowsBefore);
     const probes = await probe.stop();
     await Promise.all(longPolls);
     const sseBytes = await sse;
@@ -204,7 +208,7 @@ export async function soak(): Promise<Row[]> {
     const note =
       `${fmt((now() - started) / 1000, 0)} s, ${CONNECTIONS} connections at ${RATE} req/s: ` +
       `${load.requests.total} requests (${load.non2xx} non-2xx), ${campaignCount} campaigns of 5,000, ` +
-      `SSE read ${fmt(sseBytes / 1e6, 1)} MB${problemNote}`;
+      `SSE read ${fmt(sseBytes / 1e6, 1)} MB; listen-queue overflows (machine-wide) ${overflows}${problemNote}`;
     return [
       {
         metric: `soak ${SECONDS} s: socket errors + timeouts`,

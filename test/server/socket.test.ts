@@ -2,6 +2,8 @@
  * A real socket (docs/reference.md#running-it, "in tests"): startEmulator on port 0, a send over HTTP with
  * the production prefix, the records visible through the control plane.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/index.js';
 import { TEST_TEMPLATES } from '../helpers/app.js';
@@ -73,4 +75,29 @@ describe('startEmulator on a real socket', () => {
     await running.close();
     await expect(fetch(`${url}/__health`)).rejects.toThrow();
   });
+
+  it('refuses to start on a port already in use, with the system error', async () => {
+    running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    await expect(
+      startEmulator({ port: running.port, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect((await fetch(`${running.url}/__health`)).status).toBe(200);
+  });
+
+  // `ss` shows a listening socket's accept-queue length as Send-Q.
+  it.skipIf(!hasSs())('queues up to 4,096 connections before accepting them (capped by somaxconn)', async () => {
+    running = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false, logLevel: 'silent' });
+    const line = execFileSync('ss', ['-ltnH', `sport = :${running.port}`], { encoding: 'utf8' }).trim();
+    const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    expect(Number(line.split(/\s+/)[2])).toBe(Math.min(4096, somaxconn));
+  });
 });
+
+function hasSs(): boolean {
+  try {
+    execFileSync('ss', ['-V'], { stdio: 'ignore' });
+    return process.platform === 'linux';
+  } catch {
+    return false;
+  }
+}
