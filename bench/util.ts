@@ -45,9 +45,11 @@ export function rssOf(pid: number): { rssMb: number; peakMb: number } {
  */
 export function listenOverflows(): number | null {
   try {
-    const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
-    const names = lines.find((l) => l.startsWith('TcpExt:'))?.split(/\s+/);
-    const values = lines.filter((l) => l.startsWith('TcpExt:'))[1]?.split(/\s+/);
+    // Two TcpExt lines: the counters' names, then their values.
+    const [names, values] = readFileSync('/proc/net/netstat', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('TcpExt:'))
+      .map((line) => line.split(/\s+/));
     const at = names?.indexOf('ListenOverflows') ?? -1;
     return at > 0 && values ? Number(values[at]) : null;
   } catch {
