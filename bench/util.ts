@@ -18,6 +18,13 @@ export const DIST = process.env.BENCH_DIST ?? 'dist';
 
 export const median = (values: number[]): number => percentile(values, 50);
 
+/**
+ * The median of each run's own ratio (values[i] / baselines[i]): a pair is measured within
+ * seconds, so a drift in the machine's speed over a metric's minute cancels out of it.
+ */
+export const medianOfRatios = (values: number[], baselines: number[]): number =>
+  median(values.map((value, i) => value / baselines[i]!));
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);

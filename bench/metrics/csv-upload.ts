@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import Papa from 'papaparse';
-import { gc, median, now, RUNS, rssOf, sleep, startEmulatorChild } from '../util.js';
+import { gc, median, medianOfRatios, now, RUNS, rssOf, sleep, startEmulatorChild } from '../util.js';
 import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
@@ -58,9 +58,7 @@ export async function csvUpload(): Promise<Row> {
   } finally {
     await kept.stop();
   }
-  // The median of each run's own ratio: a pair is measured within seconds, so a drift in the
-  // machine's speed over the metric's minute cancels out of it.
-  const ratio = median(times.map((t, i) => t / papa[i]!));
+  const ratio = medianOfRatios(times, papa);
   const peak = Math.max(...peaks);
   return {
     metric: `CSV upload, ${ROWS.toLocaleString('en')} rows (${(csv.length / 1e6).toFixed(1)} MB)`,

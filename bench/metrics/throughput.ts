@@ -2,7 +2,7 @@
  * Realtime send throughput vs the bare Hono route: autocannon, 50 connections, both
  * servers in child processes, runs interleaved so machine noise hits both alike.
  */
-import { load, median, QUICK, RUNS, SEED, startBaselineChild, type Child } from '../util.js';
+import { load, median, medianOfRatios, QUICK, RUNS, SEED, startBaselineChild, type Child } from '../util.js';
 import { makeFaker, realtimeBody } from '../data.js';
 import { fmt, type Row } from './types.js';
 
@@ -26,9 +26,7 @@ export async function throughput(emulator: Child): Promise<Row> {
   } finally {
     await baseline.stop();
   }
-  // The median of each run's own ratio: a pair is measured within seconds, so a drift in the
-  // machine's speed over the metric's minute cancels out of it.
-  const ratio = median(emu.map((e, i) => e / base[i]!));
+  const ratio = medianOfRatios(emu, base);
   return {
     metric: 'realtime send throughput (50 conn)',
     value: `${fmt(median(emu), 0)} req/s`,
