@@ -64,6 +64,20 @@ export function listenOverflows(): number | null {
   }
 }
 
+/**
+ * Minor page faults of a process so far (Linux: /proc/<pid>/stat), or null elsewhere. Each
+ * is the kernel handing the process a fresh page: a heap that grows pays one per 4 KiB.
+ */
+export function minorFaults(pid: number): number | null {
+  try {
+    // Fields after the command name, which sits in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[7]);
+  } catch {
+    return null;
+  }
+}
+
 export interface Child {
   url: string;
   pid: number;
@@ -150,6 +164,8 @@ export const API_HEADERS = { 'content-type': 'application/json', appid: 'bench-a
 
 export interface LoadResult {
   requestsPerSec: number;
+  /** Requests answered over the whole run. */
+  requests: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -175,6 +191,7 @@ export async function load(options: {
   });
   return {
     requestsPerSec: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
