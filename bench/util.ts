@@ -70,8 +70,9 @@ export function listenOverflows(): number | null {
  */
 export function minorFaults(pid: number): number | null {
   try {
-    // Fields after the command name, which sits in parentheses and may hold spaces.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // The fields after the command name, which sits in parentheses and may hold spaces or ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     return Number(fields[7]);
   } catch {
     return null;

@@ -33,7 +33,10 @@ interface Series {
 
 export async function throughput(emulator: Child): Promise<Row> {
   const baseline = await startBaselineChild();
-  const keepNothing = await startEmulatorChild(KEEP_NOTHING);
+  const keepNothing = await startEmulatorChild(KEEP_NOTHING).catch(async (error: unknown) => {
+    await baseline.stop();
+    throw error;
+  });
   const body = realtimeBody(makeFaker(SEED));
   const durationSec = QUICK ? 3 : 5;
   const series = (): Series => ({ perSec: [], faults: 0, requests: 0 });
