@@ -18,7 +18,6 @@ import {
   startBaselineChild,
   startEmulatorChild,
   type Child,
-  type LoadResult,
 } from '../util.js';
 import { makeFaker, realtimeBody } from '../data.js';
 import { fmt, type Row } from './types.js';
@@ -44,17 +43,18 @@ export async function throughput(emulator: Child): Promise<Row> {
   const emu = series();
   const lean = series();
   /** One autocannon run against `server`; its throughput and page faults are added to `into` (none: a warm-up). */
-  const measure = async (server: Child, path: string, into?: Series): Promise<LoadResult> => {
+  const measure = async (server: Child, path: string, into?: Series): Promise<void> => {
     const before = minorFaults(server.pid);
     const seconds = into ? durationSec : 1;
     const result = await load({ url: `${server.url}${path}`, body, connections: 50, durationSec: seconds });
     const after = minorFaults(server.pid);
+    if (result.non2xx || result.errors)
+      throw new Error(`realtime send to ${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     if (into) {
       into.perSec.push(result.requestsPerSec);
       into.faults += before === null || after === null ? Number.NaN : after - before;
       into.requests += result.requests;
     }
-    return result;
   };
   const send = '/api/notifications/send';
   try {
@@ -64,13 +64,8 @@ export async function throughput(emulator: Child): Promise<Row> {
     await measure(keepNothing, send);
     for (let i = 0; i < RUNS; i++) {
       await measure(baseline, '/send', base);
-      for (const [server, into] of [
-        [emulator, emu],
-        [keepNothing, lean],
-      ] as const) {
-        const e = await measure(server, send, into);
-        if (e.non2xx || e.errors) throw new Error(`realtime send: ${e.non2xx} non-2xx, ${e.errors} errors`);
-      }
+      await measure(emulator, send, emu);
+      await measure(keepNothing, send, lean);
     }
   } finally {
     await Promise.all([baseline.stop(), keepNothing.stop()]);
