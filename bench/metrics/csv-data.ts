@@ -25,7 +25,7 @@ export async function createCampaign(url: string, name: string): Promise<string>
   return (res.json as { id: string }).id;
 }
 
-/** Cannot occur in a generated CSV (no dashes runs this long, no "bench-upload"). */
+/** Cannot occur in a generated CSV (no run of dashes this long, no "bench-upload"). */
 const BOUNDARY = '--------bench-upload-4f1c9a';
 
 /**
