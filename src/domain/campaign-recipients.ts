@@ -5,6 +5,7 @@
  */
 import type { Campaign, Recipient, Template } from '../schemas/records.js';
 import { assertDraft, findOwnedCampaign } from './campaign-status.js';
+import { distinctStrings } from './distinct-strings.js';
 import { createRecipientsCsvReader, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
 import type { CampaignDeps, Page } from './ports.js';
@@ -103,7 +104,7 @@ export function createRecipientService(deps: CampaignDeps) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'adding recipients');
       const at = deps.clock.nowIso();
-      const fresh = [...new Set(userIds)].filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
+      const fresh = distinctStrings(userIds).filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
       const total = addAll(
         campaign,
         fresh.map((userId) => newRecipient(campaign, userId, {}, at)),
