@@ -8,7 +8,7 @@ import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { DeliveryFaultPolicy, PerUser, SendDeps } from './ports.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './deliveries.js';
-import { checkVariables } from './variables.js';
+import { variablesChecker } from './variables.js';
 import { rowContentByType } from './template-channels.js';
 import { distinctStrings } from './distinct-strings.js';
 
@@ -70,15 +70,37 @@ function findTemplate(deps: SendDeps, appId: string, ref: SendNotificationBody['
   return template;
 }
 
-/** Batch mode accepts `{ userId: { var: value } }`: recognised when every key is a target with an object value. */
-function isPerTargetMap(template: Template, variables: Variables, targets: readonly string[]): boolean {
+const isObject = (value: unknown): value is Variables =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Batch mode accepts `{ userId: { var: value } }`: recognised when every key is a target with
+ * an object value. Returns each target's variables in `targets` order (none for a target the
+ * map leaves out), or undefined when the variables are shared.
+ */
+function perTargetVariables(
+  template: Template,
+  variables: Variables,
+  targets: readonly string[],
+): Variables[] | undefined {
   const keys = Object.keys(variables);
+  if (keys.length === 0 || keys.length > targets.length) return undefined;
   const declared = new Set(template.variableSchema.map((v) => v.key));
-  const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
-  // Cheap checks first: shared variables fail them without a set of every target being built.
-  if (keys.length === 0 || !keys.every((k) => !declared.has(k) && isObject(variables[k]))) return false;
-  const targetSet = new Set(targets);
-  return keys.every((k) => targetSet.has(k));
+  const values: Variables[] = [];
+  for (const key of keys) {
+    const value = variables[key];
+    if (declared.has(key) || !isObject(value)) return undefined;
+    values.push(value);
+  }
+  // Most such maps are built from the same list as the targets, in the same order.
+  if (keys.length === targets.length && keys.every((key, i) => key === targets[i])) return values;
+  // `targets` are distinct, so every key is a target when as many targets are keys. Looked up in
+  // the object itself (own keys only: a target named "toString" is not Object's), not in a Set of
+  // the targets, which would hash 10,000 fresh strings a second time.
+  let keysThatAreTargets = 0;
+  for (const userId of targets) if (Object.hasOwn(variables, userId)) keysThatAreTargets++;
+  if (keysThatAreTargets !== keys.length) return undefined;
+  return targets.map((userId) => (Object.hasOwn(variables, userId) ? (variables[userId] as Variables) : {}));
 }
 
 /** Variables for each target (in `targets` order), or ERR_INVALID_VARIABLES listing every problem. */
@@ -88,20 +110,18 @@ function resolveVariables(
   variables: Variables,
   targets: readonly string[],
 ): PerUser<Variables> {
-  let details: ErrorDetails;
+  const check = variablesChecker(template.variableSchema);
+  let details: ErrorDetails = {};
   let resolved: PerUser<Variables>;
-  if (mode === 'batch' && isPerTargetMap(template, variables, targets)) {
-    details = {};
-    const each = targets.map((userId) => (variables[userId] as Variables | undefined) ?? {});
-    targets.forEach((userId, i) =>
-      Object.assign(
-        details,
-        checkVariables(template.variableSchema, each[i] as Variables, `template.variables.${userId}`),
-      ),
-    );
+  const each = mode === 'batch' ? perTargetVariables(template, variables, targets) : undefined;
+  if (each) {
+    for (let i = 0; i < targets.length; i++) {
+      const problems = check(each[i] as Variables, () => `template.variables.${targets[i]}`);
+      if (problems) Object.assign(details, problems);
+    }
     resolved = { each };
   } else {
-    details = checkVariables(template.variableSchema, variables, 'template.variables');
+    details = check(variables, () => 'template.variables') ?? {};
     resolved = { all: variables };
   }
   const problems = Object.keys(details);

@@ -37,29 +37,33 @@ export function problemWithValue(entry: VariableSchemaEntry, value: unknown): st
 }
 
 /**
- * Every problem of `values` against `schema`, keyed by `${prefix}.${key}`: required
- * variables missing, undeclared variables, values of the wrong shape. Empty when valid.
+ * A check of variables against `schema`: every problem, keyed by `${prefix}.${key}` (required
+ * variables missing, undeclared variables, values of the wrong shape), or undefined when the
+ * values fit. Made once per send and the prefix asked for only when there is a problem, so a
+ * batch with variables for each of 10,000 targets builds no map, key or object per target.
  */
-export function checkVariables(
+export function variablesChecker(
   schema: VariableSchemaEntry[],
-  values: Record<string, unknown>,
-  prefix: string,
-): ErrorDetails {
-  const details: ErrorDetails = {};
-  const declared = new Map(schema.map((e) => [e.key, e]));
-  for (const entry of schema) {
-    const value = values[entry.key];
-    if (value === undefined || value === null) {
-      if (entry.required) details[`${prefix}.${entry.key}`] = `is required by the template (type "${entry.type}")`;
-      continue;
+): (values: Record<string, unknown>, prefix: () => string) => ErrorDetails | undefined {
+  const declared = new Set(schema.map((e) => e.key));
+  return (values, prefix) => {
+    let details: ErrorDetails | undefined;
+    const add = (key: string, problem: string) => ((details ??= {})[`${prefix()}.${key}`] = problem);
+    for (const entry of schema) {
+      const value = values[entry.key];
+      if (value === undefined || value === null) {
+        if (entry.required) add(entry.key, `is required by the template (type "${entry.type}")`);
+        continue;
+      }
+      const problem = problemWithValue(entry, value);
+      if (problem) add(entry.key, problem);
     }
-    const problem = problemWithValue(entry, value);
-    if (problem) details[`${prefix}.${entry.key}`] = problem;
-  }
-  for (const key of Object.keys(values)) {
-    if (!declared.has(key)) details[`${prefix}.${key}`] = "is not declared in the template's variableSchema";
-  }
-  return details;
+    for (const key in values) {
+      if (Object.hasOwn(values, key) && !declared.has(key))
+        add(key, "is not declared in the template's variableSchema");
+    }
+    return details;
+  };
 }
 
 /** The text a value contributes to content: strings as is, image → url, action → data. */

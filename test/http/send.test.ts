@@ -235,6 +235,42 @@ describe('POST /api/notifications/send: batch variables keyed by target', () => 
     expect(errorOf(res).details).toHaveProperty(['template.variables.b.name']);
   });
 
+  it('matches the map to the targets by key whatever its order', async () => {
+    const app = makeTestApp();
+    const res = await send(app, {
+      template: { key: 'greeting', variables: { c: { name: 'Cy' }, a: { name: 'Ann' }, b: { name: 'Ben' } } },
+      targets: ['a', 'b', 'c'],
+      mode: 'batch',
+    });
+    expect(res.status).toBe(200);
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
+    const titles = Object.fromEntries(body.items.map((d) => [d.userId, renderedTitle(d)]));
+    expect(titles).toEqual({ a: 'Hi Ann', b: 'Hi Ben', c: 'Hi Cy' });
+  });
+
+  it('gives a target the map leaves out no variables, even one named like an Object method', async () => {
+    const app = makeTestApp();
+    const res = await send(app, {
+      template: { key: 'greeting', variables: { a: { name: 'Ann' } } },
+      targets: ['a', 'toString'],
+      mode: 'batch',
+    });
+    expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
+    expect(Object.keys(errorOf(res).details ?? {})).toEqual(['template.variables.toString.name']);
+  });
+
+  it('reads a map with a key that is not a target as shared variables', async () => {
+    const app = makeTestApp();
+    const res = await send(app, {
+      template: { key: 'greeting', variables: { a: { name: 'Ann' }, z: { name: 'Zed' } } },
+      targets: ['a', 'b'],
+      mode: 'batch',
+    });
+    expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
+    expect(errorOf(res).details).toHaveProperty(['template.variables.z']);
+    expect(errorOf(res).details).toHaveProperty(['template.variables.name']);
+  });
+
   it('applies a flat map to every target in batch mode', async () => {
     const app = makeTestApp();
     const res = await send(app, {

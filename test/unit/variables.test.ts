@@ -3,7 +3,7 @@
  * undeclared keys, and placeholder replacement in every string of the content.
  */
 import { describe, expect, it } from 'vitest';
-import { checkVariables, problemWithValue, renderContent, valueAsText } from '../../src/domain/variables.js';
+import { problemWithValue, renderContent, valueAsText, variablesChecker } from '../../src/domain/variables.js';
 
 const schema = [
   { key: 'name', type: 'string' as const, name: 'Name', required: true },
@@ -34,13 +34,18 @@ describe('problemWithValue', () => {
   });
 });
 
-describe('checkVariables', () => {
-  it('is empty for valid values with an optional one omitted', () => {
-    expect(checkVariables(schema, { name: 'A', go: GO }, 'template.variables')).toEqual({});
+describe('variablesChecker', () => {
+  const checkVariables = (values: Record<string, unknown>, prefix: string) =>
+    variablesChecker(schema)(values, () => prefix) ?? {};
+
+  it('finds nothing for valid values with an optional one omitted, and never asks for the prefix', () => {
+    expect(variablesChecker(schema)({ name: 'A', go: GO }, () => expect.unreachable('prefix asked for'))).toBe(
+      undefined,
+    );
   });
 
   it('lists every problem keyed by prefix.key', () => {
-    const details = checkVariables(schema, { pic: 'not-an-image', extra: 1 }, 'template.variables');
+    const details = checkVariables({ pic: 'not-an-image', extra: 1 }, 'template.variables');
     expect(Object.keys(details).sort()).toEqual([
       'template.variables.extra',
       'template.variables.go',
@@ -50,7 +55,12 @@ describe('checkVariables', () => {
   });
 
   it('treats null like a missing value', () => {
-    expect(Object.keys(checkVariables(schema, { name: null, go: GO, pic: null }, 'v'))).toEqual(['v.name']);
+    expect(Object.keys(checkVariables({ name: null, go: GO, pic: null }, 'v'))).toEqual(['v.name']);
+  });
+
+  it('counts own keys only: an inherited enumerable one is not an undeclared variable', () => {
+    const values = Object.assign(Object.create({ inherited: 1 }) as Record<string, unknown>, { name: 'A', go: GO });
+    expect(checkVariables(values, 'v')).toEqual({});
   });
 });
 
