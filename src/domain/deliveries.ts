@@ -82,14 +82,22 @@ export function deliveredChannels(
   return kept.length === template.channels.length ? template.channels : kept;
 }
 
-/** Renders once per distinct variables object, so a 10,000-target batch with shared variables renders once. */
+/**
+ * Renders again only when the variables object differs from the previous one: a batch with
+ * shared variables renders once, and so does a run of recipients sharing one object. Not a
+ * WeakMap of every object seen: with variables for each of 10,000 targets nothing repeats,
+ * and its 10,000 insertions cost more than the rendering they were meant to spare.
+ */
 function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variables {
-  const renderCache = new WeakMap<object, Variables>();
   const renderContent = ctx.compile(ctx.template, ctx.rowContent);
+  let lastVariables: Variables | undefined;
+  let lastRendered: Variables | undefined;
   return (variables) => {
-    let rendered = renderCache.get(variables);
-    if (!rendered) renderCache.set(variables, (rendered = renderContent(variables) as Variables));
-    return rendered;
+    if (variables !== lastVariables || lastRendered === undefined) {
+      lastVariables = variables;
+      lastRendered = renderContent(variables) as Variables;
+    }
+    return lastRendered;
   };
 }
 
