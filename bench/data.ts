@@ -32,3 +32,9 @@ export function batchBody(faker: Faker, targets: string[]): string {
     tag: 'bench',
   });
 }
+
+/** A batch whose variables name each target: `{ userId: { name } }`, in target order. */
+export function perTargetBatchBody(faker: Faker, targets: string[]): string {
+  const variables = Object.fromEntries(targets.map((userId) => [userId, { name: faker.person.firstName() }]));
+  return JSON.stringify({ template: { key: 'welcome-message', variables }, targets, mode: 'batch', tag: 'bench' });
+}

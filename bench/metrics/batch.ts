@@ -10,11 +10,12 @@
  *
  * Two kinds of ids, one row each: `user-<n>-<6 random>`, which come in nearly ascending
  * order, and random UUIDs. Finding repeated targets costs the emulator a different amount
- * for each (src/domain/distinct-strings.ts), and apps send both.
+ * for each (src/domain/distinct-strings.ts), and apps send both. A third row, for context
+ * and without a target, gives each UUID target its own variables.
  */
 import { SendNotificationBodySchema } from '../../src/schemas/notifications.js';
 import type { Faker } from '@faker-js/faker';
-import { batchBody, makeFaker, userIds } from '../data.js';
+import { batchBody, makeFaker, perTargetBatchBody, userIds } from '../data.js';
 import { API_HEADERS, gc, median, now, QUICK, SEED, startBaselineChild, type Child } from '../util.js';
 import { fmt, type Row } from './types.js';
 
@@ -44,25 +45,35 @@ async function postLatencies(url: string, body: string, runs: number, warmUp = 3
   return latencies;
 }
 
-interface IdKind {
+interface BatchKind {
   name: string;
-  ids: (faker: Faker) => string[];
+  body: (faker: Faker) => string;
+  /** Held to the target; otherwise reported for context. */
+  targeted: boolean;
 }
 
-const ID_KINDS: IdKind[] = [
-  { name: 'targets', ids: (faker) => userIds(faker, 10_000) },
-  { name: 'random UUID targets', ids: (faker) => Array.from({ length: 10_000 }, () => faker.string.uuid()) },
+const uuids = (faker: Faker) => Array.from({ length: 10_000 }, () => faker.string.uuid());
+
+const BATCH_KINDS: BatchKind[] = [
+  { name: 'targets', body: (faker) => batchBody(faker, userIds(faker, 10_000)), targeted: true },
+  { name: 'random UUID targets', body: (faker) => batchBody(faker, uuids(faker)), targeted: true },
+  {
+    // 10,000 contents rendered and kept instead of one: what a campaign chunk does per recipient.
+    name: 'random UUID targets, variables for each',
+    body: (faker) => perTargetBatchBody(faker, uuids(faker)),
+    targeted: false,
+  },
 ];
 
 export async function batchSend(emulator: Child): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const kind of ID_KINDS) rows.push(await batchSendOf(emulator, kind));
+  for (const kind of BATCH_KINDS) rows.push(await batchSendOf(emulator, kind));
   return rows;
 }
 
-async function batchSendOf(emulator: Child, kind: IdKind): Promise<Row> {
+async function batchSendOf(emulator: Child, kind: BatchKind): Promise<Row> {
   const faker = makeFaker(SEED + 1);
-  const body = batchBody(faker, kind.ids(faker));
+  const body = kind.body(faker);
   const runs = QUICK ? 9 : 21;
   parseAndValidateMs(body, 5); // warm-up
   gc();
@@ -88,8 +99,8 @@ async function batchSendOf(emulator: Child, kind: IdKind): Promise<Row> {
     value: `${fmt(p50)} ms`,
     baseline: `${fmt(bareHono)} ms (bare Hono route, same body)`,
     ratio: `${fmt(ratio, 2)}x`,
-    target: '<= 1.5x',
-    pass: ratio <= 1.5,
+    target: kind.targeted ? '<= 1.5x' : 'context',
+    pass: kind.targeted ? ratio <= 1.5 : undefined,
     note:
       `the emulator adds ${fmt(p50 - bareHono)} ms to the bare route; ` +
       `after ${STEADY_AFTER} more sends into each: ${fmt(steady)} ms against ${fmt(bareSteady)} ms ` +
