@@ -1,7 +1,8 @@
 /**
  * Turns a send (template, users, variables) into a delivery batch for the store: content
- * rendered once per distinct variables object, the fault policy asked once per user. Used
- * by one-call sends and by campaign chunks alike; the store decides how to hold it.
+ * rendered once per run of the same variables object, the fault policy asked once per
+ * user. Used by one-call sends and by campaign chunks alike; the store decides how to hold
+ * it.
  */
 import type { Delivery, Template } from '../schemas/records.js';
 import type {
