@@ -116,12 +116,12 @@ function resolveVariables(
   const each = mode === 'batch' ? perTargetVariables(template, variables, targets) : undefined;
   if (each) {
     for (let i = 0; i < targets.length; i++) {
-      const problems = check(each[i] as Variables, () => `template.variables.${targets[i]}`);
+      const problems = check(each[i] as Variables, 'template.variables', targets[i]);
       if (problems) Object.assign(details, problems);
     }
     resolved = { each };
   } else {
-    details = check(variables, () => 'template.variables') ?? {};
+    details = check(variables, 'template.variables') ?? {};
     resolved = { all: variables };
   }
   const problems = Object.keys(details);

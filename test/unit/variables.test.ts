@@ -36,12 +36,18 @@ describe('problemWithValue', () => {
 
 describe('variablesChecker', () => {
   const checkVariables = (values: Record<string, unknown>, prefix: string) =>
-    variablesChecker(schema)(values, () => prefix) ?? {};
+    variablesChecker(schema)(values, prefix) ?? {};
 
-  it('finds nothing for valid values with an optional one omitted, and never asks for the prefix', () => {
-    expect(variablesChecker(schema)({ name: 'A', go: GO }, () => expect.unreachable('prefix asked for'))).toBe(
-      undefined,
-    );
+  it('finds nothing for valid values with an optional one omitted', () => {
+    expect(variablesChecker(schema)({ name: 'A', go: GO }, 'template.variables')).toBe(undefined);
+  });
+
+  it("names the batch member between the prefix and the variable's key", () => {
+    const details = variablesChecker(schema)({ go: GO, extra: 1 }, 'template.variables', 'user-1');
+    expect(details).toEqual({
+      'template.variables.user-1.name': 'is required by the template (type "string")',
+      'template.variables.user-1.extra': "is not declared in the template's variableSchema",
+    });
   });
 
   it('lists every problem keyed by prefix.key', () => {
