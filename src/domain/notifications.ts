@@ -8,7 +8,7 @@ import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { DeliveryFaultPolicy, PerUser, SendDeps } from './ports.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './deliveries.js';
-import { variablesChecker } from './variables.js';
+import { isPlainObject, variablesChecker } from './variables.js';
 import { rowContentByType } from './template-channels.js';
 import { distinctStrings } from './distinct-strings.js';
 
@@ -70,9 +70,6 @@ function findTemplate(deps: SendDeps, appId: string, ref: SendNotificationBody['
   return template;
 }
 
-const isObject = (value: unknown): value is Variables =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Batch mode accepts `{ userId: { var: value } }`: recognised when every key is a target with
  * an object value. Returns each target's variables in `targets` order (none for a target the
@@ -89,7 +86,7 @@ function perTargetVariables(
   const values: Variables[] = [];
   for (const key of keys) {
     const value = variables[key];
-    if (declared.has(key) || !isObject(value)) return undefined;
+    if (declared.has(key) || !isPlainObject(value)) return undefined;
     values.push(value);
   }
   // Most such maps are built from the same list as the targets, in the same order.

@@ -5,7 +5,7 @@
 import type { VariableSchemaEntry } from '../schemas/records.js';
 import type { ErrorDetails } from './errors.js';
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const ACTION_TYPES = ['web', 'custom'];
