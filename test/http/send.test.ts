@@ -1,4 +1,4 @@
-import type { Delivery, Health, NotificationRecord } from '../../src/index.js';
+import type { Delivery, EmulatorApp, Health, NotificationRecord } from '../../src/index.js';
 /**
  * POST /api/notifications/send (docs/reference.md#send-a-notification): template by key or id, variables, targets,
  * modes and limits, the response's eight fields, and the records each call leaves.
@@ -211,61 +211,48 @@ describe('POST /api/notifications/send: variables', () => {
 });
 
 describe('POST /api/notifications/send: batch variables keyed by target', () => {
+  const sendGreetingBatch = (app: EmulatorApp, variables: Record<string, unknown>, targets: string[]) =>
+    send(app, { template: { key: 'greeting', variables }, targets, mode: 'batch' });
+  const titlesByUser = async (app: EmulatorApp) => {
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
+    return Object.fromEntries(body.items.map((d) => [d.userId, renderedTitle(d)]));
+  };
+
   it('accepts a per-target map and renders each target with its own values', async () => {
     const app = makeTestApp();
-    const res = await send(app, {
-      template: { key: 'greeting', variables: { a: { name: 'Ann' }, b: { name: 'Ben' } } },
-      targets: ['a', 'b'],
-      mode: 'batch',
-    });
+    const res = await sendGreetingBatch(app, { a: { name: 'Ann' }, b: { name: 'Ben' } }, ['a', 'b']);
     expect(res.status).toBe(200);
-    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
-    const titles = Object.fromEntries(body.items.map((d) => [d.userId, renderedTitle(d)]));
-    expect(titles).toEqual({ a: 'Hi Ann', b: 'Hi Ben' });
+    expect(await titlesByUser(app)).toEqual({ a: 'Hi Ann', b: 'Hi Ben' });
   });
 
   it('answers 400 ERR_INVALID_VARIABLES keyed by target when one target lacks a value', async () => {
     const app = makeTestApp();
-    const res = await send(app, {
-      template: { key: 'greeting', variables: { a: { name: 'Ann' }, b: {} } },
-      targets: ['a', 'b'],
-      mode: 'batch',
-    });
+    const res = await sendGreetingBatch(app, { a: { name: 'Ann' }, b: {} }, ['a', 'b']);
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
     expect(errorOf(res).details).toHaveProperty(['template.variables.b.name']);
   });
 
   it('matches the map to the targets by key whatever its order', async () => {
     const app = makeTestApp();
-    const res = await send(app, {
-      template: { key: 'greeting', variables: { c: { name: 'Cy' }, a: { name: 'Ann' }, b: { name: 'Ben' } } },
-      targets: ['a', 'b', 'c'],
-      mode: 'batch',
-    });
+    const res = await sendGreetingBatch(app, { c: { name: 'Cy' }, a: { name: 'Ann' }, b: { name: 'Ben' } }, [
+      'a',
+      'b',
+      'c',
+    ]);
     expect(res.status).toBe(200);
-    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
-    const titles = Object.fromEntries(body.items.map((d) => [d.userId, renderedTitle(d)]));
-    expect(titles).toEqual({ a: 'Hi Ann', b: 'Hi Ben', c: 'Hi Cy' });
+    expect(await titlesByUser(app)).toEqual({ a: 'Hi Ann', b: 'Hi Ben', c: 'Hi Cy' });
   });
 
   it('gives a target the map leaves out no variables, even one named like an Object method', async () => {
     const app = makeTestApp();
-    const res = await send(app, {
-      template: { key: 'greeting', variables: { a: { name: 'Ann' } } },
-      targets: ['a', 'toString'],
-      mode: 'batch',
-    });
+    const res = await sendGreetingBatch(app, { a: { name: 'Ann' } }, ['a', 'toString']);
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
     expect(Object.keys(errorOf(res).details ?? {})).toEqual(['template.variables.toString.name']);
   });
 
   it('reads a map with a key that is not a target as shared variables', async () => {
     const app = makeTestApp();
-    const res = await send(app, {
-      template: { key: 'greeting', variables: { a: { name: 'Ann' }, z: { name: 'Zed' } } },
-      targets: ['a', 'b'],
-      mode: 'batch',
-    });
+    const res = await sendGreetingBatch(app, { a: { name: 'Ann' }, z: { name: 'Zed' } }, ['a', 'b']);
     expectApiError(res, 400, 'ERR_INVALID_VARIABLES');
     expect(errorOf(res).details).toHaveProperty(['template.variables.z']);
     expect(errorOf(res).details).toHaveProperty(['template.variables.name']);
@@ -273,11 +260,7 @@ describe('POST /api/notifications/send: batch variables keyed by target', () => 
 
   it('applies a flat map to every target in batch mode', async () => {
     const app = makeTestApp();
-    const res = await send(app, {
-      template: { key: 'greeting', variables: { name: 'All' } },
-      targets: ['a', 'b'],
-      mode: 'batch',
-    });
+    const res = await sendGreetingBatch(app, { name: 'All' }, ['a', 'b']);
     expect(res.status).toBe(200);
     const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries');
     expect(body.items.map((d) => renderedTitle(d))).toEqual(['Hi All', 'Hi All']);
