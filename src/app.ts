@@ -9,6 +9,7 @@ import { createEmulator, type CreateAppOptions, type Emulator } from './emulator
 import type { AppEnv } from './http/context.js';
 import { errorResponse, onError, onNotFound } from './http/render-error.js';
 import { allowedMethodsOf } from './http/method-not-allowed.js';
+import { RememberingRouter } from './http/remembering-router.js';
 import { journal } from './http/middleware/journal.js';
 import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
@@ -26,7 +27,7 @@ export type EmulatorApp = Hono<AppEnv> & {
 
 export function createApp(options: CreateAppOptions = {}): EmulatorApp {
   const emulator = createEmulator(options);
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ router: new RememberingRouter() });
   for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(emulator));
   const api = apiRoutes(emulator);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
