@@ -59,6 +59,24 @@ describe('journal entries', () => {
     expect(JSON.stringify(entry)).not.toMatch(/secret-key|secret-token/);
   });
 
+  it('keep each request its own headers after the same, fewer, more or other ones', async () => {
+    const app = makeTestApp();
+    const sent: Record<string, string>[] = [
+      { 'x-a': '1' },
+      { 'x-a': '1' },
+      { 'x-a': '2' },
+      { 'x-a': '2', 'x-b': '1' },
+      { 'x-a': '2' },
+      {},
+    ];
+    for (const headers of sent) await send(app, plain(['user-1']), { headers });
+    const { items } = await journal(app, `?limit=${sent.length}`);
+    const extra = (entry: JournalEntry) =>
+      Object.fromEntries(Object.entries(entry.requestHeaders).filter(([name]) => name.startsWith('x-')));
+    expect(items.map(extra)).toEqual(sent);
+    expect(items[1]!.requestHeaders).toEqual(items[0]!.requestHeaders);
+  });
+
   it('have an empty query, and null bodies for a GET', async () => {
     const app = makeTestApp();
     const res = await call<TemplateView[]>(app, 'GET', '/api/templates');

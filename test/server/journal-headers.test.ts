@@ -87,8 +87,14 @@ describe('journal request headers over HTTP', () => {
     const extras: Record<string, string>[] = [{}, {}, { 'x-trace': 'other' }];
     for (const extra of extras)
       expect(await post(`${emu.url}/api/notifications/send`, { ...headers, ...extra }, body)).toBe(200);
+    // The same headers in another order are another set: an entry keeps them as they came.
+    const reordered = { 'x-trace': 'other', ...headers };
+    expect(await post(`${emu.url}/api/notifications/send`, reordered, body)).toBe(200);
     const journal = (await (await fetch(`${emu.url}/__inspect/requests`)).json()) as { items: JournalEntry[] };
-    const [first, second, third] = journal.items.map((e) => e.requestHeaders);
+    const [first, second, third, fourth] = journal.items.map((e) => e.requestHeaders);
+    const order = (set: Record<string, string> | undefined) => Object.keys(set ?? {}).filter((n) => n in reordered);
+    expect(order(third)).toEqual(['appid', 'apikey', 'content-type', 'x-trace']);
+    expect(order(fourth)).toEqual(['x-trace', 'appid', 'apikey', 'content-type']);
     expect(first).toEqual(second);
     expect(first).not.toHaveProperty('x-trace');
     expect(third).toMatchObject({ appid: 'app-test', apikey: '***', 'x-trace': 'other' });
@@ -97,5 +103,22 @@ describe('journal request headers over HTTP', () => {
     expect(kept[0]).toBe(kept[1]);
     expect(kept[2]).not.toBe(kept[0]);
     expect(Object.isFrozen(kept[0])).toBe(true);
+  });
+
+  it('keeps each answer its own response body', async () => {
+    emu = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false });
+    const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': 'application/json' };
+    const answers: string[] = [];
+    for (const targets of [['u1'], ['u1', 'u2'], ['nobody', 'u1', 'u2']]) {
+      const body = JSON.stringify({
+        template: { key: 'plain' },
+        targets,
+        mode: targets.length > 1 ? 'batch' : 'realtime',
+      });
+      const res = await fetch(`${emu.url}/api/notifications/send`, { method: 'POST', headers, body });
+      answers.push(await res.text());
+    }
+    const journal = (await (await fetch(`${emu.url}/__inspect/requests`)).json()) as { items: JournalEntry[] };
+    expect(journal.items.map((e) => e.responseBody)).toEqual(answers);
   });
 });

@@ -96,27 +96,34 @@ async function unreadRequestBody(c: Context<AppEnv>): Promise<Kept> {
 }
 
 /**
- * The body a Response was built with. @hono/node-server's Response keeps it (string, bytes
- * or null) under a symbol described "cache" until something reads the body; reading it from
- * there keeps the server's fast path (no real Response built). A platform Response
- * (in-process app.request) is cloned and read instead.
+ * Reads the body a Response was built with. @hono/node-server's Response keeps it (string,
+ * bytes or null) under a symbol described "cache" until something reads the body; reading it
+ * from there keeps the server's fast path (no real Response built). The symbol is found once
+ * and remembered: listing a Response's symbols on every request showed in profiles. A
+ * platform Response (in-process app.request) is cloned and read instead.
  */
-function responseBody(res: Response): Kept | Promise<Kept> {
-  for (const key of Object.getOwnPropertySymbols(res)) {
-    if (key.description !== 'cache') continue;
-    const kept = (res as unknown as Record<symbol, unknown>)[key];
-    if (!Array.isArray(kept)) break;
-    const body: unknown = kept[1];
-    if (body === null || body === undefined) return NO_BODY;
-    if (typeof body === 'string') return capText(body);
-    if (body instanceof Uint8Array) return capBinary(body);
-    return NOT_KEPT; // a stream: never read here
-  }
-  if (res.body === null) return NO_BODY;
-  return res
-    .clone()
-    .text()
-    .then(capText, () => NOT_KEPT);
+function responseBodyReader(): (res: Response) => Kept | Promise<Kept> {
+  let cacheKey: symbol | undefined;
+  const cached = (res: Response): unknown => {
+    if (cacheKey !== undefined) return (res as unknown as Record<symbol, unknown>)[cacheKey];
+    cacheKey = Object.getOwnPropertySymbols(res).find((key) => key.description === 'cache');
+    return cacheKey === undefined ? undefined : (res as unknown as Record<symbol, unknown>)[cacheKey];
+  };
+  return (res) => {
+    const kept = cached(res);
+    if (Array.isArray(kept)) {
+      const body: unknown = kept[1];
+      if (body === null || body === undefined) return NO_BODY;
+      if (typeof body === 'string') return capText(body);
+      if (body instanceof Uint8Array) return capBinary(body);
+      return NOT_KEPT; // a stream: never read here
+    }
+    if (res.body === null) return NO_BODY;
+    return res
+      .clone()
+      .text()
+      .then(capText, () => NOT_KEPT);
+  };
 }
 
 /** Different header sets remembered before the memory starts over. */
@@ -131,17 +138,35 @@ const HEADER_SETS_KEPT = 1000;
  */
 function keptHeaders(): (c: Context<AppEnv>) => Record<string, string> {
   const known = new Map<string, Record<string, string>>();
+  // The set kept last, and its names in order: a client calling in a loop sends the same
+  // headers each time, which this compares without building the key.
+  let last: Record<string, string> | undefined;
+  let lastNames: string[] = [];
+  const isLast = (headers: Record<string, string>): boolean => {
+    if (last === undefined) return false;
+    let i = 0;
+    for (const name in headers) {
+      if (name !== lastNames[i] || headers[name] !== last[name]) return false;
+      i++;
+    }
+    return i === lastNames.length;
+  };
   return (c) => {
     const headers = plainHeaders(c);
     for (const name of MASKED_HEADERS) if (name in headers) headers[name] = '***';
+    if (isLast(headers)) return last!;
     // Neither names nor values can hold a line break (HTTP refuses them), so the key is unambiguous.
     let key = '';
     for (const name in headers) key += `${name}\n${headers[name]}\n`;
-    const same = known.get(key);
-    if (same !== undefined) return same;
-    if (known.size >= HEADER_SETS_KEPT) known.clear();
-    known.set(key, Object.freeze(headers));
-    return headers;
+    let kept = known.get(key);
+    if (kept === undefined) {
+      if (known.size >= HEADER_SETS_KEPT) known.clear();
+      kept = Object.freeze(headers);
+      known.set(key, kept);
+    }
+    last = kept;
+    lastNames = Object.keys(kept);
+    return kept;
   };
 }
 
@@ -157,6 +182,7 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
   // `--log-level debug`: one line per request; decided once, so other levels pay nothing per request.
   const logRequests = logger.level === undefined || logger.level === 'debug';
   const headersOf = keptHeaders();
+  const responseBody = responseBodyReader();
   return async (c, next) => {
     const started = realNow();
     try {
