@@ -4,7 +4,8 @@
  * The in-process JSON.parse + zod time is reported beside it.
  *
  * The target is checked on the first sends after a short warm-up, which on the shared
- * emulator meet the full collections of the heap the throughput runs left behind. The note
+ * emulator meet the full collections of the heap the throughput runs left behind, and code
+ * V8 optimised for one-target sends and now deoptimises (node --trace-deopt). The note
  * also gives both servers' p50 after 100 more sends each (steady state), so a change to the
  * send path can be told from the state of the collector.
  *
