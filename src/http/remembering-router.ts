@@ -11,13 +11,17 @@
  * A match is the same every time for a given method and path, so remembering it changes
  * nothing but the cost. Matches with parameters (`/campaigns/:id`) are not remembered: their
  * paths are as many as the ids. Paths no route has (404s, scanners) are remembered too, so
- * the memory is bounded and starts over when full.
+ * the memory is bounded: it starts over when full, and long paths are not kept.
  */
 import type { Result, Router } from 'hono/router';
 import { TrieRouter } from 'hono/router/trie-router';
 
 /** Distinct method and path pairs remembered before the memory starts over. */
 const MATCHES_KEPT = 1000;
+
+/** Longer paths are matched each time: the API's own are short, and a scanner's 16 KB paths
+ * would otherwise hold up to 16 MB in the memory. */
+const LONGEST_PATH_KEPT = 256;
 
 export class RememberingRouter<T> implements Router<T> {
   readonly name = 'RememberingRouter';
@@ -39,7 +43,7 @@ export class RememberingRouter<T> implements Router<T> {
     const known = this.#matches.get(key);
     if (known !== undefined) return known;
     const found = this.#trie.match(method, path);
-    if (hasNoParams(found)) {
+    if (path.length <= LONGEST_PATH_KEPT && hasNoParams(found)) {
       if (this.#matches.size >= MATCHES_KEPT) this.#matches.clear();
       this.#matches.set(key, found);
     }

@@ -87,7 +87,7 @@ describe('RememberingRouter', () => {
     ]);
   });
 
-  it('keeps at most 1,000 matches and stays right after it starts over', () => {
+  it('keeps at most 1,000 matches, none for long paths, and stays right after it starts over', () => {
     const routes = appRoutes();
     const { remembering, trie } = bothRouters(routes);
     for (let i = 0; i < 3_000; i++) {
@@ -95,6 +95,11 @@ describe('RememberingRouter', () => {
       expect(plain(remembering.match('GET', path))).toEqual(plain(trie.match('GET', path)));
       expect(remembering.remembered).toBeLessThanOrEqual(1_000);
     }
+    // A long path is matched, not kept.
+    const kept = remembering.remembered;
+    const long = `/api/${'x'.repeat(10_000)}`;
+    expect(plain(remembering.match('GET', long))).toEqual(plain(trie.match('GET', long)));
+    expect(remembering.remembered).toBe(kept);
     expect(plain(remembering.match('POST', '/api/notifications/send'))).toEqual(
       plain(trie.match('POST', '/api/notifications/send')),
     );
