@@ -104,13 +104,9 @@ async function unreadRequestBody(c: Context<AppEnv>): Promise<Kept> {
  */
 function responseBodyReader(): (res: Response) => Kept | Promise<Kept> {
   let cacheKey: symbol | undefined;
-  const cached = (res: Response): unknown => {
-    if (cacheKey !== undefined) return (res as unknown as Record<symbol, unknown>)[cacheKey];
-    cacheKey = Object.getOwnPropertySymbols(res).find((key) => key.description === 'cache');
-    return cacheKey === undefined ? undefined : (res as unknown as Record<symbol, unknown>)[cacheKey];
-  };
   return (res) => {
-    const kept = cached(res);
+    cacheKey ??= Object.getOwnPropertySymbols(res).find((key) => key.description === 'cache');
+    const kept = cacheKey && (res as unknown as Record<symbol, unknown>)[cacheKey];
     if (Array.isArray(kept)) {
       const body: unknown = kept[1];
       if (body === null || body === undefined) return NO_BODY;
