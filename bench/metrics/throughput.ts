@@ -5,7 +5,7 @@
  * A third server, the emulator with every retention cap at 1, runs in the same rounds: it
  * does all of a send's work but keeps (almost) nothing, so the gap between it and the
  * default emulator is what keeping records costs. The note also gives the new memory pages
- * each server took per send (README, Performance).
+ * each server took per send (docs/performance.md).
  */
 import {
   load,

@@ -130,7 +130,7 @@ const HEADER_SETS_KEPT = 1000;
  * same (a client calling in a loop, a load test) share one frozen object: each entry otherwise
  * keeps an object and a string per header, and keeping records is the largest share of a
  * send's cost: the garbage collector copies them as they survive and marks them while they
- * live (README, Performance).
+ * live (docs/performance.md).
  */
 function keptHeaders(): (c: Context<AppEnv>) => Record<string, string> {
   const known = new Map<string, Record<string, string>>();
