@@ -1,0 +1,59 @@
+/**
+ * The project's Markdown stays navigable as sections move between the README and docs/:
+ * every relative link names a file that exists and, with a #fragment, a heading that
+ * exists in it (slugged the way GitHub renders headings).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const DOCS = ['README.md', 'CONTRIBUTING.md', 'docs/reference.md', 'docs/fidelity.md', 'docs/performance.md'];
+
+/** GitHub's heading ids: lower case, punctuation dropped (`-` and `_` kept), spaces to `-`, repeats numbered. */
+function headingIds(markdown: string): Set<string> {
+  const ids = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const line of withoutCodeBlocks(markdown).split('\n')) {
+    const heading = /^#{1,6} (.*)$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const base = heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    ids.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return ids;
+}
+
+const withoutCodeBlocks = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
+
+/** Relative link targets of a Markdown file (web addresses and mail links left out). */
+function relativeLinks(markdown: string): string[] {
+  return [...withoutCodeBlocks(markdown).matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1]!)
+    .filter((target) => !/^[a-z]+:/i.test(target));
+}
+
+describe('links between the Markdown files', () => {
+  it('slugs headings as GitHub does', () => {
+    const ids = headingIds('# Reset (`POST /__reset`)\n## A, b & c\n## A, b & c\n```\n# not a heading\n```\n');
+    expect([...ids]).toEqual(['reset-post-__reset', 'a-b--c', 'a-b--c-1']);
+  });
+
+  for (const file of DOCS) {
+    it(`${file}: every relative link and #fragment resolves`, () => {
+      const broken: string[] = [];
+      for (const target of relativeLinks(readFileSync(file, 'utf8'))) {
+        const [path, fragment] = target.split('#') as [string, string | undefined];
+        const linked = path === '' ? file : join(dirname(file), path);
+        if (!existsSync(linked)) broken.push(`${target}: no such file`);
+        else if (fragment && linked.endsWith('.md') && !headingIds(readFileSync(linked, 'utf8')).has(fragment))
+          broken.push(`${target}: no such heading`);
+      }
+      expect(broken).toEqual([]);
+    });
+  }
+});
