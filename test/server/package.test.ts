@@ -4,9 +4,18 @@
  * `files`, `bin` or `exports` fails here.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -44,6 +53,20 @@ describe('the packed package', () => {
     expect(files).not.toContain('test');
     expect(readdirSync(join(installed, 'fixtures', 'templates')).length).toBeGreaterThan(0);
     expect(statSync(join(installed, 'dist', 'index.d.ts')).isFile()).toBe(true);
+  });
+
+  it('ships the documents its Markdown links to (docs/reference.md and the rest), pictures aside', () => {
+    const broken: string[] = [];
+    const shipped = ['README.md', ...readdirSync(join(installed, 'docs')).map((name) => `docs/${name}`)];
+    expect(shipped).toEqual(expect.arrayContaining(['docs/reference.md', 'docs/fidelity.md', 'docs/performance.md']));
+    for (const file of shipped.filter((name) => name.endsWith('.md'))) {
+      const markdown = readFileSync(join(installed, file), 'utf8');
+      // Documents only: screenshots stay in the repository (a megabyte the installed package has no use for).
+      for (const [, target] of markdown.matchAll(/\]\(([^)\s#:]+\.(?:md|json))(?:#[^)]*)?\)/g)) {
+        if (!existsSync(join(installed, dirname(file), target!))) broken.push(`${file} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('npx notification-emulator --help prints the usage', async () => {
