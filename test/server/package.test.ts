@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { relativeLinks } from '../helpers/markdown.js';
 
 const run = promisify(execFile);
 const root = process.cwd();
@@ -62,9 +63,11 @@ describe('the packed package', () => {
     for (const file of shipped.filter((name) => name.endsWith('.md'))) {
       const markdown = readFileSync(join(installed, file), 'utf8');
       // Documents only: screenshots stay in the repository (a megabyte the installed package has no use for).
-      for (const [, target] of markdown.matchAll(/\]\(([^)\s#:]+\.(?:md|json))(?:#[^)]*)?\)/g)) {
-        if (!existsSync(join(installed, dirname(file), target!))) broken.push(`${file} → ${target}`);
-      }
+      const documents = relativeLinks(markdown)
+        .map((target) => target.split('#')[0]!)
+        .filter((path) => /\.(md|json)$/.test(path));
+      for (const path of documents)
+        if (!existsSync(join(installed, dirname(file), path))) broken.push(`${file} → ${path}`);
     }
     expect(broken).toEqual([]);
   });

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { relativeLinks, withoutCodeBlocks } from '../helpers/markdown.js';
 
 const DOCS = ['README.md', 'CONTRIBUTING.md', 'docs/reference.md', 'docs/fidelity.md', 'docs/performance.md'];
 
@@ -26,15 +27,6 @@ function headingIds(markdown: string): Set<string> {
     ids.add(count === 0 ? base : `${base}-${count}`);
   }
   return ids;
-}
-
-const withoutCodeBlocks = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
-
-/** Relative link targets of a Markdown file (web addresses and mail links left out). */
-function relativeLinks(markdown: string): string[] {
-  return [...withoutCodeBlocks(markdown).matchAll(/\]\(([^)\s]+)\)/g)]
-    .map((m) => m[1]!)
-    .filter((target) => !/^[a-z]+:/i.test(target));
 }
 
 describe('links between the Markdown files', () => {
