@@ -8,7 +8,8 @@ import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { DeliveryFaultPolicy, PerUser, SendDeps } from './ports.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './deliveries.js';
-import { isPlainObject, variablesChecker } from './variables.js';
+import { variablesChecker } from './variables.js';
+import { isJsonObject } from '../schemas/json-object.js';
 import { rowContentByType } from './template-channels.js';
 import { distinctStrings } from './distinct-strings.js';
 
@@ -86,7 +87,7 @@ function perTargetVariables(
   const values: Variables[] = [];
   for (const key of keys) {
     const value = variables[key];
-    if (declared.has(key) || !isPlainObject(value)) return undefined;
+    if (declared.has(key) || !isJsonObject(value)) return undefined;
     values.push(value);
   }
   // Most such maps are built from the same list as the targets, in the same order.

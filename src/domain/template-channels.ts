@@ -10,6 +10,7 @@ import type { Template } from '../schemas/records.js';
 import type { Channel } from '../schemas/channels.js';
 import type { PageWindow } from '../schemas/paging.js';
 import { slicePage } from '../schemas/paging.js';
+import { isJsonObject } from '../schemas/json-object.js';
 import type {
   CreateTemplateChannelBody,
   TemplateChannel,
@@ -96,13 +97,13 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
   /** The row derived from the fixture row for this channel, else from the template's content for its type. */
   function derivedRow(appId: string, template: Template, channel: Channel): TemplateChannelRecord | undefined {
     const content = template.rows?.find((r) => r.channelId === channel.id)?.content ?? template.content[channel.type];
-    if (typeof content !== 'object' || content === null || Array.isArray(content)) return undefined;
+    if (!isJsonObject(content)) return undefined;
     return {
       appId,
       templateId: template.id,
       channelId: channel.id,
       channelType: channel.type,
-      content: content as Record<string, unknown>,
+      content,
       createdAt: template.createdAt,
       updatedAt: template.updatedAt,
     };

@@ -4,9 +4,7 @@
  */
 import type { VariableSchemaEntry } from '../schemas/records.js';
 import type { ErrorDetails } from './errors.js';
-
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isJsonObject } from '../schemas/json-object.js';
 
 const ACTION_TYPES = ['web', 'custom'];
 
@@ -17,7 +15,7 @@ export function problemWithValue(entry: VariableSchemaEntry, value: unknown): st
       return typeof value === 'string' ? null : `must be a string (variable type "string")`;
     case 'image': {
       const shape = 'must be an image object {"url": string, "width": number, "height": number}';
-      if (!isPlainObject(value)) return shape;
+      if (!isJsonObject(value)) return shape;
       if (typeof value.url !== 'string' || value.url.length === 0) return `${shape}: "url" is missing or not a string`;
       if (typeof value.width !== 'number' || !Number.isFinite(value.width))
         return `${shape}: "width" is missing or not a number`;
@@ -27,7 +25,7 @@ export function problemWithValue(entry: VariableSchemaEntry, value: unknown): st
     }
     case 'action': {
       const shape = 'must be an action object {"type": "web"|"custom", "data": string}';
-      if (!isPlainObject(value)) return shape;
+      if (!isJsonObject(value)) return shape;
       if (typeof value.type !== 'string' || !ACTION_TYPES.includes(value.type))
         return `${shape}: "type" must be "web" or "custom"`;
       if (typeof value.data !== 'string') return `${shape}: "data" is missing or not a string`;
@@ -75,7 +73,7 @@ const problemKey = (prefix: string, member: string | undefined, key: string) =>
 /** The text a value contributes to content: strings as is, image → url, action → data. */
 export function valueAsText(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (isPlainObject(value)) {
+  if (isJsonObject(value)) {
     if (typeof value.url === 'string') return value.url;
     if (typeof value.data === 'string') return value.data;
   }
@@ -116,7 +114,7 @@ export function compileContent(content: unknown): Render {
     const items = content.map(compileContent);
     return (values) => items.map((render) => render(values));
   }
-  if (isPlainObject(content)) {
+  if (isJsonObject(content)) {
     const fields = Object.entries(content).map(([k, v]) => [k, compileContent(v)] as const);
     return (values) => {
       const out: Record<string, unknown> = {};

@@ -4,15 +4,10 @@
  */
 import { z } from 'zod';
 import { userIdList } from './user-ids.js';
+import { jsonObject } from './json-object.js';
 
 const nonBlank = (what: string) => z.string().refine((s) => s.trim().length > 0, `must be a non-empty ${what}`);
-const isJsonObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-// z.custom keeps the parsed object as is: a copying record schema would turn an own
-// "__proto__" key into a prototype and hide it from the undeclared-variable check.
-const jsonObject = z
-  .custom<Record<string, unknown>>(isJsonObject, { error: 'must be an object' })
-  .meta({ type: 'object' });
+const anObject = jsonObject('must be an object');
 
 export const SendNotificationBodySchema = z.object({
   template: z
@@ -20,8 +15,8 @@ export const SendNotificationBodySchema = z.object({
       {
         key: nonBlank('template key').optional(),
         id: nonBlank('template id').optional(),
-        variables: jsonObject.nullish(),
-        notificationPushData: jsonObject.nullish(),
+        variables: anObject.nullish(),
+        notificationPushData: anObject.nullish(),
       },
       { error: 'must be an object with "key" or "id"' },
     )

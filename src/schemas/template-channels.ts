@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { absentWhenEmpty, pagedQuery } from './paging.js';
 import { CHANNEL_TYPES } from './channel-types.js';
+import { jsonObject } from './json-object.js';
 
 const JsonObject = z.record(z.string(), z.unknown());
 const required = (what: string) =>
@@ -12,10 +13,7 @@ const required = (what: string) =>
     .string({ error: `is required: ${what}` })
     .refine((s) => s.trim().length > 0, `is required: ${what}`)
     .transform((s) => s.trim());
-const contentField = z.custom<Record<string, unknown>>(
-  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-  { error: 'is required: a JSON object (e.g. {"title": "…", "body": "…"})' },
-);
+const contentField = jsonObject('is required: a JSON object (e.g. {"title": "…", "body": "…"})');
 
 /** The row as the API answers it. */
 export const TemplateChannelSchema = z.object({

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { TEMPLATE_STATUSES, VARIABLE_TYPES } from './records.js';
 import { CHANNEL_TYPES } from './channel-types.js';
+import { jsonObject } from './json-object.js';
 
 /** `must be one of "string", "image", "action" (got "number")`. */
 const VariableTypeSchema = z.enum(VARIABLE_TYPES, {
@@ -40,14 +41,12 @@ export const VariableSchemaInputSchema = z.union([
   z.record(z.string().min(1), VariableMapValueSchema),
 ]);
 
-const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export const TemplateFileRowSchema = z.object({
   /** Accepted (and checked against the template) so a row copied from the API loads as is. */
   templateId: z.string().optional(),
   channelId: z.string().min(1, 'must be the id of a channel in channels.json'),
   channelType: z.enum(CHANNEL_TYPES).optional(),
-  content: z.custom<Record<string, unknown>>(isObject, { error: 'must be a JSON object' }),
+  content: jsonObject('must be a JSON object'),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
 });

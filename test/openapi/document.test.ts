@@ -116,6 +116,10 @@ describe('openapi.json', () => {
       $ref: '#/components/schemas/SendNotificationRequest',
     });
     expect(doc.components.schemas.SendNotificationRequest.required).toEqual(['template', 'targets', 'mode']);
+    // Free-form objects (checked by a predicate, not a copying schema) still say they are objects.
+    for (const name of ['CreateTemplateChannelRequest', 'UpdateTemplateChannelRequest']) {
+      expect(doc.components.schemas[name].properties.content, name).toEqual({ type: 'object' });
+    }
     const upload = doc.paths['/api/campaigns/upload'].post.requestBody.content['multipart/form-data'];
     expect(doc.components.schemas[upload.schema.$ref.split('/').pop()]).toMatchObject({
       properties: { file: { type: 'string', contentMediaType: 'text/csv' }, campaignId: { type: 'string' } },

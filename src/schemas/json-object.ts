@@ -1,0 +1,15 @@
+/**
+ * "A JSON object": not null, not an array. One test for the schemas that accept free-form
+ * objects and for the domain code that walks them.
+ */
+import { z } from 'zod';
+
+export const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A free-form object, kept as parsed: a copying record schema would turn an own "__proto__"
+ * key into a prototype and hide it from later checks (undeclared variables, say).
+ */
+export const jsonObject = (error: string) =>
+  z.custom<Record<string, unknown>>(isJsonObject, { error }).meta({ type: 'object' });
