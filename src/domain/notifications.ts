@@ -8,7 +8,7 @@ import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { DeliveryFaultPolicy, PerUser, SendDeps } from './ports.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './deliveries.js';
-import { variablesChecker } from './variables.js';
+import { declaredKeys, variablesChecker } from './variables.js';
 import { isJsonObject } from '../schemas/json-object.js';
 import { rowContentByType } from './template-channels.js';
 import { distinctStrings } from './distinct-strings.js';
@@ -77,13 +77,12 @@ function findTemplate(deps: SendDeps, appId: string, ref: SendNotificationBody['
  * map leaves out), or undefined when the variables are shared.
  */
 function perTargetVariables(
-  template: Template,
+  declared: ReadonlySet<string>,
   variables: Variables,
   targets: readonly string[],
 ): Variables[] | undefined {
   const keys = Object.keys(variables);
   if (keys.length === 0 || keys.length > targets.length) return undefined;
-  const declared = new Set(template.variableSchema.map((v) => v.key));
   const values: Variables[] = [];
   for (const key of keys) {
     const value = variables[key];
@@ -108,10 +107,11 @@ function resolveVariables(
   variables: Variables,
   targets: readonly string[],
 ): PerUser<Variables> {
-  const check = variablesChecker(template.variableSchema);
+  const declared = declaredKeys(template.variableSchema);
+  const check = variablesChecker(template.variableSchema, declared);
   let details: ErrorDetails = {};
   let resolved: PerUser<Variables>;
-  const each = mode === 'batch' ? perTargetVariables(template, variables, targets) : undefined;
+  const each = mode === 'batch' ? perTargetVariables(declared, variables, targets) : undefined;
   if (each) {
     for (let i = 0; i < targets.length; i++) {
       const problems = check(each[i] as Variables, 'template.variables', targets[i]);

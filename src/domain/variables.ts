@@ -34,6 +34,9 @@ export function problemWithValue(entry: VariableSchemaEntry, value: unknown): st
   }
 }
 
+/** The names of the variables `schema` declares. */
+export const declaredKeys = (schema: VariableSchemaEntry[]): ReadonlySet<string> => new Set(schema.map((e) => e.key));
+
 const UNDECLARED = "is not declared in the template's variableSchema";
 
 /**
@@ -45,8 +48,8 @@ const UNDECLARED = "is not declared in the template's variableSchema";
  */
 export function variablesChecker(
   schema: VariableSchemaEntry[],
+  declared: ReadonlySet<string> = declaredKeys(schema),
 ): (values: Record<string, unknown>, prefix: string, member?: string) => ErrorDetails | undefined {
-  const declared = new Set(schema.map((e) => e.key));
   return (values, prefix, member) => {
     let details: ErrorDetails | undefined;
     for (const entry of schema) {
