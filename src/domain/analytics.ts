@@ -118,12 +118,11 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       const step = STEP_MS[granularity];
       const start = Math.floor(from / step) * step;
       if ((to - start) / step >= MAX_BUCKETS) {
-        throw badRequest(
-          `The range holds more than ${MAX_BUCKETS} ${granularity} buckets; narrow it or use daily granularity.`,
-          {
-            to: `range too long for ${granularity} granularity (max ${MAX_BUCKETS} buckets)`,
-          },
-        );
+        // Daily buckets are the widest: only an hourly range can be fixed by changing the granularity.
+        const advice = granularity === 'hourly' ? 'narrow it or use daily granularity' : 'narrow it';
+        throw badRequest(`The range holds more than ${MAX_BUCKETS} ${granularity} buckets; ${advice}.`, {
+          to: `range too long for ${granularity} granularity (max ${MAX_BUCKETS} buckets)`,
+        });
       }
       const labels: string[] = [];
       for (let t = start; t <= to; t += step) labels.push(bucketOf(new Date(t).toISOString(), granularity));

@@ -310,5 +310,19 @@ describe('GET /api/analytics/channels', () => {
     );
     expectApiError(tooLong, 400, 'ERR_BAD_REQUEST');
     expect(errorOf(tooLong).details).toHaveProperty('to');
+    expect(errorOf(tooLong).devMessage).toMatch(/narrow it or use daily granularity/);
+  });
+
+  it('answers 10,000 daily buckets, and refuses 10,001 without advising the daily granularity it has', async () => {
+    const app = makeTestApp({ clock: manualClock('2027-05-18T12:00:00.000Z') });
+    await sendOrder(app, 'user-1');
+    const most = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2000-01-01&to=2027-05-18');
+    expect(most.status).toBe(200);
+    expect(most.body.length).toBeGreaterThan(0);
+    for (const channel of most.body) expect(channel.timeSeries).toHaveLength(10_000);
+    const over = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2000-01-01&to=2027-05-19');
+    expectApiError(over, 400, 'ERR_BAD_REQUEST');
+    expect(errorOf(over).details.to).toMatch(/daily granularity \(max 10000 buckets\)/);
+    expect(errorOf(over).devMessage).not.toMatch(/use daily/);
   });
 });
