@@ -1,0 +1,334 @@
+/**
+ * The fuzz, one level deeper: a request the emulator accepts, with one part of its body made
+ * hostile. Random bodies (fuzz.test.ts) mostly stop at the first check; these pass every
+ * check but one, so the hostile value reaches the domain code behind it (rendering, the
+ * clock, scenario loading, the template's variables). Each value of each body, and each
+ * object and array in it, is replaced in turn by each hostile value (a sweep, not a
+ * sample); each object also gets hostile keys. Every answer is checked as in fuzz.test.ts,
+ * and against openapi.json.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { BANNER, CTA, call, callOk, makeTestApp, manualClock } from '../helpers/app.js';
+import { expectClean, prototypeWatch } from '../helpers/fuzz.js';
+import type { Health } from '../helpers/api-types.js';
+
+const expectUnpolluted = prototypeWatch();
+
+/** Stand-ins for values JSON.stringify cannot make, swapped into the request text. */
+const DEEP = '\u0001deep';
+const PROTO = '\u0001proto';
+const RAW: Record<string, string> = {
+  [JSON.stringify(DEEP)]: `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`,
+  [JSON.stringify(PROTO)]: '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+};
+
+const HOSTILE: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  8_640_000_000_000_001,
+  -1e308,
+  '',
+  ' ',
+  '\u0000',
+  '\uD800',
+  'x'.repeat(100_000),
+  '=cmd|/c calc!A1',
+  '{{customerName}}{{',
+  '+275760-09-14T00:00:00.000Z',
+  '2030-02-31T00:00:00Z',
+  [],
+  [null],
+  {},
+  DEEP,
+  PROTO,
+];
+
+type Path = (string | number)[];
+
+/** The path of every value in `body`, objects and arrays included (the body itself too). */
+function paths(value: unknown, at: Path = []): Path[] {
+  const found: Path[] = [at];
+  if (Array.isArray(value)) value.forEach((item, i) => found.push(...paths(item, [...at, i])));
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) found.push(...paths(item, [...at, key]));
+  return found;
+}
+
+function replaced(body: unknown, path: Path, by: unknown): unknown {
+  if (path.length === 0) return by;
+  const copy = structuredClone(body) as Record<string | number, unknown>;
+  let node = copy;
+  for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+  node[path.at(-1)!] = by;
+  return copy;
+}
+
+/** Each object in `body` with a hostile key added: `__proto__`, `constructor`, an unknown name. */
+function withKeys(body: unknown): string[] {
+  const text = JSON.stringify(body);
+  const texts: string[] = [];
+  for (let at = text.indexOf('{'); at >= 0; at = text.indexOf('{', at + 1)) {
+    const empty = text[at + 1] === '}';
+    for (const key of ['"__proto__":{"polluted":true}', '"constructor":{"prototype":{"polluted":true}}', '"zz":1'])
+      texts.push(`${text.slice(0, at + 1)}${key}${empty ? '' : ','}${text.slice(at + 1)}`);
+  }
+  return texts;
+}
+
+function mutations(body: unknown): string[] {
+  const texts: string[] = [];
+  for (const path of paths(body))
+    for (const value of HOSTILE) {
+      let text = JSON.stringify(replaced(body, path, value));
+      for (const [mark, raw] of Object.entries(RAW)) text = text.replace(mark, raw);
+      texts.push(text);
+    }
+  return [...texts, ...withKeys(body)];
+}
+
+interface Target {
+  method: string;
+  path: string;
+  body: unknown;
+  /**
+   * Where the first success would change what later requests meet (a campaign sent, a name
+   * taken), fresh values for each request: each `$name` in the path and body is replaced;
+   * `app` is the request's appid.
+   */
+  fresh?: () => Promise<Record<string, string>>;
+}
+
+let made = 0;
+const unique = (prefix: string) => `${prefix}-${++made}`;
+
+function filled(text: string, values: Record<string, string>): string {
+  for (const [name, value] of Object.entries(values)) text = text.replaceAll(`$${name}`, value);
+  return text;
+}
+
+const app = makeTestApp({ clock: manualClock(), maxDeliveries: 20_000, maxJournal: 2_000 });
+
+afterAll(async () => {
+  expectUnpolluted();
+  expect((await call<Health>(app, 'GET', '/__health')).status).toBe(200);
+  await app.close();
+});
+
+/** Valid requests for every JSON route, with the resources they name created first. */
+async function targets(): Promise<{ targets: Target[]; reads: string[] }> {
+  const channel = await callOk<{ id: string }>(app, 'POST', '/api/channels', {
+    name: 'Fuzz Alerts',
+    type: 'in_app',
+    templateType: 'ui',
+  });
+  const template = await callOk<{ id: string }>(app, 'POST', '/api/templates', {
+    name: 'Fuzz',
+    channelIds: [channel.id],
+    variableSchema: { who: { type: 'string', required: false }, pic: { type: 'image', required: false } },
+    config: { a: 1 },
+  });
+  await callOk(app, 'POST', '/api/template-channels', {
+    templateId: template.id,
+    channelId: channel.id,
+    channelType: 'in_app',
+    content: { title: 'Hi {{who}}' },
+  });
+  const campaign = await callOk<{ id: string }>(app, 'POST', '/api/campaigns', {
+    name: 'fuzz',
+    templateId: 'order-confirmation',
+    deliveryMode: 'batch',
+  });
+  const variables = { customerName: 'Ann', banner: BANNER, cta: CTA };
+  const sent = await callOk<{ notificationId: string }>(app, 'POST', '/api/notifications/send', {
+    template: { key: 'order-confirmation', variables },
+    targets: ['u1'],
+    mode: 'realtime',
+  });
+  const reads = [
+    '/api/campaigns',
+    `/api/campaigns/${campaign.id}`,
+    `/api/campaigns/${campaign.id}/recipients`,
+    '/api/templates',
+    `/api/templates/${template.id}`,
+    '/api/channels',
+    `/api/channels/${channel.id}`,
+    '/api/channels/availability',
+    `/api/template-channels?templateId=${template.id}`,
+    `/api/template-channels/${template.id}/${channel.id}`,
+    '/api/analytics/channels?from=2029-01-01&to=2031-12-31',
+    '/api/analytics/users/u1',
+    '/__apps',
+    '/__apps/app-test/templates',
+    '/__inspect/delivery-stats',
+    '/__inspect/deliveries?limit=10000',
+    '/__inspect/notifications?limit=10000',
+    '/__inspect/requests?limit=10000',
+    '/__inspect/campaigns',
+    `/__inspect/campaigns/${campaign.id}`,
+    `/__inspect/campaigns/${campaign.id}/recipients`,
+    '/__scenarios',
+    '/__scenarios/fuzz',
+    '/__clock',
+    '/__health',
+  ];
+  const targets: Target[] = [
+    {
+      method: 'POST',
+      path: '/api/notifications/send',
+      body: {
+        template: { key: 'order-confirmation', variables, notificationPushData: { deepLink: 'app://x' } },
+        targets: ['u1'],
+        mode: 'realtime',
+        title: 'T',
+        tag: 'orders',
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v3/business-messaging/api/notifications/send',
+      body: {
+        template: {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+          variables: { u1: variables, u2: { ...variables, banner: undefined } },
+        },
+        targets: ['u1', 'u2'],
+        mode: 'batch',
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/campaigns',
+      body: { name: 'c', templateId: 'plain', deliveryMode: 'batch', tag: 't' },
+    },
+    { method: 'PUT', path: `/api/campaigns/${campaign.id}`, body: { name: 'c2', tag: 't2', deliveryMode: 'realtime' } },
+    { method: 'POST', path: `/api/campaigns/${campaign.id}/recipients`, body: { userIds: ['u1', 'u2'] } },
+    {
+      method: 'POST',
+      path: '/api/campaigns/$draft/send',
+      body: { scheduledAt: '2031-01-01T00:00:00.000Z' },
+      // A campaign is sent once: each request gets a draft of its own with a recipient.
+      fresh: async () => {
+        const draft = await callOk<{ id: string }>(app, 'POST', '/api/campaigns', {
+          name: 'fuzz-send',
+          templateId: 'plain',
+          deliveryMode: 'batch',
+        });
+        await callOk(app, 'POST', `/api/campaigns/${draft.id}/recipients`, { userIds: ['u1'] });
+        return { draft: draft.id };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/templates',
+      body: {
+        name: '$slug',
+        templateId: '$slug',
+        category: 'x',
+        channelIds: [channel.id],
+        variableSchema: [{ key: 'who', type: 'string', name: 'Who', required: true }],
+        config: { a: 1 },
+      },
+      fresh: async () => ({ slug: unique('fuzz') }),
+    },
+    {
+      method: 'PUT',
+      path: `/api/templates/${template.id}`,
+      body: { name: 'Fuzz', category: null, availability: 'all', sequence: 1, config: { b: [1] } },
+    },
+    {
+      method: 'POST',
+      path: '/api/template-channels',
+      body: { templateId: '$template', channelId: channel.id, channelType: 'in_app', content: { title: 'Hi {{who}}' } },
+      // One row per template and channel: each request gets a template of its own.
+      fresh: async () => {
+        const own = await callOk<{ id: string }>(app, 'POST', '/api/templates', {
+          name: unique('fuzz-row'),
+          channelIds: [channel.id],
+          variableSchema: { who: { type: 'string', required: false } },
+        });
+        return { template: own.id };
+      },
+    },
+    {
+      method: 'PUT',
+      path: `/api/template-channels/${template.id}/${channel.id}`,
+      body: { content: { title: 'Hey {{who}}', body: '{{pic}}' } },
+    },
+    {
+      method: 'POST',
+      path: '/api/channels',
+      body: { name: 'Fuzz Push', type: 'push', templateType: 'data', config: {} },
+      // One push channel per app: each request comes from an app of its own.
+      fresh: async () => ({ app: unique('fuzz-app') }),
+    },
+    {
+      method: 'PUT',
+      path: `/api/channels/${channel.id}`,
+      body: { name: 'Fuzz Alerts', enabled: true, config: { k: 'v' } },
+    },
+    {
+      method: 'POST',
+      path: '/api/analytics/events',
+      body: { campaignId: sent.notificationId, userId: 'u1', channelType: 'in_app', eventType: 'viewed' },
+    },
+    { method: 'POST', path: '/__clock', body: { advanceMs: 1000 } },
+    { method: 'POST', path: '/__clock', body: { now: '2030-06-01T00:00:00.000Z' } },
+    {
+      method: 'POST',
+      path: '/__scenarios',
+      body: {
+        name: 'fuzz',
+        description: 'x',
+        rules: [
+          {
+            match: { method: 'POST', path: '/api/campaigns/:id/send', body: { a: [1] }, headers: { x: 'y' } },
+            fault: { error: 'ERR_OPERATION_FAILED', delayMs: 0 },
+            times: 1,
+            after: 0,
+            probability: 1,
+          },
+          { match: { userId: 'user-9*' }, fault: { failDelivery: 'unreachable' } },
+          { match: { path: '/api/*' }, fault: { status: 418, body: { a: 1 }, headers: { 'x-a': 'b' } } },
+          { match: { templateKey: 'plain' }, fault: { rateLimit: { retryAfterSec: 1, limit: 5 } } },
+        ],
+      },
+    },
+  ];
+  return { targets, reads };
+}
+
+describe('fuzz: one part of a valid request made hostile', () => {
+  it('each value, array and object of a valid body of every JSON route, and hostile keys in each object', async () => {
+    const { targets: all, reads } = await targets();
+    for (const { method, path, body, fresh } of all) {
+      // The valid body itself passes: the mutations start from a request the emulator accepts.
+      const first = (await fresh?.()) ?? {};
+      const valid = await call(app, method, filled(path, first), undefined, {
+        raw: filled(JSON.stringify(body), first),
+        appId: first.app,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(Math.floor(valid.status / 100), `${method} ${path} (valid): ${JSON.stringify(valid.body)}`).toBe(2);
+      let count = 0;
+      for (const raw of mutations(body)) {
+        const values = (await fresh?.()) ?? {};
+        const res = await call(app, method, filled(path, values), undefined, {
+          raw: filled(raw, values),
+          appId: values.app,
+          headers: { 'content-type': 'application/json' },
+        });
+        expectClean(res, `${method} ${path} ${raw.slice(0, 200)}`);
+        count++;
+      }
+      expect(count).toBeGreaterThan(HOSTILE.length);
+    }
+    // Whatever was accepted, every view of it still reads and serialises.
+    for (const path of reads) {
+      const res = await call(app, 'GET', path);
+      expect(res.status, `GET ${path}: ${JSON.stringify(res.body)?.slice(0, 300)}`).toBe(200);
+    }
+  });
+});
