@@ -4,6 +4,7 @@
  */
 import type { DeliveryFacts } from '../domain/ports.js';
 import type { ScenarioMatch } from '../schemas/scenario-file.js';
+import { glob, pathPattern, type Wildcard } from './wildcard.js';
 
 /** What the HTTP adapter knows about one API request. `path` is in the `/api/...` form. */
 export interface RequestFacts {
@@ -23,26 +24,14 @@ export interface Matcher {
   test(request: RequestFacts | undefined, delivery: DeliveryFacts | undefined): boolean;
 }
 
-const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-
-/** `*` matches any run of characters (slashes included). */
-export function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map(escape).join('.*')}$`);
-}
-
 /** Both API prefixes name the same rule (docs/reference.md#addressing), so paths are compared in the /api form. */
 export function normalisePath(path: string): string {
   const stripped = path.replace(/^\/v3\/business-messaging(?=\/api(\/|$))/, '');
   return stripped.length > 1 ? stripped.replace(/\/+$/, '') : stripped;
 }
 
-export function pathToRegExp(pattern: string): RegExp {
-  const source = normalisePath(pattern)
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.split('*').map(escape).join('.*')))
-    .join('/');
-  return new RegExp(`^${source}$`);
-}
+/** A rule's path (either API prefix) against request paths in the /api form. */
+export const rulePath = (pattern: string): Wildcard => pathPattern(normalisePath(pattern));
 
 /** Deep subset: objects by key, arrays by "each expected element matches some actual element". */
 export function isSubset(expected: unknown, actual: unknown): boolean {
@@ -66,19 +55,19 @@ const onRequest = (explain: string, test: (r: RequestFacts) => boolean): Matcher
 const onEither = (
   explain: string,
   pick: (facts: RequestFacts | DeliveryFacts) => string | null,
-  pattern: RegExp,
+  pattern: Wildcard,
 ): Matcher => ({
   explain: () => explain,
   test: (request, delivery) => {
     const value = delivery ? pick(delivery) : request ? pick(request) : null;
-    return value !== null && pattern.test(value);
+    return value !== null && pattern(value);
   },
 });
 
 export function buildMatchers(match: ScenarioMatch): Matcher[] {
   const matchers: Matcher[] = [];
   if (match.method !== undefined || match.path !== undefined) {
-    const path = match.path === undefined ? undefined : pathToRegExp(match.path);
+    const path = match.path === undefined ? undefined : rulePath(match.path);
     const words = [
       match.method ?? 'any method',
       match.path === undefined ? 'on any path' : normalisePath(match.path),
@@ -86,19 +75,16 @@ export function buildMatchers(match: ScenarioMatch): Matcher[] {
     matchers.push(
       onRequest(
         words,
-        (r) => (match.method === undefined || r.method === match.method) && (path === undefined || path.test(r.path)),
+        (r) => (match.method === undefined || r.method === match.method) && (path === undefined || path(r.path)),
       ),
     );
   }
-  if (match.appId !== undefined)
-    matchers.push(onEither(`app "${match.appId}"`, (f) => f.appId, globToRegExp(match.appId)));
+  if (match.appId !== undefined) matchers.push(onEither(`app "${match.appId}"`, (f) => f.appId, glob(match.appId)));
   if (match.headers !== undefined) {
-    const wanted = Object.entries(match.headers).map(
-      ([name, value]) => [name.toLowerCase(), globToRegExp(value)] as const,
-    );
+    const wanted = Object.entries(match.headers).map(([name, value]) => [name.toLowerCase(), glob(value)] as const);
     matchers.push(
       onRequest(`headers ${JSON.stringify(match.headers)}`, (r) =>
-        wanted.every(([name, value]) => r.headers[name] !== undefined && value.test(r.headers[name]!)),
+        wanted.every(([name, value]) => r.headers[name] !== undefined && value(r.headers[name]!)),
       ),
     );
   }
@@ -112,14 +98,14 @@ export function buildMatchers(match: ScenarioMatch): Matcher[] {
     );
   }
   if (match.templateKey !== undefined)
-    matchers.push(onEither(`template "${match.templateKey}"`, (f) => f.templateKey, globToRegExp(match.templateKey)));
+    matchers.push(onEither(`template "${match.templateKey}"`, (f) => f.templateKey, glob(match.templateKey)));
   if (match.campaignId !== undefined)
-    matchers.push(onEither(`campaign "${match.campaignId}"`, (f) => f.campaignId, globToRegExp(match.campaignId)));
+    matchers.push(onEither(`campaign "${match.campaignId}"`, (f) => f.campaignId, glob(match.campaignId)));
   if (match.userId !== undefined) {
-    const pattern = globToRegExp(match.userId);
+    const pattern = glob(match.userId);
     matchers.push({
       explain: () => `user "${match.userId}"`,
-      test: (_r, d) => d !== undefined && pattern.test(d.userId),
+      test: (_r, d) => d !== undefined && pattern(d.userId),
     });
   }
   return matchers;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createScenarioEngine } from '../../src/scenario-engine/engine.js';
-import { isSubset, normalisePath, pathToRegExp } from '../../src/scenario-engine/match.js';
+import { isSubset, normalisePath, rulePath } from '../../src/scenario-engine/match.js';
 import type { RequestFacts } from '../../src/scenario-engine/match.js';
 import { createRandom } from '../../src/platform/random.js';
 import { ScenarioSchema } from '../../src/scenario-engine/load-scenarios.js';
@@ -39,10 +39,10 @@ describe('matchers', () => {
     expect(normalisePath('/api')).toBe('/api');
   });
 
-  it('compiles :param segments and * globs', () => {
-    expect(pathToRegExp('/api/campaigns/:id/send').test('/api/campaigns/abc/send')).toBe(true);
-    expect(pathToRegExp('/api/campaigns/:id/send').test('/api/campaigns/send')).toBe(false);
-    expect(pathToRegExp('/api/*').test('/api/campaigns/x')).toBe(true);
+  it('compiles :param segments and * globs, either API prefix', () => {
+    expect(rulePath('/api/campaigns/:id/send')('/api/campaigns/abc/send')).toBe(true);
+    expect(rulePath('/api/campaigns/:id/send')('/api/campaigns/send')).toBe(false);
+    expect(rulePath('/v3/business-messaging/api/*')('/api/campaigns/x')).toBe(true);
   });
 
   it('treats body matchers as a deep subset', () => {
