@@ -3,7 +3,7 @@
  * ("<where>: field "a.b": message") and error `details` keyed by field path. A union (e.g.
  * variableSchema: array form or map form) that fails reports only "Invalid input"; the
  * issues are first flattened to the branch whose shape the value has (the one that did not
- * fail on the type of the value itself).
+ * fail on the type of the value itself). A record key's issue is reported in its own words.
  */
 import type { z } from 'zod';
 
@@ -25,6 +25,9 @@ function flattenIssues(
   return issues.flatMap((issue): FlatIssue[] => {
     const path = [...base, ...issue.path];
     if (options.unknownKeyInPath && issue.code === 'unrecognized_keys') path.push(...issue.keys.slice(0, 1));
+    // A record key that failed its schema: its own message ("must be a header name"), not "Invalid key in record".
+    if (issue.code === 'invalid_key')
+      return issue.issues.slice(0, 1).map((inner) => ({ path, message: inner.message }));
     if (issue.code !== 'invalid_union') return [{ path, message: issue.message }];
     const branches = issue.errors.filter(
       (branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'),

@@ -56,6 +56,29 @@ export const RateLimitSchema = strictObject({
   limit: z.number().int().min(1).optional(),
 });
 
+/** An HTTP header name (RFC 9110 token), as Node checks it before sending. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What Node lets a header value hold: tabs, visible Latin-1 and spaces; no line break or NUL. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/**
+ * The body's framing, which the server derives from the body: a scripted value that does not
+ * fit leaves the client waiting for bytes that never come, or reading the rest of the body as
+ * the next answer on the connection.
+ */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding']);
+
+/** The headers of a raw answer: checked at load, so a rule cannot fail when it fires. */
+const RawHeadersSchema = z.record(
+  z
+    .string()
+    .regex(HEADER_NAME, "must be a header name: letters, digits and !#$%&'*+-.^_`|~")
+    .refine(
+      (name) => !FRAMING_HEADERS.has(name.toLowerCase()),
+      'is set by the emulator from the body (a scripted value would break the connection; "drop" does that on purpose)',
+    ),
+  z.string().regex(HEADER_VALUE, 'must be a header value: no line break, NUL or character above U+00FF'),
+);
+
 /** The kinds that decide the answer; at most one per rule (delayMs may join any). */
 export const FINAL_FAULT_KINDS = ['error', 'status', 'rateLimit', 'drop', 'failDelivery'] as const;
 
@@ -69,7 +92,7 @@ export function createScenarioSchema(errorCodes: readonly string[]) {
     message: z.string().optional(),
     status: z.number().int().min(200).max(599).optional(),
     body: z.unknown().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
+    headers: RawHeadersSchema.optional(),
     delayMs: z.number().int().min(0).max(600_000).optional(),
     rateLimit: RateLimitSchema.optional(),
     drop: z.literal(true, { error: 'must be true' }).optional(),

@@ -38,6 +38,36 @@ describe('scenario schema', () => {
       { ...ok, fault: { rateLimit: { retryAfterSec: 1, limit: 0 } } },
       'fault.rateLimit.limit',
     ],
+    [
+      'a raw header name that is not a token',
+      { ...ok, fault: { status: 200, headers: { 'x a': 'b' } } },
+      'fault.headers.x a',
+    ],
+    [
+      'a raw content-length',
+      { ...ok, fault: { status: 200, headers: { 'Content-Length': '1' } } },
+      'fault.headers.Content-Length',
+    ],
+    [
+      'a raw transfer-encoding',
+      { ...ok, fault: { status: 200, headers: { 'transfer-encoding': 'chunked' } } },
+      'fault.headers.transfer-encoding',
+    ],
+    [
+      'a raw header value with NUL',
+      { ...ok, fault: { status: 200, headers: { 'x-a': 'a\u0000' } } },
+      'fault.headers.x-a',
+    ],
+    [
+      'a raw header value with a line break',
+      { ...ok, fault: { status: 200, headers: { 'x-a': 'a\r\nx-b: c' } } },
+      'fault.headers.x-a',
+    ],
+    [
+      'a raw header value above U+00FF',
+      { ...ok, fault: { status: 200, headers: { 'x-a': '€' } } },
+      'fault.headers.x-a',
+    ],
     ['drop that is not true', { ...ok, fault: { drop: false } }, 'fault.drop'],
     ['empty failDelivery reason', { ...ok, fault: { failDelivery: '' } }, 'fault.failDelivery'],
     ['message without error', { ...ok, fault: { status: 500, message: 'x' } }, 'fault.message'],
@@ -60,6 +90,21 @@ describe('scenario schema', () => {
       problems.some((p) => p.startsWith(`demo.json: rule 2, field "${field}"`)),
       problems.join('\n'),
     ).toBe(true);
+  });
+
+  it('accepts raw headers Node can send: Latin-1 values, tabs, any token name', () => {
+    const raw = {
+      status: 200,
+      body: 'x',
+      headers: { "x-a!#$%&'*+.^_`|~": 'caf\u00e9\tok', 'content-type': 'text/plain' },
+    };
+    expect(parseScenario({ name: 'demo', rules: [{ fault: raw }] }, 'demo.json')).toHaveProperty('scenario');
+  });
+
+  it('words a refused header name in its own terms, not as a bad record key', () => {
+    const problems = problemsOf(withRule({ ...ok, fault: { status: 200, headers: { 'content-length': '1' } } }));
+    expect(problems.join('\n')).toMatch(/field "fault.headers.content-length": is set by the emulator from the body/);
+    expect(problems.join('\n')).not.toMatch(/Invalid key/);
   });
 
   it('reports a bad name, empty rules and unknown top-level fields by field', () => {
