@@ -10,7 +10,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BANNER, CTA, call, callOk, makeTestApp, manualClock } from '../helpers/app.js';
 import { expectClean, prototypeWatch } from '../helpers/fuzz.js';
-import type { Health } from '../helpers/api-types.js';
+import type { Campaign, Health } from '../helpers/api-types.js';
 
 const expectUnpolluted = prototypeWatch();
 
@@ -99,8 +99,8 @@ interface Target {
    * `app` is the request's appid.
    */
   fresh?: () => Promise<Record<string, string>>;
-  /** Run after each accepted mutation: puts what was accepted to use. */
-  use?: () => Promise<void>;
+  /** Run after each accepted mutation, with its fresh values and its answer: puts what was accepted to use. */
+  use?: (values: Record<string, string>, answer: unknown) => Promise<void>;
 }
 
 let made = 0;
@@ -143,6 +143,17 @@ async function targets(): Promise<{ targets: Target[]; reads: string[] }> {
     templateId: 'order-confirmation',
     deliveryMode: 'batch',
   });
+  /** Approves a template (refused if a mutation archived it) and sends with it: what rendering makes of what was accepted. */
+  const sendWith = async (template: { id: string } | { key: string }) => {
+    const ref = 'id' in template ? template.id : template.key;
+    expectClean(await call(app, 'PUT', `/api/templates/${ref}`, { status: 'approved' }), `approve ${ref}`);
+    const sent = await call(app, 'POST', '/api/notifications/send', {
+      template: { ...template, variables: { who: 'Ann', pic: BANNER } },
+      targets: ['u1'],
+      mode: 'realtime',
+    });
+    expectClean(sent, `send with ${ref}`);
+  };
   const variables = { customerName: 'Ann', banner: BANNER, cta: CTA };
   const sent = await callOk<{ notificationId: string }>(app, 'POST', '/api/notifications/send', {
     template: { key: 'order-confirmation', variables },
@@ -204,6 +215,15 @@ async function targets(): Promise<{ targets: Target[]; reads: string[] }> {
       method: 'POST',
       path: '/api/campaigns',
       body: { name: 'c', templateId: 'plain', deliveryMode: 'batch', tag: 't' },
+      // The campaign as created, given a recipient and sent.
+      use: async (_values, answer) => {
+        const { id } = answer as Campaign;
+        expectClean(
+          await call(app, 'POST', `/api/campaigns/${id}/recipients`, { userIds: ['u1'] }),
+          `recipients of ${id}`,
+        );
+        expectClean(await call(app, 'POST', `/api/campaigns/${id}/send`, {}), `send ${id}`);
+      },
     },
     { method: 'PUT', path: `/api/campaigns/${campaign.id}`, body: { name: 'c2', tag: 't2', deliveryMode: 'realtime' } },
     { method: 'POST', path: `/api/campaigns/${campaign.id}/recipients`, body: { userIds: ['u1', 'u2'] } },
@@ -234,11 +254,13 @@ async function targets(): Promise<{ targets: Target[]; reads: string[] }> {
         config: { a: 1 },
       },
       fresh: async () => ({ slug: unique('fuzz') }),
+      use: ({ slug }) => sendWith({ key: slug! }),
     },
     {
       method: 'PUT',
       path: `/api/templates/${template.id}`,
       body: { name: 'Fuzz', category: null, availability: 'all', sequence: 1, config: { b: [1] } },
+      use: () => sendWith({ id: template.id }),
     },
     {
       method: 'POST',
@@ -253,11 +275,13 @@ async function targets(): Promise<{ targets: Target[]; reads: string[] }> {
         });
         return { template: own.id };
       },
+      use: ({ template: own }) => sendWith({ id: own! }),
     },
     {
       method: 'PUT',
       path: `/api/template-channels/${template.id}/${channel.id}`,
       body: { content: { title: 'Hey {{who}}', body: '{{pic}}' } },
+      use: () => sendWith({ id: template.id }),
     },
     {
       method: 'POST',
@@ -338,15 +362,90 @@ describe('fuzz: one part of a valid request made hostile', () => {
           headers: { 'content-type': 'application/json' },
         });
         expectClean(res, `${method} ${path} ${raw.slice(0, 200)}`);
-        if (res.status < 300) await use?.();
+        if (res.status < 300) await use?.(values, res.body);
         count++;
       }
       expect(count).toBeGreaterThan(HOSTILE.length);
     }
+    // Every campaign sent above finishes: none is left sending by a recipient its run could not deliver.
+    await expect
+      .poll(async () => (await call<{ total: number }>(app, 'GET', '/__inspect/campaigns?status=sending')).body.total)
+      .toBe(0);
     // Whatever was accepted, every view of it still reads and serialises.
     for (const path of reads) {
       const res = await call(app, 'GET', path);
       expect(res.status, `GET ${path}: ${JSON.stringify(res.body)?.slice(0, 300)}`).toBe(200);
     }
+  });
+});
+
+describe('fuzz: one cell of a valid CSV upload made hostile', () => {
+  /** CSV-quoted, so any text is one cell. */
+  const cell = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  const banner = JSON.stringify(BANNER);
+  const cta = JSON.stringify(CTA);
+  const rows = [
+    ['user_id', 'customerName', 'banner', 'cta'],
+    ['u1', 'Ann', banner, cta],
+    ['u2', 'Bob', '', cta],
+  ];
+  const HOSTILE_CELLS = [
+    '',
+    ' ',
+    '\u0000',
+    '\uFFFD\uD800',
+    'x'.repeat(100_000),
+    '=cmd|/c calc!A1',
+    '",\r\n"',
+    '{{customerName}}{{',
+    'null',
+    '[]',
+    '1e999',
+    '{"url":1,"width":"w","height":null}',
+    '{"url":"u","width":1e308,"height":-1}',
+    '{"type":"ftp","data":7}',
+    '{"__proto__":{"polluted":true},"type":"web","data":"x"}',
+    '{"constructor":{"prototype":{"polluted":true}},"url":"u","width":1,"height":1}',
+    `{"type":"web","data":"x","n":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
+    `{"url":"u","width":1,"height":1,"extra":"${'y'.repeat(100_000)}"}`,
+  ];
+
+  it('each cell, header cells included, replaced by each hostile value: the upload, a send and every view of it', async () => {
+    let accepted = 0;
+    for (let r = 0; r < rows.length; r++) {
+      for (let c = 0; c < rows[0]!.length; c++) {
+        for (const value of HOSTILE_CELLS) {
+          const csv = rows
+            .map((row, i) => row.map((text, j) => cell(i === r && j === c ? value : text)).join(','))
+            .join('\n');
+          const created = await callOk<{ id: string }>(app, 'POST', '/api/campaigns', {
+            name: 'fuzz-csv',
+            templateId: 'order-confirmation',
+            deliveryMode: 'batch',
+          });
+          const form = new FormData();
+          form.set('campaignId', created.id);
+          form.set('file', new Blob([csv]), 'r.csv');
+          const what = `row ${r}, column ${c}: ${value.slice(0, 60)}`;
+          const uploaded = await call<{ total: number }>(app, 'POST', '/api/campaigns/upload', undefined, {
+            raw: form,
+          });
+          expectClean(uploaded, `upload, ${what}`);
+          if (uploaded.status !== 200 || uploaded.body.total === 0) continue;
+          accepted++;
+          expectClean(await call(app, 'POST', `/api/campaigns/${created.id}/send`, {}), `send, ${what}`);
+          for (const path of [
+            `/api/campaigns/${created.id}/recipients`,
+            `/__inspect/campaigns/${created.id}/recipients`,
+          ])
+            expect((await call(app, 'GET', path)).status, `GET ${path}, ${what}`).toBe(200);
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(HOSTILE_CELLS.length);
+    await expect
+      .poll(async () => (await call<{ total: number }>(app, 'GET', '/__inspect/campaigns?status=sending')).body.total)
+      .toBe(0);
+    expect((await call(app, 'GET', '/__inspect/deliveries?limit=10000')).status).toBe(200);
   });
 });
