@@ -7,6 +7,7 @@
  * sample); each object also gets hostile keys. Every answer is checked as in fuzz.test.ts,
  * and against openapi.json.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BANNER, CTA, call, callOk, makeTestApp, manualClock } from '../helpers/app.js';
 import { expectClean, prototypeWatch } from '../helpers/fuzz.js';
@@ -447,5 +448,60 @@ describe('fuzz: one cell of a valid CSV upload made hostile', () => {
       .poll(async () => (await call<{ total: number }>(app, 'GET', '/__inspect/campaigns?status=sending')).body.total)
       .toBe(0);
     expect((await call(app, 'GET', '/__inspect/deliveries?limit=10000')).status).toBe(200);
+  });
+});
+
+describe('fuzz: each query parameter of every GET route made hostile', () => {
+  const QUERY_VALUES = [
+    '',
+    ' ',
+    '-1',
+    '0',
+    '1.5',
+    '1e999',
+    'NaN',
+    '9007199254740993',
+    '+275760-09-14T00:00:00.000Z',
+    '2030-02-31',
+    '2030-01-01T00:00:00Z',
+    'x'.repeat(10_000),
+    '\u0000',
+    '%',
+    '*',
+    '__proto__',
+  ];
+
+  it('each parameter openapi.json lists, alone with each value and given twice', async () => {
+    const doc = JSON.parse(readFileSync('openapi.json', 'utf8')) as {
+      paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
+    };
+    const campaign = await callOk<{ id: string }>(app, 'POST', '/api/campaigns', {
+      name: 'fuzz-query',
+      templateId: 'plain',
+      deliveryMode: 'batch',
+    });
+    const params: Record<string, string> = { id: campaign.id, userId: 'u1', name: 'fuzz', appId: 'app-test' };
+    let sent = 0;
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      // The stream never ends by itself (tested over a socket elsewhere); one base path is enough.
+      if (!operations.get || template.startsWith('/v3/') || template === '/__inspect/stream') continue;
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? 'x');
+      const names = (operations.get.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      for (const name of names) {
+        for (const value of QUERY_VALUES) {
+          const query = new URLSearchParams([[name, value]]);
+          // A waitFor must not wait: the fuzz is about the answer, not the clock.
+          if (name !== 'timeoutMs' && names.includes('timeoutMs')) query.set('timeoutMs', '0');
+          for (const twice of [false, true]) {
+            if (twice) query.append(name, value);
+            const res = await call(app, 'GET', `${path}?${query}`);
+            expectClean(res, `GET ${path}?${query.toString().slice(0, 200)}`);
+            if (res.status === 200) sent++;
+          }
+        }
+      }
+    }
+    // Many values are valid for some parameters: those requests reached the query itself.
+    expect(sent).toBeGreaterThan(200);
   });
 });
