@@ -505,3 +505,21 @@ describe('fuzz: each query parameter of every GET route made hostile', () => {
     expect(sent).toBeGreaterThan(200);
   });
 });
+
+describe('fuzz: the headers of a valid send made hostile', () => {
+  const HEADER_VALUES = ['', ' ', 'x'.repeat(8_000), 'caf\u00e9', '*', ',', 'a,,b', '__proto__', 'undefined', 'null'];
+  const body = JSON.stringify({ template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' });
+  const headerNames = ['appid', 'apikey', 'content-type', 'x-emulator-scenario', 'host', 'content-encoding', 'accept'];
+
+  it('appid, apikey, content-type, scenario activation, host and encoding, each with each value', async () => {
+    for (const path of ['/api/notifications/send', '/v3/business-messaging/api/notifications/send']) {
+      for (const name of headerNames) {
+        for (const value of [...HEADER_VALUES, 'application/json; charset=latin1', 'APPLICATION/JSON', 'gzip']) {
+          const headers: Record<string, string> = { 'content-type': 'application/json', [name]: value };
+          const res = await call(app, 'POST', path, undefined, { raw: body, headers });
+          expectClean(res, `${name}: ${value.slice(0, 60)}`);
+        }
+      }
+    }
+  });
+});
