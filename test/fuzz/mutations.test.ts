@@ -7,8 +7,11 @@
  * sample); each object also gets hostile keys. Every answer is checked as in fuzz.test.ts,
  * and against openapi.json.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openLowdbStore, type EmulatorApp } from '../../src/index.js';
 import { BANNER, CTA, call, callOk, makeTestApp, manualClock } from '../helpers/app.js';
 import { expectClean, prototypeWatch } from '../helpers/fuzz.js';
 import type { Campaign, Health } from '../helpers/api-types.js';
@@ -121,7 +124,7 @@ afterAll(async () => {
 });
 
 /** Valid requests for every JSON route, with the resources they name created first. */
-async function targets(): Promise<{ targets: Target[]; reads: string[] }> {
+async function targets(app: EmulatorApp): Promise<{ targets: Target[]; reads: string[] }> {
   const channel = await callOk<{ id: string }>(app, 'POST', '/api/channels', {
     name: 'Fuzz Alerts',
     type: 'in_app',
@@ -144,7 +147,7 @@ async function targets(): Promise<{ targets: Target[]; reads: string[] }> {
     templateId: 'order-confirmation',
     deliveryMode: 'batch',
   });
-  /** Approves a template (refused if a mutation archived it) and sends with it: what rendering makes of what was accepted. */
+  /** Approves a template (refused if a mutation archived it) and sends with it: rendering what was accepted. */
   const sendWith = async (template: { id: string } | { key: string }) => {
     const ref = 'id' in template ? template.id : template.key;
     expectClean(await call(app, 'PUT', `/api/templates/${ref}`, { status: 'approved' }), `approve ${ref}`);
@@ -342,40 +345,86 @@ async function targets(): Promise<{ targets: Target[]; reads: string[] }> {
   return { targets, reads };
 }
 
-describe('fuzz: one part of a valid request made hostile', () => {
-  it('each value, array and object of a valid body of every JSON route, and hostile keys in each object', async () => {
-    const { targets: all, reads } = await targets();
-    for (const { method, path, body, fresh, use } of all) {
-      // The valid body itself passes: the mutations start from a request the emulator accepts.
-      const first = (await fresh?.()) ?? {};
-      const valid = await call(app, method, filled(path, first), undefined, {
-        raw: filled(JSON.stringify(body), first),
-        appId: first.app,
+/** Every mutation of every target's body, sent to `app`; answers the read paths of what it made. */
+async function sweepBodies(app: EmulatorApp): Promise<string[]> {
+  const { targets: all, reads } = await targets(app);
+  for (const { method, path, body, fresh, use } of all) {
+    // The valid body itself passes: the mutations start from a request the emulator accepts.
+    const first = (await fresh?.()) ?? {};
+    const valid = await call(app, method, filled(path, first), undefined, {
+      raw: filled(JSON.stringify(body), first),
+      appId: first.app,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(Math.floor(valid.status / 100), `${method} ${path} (valid): ${JSON.stringify(valid.body)}`).toBe(2);
+    let count = 0;
+    for (const raw of mutations(body)) {
+      const values = (await fresh?.()) ?? {};
+      const res = await call(app, method, filled(path, values), undefined, {
+        raw: filled(raw, values),
+        appId: values.app,
         headers: { 'content-type': 'application/json' },
       });
-      expect(Math.floor(valid.status / 100), `${method} ${path} (valid): ${JSON.stringify(valid.body)}`).toBe(2);
-      let count = 0;
-      for (const raw of mutations(body)) {
-        const values = (await fresh?.()) ?? {};
-        const res = await call(app, method, filled(path, values), undefined, {
-          raw: filled(raw, values),
-          appId: values.app,
-          headers: { 'content-type': 'application/json' },
-        });
-        expectClean(res, `${method} ${path} ${raw.slice(0, 200)}`);
-        if (res.status < 300) await use?.(values, res.body);
-        count++;
-      }
-      expect(count).toBeGreaterThan(HOSTILE.length);
+      expectClean(res, `${method} ${path} ${raw.slice(0, 200)}`);
+      if (res.status < 300) await use?.(values, res.body);
+      count++;
     }
-    // Every campaign sent above finishes: none is left sending by a recipient its run could not deliver.
-    await expect
-      .poll(async () => (await call<{ total: number }>(app, 'GET', '/__inspect/campaigns?status=sending')).body.total)
-      .toBe(0);
-    // Whatever was accepted, every view of it still reads and serialises.
-    for (const path of reads) {
-      const res = await call(app, 'GET', path);
-      expect(res.status, `GET ${path}: ${JSON.stringify(res.body)?.slice(0, 300)}`).toBe(200);
+    expect(count).toBeGreaterThan(HOSTILE.length);
+  }
+  // Every campaign sent above finishes: none is left sending by a recipient its run could not deliver.
+  await expect
+    .poll(async () => (await call<{ total: number }>(app, 'GET', '/__inspect/campaigns?status=sending')).body.total)
+    .toBe(0);
+  return reads;
+}
+
+/** Every read path's answer (each must be 200): whatever was accepted still reads and serialises. */
+async function readAll(app: EmulatorApp, reads: string[]): Promise<Map<string, unknown>> {
+  const answers = new Map<string, unknown>();
+  for (const path of reads) {
+    const res = await call(app, 'GET', path);
+    expect(res.status, `GET ${path}: ${JSON.stringify(res.body)?.slice(0, 300)}`).toBe(200);
+    answers.set(path, res.body);
+  }
+  return answers;
+}
+
+describe('fuzz: one part of a valid request made hostile', () => {
+  it('each value, array and object of a valid body of every JSON route, and hostile keys in each object', async () => {
+    await readAll(app, await sweepBodies(app));
+  });
+
+  it('with --data-file: what was accepted is written, and reads the same after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-fuzz-'));
+    const file = join(dir, 'state.json');
+    const open = async () =>
+      makeTestApp({ clock: manualClock(), store: await openLowdbStore(file, { debounceMs: 10, maxWaitMs: 50 }) });
+    try {
+      const first = await open();
+      const reads = await sweepBodies(first);
+      // Scenarios loaded over HTTP, the clock and the apps open mode met live in the process,
+      // not the file (delivery stats default to the clock's last hour); the journal gains the
+      // reads themselves.
+      const notKept = [
+        '/__scenarios',
+        '/__clock',
+        '/__health',
+        '/__apps',
+        '/__inspect/delivery-stats',
+        '/__inspect/requests',
+      ];
+      const kept = reads.filter((path) => !notKept.some((prefix) => path.startsWith(prefix)));
+      const before = await readAll(first, kept);
+      await first.close();
+      const second = await open();
+      try {
+        const after = await readAll(second, kept);
+        for (const path of kept) expect(after.get(path), path).toEqual(before.get(path));
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -411,7 +460,7 @@ describe('fuzz: one cell of a valid CSV upload made hostile', () => {
     `{"url":"u","width":1,"height":1,"extra":"${'y'.repeat(100_000)}"}`,
   ];
 
-  it('each cell, header cells included, replaced by each hostile value: the upload, a send and every view of it', async () => {
+  it('each cell, header cells too, replaced by each hostile value: the upload, a send, every view', async () => {
     let accepted = 0;
     for (let r = 0; r < rows.length; r++) {
       for (let c = 0; c < rows[0]!.length; c++) {
