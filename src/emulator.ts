@@ -151,6 +151,8 @@ function loadSources(platform: Platform, overrides: EmulatorOverrides) {
   const appsFromFile = !options.apps.length && !inline;
   const configuredApps: AppConfig[] = appsFromFile ? collect(() => loadAppsFile(fixturesDir), []) : options.apps;
   const apps = createAppRegistry(configuredApps);
+  // Open mode remembers apps on first use; those a data file holds records of used it before the restart.
+  for (const appId of store.appsInInitialData()) apps.remember(appId);
 
   const scenarios = createScenarioEngine({ random });
   const scenariosDir = resolve(options.scenariosDir);

@@ -30,6 +30,8 @@ export interface AppRegistry {
   replace(configured: AppConfig[]): void;
   /** Forgets the apps open mode added on first use (one of them, when named); configured apps stay. */
   reset(appId?: string): void;
+  /** Open mode: knows this app as if it had called (its records came back from a data file). Strict: nothing. */
+  remember(appId: string): void;
 }
 
 export function createAppRegistry(configured: AppConfig[]): AppRegistry {
@@ -57,6 +59,10 @@ export function createAppRegistry(configured: AppConfig[]): AppRegistry {
     replace(next) {
       apps = new Map(next.map((a) => [a.appId, a]));
       mode = next.length > 0 ? 'strict' : 'open';
+    },
+    remember(appId) {
+      // Any key is accepted for an app open mode knows, so none is kept for it.
+      if (mode === 'open' && !apps.has(appId)) apps.set(appId, { appId, apiKey: '' });
     },
     reset(appId) {
       // Only open mode adds apps; strict mode holds exactly the configured ones.

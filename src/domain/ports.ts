@@ -218,6 +218,12 @@ export interface Store {
    */
   reset(appId?: string): void;
   stats(): StoreStats;
+  /**
+   * The apps whose records the store held when it was opened (a data file's notifications,
+   * campaigns, channels, templates and analytics events): open mode remembers them after a
+   * restart as it did before.
+   */
+  appsInInitialData(): readonly string[];
   /** Persists pending writes (no-op in memory). */
   flush(): Promise<void>;
   close(): Promise<void>;

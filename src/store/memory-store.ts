@@ -213,6 +213,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     rows.set(row.channelId, row);
   }
 
+  let initialApps: readonly string[] = [];
+
   function load(data: StoreData): void {
     deliveries = createDeliveryLog(maxDeliveries, data.deliveries, data.droppedDeliveries);
     notifications = createNotificationLog(maxNotifications, data.notifications);
@@ -223,6 +225,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const ch of data.channels ?? []) channels.set(appKey(ch.appId, ch.id), ch);
     for (const row of data.templateChannels ?? []) putRow(row);
     analyticsEvents = [...(data.analyticsEvents ?? [])];
+    const owners = [data.notifications, data.campaigns, data.templates, data.channels ?? [], analyticsEvents];
+    const apps = new Set<string>();
+    for (const records of owners) for (const { appId } of records) if (appId) apps.add(appId);
+    initialApps = [...apps];
   }
   if (options.initial) load(options.initial);
 
@@ -409,6 +415,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         for (const k of [...templateChannels.keys()]) if (k.startsWith(rowsKey(appId, ''))) templateChannels.delete(k);
       }
       changed();
+    },
+    appsInInitialData() {
+      return initialApps;
     },
     stats(): StoreStats {
       return {

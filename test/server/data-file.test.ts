@@ -53,6 +53,10 @@ describe('--data-file: restart', () => {
         { notificationId: sent.body.notificationId, targetCount: 2 },
       ]);
       expect((await second.client.requests({ path: '/api/notifications/send' })).total).toBe(1);
+      // Open mode remembers the app as before the restart: the inspector's app list names it.
+      const apps = (await (await fetch(`${second.url}/__apps`)).json()) as { items: { appId: string }[] };
+      expect(apps.items.map((a) => a.appId)).toEqual(['app-a']);
+      expect((await second.client.health()).apps).toBe(1);
       // New records join the old ones.
       expect((await sendOver(second.url, greeting(['u3']))).status).toBe(200);
       expect((await second.client.deliveries()).total).toBe(3);

@@ -36,6 +36,28 @@ describe('lowdb store: the data file', () => {
     await second.close();
   });
 
+  it('names the apps whose records it opened with, and none for a new file', async () => {
+    const file = freshFile();
+    const first = await openLowdbStore(file);
+    expect(first.appsInInitialData()).toEqual([]);
+    fill(first);
+    first.addAnalyticsEvent({
+      id: 'e1',
+      appId: 'app-c',
+      campaignId: 'x',
+      userId: 'u',
+      channelType: 'in_app',
+      eventType: 'viewed',
+      createdAt: '2030-01-01T00:00:00.000Z',
+    });
+    // Records added after opening do not count: open mode met those apps itself.
+    expect(first.appsInInitialData()).toEqual([]);
+    await first.close();
+    const second = await openLowdbStore(file);
+    expect([...second.appsInInitialData()].sort()).toEqual(['app-a', 'app-b', 'app-c']);
+    await second.close();
+  });
+
   it('reads journal entries of an older data file with the fields added since', async () => {
     const file = freshFile();
     const old = {
