@@ -341,6 +341,13 @@ async function targets(app: EmulatorApp): Promise<{ targets: Target[]; reads: st
         }
       },
     },
+    {
+      // Last: activates the scenario just loaded for everyone, so each success is undone at once.
+      method: 'PUT',
+      path: '/__scenarios/active',
+      body: { names: ['fuzz'] },
+      use: async () => expectClean(await call(app, 'PUT', '/__scenarios/active', { names: [] }), 'deactivate'),
+    },
   ];
   return { targets, reads };
 }
@@ -357,6 +364,7 @@ async function sweepBodies(app: EmulatorApp): Promise<string[]> {
       headers: { 'content-type': 'application/json' },
     });
     expect(Math.floor(valid.status / 100), `${method} ${path} (valid): ${JSON.stringify(valid.body)}`).toBe(2);
+    await use?.(first, valid.body);
     let count = 0;
     for (const raw of mutations(body)) {
       const values = (await fresh?.()) ?? {};
@@ -390,6 +398,24 @@ async function readAll(app: EmulatorApp, reads: string[]): Promise<Map<string, u
 }
 
 describe('fuzz: one part of a valid request made hostile', () => {
+  it('has a valid request for every operation of openapi.json that takes a JSON body', async () => {
+    const doc = JSON.parse(readFileSync('openapi.json', 'utf8')) as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+    };
+    const swept = (await targets(makeTestApp())).targets.map((t) => `${t.method} ${t.path}`);
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      if (template.startsWith('/v3/')) continue; // the same routes; the send target covers that prefix
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.requestBody?.content['application/json']) continue;
+        const pattern = new RegExp(`^${method.toUpperCase()} ${template.replace(/\{\w+\}/g, '[^/]+')}$`);
+        expect(
+          swept.some((t) => pattern.test(t)),
+          `${method.toUpperCase()} ${template}: add a valid request to targets()`,
+        ).toBe(true);
+      }
+    }
+  });
+
   it('each value, array and object of a valid body of every JSON route, and hostile keys in each object', async () => {
     await readAll(app, await sweepBodies(app));
   });
