@@ -161,6 +161,15 @@ function parentAlive(parent: number): boolean {
   }
 }
 
+/** Why the socket could not listen, in a user's words, with the flag that fixes it (by system error code). */
+const LISTEN_PROBLEMS: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use; pick another with --port or PORT',
+  EACCES: 'ports below 1024 need privileges; pick another with --port or PORT',
+  EADDRNOTAVAIL: "the address is not one of this machine's; use --host 127.0.0.1 (or 0.0.0.0 for every interface)",
+  ENOTFOUND: 'the host name does not resolve; use --host 127.0.0.1 (or 0.0.0.0 for every interface)',
+  EAI_AGAIN: 'the host name could not be resolved now; use --host 127.0.0.1 (or 0.0.0.0 for every interface)',
+};
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exit(code);
@@ -172,12 +181,9 @@ main(process.argv.slice(2)).then(
       );
       process.exit(2);
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      process.stderr.write(
-        `notification-emulator: the port is already in use (${(error as Error).message}); pick another with --port ` +
-          `or PORT.\n`,
-      );
+    const problem = LISTEN_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+    if (problem) {
+      process.stderr.write(`notification-emulator: cannot listen: ${problem} (${(error as Error).message}).\n`);
       process.exit(1);
     }
     process.stderr.write(`notification-emulator: ${(error as Error).stack ?? String(error)}\n`);

@@ -2,9 +2,9 @@
  * The Store persisted in a JSON file (--data-file, docs/reference.md#running-it): the memory store does the
  * work; every change schedules one coalesced write of its snapshot through lowdb.
  */
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
+import { makeFolder } from '../platform/make-folder.js';
 import { ConfigError } from '../domain/errors.js';
 import {
   createMemoryStore,
@@ -58,7 +58,14 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
   // renamed over the data file, so the file is always whole JSON and requests keep flowing.
   const db = new Low<StoreSnapshot>(new SlicedJsonFile<StoreSnapshot>(path), emptyStoreData());
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolder(dirname(path));
+  } catch (error) {
+    throw new ConfigError([
+      `--data-file ${path}: its folder cannot be created (${(error as Error).message}). Choose a path in a ` +
+        `folder you can write to.`,
+    ]);
+  }
+  try {
     await db.read();
   } catch (error) {
     const reason =

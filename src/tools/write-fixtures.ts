@@ -17,6 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { makeFolder } from '../platform/make-folder.js';
 import { CHANNELS_FILE, TEMPLATES_DIR } from './fixture-set.js';
 
 export interface WriteResult {
@@ -64,13 +65,13 @@ export function writeFixtureSet(
 ): WriteResult {
   const plan = planFixtureWrite(outDir, files);
   if (!plan.changed) return plan;
-  mkdirSync(outDir, { recursive: true });
+  makeFolder(outDir);
   const tmp = mkdtempSync(join(outDir, '.pull-'));
   try {
     const newTemplates = join(tmp, TEMPLATES_DIR);
     mkdirSync(newTemplates);
     for (const [path, text] of files) {
-      mkdirSync(dirname(join(tmp, path)), { recursive: true });
+      makeFolder(dirname(join(tmp, path)));
       writeFileSync(join(tmp, path), text);
     }
     verify(tmp);

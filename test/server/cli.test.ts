@@ -3,7 +3,7 @@
  * bound URL, a request, SIGTERM → exit 0; bad flags and fixtures → a message and exit 2.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -99,6 +99,26 @@ describe('notification-emulator CLI', () => {
     expect(result.stderr).toMatch(/cannot start/);
     expect(result.stderr).toMatch(pattern);
     expect(result.stdout).toBe('');
+  });
+
+  it.skipIf(!existsSync('/proc/self'))('exits 2 naming a data file whose folder cannot be made (under /proc)', () => {
+    // Node's recursive mkdir loops for ever there: the start must say why instead of spinning.
+    const result = run(['--port', '0', '--data-file', '/proc/no-such-folder/state.json']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /--data-file \/proc\/no-such-folder\/state.json: its folder cannot be created \(ENOENT/,
+    );
+  });
+
+  it('exits 1 with the reason and the flag to change when it cannot listen', () => {
+    // 192.0.2.1 is reserved for documentation (RFC 5737): no machine has it.
+    const result = run(['--port', '0', '--host', '192.0.2.1']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /^notification-emulator: cannot listen: the address is not one of this machine's; use --host/,
+    );
+    expect(result.stderr).toMatch(/EADDRNOTAVAIL/);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
   it('prints usage and exits 0 for --help', () => {
