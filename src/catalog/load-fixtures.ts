@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../domain/errors.js';
 import type { FixtureChannel } from '../domain/ports.js';
+import { depthExceeds, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { slugify } from '../domain/slug.js';
 import type { Template, TemplateRow } from '../schemas/records.js';
 import { ChannelsFileSchema } from '../schemas/channel-file.js';
@@ -41,12 +42,25 @@ function variableAt(input: unknown, path: PropertyKey[]): string | undefined {
 }
 
 function readJson(file: string, problems: string[]): unknown {
+  let json: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     problems.push(`${file}: not valid JSON: ${(error as Error).message}`);
     return undefined;
   }
+  return tooDeep(file, json, problems) ? undefined : json;
+}
+
+/**
+ * Fixtures are rendered and stored like request bodies, so they get the same nesting limit
+ * (domain/json-depth.ts): deeper content loaded, then overflowed the stack at every send.
+ */
+function tooDeep(where: string, json: unknown, problems: string[]): boolean {
+  // Each template of a file (or of the option) on its own: a list around them is not content.
+  if (!(Array.isArray(json) ? json.some((entry) => depthExceeds(entry)) : depthExceeds(json))) return false;
+  problems.push(`${where}: nested more than ${MAX_JSON_DEPTH} levels deep (the limit for request bodies too)`);
+  return true;
 }
 
 /** Channel types in first-seen order. */
@@ -195,6 +209,8 @@ export interface Fixtures {
  */
 export function parseInlineFixtures(rawTemplates: unknown[], rawChannels: unknown[], nowIso: string): Fixtures {
   const problems: string[] = [];
+  if (tooDeep('options.templates', rawTemplates, problems) || tooDeep('options.channels', rawChannels, problems))
+    throw new ConfigError(problems);
   const channels = parseChannels('options.channels', rawChannels, nowIso, problems);
   const channelsById = new Map(channels.map((ch) => [ch.id, ch]));
   const templates: Template[] = [];

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../platform/logger.js';
 import { ConfigError, ERROR_CODES } from '../domain/errors.js';
+import { depthExceeds, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { createScenarioSchema, describeScenarioIssues, type Scenario } from '../schemas/scenario-file.js';
 import type { ScenarioEngine } from './engine.js';
 import { watchDirectory } from '../platform/watch-dir.js';
@@ -26,6 +27,11 @@ export function parseScenario(
   raw: unknown,
   where: string,
 ): { scenario: Scenario } | { problems: string[]; details: Record<string, string> } {
+  // A rule's body is matched, explained and sent as JSON: the nesting limit of request bodies holds here too.
+  if (depthExceeds(raw)) {
+    const problem = `nested more than ${MAX_JSON_DEPTH} levels deep (the limit for request bodies too)`;
+    return { problems: [`${where}: ${problem}`], details: { '(body)': problem } };
+  }
   const parsed = ScenarioSchema.safeParse(raw);
   if (parsed.success) return { scenario: parsed.data };
   const { problems, details } = describeScenarioIssues(parsed.error);

@@ -7,11 +7,21 @@ import { TEMPLATE_STATUSES, VARIABLE_TYPES } from './records.js';
 import { CHANNEL_TYPES } from './channel-types.js';
 import { jsonObject } from './json-object.js';
 
+/**
+ * A refused value in a few words: a string or number as written (a long string cut short),
+ * anything else by its kind. Never the whole value: a fixture's object can be nested deeper
+ * than JSON.stringify can go, or be megabytes long.
+ */
+function received(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === undefined) return 'nothing';
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
+}
+
 /** `must be one of "string", "image", "action" (got "number")`. */
 const VariableTypeSchema = z.enum(VARIABLE_TYPES, {
-  error: (issue) =>
-    `must be one of ${VARIABLE_TYPES.map((t) => `"${t}"`).join(', ')} ` +
-    `(got ${JSON.stringify(issue.input) ?? 'nothing'})`,
+  error: (issue) => `must be one of ${VARIABLE_TYPES.map((t) => `"${t}"`).join(', ')} (got ${received(issue.input)})`,
 });
 
 const VariableEntryInputSchema = z.object({

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openLowdbStore, type EmulatorApp } from '../../src/index.js';
+import { ConfigError, openLowdbStore, type EmulatorApp } from '../../src/index.js';
 import { BANNER, CTA, call, callOk, makeTestApp, manualClock } from '../helpers/app.js';
 import { expectClean, prototypeWatch } from '../helpers/fuzz.js';
 import type { Campaign, Health } from '../helpers/api-types.js';
@@ -74,11 +74,16 @@ function replaced(body: unknown, path: Path, by: unknown): unknown {
 function withKeys(body: unknown): string[] {
   const text = JSON.stringify(body);
   const texts: string[] = [];
-  for (let at = text.indexOf('{'); at >= 0; at = text.indexOf('{', at + 1)) {
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    // Only a '{' outside strings opens an object ("Hi {{name}}" is text).
+    if (text[at] === '"' && text[at - 1] !== '\\') inString = !inString;
+    if (inString || text[at] !== '{') continue;
     const empty = text[at + 1] === '}';
     for (const key of ['"__proto__":{"polluted":true}', '"constructor":{"prototype":{"polluted":true}}', '"zz":1'])
       texts.push(`${text.slice(0, at + 1)}${key}${empty ? '' : ','}${text.slice(at + 1)}`);
   }
+  for (const t of texts) JSON.parse(t); // each is JSON: the emulator's JSON checks are fuzzed elsewhere
   return texts;
 }
 
@@ -594,5 +599,51 @@ describe('fuzz: the headers of a valid send made hostile', () => {
         }
       }
     }
+  });
+});
+
+describe('fuzz: one part of a valid fixture template made hostile', () => {
+  it('each value refused at load with a ConfigError, or loaded and then sent with, listed and previewed', async () => {
+    const base = {
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+      key: 'order-confirmation',
+      name: 'Order Confirmation',
+      status: 'approved',
+      channels: ['in_app', 'push'],
+      variableSchema: [
+        { key: 'customerName', type: 'string', name: 'Customer name', required: true },
+        { key: 'banner', type: 'image', name: 'Banner', required: false },
+        { key: 'cta', type: 'action', name: 'Button', required: true },
+      ],
+      content: {
+        in_app: { title: 'Hi {{customerName}}', body: 'See {{banner}}', button: '{{cta}}' },
+        push: { title: 'Order for {{customerName}}', data: { deep: ['{{cta}}'] } },
+      },
+    };
+    let loaded = 0;
+    for (const text of mutations(base)) {
+      const what = text.slice(0, 200);
+      let fuzzed: ReturnType<typeof makeTestApp>;
+      try {
+        fuzzed = makeTestApp({ templates: [JSON.parse(text)] });
+      } catch (error) {
+        expect(error, what).toBeInstanceOf(ConfigError);
+        continue;
+      }
+      loaded++;
+      try {
+        const sent = await call(fuzzed, 'POST', '/api/notifications/send', {
+          template: { key: 'order-confirmation', variables: { customerName: 'Ann', banner: BANNER, cta: CTA } },
+          targets: ['u1'],
+          mode: 'realtime',
+        });
+        expectClean(sent, `send, ${what}`);
+        for (const path of ['/api/templates', '/__apps/app-test/templates', '/__inspect/deliveries'])
+          expect((await call(fuzzed, 'GET', path)).status, `GET ${path}, ${what}`).toBe(200);
+      } finally {
+        await fuzzed.close();
+      }
+    }
+    expect(loaded).toBeGreaterThan(HOSTILE.length);
   });
 });
