@@ -602,30 +602,45 @@ describe('fuzz: the headers of a valid send made hostile', () => {
   });
 });
 
-describe('fuzz: one part of a valid fixture template made hostile', () => {
+describe('fuzz: one part of a valid fixture set made hostile', () => {
   it('each value refused at load with a ConfigError, or loaded and then sent with, listed and previewed', async () => {
+    // A template linked to two fixture channels, with a row for one of them (README: fixtures).
+    const inApp = '664a1b2c3d4e5f6a7b8c9d0e';
+    const push = '664a1b2c3d4e5f6a7b8c9d0f';
     const base = {
-      id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
-      key: 'order-confirmation',
-      name: 'Order Confirmation',
-      status: 'approved',
-      channels: ['in_app', 'push'],
-      variableSchema: [
-        { key: 'customerName', type: 'string', name: 'Customer name', required: true },
-        { key: 'banner', type: 'image', name: 'Banner', required: false },
-        { key: 'cta', type: 'action', name: 'Button', required: true },
+      templates: [
+        {
+          id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+          key: 'order-confirmation',
+          name: 'Order Confirmation',
+          status: 'approved',
+          channels: ['in_app', 'push'],
+          channelIds: [inApp, push],
+          variableSchema: [
+            { key: 'customerName', type: 'string', name: 'Customer name', required: true },
+            { key: 'banner', type: 'image', name: 'Banner', required: false },
+            { key: 'cta', type: 'action', name: 'Button', required: true },
+          ],
+          content: {
+            in_app: { title: 'Hi {{customerName}}', body: 'See {{banner}}', button: '{{cta}}' },
+            push: { title: 'Order for {{customerName}}', data: { deep: ['{{cta}}'] } },
+          },
+          rows: [{ channelId: inApp, channelType: 'in_app', content: { title: 'Thanks, {{customerName}}' } }],
+        },
       ],
-      content: {
-        in_app: { title: 'Hi {{customerName}}', body: 'See {{banner}}', button: '{{cta}}' },
-        push: { title: 'Order for {{customerName}}', data: { deep: ['{{cta}}'] } },
-      },
+      channels: [
+        { id: inApp, name: 'In-App Alerts', key: 'in-app-alerts', type: 'in_app', templateType: 'ui', config: {} },
+        { id: push, name: 'Mobile Push', type: 'push', templateType: 'data', enabled: true, appId: 'app-test' },
+      ],
     };
     let loaded = 0;
     for (const text of mutations(base)) {
       const what = text.slice(0, 200);
       let fuzzed: ReturnType<typeof makeTestApp>;
       try {
-        fuzzed = makeTestApp({ templates: [JSON.parse(text)] });
+        // The set itself replaced (null, a number…) leaves neither list: the defaults load.
+        const { templates, channels } = (JSON.parse(text) ?? {}) as { templates: unknown[]; channels: unknown[] };
+        fuzzed = makeTestApp({ templates, channels });
       } catch (error) {
         expect(error, what).toBeInstanceOf(ConfigError);
         continue;
@@ -638,8 +653,8 @@ describe('fuzz: one part of a valid fixture template made hostile', () => {
           mode: 'realtime',
         });
         expectClean(sent, `send, ${what}`);
-        for (const path of ['/api/templates', '/__apps/app-test/templates', '/__inspect/deliveries'])
-          expect((await call(fuzzed, 'GET', path)).status, `GET ${path}, ${what}`).toBe(200);
+        const reads = ['/api/templates', '/api/channels', '/__apps/app-test/templates', '/__inspect/deliveries'];
+        for (const path of reads) expect((await call(fuzzed, 'GET', path)).status, `GET ${path}, ${what}`).toBe(200);
       } finally {
         await fuzzed.close();
       }
