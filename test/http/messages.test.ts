@@ -46,6 +46,16 @@ describe('/__inspect/campaigns/{id} when unknown', () => {
     const res = await call(makeTestApp(), 'GET', '/api/campaigns/ffffffffffffffffffffffff');
     expect(errorOf(res).devMessage).toMatch(/exists for this app/);
   });
+
+  it('speaks of an id for campaigns and of an id or key only for what has keys', async () => {
+    const app = makeTestApp();
+    const campaign = await call(app, 'GET', '/api/campaigns/nope');
+    expect(errorOf(campaign).devMessage).toBe('No campaign with id "nope" exists for this app.');
+    const template = await send(app, { template: { key: 'nope' }, targets: ['u1'], mode: 'realtime' });
+    expect(errorOf(template).devMessage).toMatch(/^No template with id or key "nope" exists for this app\./);
+    const channel = await call(app, 'GET', '/api/channels/nope');
+    expect(errorOf(channel).devMessage).toBe('No channel with id or key "nope" exists for this app.');
+  });
 });
 
 describe('CSV delimiter', () => {
