@@ -2,9 +2,9 @@
  * The wildcards of scenario matchers, matched without regular expressions. A glob like
  * `*a*a*a*a*a*a*a*c` compiled to a RegExp backtracks: against a 60-character value it held
  * the event loop for minutes, and a pattern of 33,000 characters threw "Regular expression
- * too large" at the first request it met. Here a pattern of texts and `*`s is one
- * left-to-right pass (starsOnly); one with `:param` segments follows every way through the
- * pattern at once (the set of positions each part can end at). Either costs at most parts ×
+ * too large" at the first request it met. Here a pattern of texts and `*`s, or of texts and
+ * `:param` segments, is one left-to-right pass (starsOnly, segmentsOnly); one with both follows
+ * every way through the pattern at once (the set of positions each part can end at). Either costs at most parts ×
  * value length steps, and no pattern can fail to compile.
  */
 
@@ -55,6 +55,7 @@ function matcher(given: Part[]): Wildcard {
     return (value) => value === literal;
   }
   if (parts.every((part) => part.kind !== 'segment')) return starsOnly(parts);
+  if (parts.every((part) => part.kind !== 'any')) return segmentsOnly(parts);
   return (value) => {
     const end = value.length;
     // reach[p] = 1: the parts so far can match value[0, p).
@@ -121,5 +122,27 @@ function starsOnly(parts: Part[]): Wildcard {
       at = found + text.length;
     }
     return true;
+  };
+}
+
+/**
+ * Texts and `:param` segments, no `*` (`/api/campaigns/:id/send`): a segment is a whole path
+ * segment, so it ends at the next slash (or the end) and one pass decides.
+ */
+function segmentsOnly(parts: Part[]): Wildcard {
+  return (value) => {
+    let at = 0;
+    for (const part of parts) {
+      if (part.kind === 'text') {
+        if (!value.startsWith(part.text, at)) return false;
+        at += part.text.length;
+      } else {
+        const slash = value.indexOf('/', at);
+        const end = slash < 0 ? value.length : slash;
+        if (end === at) return false; // a segment is never empty
+        at = end;
+      }
+    }
+    return at === value.length;
   };
 }
