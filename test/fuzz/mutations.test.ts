@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, openLowdbStore, type EmulatorApp } from '../../src/index.js';
-import { BANNER, CTA, call, callOk, makeTestApp, manualClock } from '../helpers/app.js';
+import { BANNER, CTA, call, callOk, makeTestApp, manualClock, TEST_TEMPLATES } from '../helpers/app.js';
 import { expectClean, prototypeWatch } from '../helpers/fuzz.js';
 import type { Campaign, Health } from '../helpers/api-types.js';
 
 const expectUnpolluted = prototypeWatch();
+const ORDER_TEMPLATE = TEST_TEMPLATES[0]!;
 
 /** Stand-ins for values JSON.stringify cannot make, swapped into the request text. */
 const DEEP = '\u0001deep';
@@ -604,27 +605,15 @@ describe('fuzz: the headers of a valid send made hostile', () => {
 
 describe('fuzz: one part of a valid fixture set made hostile', () => {
   it('each value refused at load with a ConfigError, or loaded and then sent with, listed and previewed', async () => {
-    // A template linked to two fixture channels, with a row for one of them (README: fixtures).
+    // The test app's order template linked to two fixture channels, with a row for one of them (README: fixtures).
     const inApp = '664a1b2c3d4e5f6a7b8c9d0e';
     const push = '664a1b2c3d4e5f6a7b8c9d0f';
     const base = {
       templates: [
         {
-          id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
-          key: 'order-confirmation',
-          name: 'Order Confirmation',
-          status: 'approved',
-          channels: ['in_app', 'push'],
+          ...ORDER_TEMPLATE,
           channelIds: [inApp, push],
-          variableSchema: [
-            { key: 'customerName', type: 'string', name: 'Customer name', required: true },
-            { key: 'banner', type: 'image', name: 'Banner', required: false },
-            { key: 'cta', type: 'action', name: 'Button', required: true },
-          ],
-          content: {
-            in_app: { title: 'Hi {{customerName}}', body: 'See {{banner}}', button: '{{cta}}' },
-            push: { title: 'Order for {{customerName}}', data: { deep: ['{{cta}}'] } },
-          },
+          content: { ...ORDER_TEMPLATE.content, push: { title: 'For {{customerName}}', data: { deep: ['{{cta}}'] } } },
           rows: [{ channelId: inApp, channelType: 'in_app', content: { title: 'Thanks, {{customerName}}' } }],
         },
       ],
