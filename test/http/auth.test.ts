@@ -251,6 +251,17 @@ describe('admin token on the control plane', () => {
     );
   });
 
+  it('reads the scheme in any case and the token without surrounding spaces, but not another token', async () => {
+    for (const authorization of ['bearer tok', 'BEARER tok', 'Bearer   tok ', 'Bearer\ttok'])
+      expect((await call<Health>(app, 'GET', '/__health', undefined, { headers: { authorization } })).status).toBe(200);
+    for (const authorization of ['Bearer tok2', 'Bearer to k', 'Basic tok', 'Bearertok', 'tok'])
+      expectApiError(
+        await call<Health>(app, 'GET', '/__health', undefined, { headers: { authorization } }),
+        401,
+        'ERR_UNAUTHORIZED',
+      );
+  });
+
   it('serves /__ paths with the token, and the API needs none', async () => {
     expect(
       (await call<Health>(app, 'GET', '/__health', undefined, { headers: { authorization: 'Bearer tok' } })).status,
