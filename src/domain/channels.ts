@@ -42,7 +42,7 @@ export interface ChannelServiceDeps {
 export function createChannelService(deps: ChannelServiceDeps) {
   function find(appId: string, ref: string): Channel {
     const channel = deps.channels.find(appId, ref);
-    if (!channel) throw notFound('channel', ref, undefined, 'id or key');
+    if (!channel) throw notFound('channel', ref, { by: 'id or key' });
     return channel;
   }
 

@@ -69,8 +69,15 @@ export class ApiError extends Error {
 export const badRequest = (devMessage: string, details?: ErrorDetails): ApiError =>
   new ApiError('ERR_BAD_REQUEST', devMessage, { details });
 
-/** `by`: what the reference may be, for the words ("id" for campaigns; "id or key" where keys name things too). */
-export const notFound = (what: string, id: string, hint?: string, by: 'id' | 'id or key' = 'id'): ApiError =>
+/**
+ * `by`: what the reference may be, in the words ("id" for campaigns; "id or key" where keys
+ * name things too); `hint`: a sentence after the message.
+ */
+export const notFound = (
+  what: string,
+  id: string,
+  { by = 'id', hint }: { by?: 'id' | 'id or key'; hint?: string } = {},
+): ApiError =>
   new ApiError('ERR_NOT_FOUND', `No ${what} with ${by} "${id}" exists for this app.${hint ? ` ${hint}` : ''}`, {
     message: `The ${what} was not found.`,
   });
@@ -83,7 +90,7 @@ export const notFoundInAnyApp = (what: string, id: string): ApiError =>
 
 /** A missing template's 404 says where the shared templates were read from (an empty or wrong fixtures folder). */
 export const templateNotFound = (ref: string, origin: string | undefined): ApiError =>
-  notFound('template', ref, origin ? `Shared templates: ${origin}.` : undefined, 'id or key');
+  notFound('template', ref, { by: 'id or key', hint: origin ? `Shared templates: ${origin}.` : undefined });
 
 /** Startup problems (bad flag, fixture, scenario file): every problem listed, file and field named. */
 export class ConfigError extends Error {

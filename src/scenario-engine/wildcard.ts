@@ -3,9 +3,10 @@
  * `*a*a*a*a*a*a*a*c` compiled to a RegExp backtracks: against a 60-character value it held
  * the event loop for minutes, and a pattern of 33,000 characters threw "Regular expression
  * too large" at the first request it met. Here a pattern of texts and `*`s, or of texts and
- * `:param` segments, is one left-to-right pass (starsOnly, segmentsOnly); one with both follows
- * every way through the pattern at once (the set of positions each part can end at). Either costs at most parts ×
- * value length steps, and no pattern can fail to compile.
+ * `:param` segments, is one left-to-right pass (starsOnly, segmentsOnly); one with both
+ * follows every way through the pattern at once (everyWay: the set of positions each part
+ * can end at). Each costs at most parts × value length steps, and no pattern can fail to
+ * compile.
  */
 
 /** A literal run of characters; `*` (any run, slashes included); `:param` (one path segment). */
@@ -56,9 +57,13 @@ function matcher(given: Part[]): Wildcard {
   }
   if (parts.every((part) => part.kind !== 'segment')) return starsOnly(parts);
   if (parts.every((part) => part.kind !== 'any')) return segmentsOnly(parts);
+  return everyWay(parts);
+}
+
+/** `*`s and `:param` segments together: reach[p] = 1 when the parts so far can match value[0, p). */
+function everyWay(parts: Part[]): Wildcard {
   return (value) => {
     const end = value.length;
-    // reach[p] = 1: the parts so far can match value[0, p).
     let reach = new Uint8Array(end + 1);
     reach[0] = 1;
     for (const part of parts) {
