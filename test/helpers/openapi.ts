@@ -65,6 +65,9 @@ function validatorAt(path: string): ValidateFunction {
   return validate;
 }
 
+/** The committed document, parsed once for every test that reads it. */
+export const openApiDocument = (): Json => load().doc;
+
 /** The operation's path template for a request path (either server's base path), or null. */
 export function findOperation(method: string, rawPath: string): { template: string; path: string } | null {
   // The path as the router sees it: dot segments (also percent-encoded ones) resolved, as URL parsing does.
