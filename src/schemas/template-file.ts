@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { TEMPLATE_STATUSES, VARIABLE_TYPES } from './records.js';
 import { CHANNEL_TYPES } from './channel-types.js';
-import { jsonObject } from './json-object.js';
+import { jsonObject, kindOf } from './json-object.js';
 
 /**
  * A refused value in a few words: a string or number as written (a long string cut short),
@@ -15,8 +15,7 @@ import { jsonObject } from './json-object.js';
 function received(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (value === undefined) return 'nothing';
-  if (value === null || typeof value !== 'object') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : kindOf(value);
 }
 
 /** `must be one of "string", "image", "action" (got "number")`. */

@@ -12,6 +12,7 @@ import {
   type LiveTemplate,
   type LiveTemplateChannel,
 } from '../../schemas/live-account.js';
+import { kindOf } from '../../schemas/json-object.js';
 import { LiveReadError, type LiveClient } from './client.js';
 
 /** Items asked for per page. */
@@ -26,12 +27,6 @@ export interface LiveAccount {
   /** Rows per template id; null when the server has no template-channel endpoint (404). */
   rows: Map<string, LiveTemplateChannel[]> | null;
   channels: LiveChannel[];
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function parseItems<T extends z.ZodType>(schema: T, items: unknown[], what: string): z.infer<T>[] {
@@ -86,7 +81,7 @@ export async function readAllPages(
     if (response === null) return null;
     const what = `GET ${client.baseUrl}${path}${filterText ? `?${filterText}` : ''} (page ${page})`;
     if (!Array.isArray(response.json)) {
-      throw new LiveReadError(`${what} answered ${describe(response.json)} where a JSON array was expected`);
+      throw new LiveReadError(`${what} answered ${kindOf(response.json)} where a JSON array was expected`);
     }
     const list = response.json as unknown[];
     const total = totalCount(response.headers, what);
