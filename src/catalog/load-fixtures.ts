@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../domain/errors.js';
 import type { FixtureChannel } from '../domain/ports.js';
-import { depthExceeds, MAX_JSON_DEPTH } from '../domain/json-depth.js';
+import { depthExceeds, TOO_DEEP_TO_LOAD } from '../domain/json-depth.js';
 import { slugify } from '../domain/slug.js';
 import type { Template, TemplateRow } from '../schemas/records.js';
 import { ChannelsFileSchema } from '../schemas/channel-file.js';
@@ -59,7 +59,7 @@ function readJson(file: string, problems: string[]): unknown {
 function tooDeep(where: string, json: unknown, problems: string[]): boolean {
   // Each template of a file (or of the option) on its own: a list around them is not content.
   if (!(Array.isArray(json) ? json.some((entry) => depthExceeds(entry)) : depthExceeds(json))) return false;
-  problems.push(`${where}: nested more than ${MAX_JSON_DEPTH} levels deep (the limit for request bodies too)`);
+  problems.push(`${where}: ${TOO_DEEP_TO_LOAD}`);
   return true;
 }
 

@@ -5,6 +5,9 @@
  */
 export const MAX_JSON_DEPTH = 64;
 
+/** Why a fixture or scenario (a file, or its option) is refused when depthExceeds says so. */
+export const TOO_DEEP_TO_LOAD = `nested more than ${MAX_JSON_DEPTH} levels deep (the limit for request bodies too)`;
+
 /**
  * Recursive, but it stops one level past `max`, so the check itself cannot overflow the
  * stack; visits containers only (a 10,000-id array is one step). A fifth faster than a

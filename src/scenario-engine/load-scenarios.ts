@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../platform/logger.js';
 import { ConfigError, ERROR_CODES } from '../domain/errors.js';
-import { depthExceeds, MAX_JSON_DEPTH } from '../domain/json-depth.js';
+import { depthExceeds, TOO_DEEP_TO_LOAD } from '../domain/json-depth.js';
 import { createScenarioSchema, describeScenarioIssues, type Scenario } from '../schemas/scenario-file.js';
 import type { ScenarioEngine } from './engine.js';
 import { watchDirectory } from '../platform/watch-dir.js';
@@ -28,10 +28,8 @@ export function parseScenario(
   where: string,
 ): { scenario: Scenario } | { problems: string[]; details: Record<string, string> } {
   // A rule's body is matched, explained and sent as JSON: the nesting limit of request bodies holds here too.
-  if (depthExceeds(raw)) {
-    const problem = `nested more than ${MAX_JSON_DEPTH} levels deep (the limit for request bodies too)`;
-    return { problems: [`${where}: ${problem}`], details: { '(body)': problem } };
-  }
+  if (depthExceeds(raw))
+    return { problems: [`${where}: ${TOO_DEEP_TO_LOAD}`], details: { '(body)': TOO_DEEP_TO_LOAD } };
   const parsed = ScenarioSchema.safeParse(raw);
   if (parsed.success) return { scenario: parsed.data };
   const { problems, details } = describeScenarioIssues(parsed.error);
