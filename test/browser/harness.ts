@@ -100,11 +100,11 @@ export async function send(
 }
 
 /** Creates a campaign for black-friday-promo with `users` as recipients (CSV upload); returns its id. */
-export async function campaign(emu: RunningEmulator, name: string, users: string[]): Promise<string> {
+export async function campaign(emu: RunningEmulator, name: string, users: string[], tag = 'seasonal'): Promise<string> {
   const created = await fetch(`${emu.url}/api/campaigns`, {
     method: 'POST',
     headers: HEADERS,
-    body: JSON.stringify({ name, templateId: 'black-friday-promo', deliveryMode: 'batch', tag: 'seasonal' }),
+    body: JSON.stringify({ name, templateId: 'black-friday-promo', deliveryMode: 'batch', tag }),
   });
   const { id } = (await created.json()) as { id: string };
   const form = new FormData();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { RunningEmulator } from '../../src/index.js';
-import { HAS_BROWSER, HEADERS, launchBrowser, openPage, send, startPageEmulator } from './harness.js';
+import { campaign, HAS_BROWSER, HEADERS, launchBrowser, openPage, send, startPageEmulator } from './harness.js';
 
 declare const window: { pwned?: number };
 declare const document: { querySelectorAll(selector: string): { length: number } };
@@ -41,17 +41,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: hostile markup', () => {
       { headers: { 'x-emulator-scenario': 'hostile' } },
     );
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const created = await fetch(`${emu.url}/api/campaigns`, {
-      method: 'POST',
-      headers: HEADERS,
-      body: JSON.stringify({
-        name: payload(7),
-        templateId: 'black-friday-promo',
-        deliveryMode: 'batch',
-        tag: payload(8),
-      }),
-    });
-    const { id: campaignId } = (await created.json()) as { id: string };
+    const campaignId = await campaign(emu, payload(7), ['ada'], payload(8));
     const template = await fetch(`${emu.url}/api/templates`, {
       method: 'POST',
       headers: HEADERS,
