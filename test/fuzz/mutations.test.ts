@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, openLowdbStore, type EmulatorApp } from '../../src/index.js';
 import { BANNER, CTA, call, callOk, makeTestApp, manualClock, TEST_TEMPLATES } from '../helpers/app.js';
+import { createCampaign, upload } from '../helpers/campaigns.js';
 import { expectClean, prototypeWatch } from '../helpers/fuzz.js';
 import { findOperation, openApiDocument } from '../helpers/openapi.js';
 import type { Campaign, Health } from '../helpers/api-types.js';
@@ -386,11 +387,15 @@ async function sweepBodies(app: EmulatorApp): Promise<string[]> {
     }
     expect(count).toBeGreaterThan(HOSTILE.length);
   }
-  // Every campaign sent above finishes: none is left sending by a recipient its run could not deliver.
+  await campaignsFinish(app);
+  return reads;
+}
+
+/** Every campaign sent finishes: none is left sending by a recipient its run could not deliver. */
+async function campaignsFinish(app: EmulatorApp): Promise<void> {
   await expect
     .poll(async () => (await call<{ total: number }>(app, 'GET', '/__inspect/campaigns?status=sending')).body.total)
     .toBe(0);
-  return reads;
 }
 
 /** Every read path's answer (each must be 200): whatever was accepted still reads and serialises. */
@@ -498,18 +503,9 @@ describe('fuzz: one cell of a valid CSV upload made hostile', () => {
           const csv = rows
             .map((row, i) => row.map((text, j) => cell(i === r && j === c ? value : text)).join(','))
             .join('\n');
-          const created = await callOk<{ id: string }>(app, 'POST', '/api/campaigns', {
-            name: 'fuzz-csv',
-            templateId: 'order-confirmation',
-            deliveryMode: 'batch',
-          });
-          const form = new FormData();
-          form.set('campaignId', created.id);
-          form.set('file', new Blob([csv]), 'r.csv');
+          const created = await createCampaign(app, { name: 'fuzz-csv' });
           const what = `row ${r}, column ${c}: ${value.slice(0, 60)}`;
-          const uploaded = await call<{ total: number }>(app, 'POST', '/api/campaigns/upload', undefined, {
-            raw: form,
-          });
+          const uploaded = await upload(app, csv, created.id);
           expectClean(uploaded, `upload, ${what}`);
           if (uploaded.status !== 200 || uploaded.body.total === 0) continue;
           accepted++;
@@ -523,9 +519,7 @@ describe('fuzz: one cell of a valid CSV upload made hostile', () => {
       }
     }
     expect(accepted).toBeGreaterThan(HOSTILE_CELLS.length);
-    await expect
-      .poll(async () => (await call<{ total: number }>(app, 'GET', '/__inspect/campaigns?status=sending')).body.total)
-      .toBe(0);
+    await campaignsFinish(app);
     expect((await call(app, 'GET', '/__inspect/deliveries?limit=10000')).status).toBe(200);
   });
 });
