@@ -11,8 +11,25 @@ import { z } from 'zod';
 import { ConfigError } from './domain/errors.js';
 import { AppConfigSchema, parseAppsEnv } from './catalog/apps.js';
 import { LOG_LEVELS } from './platform/logger.js';
+import { wholeNumberOf } from './platform/whole-number.js';
 
-const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** A whole number from `min` to `max`: a number, or (from a flag or variable) its digits. */
+const intFrom = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? (wholeNumberOf(value) ?? value) : value),
+    z
+      .number({
+        error: (issue) =>
+          issue.code !== 'invalid_type'
+            ? undefined
+            : typeof issue.input === 'string'
+              ? 'expected a whole number written in digits'
+              : 'expected a whole number',
+      })
+      .min(min)
+      .max(max, { abort: true }) // past 2^53 `int()` would refuse it a second time, less clearly
+      .int(),
+  );
 
 export const EmulatorOptionsSchema = z.object({
   /** @default 4010 */

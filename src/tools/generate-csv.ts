@@ -13,6 +13,7 @@ import { MAX_CSV_ROWS } from '../domain/csv.js';
 import type { Template } from '../schemas/records.js';
 import { CSV_CHUNK_ROWS, recipientsCsvChunks } from '../platform/fake-data.js';
 import { createRandom } from '../platform/random.js';
+import { wholeNumberOf } from '../platform/whole-number.js';
 
 export const GENERATE_CSV_HELP =
   'Usage: notification-emulator generate-csv --template KEY --rows N ' +
@@ -116,10 +117,11 @@ function readOptions(argv: string[]): GenerateCsvOptions | 'help' {
 }
 
 function readInteger(flag: string, text: string): number {
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+  const value = wholeNumberOf(text);
+  if (value === undefined || !Number.isSafeInteger(value)) {
     throw new UsageError(`${flag} must be a whole number >= 0 (got "${text}")`);
   }
-  return Number(text);
+  return value;
 }
 
 function findTemplate(fixturesDir: string, key: string): Template {

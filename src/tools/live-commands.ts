@@ -13,6 +13,7 @@ import { fixtureFilesOf, snapshotFromFixtures, snapshotFromLive, CHANNELS_FILE, 
 import { createLiveClient, defaultBaseUrl, LiveReadError } from './live/client.js';
 import { readLiveAccount } from './live/read-account.js';
 import { writeFixtureSet } from './write-fixtures.js';
+import { wholeNumberOf } from '../platform/whole-number.js';
 
 export const API_KEY_ENV = 'EMULATOR_PULL_API_KEY';
 
@@ -82,10 +83,11 @@ const KEY_FLAG = /^--?(api-?key|apikey|key)(=|$)/i;
 
 function readInteger(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+  const value = wholeNumberOf(text);
+  if (value === undefined || value < min || value > max) {
     throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${text}")`);
   }
-  return Number(text);
+  return value;
 }
 
 function readOptions(

@@ -452,6 +452,7 @@ describe('bad numbers', () => {
       ['--timeout-ms', '0'],
       ['--timeout-ms', 'soon'],
       ['--max-retries', '11'],
+      ['--max-retries', '1e0'],
     ] as const) {
       const res = await pull(args(join(root, 'never'), flag, value));
       expect(res.code).toBe(2);

@@ -98,6 +98,24 @@ describe('loadConfig', () => {
     expect(problems(argv)).toMatch(pattern);
   });
 
+  it.each([
+    [['--port', '1e3'], {}, /^--port: expected a whole number written in digits \(got "1e3"\)/],
+    [['--port', '0x10'], {}, /^--port: expected a whole number/],
+    [['--max-journal', '2.5'], {}, /^--max-journal: expected a whole number/],
+    [[], { PORT: ' ' }, /^PORT: expected a whole number/],
+    [[], { EMULATOR_SEED: '+7' }, /^EMULATOR_SEED: expected a whole number/],
+    [['--seed', '99999999999999999999'], {}, /^--seed: Too big/],
+  ])('refuses %j %j: numbers are digits only, as in every command', (argv, env, pattern) => {
+    expect(problems(argv, env)).toMatch(pattern);
+  });
+
+  it('reads digits with spaces around them, from a flag or a variable', () => {
+    expect(options(['--port', ' 8080 '], { EMULATOR_MAX_JOURNAL: '25 ' })).toMatchObject({
+      port: 8080,
+      maxJournal: 25,
+    });
+  });
+
   it('treats an empty env variable as unset and refuses an empty flag value', () => {
     expect(options([], { PORT: '', EMULATOR_SEED: '' })).toMatchObject({ port: 4010, seed: undefined });
     expect(problems(['--port', ''])).toMatch(/--port: needs a value/);

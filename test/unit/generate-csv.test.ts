@@ -126,6 +126,8 @@ describe('runGenerateCsv', () => {
       [[...base, '--rows', 'many'], /--rows must be a whole number/],
       [[...base, '--rows', '-3'], /--rows|argument/],
       [[...base, '--rows', '5', '--seed', '1.5'], /--seed must be a whole number/],
+      [[...base, '--rows', '1e3'], /--rows must be a whole number/],
+      [[...base, '--rows', '99999999999999999999'], /--rows must be a whole number/],
       [[...base, '--rows', '5', '--colour', 'red'], /Unknown option '--colour'/],
     ];
     for (const [argv, message] of cases) {
