@@ -170,12 +170,23 @@ function readOptions(
   };
 }
 
+/**
+ * A key shorter than this is masked only where it stands alone: masking every "k" of a
+ * one-letter test key garbled words ("Un***nown"). A longer key is masked wherever it appears.
+ */
+const SHORT_KEY_LENGTH = 8;
+
+/** `text` with every occurrence of `key` replaced by `***`. */
+function maskKey(text: string, key: string | undefined): string {
+  if (!key) return text;
+  if (key.length >= SHORT_KEY_LENGTH) return text.split(key).join('***');
+  const literal = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`(?<![\\w-])${literal}(?![\\w-])`, 'g'), '***');
+}
+
 /** An io whose every write has the key masked. */
 function masked(io: LiveCommandIo, secret: () => string | undefined): LiveCommandIo {
-  const mask = (text: string) => {
-    const key = secret();
-    return key ? text.split(key).join('***') : text;
-  };
+  const mask = (text: string) => maskKey(text, secret());
   return {
     env: io.env,
     stdout: { write: (text: string) => io.stdout.write(mask(text)) },

@@ -485,6 +485,17 @@ describe('an older server without template-channel rows', () => {
 });
 
 describe('the key', () => {
+  it('is masked where it stands alone when it is short, and words around it are left whole', async () => {
+    handler = account({ templates: 3 });
+    for (const key of ['k', 'n.*']) {
+      const res = await pull(args(join(root, 'short-key')), { EMULATOR_PULL_API_KEY: key });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(
+        'answered 401 ERR_UNAUTHORIZED: unknown key *** (check the app id and the API key)\n',
+      );
+    }
+  });
+
   it('appears in no output and no file', () => {
     const leaks = [...printed, ...allFileTexts([root])].filter((text) => text.includes(LIVE_KEY));
     expect(leaks).toEqual([]);
