@@ -184,6 +184,9 @@ function maskKey(text: string, key: string | undefined): string {
   return text.replace(new RegExp(`(?<![\\w-])${literal}(?![\\w-])`, 'g'), '***');
 }
 
+/** Whether `text` holds `key`, as `maskKey` finds it. */
+const containsKey = (text: string, key: string) => maskKey(text, key) !== text;
+
 /** An io whose every write has the key masked. */
 function masked(io: LiveCommandIo, secret: () => string | undefined): LiveCommandIo {
   const mask = (text: string) => maskKey(text, secret());
@@ -273,7 +276,7 @@ export function runPull(argv: string[], io: LiveCommandIo = defaultIo()): Promis
     const { account, snapshot } = await readLive(options, out, 'pull');
     const files = fixtureFilesOf(snapshot);
     for (const [path, text] of files) {
-      if (text.includes(options.apiKey)) {
+      if (containsKey(text, options.apiKey)) {
         out.stderr.write(
           `notification-emulator pull: failed: the account's data for ${path} contains the API key; nothing written\n`,
         );
