@@ -3,7 +3,8 @@
  * ("<where>: field "a.b": message") and error `details` keyed by field path. A union (e.g.
  * variableSchema: array form or map form) that fails reports only "Invalid input"; the
  * issues are first flattened to the branch whose shape the value has (the one that did not
- * fail on the type of the value itself). A record key's issue is reported in its own words.
+ * fail on the type of the value itself). A record key's issue is reported in its own words,
+ * and a missing field as "is required".
  */
 import type { z } from 'zod';
 
@@ -17,6 +18,17 @@ export interface IssueOptions {
   unknownKeyInPath?: boolean;
 }
 
+/** zod's words for a field that is missing: "Invalid input: expected string, received undefined". */
+const MISSING_FIELD = /^Invalid input: expected (\w+), received undefined$/;
+
+/** An issue's message, with a missing field said as the other required fields say it: "is required: a string". */
+function plainly(issue: z.core.$ZodIssue): string {
+  const missing = issue.code === 'invalid_type' ? MISSING_FIELD.exec(issue.message) : null;
+  if (!missing) return issue.message;
+  const expected = missing[1] === 'record' ? 'object' : missing[1]!;
+  return `is required: ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`;
+}
+
 function flattenIssues(
   issues: readonly z.core.$ZodIssue[],
   options: IssueOptions,
@@ -28,7 +40,7 @@ function flattenIssues(
     // A record key that failed its schema: its own message ("must be a header name"), not "Invalid key in record".
     if (issue.code === 'invalid_key')
       return issue.issues.slice(0, 1).map((inner) => ({ path, message: inner.message }));
-    if (issue.code !== 'invalid_union') return [{ path, message: issue.message }];
+    if (issue.code !== 'invalid_union') return [{ path, message: plainly(issue) }];
     const branches = issue.errors.filter(
       (branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'),
     );

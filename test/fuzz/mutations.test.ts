@@ -88,6 +88,20 @@ function withKeys(body: unknown): string[] {
   return texts;
 }
 
+/** `body` with each key of each object left out in turn: what a client that forgets a field sends. */
+function withoutKeys(body: unknown): string[] {
+  const texts: string[] = [];
+  for (const path of paths(body)) {
+    const node = path.reduce<unknown>((value, step) => (value as Record<string | number, unknown>)[step], body);
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) continue;
+    for (const key of Object.keys(node)) {
+      const { [key]: _left, ...rest } = node as Record<string, unknown>;
+      texts.push(JSON.stringify(replaced(body, path, rest)));
+    }
+  }
+  return texts;
+}
+
 function mutations(body: unknown): string[] {
   const texts: string[] = [];
   for (const path of paths(body))
@@ -96,7 +110,7 @@ function mutations(body: unknown): string[] {
       for (const [mark, raw] of Object.entries(RAW)) text = text.replace(mark, raw);
       texts.push(text);
     }
-  return [...texts, ...withKeys(body)];
+  return [...texts, ...withKeys(body), ...withoutKeys(body)];
 }
 
 interface Target {
@@ -380,6 +394,8 @@ async function sweepBodies(app: EmulatorApp): Promise<string[]> {
         headers: { 'content-type': 'application/json' },
       });
       expectClean(res, `${method} ${path} ${raw.slice(0, 200)}`);
+      // A field left out is "required", in the words of the fields that say so themselves.
+      expect(JSON.stringify(res.body), `${method} ${path} ${raw.slice(0, 200)}`).not.toMatch(/received undefined/);
       if (res.status < 300) await use?.(values, res.body);
       count++;
     }

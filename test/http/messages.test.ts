@@ -58,6 +58,22 @@ describe('/__inspect/campaigns/{id} when unknown', () => {
   });
 });
 
+describe('a field left out', () => {
+  it('is said to be required, with the kind of value it takes', async () => {
+    const app = makeTestApp();
+    const template = await call(app, 'POST', '/api/templates', { name: 'No channels' });
+    expect(expectApiError(template, 400, 'ERR_BAD_REQUEST').details).toEqual({ channelIds: 'is required: an array' });
+    const scenario = await call(app, 'POST', '/__scenarios', { name: 'no-rules' });
+    expect(expectApiError(scenario, 400, 'ERR_BAD_REQUEST').details).toMatchObject({ rules: 'is required: an array' });
+    const event = await call(app, 'POST', '/api/analytics/events', {
+      campaignId: 'c',
+      channelType: 'in_app',
+      eventType: 'viewed',
+    });
+    expect(expectApiError(event, 400, 'ERR_BAD_REQUEST').details).toEqual({ userId: 'is required: a string' });
+  });
+});
+
 describe('CSV delimiter', () => {
   it.each([
     [';', '";"-delimited'],
