@@ -24,9 +24,21 @@ const MISSING_FIELD = /^Invalid input: expected (\w+), received undefined$/;
 /** An issue's message, with a missing field said as the other required fields say it: "is required: a string". */
 function plainly(issue: z.core.$ZodIssue): string {
   const missing = issue.code === 'invalid_type' ? MISSING_FIELD.exec(issue.message) : null;
-  if (!missing) return issue.message;
-  const expected = missing[1] === 'record' ? 'object' : missing[1]!;
-  return `is required: ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`;
+  return missing ? `is required: ${withArticle(kindWord(missing[1]!))}` : issue.message;
+}
+
+/** zod's name of a kind of value, in the words of JSON: a record is an object. */
+const kindWord = (expected: string) => (expected === 'record' ? 'object' : expected);
+const withArticle = (kind: string) => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+
+/** A union whose every branch refused the value's type: the kinds it takes, instead of zod's bare "Invalid input". */
+function kindsExpected(branches: readonly (readonly z.core.$ZodIssue[])[]): string {
+  const kinds = branches.flatMap((branch) =>
+    branch.flatMap((inner) =>
+      inner.path.length === 0 && inner.code === 'invalid_type' ? [kindWord(inner.expected)] : [],
+    ),
+  );
+  return `Invalid input: expected ${[...new Set(kinds)].join(' or ')}`;
 }
 
 function flattenIssues(
@@ -44,7 +56,8 @@ function flattenIssues(
     const branches = issue.errors.filter(
       (branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'),
     );
-    return branches.length === 1 ? flattenIssues(branches[0]!, options, path) : [{ path, message: issue.message }];
+    if (branches.length === 1) return flattenIssues(branches[0]!, options, path);
+    return [{ path, message: branches.length === 0 ? kindsExpected(issue.errors) : issue.message }];
   });
 }
 

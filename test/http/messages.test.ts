@@ -58,8 +58,8 @@ describe('/__inspect/campaigns/{id} when unknown', () => {
   });
 });
 
-describe('a field left out', () => {
-  it('is said to be required, with the kind of value it takes', async () => {
+describe('a field left out, or of another kind', () => {
+  it('left out is said to be required, with the kind of value it takes', async () => {
     const app = makeTestApp();
     const template = await call(app, 'POST', '/api/templates', { name: 'No channels' });
     expect(expectApiError(template, 400, 'ERR_BAD_REQUEST').details).toEqual({ channelIds: 'is required: an array' });
@@ -71,6 +71,15 @@ describe('a field left out', () => {
       eventType: 'viewed',
     });
     expect(expectApiError(event, 400, 'ERR_BAD_REQUEST').details).toEqual({ userId: 'is required: a string' });
+  });
+
+  it('names both kinds a field with two forms takes', async () => {
+    const app = makeTestApp();
+    const body = { name: 'Two forms', channelIds: [] };
+    const wrong = await call(app, 'POST', '/api/templates', { ...body, variableSchema: 'name' });
+    expect(expectApiError(wrong, 400, 'ERR_BAD_REQUEST').details).toEqual({
+      variableSchema: 'Invalid input: expected array or object',
+    });
   });
 });
 
