@@ -127,23 +127,38 @@ interface NamedFolders {
 export type CliCommand =
   { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: EmulatorOptions; named: NamedFolders };
 
+/**
+ * Where each option comes from: its flag and its environment variable (flags win). Named
+ * once here, so the parser, the raw values and the problem messages cannot disagree.
+ */
+const SOURCES = {
+  port: { flag: 'port', env: 'PORT' },
+  host: { flag: 'host', env: 'HOST' },
+  fixturesDir: { flag: 'fixtures', env: 'EMULATOR_FIXTURES' },
+  scenariosDir: { flag: 'scenarios', env: 'EMULATOR_SCENARIOS_DIR' },
+  activeScenarios: { flag: 'scenario', env: 'EMULATOR_SCENARIOS' },
+  dataFile: { flag: 'data-file', env: 'EMULATOR_DATA_FILE' },
+  seed: { flag: 'seed', env: 'EMULATOR_SEED' },
+  adminToken: { flag: 'admin-token', env: 'EMULATOR_ADMIN_TOKEN' },
+  maxDeliveries: { flag: 'max-deliveries', env: 'EMULATOR_MAX_DELIVERIES' },
+  maxNotifications: { flag: 'max-notifications', env: 'EMULATOR_MAX_NOTIFICATIONS' },
+  maxJournal: { flag: 'max-journal', env: 'EMULATOR_MAX_JOURNAL' },
+  maxCampaigns: { flag: 'max-campaigns', env: 'EMULATOR_MAX_CAMPAIGNS' },
+  maxRecipients: { flag: 'max-recipients', env: 'EMULATOR_MAX_RECIPIENTS' },
+  logLevel: { flag: 'log-level', env: 'EMULATOR_LOG_LEVEL' },
+  bodyLimitBytes: { flag: 'body-limit', env: 'EMULATOR_BODY_LIMIT' },
+  uploadLimitBytes: { flag: 'upload-limit', env: 'EMULATOR_UPLOAD_LIMIT' },
+} as const;
+
+type SourcedOption = keyof typeof SOURCES;
+type SourcedFlag = (typeof SOURCES)[SourcedOption]['flag'];
+
 const FLAGS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  fixtures: { type: 'string' },
-  scenarios: { type: 'string' },
+  ...(Object.fromEntries(Object.values(SOURCES).map(({ flag }) => [flag, { type: 'string' }])) as Record<
+    SourcedFlag,
+    { type: 'string' }
+  >),
   scenario: { type: 'string', multiple: true },
-  'data-file': { type: 'string' },
-  seed: { type: 'string' },
-  'admin-token': { type: 'string' },
-  'max-deliveries': { type: 'string' },
-  'max-notifications': { type: 'string' },
-  'max-journal': { type: 'string' },
-  'max-campaigns': { type: 'string' },
-  'max-recipients': { type: 'string' },
-  'log-level': { type: 'string' },
-  'body-limit': { type: 'string' },
-  'upload-limit': { type: 'string' },
   'no-watch': { type: 'boolean' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
@@ -203,73 +218,24 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
   } catch (error) {
     problems.push((error as Error).message);
   }
-  const raw = {
-    port: values.port ?? env.PORT,
-    host: values.host ?? env.HOST,
-    fixturesDir: values.fixtures ?? env.EMULATOR_FIXTURES,
-    scenariosDir: values.scenarios ?? env.EMULATOR_SCENARIOS_DIR,
+  const given = (option: SourcedOption): string | undefined =>
+    (values[SOURCES[option].flag] as string | undefined) ?? env[SOURCES[option].env];
+  const raw: Record<string, unknown> = {
+    ...Object.fromEntries((Object.keys(SOURCES) as SourcedOption[]).map((option) => [option, given(option)])),
     activeScenarios: values.scenario ?? splitList(env.EMULATOR_SCENARIOS),
-    dataFile: values['data-file'] ?? env.EMULATOR_DATA_FILE,
-    seed: values.seed ?? env.EMULATOR_SEED,
-    adminToken: values['admin-token'] ?? env.EMULATOR_ADMIN_TOKEN,
-    maxDeliveries: values['max-deliveries'] ?? env.EMULATOR_MAX_DELIVERIES,
-    maxNotifications: values['max-notifications'] ?? env.EMULATOR_MAX_NOTIFICATIONS,
-    maxJournal: values['max-journal'] ?? env.EMULATOR_MAX_JOURNAL,
-    maxCampaigns: values['max-campaigns'] ?? env.EMULATOR_MAX_CAMPAIGNS,
-    maxRecipients: values['max-recipients'] ?? env.EMULATOR_MAX_RECIPIENTS,
-    logLevel: values['log-level'] ?? env.EMULATOR_LOG_LEVEL,
-    bodyLimitBytes: parseSize(values['body-limit'] ?? env.EMULATOR_BODY_LIMIT),
-    uploadLimitBytes: parseSize(values['upload-limit'] ?? env.EMULATOR_UPLOAD_LIMIT),
+    bodyLimitBytes: parseSize(given('bodyLimitBytes')),
+    uploadLimitBytes: parseSize(given('uploadLimitBytes')),
     apps,
     watch: values['no-watch'] ? false : undefined,
   };
   const parsed = EmulatorOptionsSchema.safeParse(raw);
   if (!parsed.success) {
-    const flagOf: Record<string, string> = {
-      port: '--port',
-      host: '--host',
-      fixturesDir: '--fixtures',
-      scenariosDir: '--scenarios',
-      activeScenarios: '--scenario',
-      dataFile: '--data-file',
-      seed: '--seed',
-      adminToken: '--admin-token',
-      maxDeliveries: '--max-deliveries',
-      maxNotifications: '--max-notifications',
-      maxJournal: '--max-journal',
-      maxCampaigns: '--max-campaigns',
-      maxRecipients: '--max-recipients',
-      logLevel: '--log-level',
-      bodyLimitBytes: '--body-limit',
-      uploadLimitBytes: '--upload-limit',
-    };
-    const envOf: Record<string, string> = {
-      port: 'PORT',
-      host: 'HOST',
-      fixturesDir: 'EMULATOR_FIXTURES',
-      scenariosDir: 'EMULATOR_SCENARIOS_DIR',
-      activeScenarios: 'EMULATOR_SCENARIOS',
-      dataFile: 'EMULATOR_DATA_FILE',
-      seed: 'EMULATOR_SEED',
-      adminToken: 'EMULATOR_ADMIN_TOKEN',
-      maxDeliveries: 'EMULATOR_MAX_DELIVERIES',
-      maxNotifications: 'EMULATOR_MAX_NOTIFICATIONS',
-      maxJournal: 'EMULATOR_MAX_JOURNAL',
-      maxCampaigns: 'EMULATOR_MAX_CAMPAIGNS',
-      maxRecipients: 'EMULATOR_MAX_RECIPIENTS',
-      logLevel: 'EMULATOR_LOG_LEVEL',
-      bodyLimitBytes: 'EMULATOR_BODY_LIMIT',
-      uploadLimitBytes: 'EMULATOR_UPLOAD_LIMIT',
-    };
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? '');
+      const source = key in SOURCES ? SOURCES[key as SourcedOption] : undefined;
       // Name where the bad value came from: the flag, or the env variable when no flag was given.
-      const flagName = flagOf[key]?.slice(2);
-      const source =
-        flagName !== undefined && (values as Record<string, unknown>)[flagName] === undefined && envOf[key]
-          ? envOf[key]
-          : (flagOf[key] ?? key);
-      problems.push(`${source}: ${issue.message} (got ${JSON.stringify((raw as Record<string, unknown>)[key])})`);
+      const where = !source ? key : values[source.flag] === undefined ? source.env : `--${source.flag}`;
+      problems.push(`${where}: ${issue.message} (got ${JSON.stringify(raw[key])})`);
     }
   }
   if (problems.length || !parsed.success) throw new ConfigError(problems);

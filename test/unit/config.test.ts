@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseSize, resolveFolders } from '../../src/index.js';
+import { HELP } from '../../src/config.js';
 
 function options(argv: string[], env: Record<string, string> = {}) {
   const command = loadConfig(argv, env);
@@ -151,6 +152,25 @@ describe('loadConfig', () => {
     expect(named([])).toEqual({ fixtures: false, scenarios: false });
     expect(named(['--fixtures', 'f'])).toEqual({ fixtures: true, scenarios: false });
     expect(named([], { EMULATOR_SCENARIOS_DIR: 's' })).toEqual({ fixtures: false, scenarios: true });
+  });
+
+  it('reads every flag and variable --help lists', () => {
+    const flags = [...HELP.matchAll(/^ {2}(?:-\w, )?--([a-z-]+) [A-Z]/gm)].map((m) => `--${m[1]!}`);
+    const variables = [...HELP.matchAll(/\[([A-Z_]+)(?:=[^\]]*)?\]/g)].map((m) => m[1]!);
+    expect([flags.length, variables.length]).toEqual([16, 16]);
+    expect(HELP).toContain('EMULATOR_APPS="app1:key1[:region],app2:key2"');
+    variables.push('EMULATOR_APPS');
+    const defaults = JSON.stringify(options([]));
+    // Read: the options change, or the value is refused by that name.
+    const reads = (name: string, argv: string[], env: Record<string, string>) => {
+      try {
+        return JSON.stringify(options(argv, env)) !== defaults;
+      } catch (error) {
+        return (error as ConfigError).problems.some((problem) => problem.startsWith(`${name}: `));
+      }
+    };
+    for (const flag of flags) expect(reads(flag, [flag, '7'], {}), flag).toBe(true);
+    for (const name of variables) expect(reads(name, [], { [name]: '7' }), name).toBe(true);
   });
 
   it('answers help for --help and -h', () => {
