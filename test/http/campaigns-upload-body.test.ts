@@ -1,7 +1,8 @@
 import type { Recipient, Campaign } from '../../src/index.js';
 /**
  * POST /api/campaigns/upload, the request body (docs/reference.md#upload-recipients-csv): multipart bodies written by
- * hand as curl and browsers send them, malformed ones, and whole-file refusals late in a file.
+ * hand as curl and browsers send them, malformed ones, whole-file refusals late in a file, and
+ * a send, a reset or another upload that comes while a body is still arriving.
  */
 import { describe, expect, it } from 'vitest';
 import { expectApiError, makeTestApp, callOk, type List, errorOf, call, request } from '../helpers/app.js';
@@ -140,5 +141,105 @@ describe('POST /api/campaigns/upload: request body', () => {
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
     expect(await recipientTotal(app, c.id)).toBe(0);
+  });
+});
+
+/**
+ * An upload whose body stops after `head` until the test lets the rest (`tail`) come: what a
+ * slow client's large file does over a socket. Resolves `paused` once the emulator has read
+ * the head and asks for more.
+ */
+function pausedUpload(app: ReturnType<typeof makeTestApp>, campaignId: string, csv: string, splitAt: number) {
+  const bytes = curlBody(campaignId, csv);
+  const cut = bytes.length - (csv.length - splitAt) - `\r\n${DELIMITER}--\r\n`.length;
+  let pulls = 0;
+  let resume!: () => void;
+  const resumed = new Promise<void>((resolve) => (resume = resolve));
+  let pausedNow!: () => void;
+  const paused = new Promise<void>((resolve) => (pausedNow = resolve));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (++pulls === 1) return controller.enqueue(bytes.subarray(0, cut));
+        pausedNow();
+        await resumed;
+        controller.enqueue(bytes.subarray(cut));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const answer = request(app, '/api/campaigns/upload', {
+    method: 'POST',
+    body,
+    headers: { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE },
+    duplex: 'half',
+  } as RequestInit).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+  // Past the pull: the head has been handed over and parsed on the way.
+  const parsed = paused.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  return { parsed, resume, answer };
+}
+
+describe('POST /api/campaigns/upload: what happens while the body is still coming', () => {
+  const users = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `u${from + i}`);
+  const csvOf = (ids: string[]) => `${orderCsv(ids)}\n`;
+
+  it('refuses the upload, adding nothing, when the campaign was sent meanwhile', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['early'] });
+    const csv = csvOf(users(1, 200));
+    const upload = pausedUpload(app, c.id, csv, csv.indexOf('u101,'));
+    await upload.parsed;
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    upload.resume();
+    const res = await upload.answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toMatchObject({
+      error: {
+        code: 'ERR_BAD_REQUEST',
+        details: { status: expect.stringMatching(/^is "(sending|sent)", must be "draft"$/) },
+      },
+    });
+    expect(await recipientTotal(app, c.id)).toBe(1);
+  });
+
+  it('answers 404, keeping no recipient anywhere, when a reset took the campaign meanwhile', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const csv = csvOf(users(1, 200));
+    const upload = pausedUpload(app, c.id, csv, csv.indexOf('u101,'));
+    await upload.parsed;
+    await callOk(app, 'POST', '/__reset', {});
+    upload.resume();
+    const res = await upload.answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(404);
+    expect(res.body).toMatchObject({ error: { code: 'ERR_NOT_FOUND' } });
+    const health = await callOk<{ retention: { recipients: { stored: number } } }>(app, 'GET', '/__health');
+    expect(health.retention.recipients.stored).toBe(0);
+  });
+
+  it('skips as duplicates the rows another upload added meanwhile, and names them', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const csv = csvOf(users(1, 200));
+    const slow = pausedUpload(app, c.id, csv, csv.indexOf('u101,'));
+    await slow.parsed;
+    const fast = await upload(app, orderCsv(users(150, 250)), c.id);
+    expect(fast.body).toMatchObject({ recipientsAdded: 101, total: 101, skipped: 0 });
+    slow.resume();
+    const res = await slow.answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Rows count the header as row 1: user u150 is on row 151.
+    const duplicateRows = users(150, 200).map((_, i) => ({ row: 151 + i, reason: 'duplicate user_id' }));
+    expect(res.body).toEqual({
+      recipientsAdded: 149,
+      uploaded: 149,
+      total: 250,
+      campaignId: c.id,
+      skipped: 51,
+      errors: duplicateRows,
+    });
+    expect(await recipientTotal(app, c.id)).toBe(250);
   });
 });
