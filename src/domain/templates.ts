@@ -4,7 +4,7 @@
  * with status transitions, hard delete. App-scoped; a PUT on a shared fixture template
  * creates the app's override copy (same id and key); fixture templates cannot be deleted.
  */
-import type { Template, VariableSchemaEntry } from '../schemas/records.js';
+import type { Template } from '../schemas/records.js';
 import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/templates.js';
 import { toVariableArray } from '../schemas/template-file.js';
 import { badRequest, templateNotFound, type ErrorDetails } from './errors.js';
@@ -39,18 +39,6 @@ function assertTemplateStatusChange(from: Status, to: Status): void {
   throw badRequest(`A template in status "${from}" cannot move to "${to}"; from "${from}" it can move to ${allowed}.`, {
     status: `cannot change from "${from}" to "${to}" (allowed: ${allowed})`,
   });
-}
-
-function normaliseVariables(input: NonNullable<UpdateTemplateBody['variableSchema']>): VariableSchemaEntry[] {
-  const list = toVariableArray(input);
-  const details: ErrorDetails = {};
-  const seen = new Set<string>();
-  list.forEach((v, i) => {
-    if (seen.has(v.key)) details[`variableSchema.${i}.key`] = `duplicate variable key "${v.key}"`;
-    seen.add(v.key);
-  });
-  if (Object.keys(details).length) throw badRequest('variableSchema declares the same variable twice.', details);
-  return list;
 }
 
 export function createTemplateService(deps: TemplateServiceDeps) {
@@ -119,7 +107,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
           [field]: `slug "${key}" is already used by template ${clash.id}`,
         });
       }
-      const variableSchema = normaliseVariables(body.variableSchema);
+      const variableSchema = toVariableArray(body.variableSchema);
       const linked = resolveChannels(appId, body.channelIds);
       const now = deps.clock.nowIso();
       const template: RuntimeTemplate = {
@@ -163,7 +151,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         name: body.name ?? current.name,
         category: body.category !== undefined ? body.category : current.category,
         status: body.status ?? current.status,
-        variableSchema: body.variableSchema ? normaliseVariables(body.variableSchema) : current.variableSchema,
+        variableSchema: body.variableSchema ? toVariableArray(body.variableSchema) : current.variableSchema,
         channels: linked?.types ?? current.channels,
         content: body.content ?? current.content,
         // A shared fixture becomes this app's override copy (same id and key) [decided].

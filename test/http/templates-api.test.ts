@@ -117,7 +117,7 @@ describe('POST /api/templates', () => {
       ],
     });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(errorOf(res).details).toHaveProperty(['variableSchema.1.key']);
+    expect(errorOf(res).details).toEqual({ 'variableSchema.1.key': 'variable "a" is declared twice' });
   });
 });
 
