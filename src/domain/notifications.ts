@@ -65,9 +65,9 @@ function findTemplate(deps: SendDeps, appId: string, ref: SendNotificationBody['
   }
   // Both given: each must exist (a missing one is a 404 naming it), then they must agree.
   if (ref.id !== undefined && !byId) throw templateNotFound(ref.id, deps.templates.origin);
-  if (ref.key !== undefined && !byKey) throw templateNotFound(ref.key, deps.templates.origin);
+  // The schema asks for a key or an id: without a template here, the key was given and is unknown.
   const template = byId ?? byKey;
-  if (!template) throw templateNotFound(ref.id ?? ref.key ?? '', deps.templates.origin);
+  if (!template || (ref.key !== undefined && !byKey)) throw templateNotFound(ref.key ?? '', deps.templates.origin);
   return template;
 }
 

@@ -1,7 +1,7 @@
 import type { Campaign, Recipient } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
 import { expectApiError, makeTestApp, manualClock, callOk, errorOf, call } from '../helpers/app.js';
-import { createCampaign, ORDER_TEMPLATE_ID } from '../helpers/campaigns.js';
+import { createCampaign, ORDER_TEMPLATE_ID, upload } from '../helpers/campaigns.js';
 
 describe('POST /api/campaigns', () => {
   it('answers 200 with the full draft record, storing the template id when given its key', async () => {
@@ -288,5 +288,30 @@ describe('GET /api/campaigns/{id}/recipients', () => {
       404,
       'ERR_NOT_FOUND',
     );
+  });
+});
+
+describe('a campaign whose template was deleted after it was made', () => {
+  it('takes recipients by id, but refuses an upload and a send with 404 naming the template', async () => {
+    const app = makeTestApp();
+    const template = await callOk<{ id: string }>(app, 'POST', '/api/templates', {
+      name: 'Short-lived',
+      channelIds: [],
+      variableSchema: { name: { type: 'string', required: false } },
+      content: { in_app: { title: 'Hi {{name}}' } },
+    });
+    await callOk(app, 'PUT', `/api/templates/${template.id}`, { status: 'approved' });
+    const campaign = await createCampaign(app, { templateId: template.id });
+    await callOk(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1'] });
+    await callOk(app, 'DELETE', `/api/templates/${template.id}`);
+
+    const uploaded = await upload(app, 'user_id,name\nu2,Ann\n', campaign.id);
+    expect(expectApiError(uploaded, 404, 'ERR_NOT_FOUND').details).toEqual({
+      templateId: `template ${template.id} no longer exists`,
+    });
+    const sent = await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {});
+    expect(expectApiError(sent, 404, 'ERR_NOT_FOUND').devMessage).toContain(template.id);
+    const after = await callOk<Campaign>(app, 'GET', `/api/campaigns/${campaign.id}`);
+    expect(after).toMatchObject({ status: 'draft', recipientCount: 1 });
   });
 });

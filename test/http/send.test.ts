@@ -99,6 +99,15 @@ describe('POST /api/notifications/send: happy path', () => {
     expectApiError(res, 404, 'ERR_NOT_FOUND');
   });
 
+  it('answers 404 ERR_NOT_FOUND naming the key when key and id are given and the key is unknown', async () => {
+    const app = makeTestApp();
+    const res = await send(
+      app,
+      order({ template: { key: 'nope', id: 'aaaaaaaaaaaaaaaaaaaaaaaa', variables: ORDER_VARS } }),
+    );
+    expect(expectApiError(res, 404, 'ERR_NOT_FOUND').devMessage).toContain('"nope"');
+  });
+
   it('answers 404 ERR_NOT_FOUND for an unknown key or id', async () => {
     const app = makeTestApp();
     expectApiError(await send(app, order({ template: { key: 'nope' } })), 404, 'ERR_NOT_FOUND');
