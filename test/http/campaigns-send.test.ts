@@ -178,7 +178,9 @@ describe('POST /api/campaigns/{id}/send: preconditions', () => {
     await callOk<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
       userIds: ['u1'],
     });
-    for (const scheduledAt of ['tomorrow', '2030-01-01', 12345, '2029-12-31T23:59:59Z', '2030-01-01T00:00:00Z']) {
+    const pastWhatADateHolds = ['+275760-09-14T00:00:00Z', '2030-02-31T00:00:00Z'];
+    const past = ['2029-12-31T23:59:59Z', '2030-01-01T00:00:00Z'];
+    for (const scheduledAt of ['tomorrow', '2030-01-01', 12345, ...pastWhatADateHolds, ...past]) {
       const res = await call<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt });
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
       expect(errorOf(res).details).toHaveProperty('scheduledAt');
