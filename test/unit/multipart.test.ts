@@ -63,7 +63,7 @@ describe('multipart reader', () => {
 
   it('throws MultipartError for a missing boundary parameter, a body without it, or a truncated body', () => {
     expect(() => boundaryOf('multipart/form-data')).toThrow(MultipartError);
-    expect(() => readMultipart(bytes('no parts here'), TYPE)).toThrow(MultipartError);
+    expect(() => readMultipart(bytes('no parts here'), TYPE)).toThrow(/the boundary never occurs in the body/);
     expect(() =>
       readMultipart(bytes('--XyZ\r\nContent-Disposition: form-data; name="file"\r\n\r\nuser_id\nu1'), TYPE),
     ).toThrow(/closing boundary/);
@@ -71,6 +71,14 @@ describe('multipart reader', () => {
       /end of headers/,
     );
     expect(() => readMultipart(bytes('--XyZjunk'), TYPE)).toThrow(/CRLF/);
+  });
+
+  it('refuses part headers past 16 KiB as they arrive, rather than holding them until the end', () => {
+    const reader = createMultipartReader(TYPE, () => null);
+    reader.write(
+      bytes(`--XyZ\r\nContent-Disposition: form-data; name="file"\r\nX-Pad: ${'a'.repeat(16 * 1024 - 100)}`),
+    );
+    expect(() => reader.write(bytes('a'.repeat(200)))).toThrow(/a part has no end of headers/);
   });
 });
 
