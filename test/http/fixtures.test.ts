@@ -202,6 +202,18 @@ describe('loading fixture files', () => {
     expect(() => open(dir)).toThrow(/apps\.json: field "0\.apiKey"/);
   });
 
+  it('refuses an apps.json that is not JSON, saying so', () => {
+    const dir = fixturesDir({ 'a.json': tpl('a') });
+    writeFileSync(join(dir, 'apps.json'), '[{"appId": "x", ');
+    expect(() => open(dir)).toThrow(new RegExp(`^${join(dir, 'apps.json')}: not valid JSON: `));
+  });
+
+  it('refuses a bad channels.json in a folder without templates/', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-channels-only-'));
+    writeFileSync(join(dir, 'channels.json'), '[{"name": 1}]');
+    expect(() => open(dir)).toThrow(/channels\.json/);
+  });
+
   it('starts with no templates when the folder has none', async () => {
     const app = open(mkdtempSync(join(tmpdir(), 'emu-empty-')));
     expect((await call<Health>(app, 'GET', '/__health')).body.templates).toBe(0);
