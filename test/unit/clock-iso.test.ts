@@ -1,6 +1,7 @@
 /**
  * clock.nowIso() (cached per second) against Date#toISOString, at any instant the clock can
- * be set to, and across advances that stay in or leave the cached second.
+ * be set to, and across advances that stay in or leave the cached second; and the clock's own
+ * refusal of instants a Date cannot hold.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -41,5 +42,18 @@ describe('EmulatorClock.nowIso', () => {
     const iso = Date.parse(clock.nowIso());
     expect(iso).toBeGreaterThanOrEqual(before);
     expect(iso).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe('EmulatorClock used directly (a test that passes its own clock)', () => {
+  it('refuses an instant a Date cannot hold, from the start, set and advance, and keeps its time', () => {
+    expect(() => new EmulatorClock(MAX_DATE_MS + 1)).toThrow(RangeError);
+    const clock = new EmulatorClock('2030-01-01T00:00:00.000Z');
+    expect(() => clock.set('not a date')).toThrow(/clock: NaN is not a valid instant/);
+    expect(() => clock.set(MAX_DATE_MS + 1)).toThrow(/not a valid instant/);
+    expect(() => clock.advance(MAX_DATE_MS)).toThrow(/latest instant/);
+    expect(clock.nowIso()).toBe('2030-01-01T00:00:00.000Z');
+    clock.set(MAX_DATE_MS);
+    expect(clock.nowIso()).toBe('+275760-09-13T00:00:00.000Z');
   });
 });
