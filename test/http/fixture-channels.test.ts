@@ -149,6 +149,9 @@ describe('fixtures/channels.json', () => {
     const app = open(fixturesDir(CHANNELS, { 'order.json': TEMPLATE }));
     const t = await call<TemplateView>(app, 'GET', `/api/templates/${TEMPLATE_ID}`);
     expect(t.body).toMatchObject({ channelIds: [IN_APP_ID, PUSH_ID], channels: ['in_app', 'push'] });
+    // The ids it names, not every channel of its types: app "shop" has an in_app channel of its own too.
+    const forShop = await call<TemplateView>(app, 'GET', `/api/templates/${TEMPLATE_ID}`, undefined, { appId: 'shop' });
+    expect(forShop.body.channelIds).toEqual([IN_APP_ID, PUSH_ID]);
     const rows = await call<TemplateChannel[]>(app, 'GET', `/api/template-channels?templateId=${TEMPLATE_ID}`);
     expect(rows.body.map((r: { channelId: string; content: object }) => [r.channelId, r.content])).toEqual([
       [IN_APP_ID, { title: 'Thanks, {{customerName}}' }],
