@@ -212,6 +212,39 @@ describe('POST /api/campaigns/{id}/send: preconditions', () => {
 });
 
 describe('scheduled campaigns', () => {
+  it('fail every recipient, naming why, when their template was deleted or archived before the start', async () => {
+    const app = makeTestApp({ clock: manualClock() });
+    const template = await callOk<{ id: string }>(app, 'POST', '/api/templates', {
+      name: 'Doomed',
+      channelIds: [],
+      variableSchema: {},
+      content: { in_app: { title: 'Hello' } },
+    });
+    await callOk(app, 'PUT', `/api/templates/${template.id}`, { status: 'approved' });
+    const scheduled = async (templateId: string) => {
+      const c = await createCampaign(app, { templateId });
+      await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1', 'u2'] });
+      await callOk(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
+      return c.id;
+    };
+    const deleted = await scheduled(template.id);
+    const archived = await scheduled('plain');
+    await callOk(app, 'DELETE', `/api/templates/${template.id}`);
+    await callOk(app, 'PUT', '/api/templates/plain', { status: 'archived' });
+    await callOk(app, 'POST', '/__clock', { now: '2030-01-02T00:00:00Z' });
+    for (const [id, reason] of [
+      [deleted, `template ${template.id} no longer exists`],
+      [archived, 'template "plain" is "archived" at send time; only approved templates can be sent'],
+    ] as const) {
+      expect(await waitForCampaignStatus(app, id, 'failed')).toMatchObject({ sentCount: 0, failedCount: 2 });
+      const recipients = await callOk<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${id}/recipients`);
+      expect(recipients.items.map((r) => [r.status, r.failureReason])).toEqual([
+        ['failed', reason],
+        ['failed', reason],
+      ]);
+    }
+  });
+
   it('schedules with a manual clock and starts at once when the clock is advanced past scheduledAt', async () => {
     const app = makeTestApp({ clock: manualClock() });
     const c = await createCampaign(app);
