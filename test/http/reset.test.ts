@@ -261,3 +261,19 @@ describe('POST /__reset and scheduled campaigns', () => {
     expect(await total('/__inspect/deliveries?appId=shop')).toBe(0);
   });
 });
+
+describe('POST /__reset and a campaign still sending', () => {
+  it('stops it between chunks: what it delivered is cleared, no more comes, the emulator serves on', async () => {
+    app = makeTestApp();
+    const campaign = await createCampaign(app, { templateId: 'plain' });
+    const userIds = Array.from({ length: 10_000 }, (_, i) => `bulk-${i}`);
+    await callOk(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds });
+    await callOk(app, 'POST', `/api/campaigns/${campaign.id}/send`, {});
+    // The send answered with the campaign "sending": its chunks run on later turns of the event loop.
+    await callOk(app, 'POST', '/__reset');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await total('/__inspect/deliveries')).toBe(0);
+    expect(await total('/__inspect/campaigns')).toBe(0);
+    expect((await send(app, PLAIN)).status).toBe(200);
+  });
+});
