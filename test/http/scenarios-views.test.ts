@@ -142,7 +142,7 @@ describe('several rules of one scenario on one request', () => {
       ['chain', 2],
       ['chain', 3],
     ]);
-    expect(entry.rules[0]!.rule).toMatch(/^rule 1: .* → wait 150 ms/);
+    expect(entry.rules[0]!.rule).toMatch(/^rule 1: .* → wait 150 ms, then answer normally$/);
     expect(entry).toMatchObject({ scenario: 'chain', rule: expect.stringMatching(/^rule 3: /) });
   });
 
