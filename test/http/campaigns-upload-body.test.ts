@@ -182,15 +182,19 @@ function pausedUpload(app: ReturnType<typeof makeTestApp>, campaignId: string, c
 
 describe('POST /api/campaigns/upload: what happens while the body is still coming', () => {
   const users = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `u${from + i}`);
-  const csvOf = (ids: string[]) => `${orderCsv(ids)}\n`;
+  /** Users u1 to u200 uploaded to `campaignId`, the body paused once u1 to u100 are read. */
+  async function uploadPausedHalfway(app: ReturnType<typeof makeTestApp>, campaignId: string) {
+    const csv = `${orderCsv(users(1, 200))}\n`;
+    const upload = pausedUpload(app, campaignId, csv, csv.indexOf('u101,'));
+    await upload.parsed;
+    return upload;
+  }
 
   it('refuses the upload, adding nothing, when the campaign was sent meanwhile', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
     await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['early'] });
-    const csv = csvOf(users(1, 200));
-    const upload = pausedUpload(app, c.id, csv, csv.indexOf('u101,'));
-    await upload.parsed;
+    const upload = await uploadPausedHalfway(app, c.id);
     await callOk(app, 'POST', `/api/campaigns/${c.id}/send`, {});
     upload.resume();
     const res = await upload.answer;
@@ -207,9 +211,7 @@ describe('POST /api/campaigns/upload: what happens while the body is still comin
   it('answers 404, keeping no recipient anywhere, when a reset took the campaign meanwhile', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const csv = csvOf(users(1, 200));
-    const upload = pausedUpload(app, c.id, csv, csv.indexOf('u101,'));
-    await upload.parsed;
+    const upload = await uploadPausedHalfway(app, c.id);
     await callOk(app, 'POST', '/__reset', {});
     upload.resume();
     const res = await upload.answer;
@@ -222,9 +224,7 @@ describe('POST /api/campaigns/upload: what happens while the body is still comin
   it('skips as duplicates the rows another upload added meanwhile, and names them', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const csv = csvOf(users(1, 200));
-    const slow = pausedUpload(app, c.id, csv, csv.indexOf('u101,'));
-    await slow.parsed;
+    const slow = await uploadPausedHalfway(app, c.id);
     const fast = await upload(app, orderCsv(users(150, 250)), c.id);
     expect(fast.body).toMatchObject({ recipientsAdded: 101, total: 101, skipped: 0 });
     slow.resume();
