@@ -4,7 +4,7 @@
  * variableSchema: array form or map form) that fails reports only "Invalid input"; the
  * issues are first flattened to the branch whose shape the value has (the one that did not
  * fail on the type of the value itself). A record key's issue is reported in its own words,
- * and a missing field as "is required".
+ * a missing field as "is required", and a number past 2^53 by the field's own range.
  */
 import type { z } from 'zod';
 
@@ -41,12 +41,31 @@ function kindsExpected(branches: readonly (readonly z.core.$ZodIssue[])[]): stri
   return `Invalid input: expected ${[...new Set(kinds)].join(' or ')}`;
 }
 
+/** zod's own bound on every `.int()`, ±(2^53 − 1): a field's range says more, where it has one. */
+const isSafeIntegerBound = (issue: z.core.$ZodIssue) =>
+  (issue.code === 'too_big' && issue.maximum === Number.MAX_SAFE_INTEGER) ||
+  (issue.code === 'too_small' && issue.minimum === Number.MIN_SAFE_INTEGER);
+
+/**
+ * Without the safe-integer bound where the same field also failed its own range: `delayMs:
+ * -1e308` is "expected number to be >=0", not "expected int to be >=-9007199254740991".
+ */
+function withoutRedundantBounds(issues: readonly z.core.$ZodIssue[]): readonly z.core.$ZodIssue[] {
+  const pathOf = (issue: z.core.$ZodIssue) => JSON.stringify(issue.path.map(String));
+  const ownRange = new Set(
+    issues
+      .filter((issue) => (issue.code === 'too_big' || issue.code === 'too_small') && !isSafeIntegerBound(issue))
+      .map(pathOf),
+  );
+  return issues.filter((issue) => !(isSafeIntegerBound(issue) && ownRange.has(pathOf(issue))));
+}
+
 function flattenIssues(
   issues: readonly z.core.$ZodIssue[],
   options: IssueOptions,
   base: PropertyKey[] = [],
 ): FlatIssue[] {
-  return issues.flatMap((issue): FlatIssue[] => {
+  return withoutRedundantBounds(issues).flatMap((issue): FlatIssue[] => {
     const path = [...base, ...issue.path];
     if (options.unknownKeyInPath && issue.code === 'unrecognized_keys') path.push(...issue.keys.slice(0, 1));
     // A record key that failed its schema: its own message ("must be a header name"), not "Invalid key in record".

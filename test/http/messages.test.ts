@@ -83,6 +83,30 @@ describe('a field left out, or of another kind', () => {
   });
 });
 
+describe('a number past 2^53', () => {
+  it("is refused by the field's own range, not by zod's bound on every integer", async () => {
+    const app = makeTestApp();
+    const fault = (delayMs: number) => ({ name: 'huge', rules: [{ fault: { delayMs } }] });
+    const low = await call(app, 'POST', '/__scenarios', fault(-1e308));
+    expect(expectApiError(low, 400, 'ERR_BAD_REQUEST').details).toEqual({
+      'rules.0.fault.delayMs': 'Too small: expected number to be >=0',
+    });
+    const high = await call(app, 'POST', '/__scenarios', fault(1e308));
+    expect(expectApiError(high, 400, 'ERR_BAD_REQUEST').details).toEqual({
+      'rules.0.fault.delayMs': 'Too big: expected number to be <=600000',
+    });
+  });
+
+  it('keeps the safe-integer bound where the field has no range of its own', async () => {
+    const app = makeTestApp();
+    const rule = { fault: { delayMs: 1 }, after: 0, times: 1e308 };
+    const res = await call(app, 'POST', '/__scenarios', { name: 'huge', rules: [rule] });
+    expect(expectApiError(res, 400, 'ERR_BAD_REQUEST').details).toEqual({
+      'rules.0.times': 'Too big: expected int to be <=9007199254740991',
+    });
+  });
+});
+
 describe('CSV delimiter', () => {
   it.each([
     [';', '";"-delimited'],
