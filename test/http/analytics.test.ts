@@ -178,6 +178,33 @@ describe('GET /api/analytics/users/{userId}', () => {
     expect(res.body.notifications.at(-1)!.templateName).toBe('Plain');
   });
 
+  it('lists an event without a delivery (not sent to the user, or dropped at the cap) under its template', async () => {
+    const clock = manualClock();
+    const app = makeTestApp({ clock });
+    const notificationId = await sendOrder(app, 'user-1');
+    const campaign = await createCampaign(app, { templateId: 'plain' });
+    await callOk(app, 'POST', '/api/analytics/events', event(notificationId, 'delivered', 'in_app', 'user-9'));
+    clock.advance(1000);
+    await callOk(app, 'POST', '/api/analytics/events', event(campaign.id, 'viewed', 'push', 'user-9'));
+    const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-9');
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toEqual({ delivered: 1, viewed: 1, clicked: 0 });
+    expect(res.body.notifications).toEqual([
+      expect.objectContaining({
+        notificationId: campaign.id,
+        templateName: 'Plain',
+        channelType: 'push',
+        viewed: true,
+      }),
+      expect.objectContaining({
+        notificationId,
+        templateName: 'Order Confirmation',
+        delivered: true,
+        deliveredAt: '2030-01-01T00:00:00.000Z',
+      }),
+    ]);
+  });
+
   it('answers zeros and an empty list for a user without history, and ignores other apps', async () => {
     const app = makeTestApp();
     await sendOrder(app, 'user-1', 'app-a');
