@@ -1,6 +1,7 @@
 import type { ClockState, Campaign } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
 import { errorOf, expectApiError, makeTestApp, manualClock, call, send, callOk } from '../helpers/app.js';
+import { waitForCampaignStatus } from '../helpers/campaigns.js';
 import type { AddRecipientsResult, CampaignView, DeliveryPage, Health } from '../helpers/api-types.js';
 
 describe('/__clock', () => {
@@ -125,5 +126,37 @@ describe('/__clock', () => {
     expect((await call<CampaignView>(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.status).not.toBe(
       'scheduled',
     );
+  });
+
+  it('back to real time, a campaign scheduled in manual time starts if its time has passed, else waits', async () => {
+    const app = makeTestApp({ clock: manualClock('2020-01-01T00:00:00.000Z') });
+    const schedule = async (scheduledAt: string) => {
+      const campaign = (
+        await call<Campaign>(app, 'POST', '/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'batch' })
+      ).body;
+      await callOk<AddRecipientsResult>(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1'] });
+      await callOk<Campaign>(app, 'POST', `/api/campaigns/${campaign.id}/send`, { scheduledAt });
+      return campaign.id;
+    };
+    const due = await schedule('2020-01-02T00:00:00Z');
+    const later = await schedule('2999-01-01T00:00:00Z');
+    await callOk<ClockState>(app, 'POST', '/__clock', { mode: 'real' });
+    await waitForCampaignStatus(app, due, 'sent');
+    expect((await call<CampaignView>(app, 'GET', `/__inspect/campaigns/${later}`)).body.status).toBe('scheduled');
+    // A reset of an emulator that started in manual time goes back to that instant; the campaigns are gone.
+    await callOk(app, 'POST', '/__reset');
+    expect((await call<ClockState>(app, 'GET', '/__clock')).body).toEqual({
+      now: '2020-01-01T00:00:00.000Z',
+      mode: 'manual',
+    });
+  });
+
+  it('a reset of an emulator that started in real time goes back to real time', async () => {
+    const app = makeTestApp();
+    await callOk<ClockState>(app, 'POST', '/__clock', { now: '2020-01-01T00:00:00Z' });
+    await callOk(app, 'POST', '/__reset');
+    const clock = (await call<ClockState>(app, 'GET', '/__clock')).body;
+    expect(clock.mode).toBe('real');
+    expect(Math.abs(Date.parse(clock.now) - Date.now())).toBeLessThan(60_000);
   });
 });
