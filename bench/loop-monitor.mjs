@@ -7,7 +7,7 @@
 // wall-clock window of each collection the bench forced, so the soak can leave its pause out.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setInterval } from 'node:timers';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 
 const file = process.env.BENCH_LOOP_FILE;
 if (file) {
@@ -54,7 +54,9 @@ if (file) {
     });
     histogram.reset();
     gapMax = cpuInGapMax = 0;
-    writeFileSync(file, JSON.stringify({ seconds, forcedGcs }));
+    // Whole or not at all: the bench reads the file while this process goes on writing it.
+    writeFileSync(`${file}.tmp`, JSON.stringify({ seconds, forcedGcs }));
+    renameSync(`${file}.tmp`, file);
   };
   setInterval(write, 1000).unref();
   process.on('exit', write);
