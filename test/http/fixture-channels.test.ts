@@ -114,6 +114,15 @@ describe('fixtures/channels.json', () => {
     );
   });
 
+  it('keeps the createdAt and updatedAt a channel was pulled with, else stamps the load time', async () => {
+    const pulled = { ...CHANNELS[0], createdAt: '2024-01-15T10:30:00+01:00', updatedAt: '2024-02-01T00:00:00Z' };
+    const app = open(fixturesDir([pulled, CHANNELS[1]]));
+    const kept = await call<Channel>(app, 'GET', `/api/channels/${IN_APP_ID}`);
+    expect(kept.body).toMatchObject({ createdAt: '2024-01-15T09:30:00.000Z', updatedAt: '2024-02-01T00:00:00.000Z' });
+    const stamped = await call<Channel>(app, 'GET', `/api/channels/${PUSH_ID}`);
+    expect(Date.parse(stamped.body.createdAt)).toBeGreaterThan(Date.parse('2025-01-01'));
+  });
+
   it('counts fixture channels in availability and limits; PUT stores the calling app’s own copy', async () => {
     const app = open(fixturesDir(CHANNELS));
     const availability = await call<ChannelAvailability>(app, 'GET', '/api/channels/availability');

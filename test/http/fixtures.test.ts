@@ -153,6 +153,14 @@ describe('loading fixture files', () => {
     expect(() => open(dir)).toThrow(`template key "dup" is defined twice (shared): in ${a} and in ${b}`);
   });
 
+  it('refuses a key defined twice in one file of several templates, saying so', () => {
+    const dir = fixturesDir({ 'many.json': [tpl('dup'), tpl('other'), tpl('dup')] });
+    const file = join(dir, 'templates', 'many.json');
+    expect(() => open(dir)).toThrow(
+      `template key "dup" is defined twice (shared): in ${file} and in ${file} (twice in the same file)`,
+    );
+  });
+
   it('reports every bad file at once: templates, apps.json and scenarios', () => {
     const dir = fixturesDir({ 'a.json': tpl('a', { status: 'live' }), 'b.json': '{ nope' });
     writeFileSync(join(dir, 'apps.json'), JSON.stringify([{ appId: 'x' }]));
