@@ -154,6 +154,24 @@ describe('64 KiB body cap', () => {
     expect(body.startsWith(entry.requestBody!)).toBe(true);
   });
 
+  it('reads a refused body only when it declares a length within the cap', async () => {
+    const app = makeTestApp();
+    const refused = (raw: string, length: number) =>
+      call(app, 'POST', '/api/notifications/send', undefined, {
+        apiKey: '',
+        raw,
+        headers: { 'content-type': 'application/json', 'content-length': String(length) },
+      });
+    const small = bodyOf(100);
+    expectApiError(await refused(small, 100), 401, 'ERR_UNAUTHORIZED');
+    expect(await lastEntry(app)).toMatchObject({ status: 401, requestBody: small, requestBodyTruncated: false });
+    // Over the cap, it is never read: nothing kept, and flagged.
+    expectApiError(await refused(bodyOf(LIMIT + 1), LIMIT + 1), 401, 'ERR_UNAUTHORIZED');
+    expect(await lastEntry(app)).toMatchObject({ status: 401, requestBody: null, requestBodyTruncated: true });
+    expectApiError(await refused('', 0), 401, 'ERR_UNAUTHORIZED');
+    expect(await lastEntry(app)).toMatchObject({ status: 401, requestBody: null, requestBodyTruncated: false });
+  });
+
   it('cuts a response body past the cap and marks it', async () => {
     const big = 'x'.repeat(LIMIT + 100);
     const app = makeTestApp({
