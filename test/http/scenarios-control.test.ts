@@ -144,6 +144,12 @@ describe('activation', () => {
       /rule 1, field "fault.rateLimit.retryAfterSec"/,
     );
   });
+
+  it('refuses to start with two inline scenarios of one name, naming the second', () => {
+    expect(() => makeTestApp({ scenarios: [SEND_FAILS('a'), SEND_FAILS('b'), SEND_FAILS('a')] })).toThrow(
+      'options.scenarios[2]: field "name": scenario "a" is defined twice',
+    );
+  });
 });
 
 describe('scenario directory', () => {
