@@ -556,6 +556,32 @@ describe('wrong credentials', () => {
     const noRegion = await pull(['--app-id', 'x']);
     expect([noRegion.code, noRegion.stderr]).toEqual([2, expect.stringContaining('missing --region (or --base-url)')]);
   });
+
+  it('refuses bad arguments with exit 2 before any request, naming the flag', async () => {
+    const emptyKeyFile = join(root, 'empty-key');
+    writeFileSync(emptyKeyFile, ' \n');
+    const cases: [string[], string][] = [
+      [['--base-url', live.url], 'missing --app-id'],
+      [['--app-id=', '--base-url', live.url], '--app-id needs a value'],
+      [['--app-id', 'x', '--base-url', live.url, '--colour'], "Unknown option '--colour'"],
+      [['--app-id', 'my.app', '--region', 'eu'], '--app-id "my.app" cannot be part of a host name; use --base-url'],
+      [['--app-id', 'x', '--region', 'eu/1'], '--region "eu/1" is not a region name'],
+      [['--app-id', 'x', '--base-url', 'localhost:4010'], '--base-url "localhost:4010" must start with http://'],
+      [['--app-id', 'x', '--base-url', 'not a url'], '--base-url "not a url" is not a URL'],
+      [['--app-id', 'x', '--base-url', `${live.url}?a=1`], 'must not have a query or fragment'],
+      [['--app-id', 'x', '--base-url', live.url, '--api-key-file', join(root, 'no-such-key')], 'ENOENT'],
+      [['--app-id', 'x', '--base-url', live.url, '--api-key-file', emptyKeyFile], `${emptyKeyFile} is empty`],
+    ];
+    const journaled = async () =>
+      ((await (await fetch(`${live.url}/__inspect/requests?limit=0`)).json()) as { total: number }).total;
+    const before = await journaled();
+    for (const [argv, words] of cases) {
+      const res = await pull(argv);
+      expect([res.code, res.stderr], argv.join(' ')).toEqual([2, expect.stringContaining(words)]);
+      expect(res.stderr).toContain('Usage: notification-emulator pull');
+    }
+    expect(await journaled()).toBe(before);
+  });
 });
 
 describe('the key', () => {
