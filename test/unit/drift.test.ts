@@ -79,6 +79,23 @@ describe('compareSnapshots', () => {
     );
   });
 
+  it("reports a channel's content present on one side only", () => {
+    const push = { title: 'Push {{orderId}}' };
+    const onlyLive = compareSnapshots(
+      snap([template()]),
+      snap([template({ content: { ...template().content, push } })]),
+    );
+    expect(onlyLive).toMatchObject([
+      { kind: 'content', breaking: false, channel: 'push', fixtures: undefined, live: push },
+    ]);
+    expect(onlyLive[0]!.message).toBe('template "order": content of channel push exists only on the live account');
+    const onlyFixtures = compareSnapshots(
+      snap([template({ content: { ...template().content, push } })]),
+      snap([template()]),
+    );
+    expect(onlyFixtures[0]!.message).toBe('template "order": content of channel push exists only in the fixtures');
+  });
+
   it('reports linked channel ids that differ when the types agree', () => {
     const fixtures = snap([template({ channelIds: ['c'.repeat(24)] })]);
     const live = snap([template({ channelIds: ['d'.repeat(24)] })]);
