@@ -486,6 +486,59 @@ describe('an older server without template-channel rows', () => {
   });
 });
 
+describe('what fixtures cannot hold', () => {
+  it('leaves out links and rows that name no channel of the account, or repeat one, with a warning each', async () => {
+    const [ghost, stray] = ['e'.repeat(24), 'f'.repeat(24)];
+    handler = account({
+      templates: 2,
+      override: (url, res) => {
+        if (url.pathname === '/api/templates') {
+          json(
+            res,
+            200,
+            [
+              { ...template(1), channelIds: [CHANNEL.id, ghost] },
+              { ...template(2), channelIds: [] },
+            ],
+            {
+              'x-total-count': '2',
+            },
+          );
+          return true;
+        }
+        if (url.pathname !== '/api/template-channels') return false;
+        const id = url.searchParams.get('templateId')!;
+        json(
+          res,
+          200,
+          id === idOf(1) ? [row(id), { ...row(id), content: { title: 'again' } }] : [{ ...row(id), channelId: stray }],
+        );
+        return true;
+      },
+    });
+    const out = join(root, 'cannot-hold');
+    const res = await pull(args(out));
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(
+      `template "t-001": linked channel ${ghost} is not among the account's channels; left out`,
+    );
+    expect(res.stderr).toContain(
+      `template "t-001": the row of channel ${CHANNEL.id} is left out ` +
+        '(the template is not linked to that channel, or it has two rows for it)',
+    );
+    expect(res.stderr).toContain(
+      `template "t-002": the row of channel ${stray} names no channel of the account; left out`,
+    );
+    const written = (file: string) => JSON.parse(folderSnapshot(out)[`templates/${file}`]!.text) as unknown;
+    // The first row of a channel is kept, as the emulator would serve it.
+    expect(written('t-001.json')).toMatchObject({
+      channelIds: [CHANNEL.id],
+      rows: [{ channelId: CHANNEL.id, content: row(idOf(1)).content }],
+    });
+    expect(written('t-002.json')).toMatchObject({ rows: [] });
+  });
+});
+
 describe('the key', () => {
   it('is masked where it stands alone when it is short, and words around it are left whole', async () => {
     handler = account({ templates: 3 });
