@@ -150,6 +150,39 @@ describe('runGenerateCsv', () => {
     expect(err()).toMatch(/cannot write .*x\.csv/);
   });
 
+  it('exits 2 naming a --fixtures folder that does not exist', async () => {
+    const { io, err } = fakeIo();
+    const missing = join(dir, 'no-such-folder');
+    expect(await runGenerateCsv(['--template', 'promo', '--rows', '1', '--fixtures', missing], io)).toBe(2);
+    expect(err()).toContain(`--fixtures: the folder "${missing}" does not exist`);
+  });
+
+  it(`notes that more than ${MAX_CSV_ROWS} rows is more than an upload takes, and writes them`, async () => {
+    const { io, err } = fakeIo();
+    const file = join(dir, 'too-many.csv');
+    expect(await runGenerateCsv([...base, '--rows', String(MAX_CSV_ROWS + 1), '--out', file], io)).toBe(0);
+    expect(err()).toContain(`note: ${MAX_CSV_ROWS + 1} rows is more than the ${MAX_CSV_ROWS} an upload accepts`);
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(MAX_CSV_ROWS + 2);
+  });
+
+  it('exits 0 quietly when the reader of stdout goes away (| head), and 1 for another write error', async () => {
+    const failing = (code: string) => {
+      let err = '';
+      const stdout = new Writable({
+        write(_chunk, _encoding, done) {
+          done(Object.assign(new Error(`write ${code}`), { code }));
+        },
+      });
+      return { io: { stdout, stderr: { write: (text: string) => (err += text) } }, err: () => err };
+    };
+    const closed = failing('EPIPE');
+    expect(await runGenerateCsv([...base, '--rows', '30000'], closed.io)).toBe(0);
+    expect(closed.err()).not.toContain('cannot write');
+    const full = failing('ENOSPC');
+    expect(await runGenerateCsv([...base, '--rows', '30000'], full.io)).toBe(1);
+    expect(full.err()).toContain('cannot write stdout: write ENOSPC');
+  });
+
   it('prints the usage for --help', async () => {
     const { io, out } = fakeIo();
     expect(await runGenerateCsv(['--help'], io)).toBe(0);
