@@ -389,6 +389,63 @@ describe('failures leave the output folder untouched', () => {
       [],
       /GET \S+\/api\/template-channels\?templateId=0+3c&page=1&limit=100 failed on the network: /,
     ],
+    [
+      'a connection lost while the answer is being read',
+      account({
+        templates: 3,
+        override: (url, res) => {
+          if (url.pathname !== '/api/channels') return false;
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+          res.write('[{"id": "', () => res.socket?.destroy());
+          return true;
+        },
+      }),
+      [],
+      /GET \S+\/api\/channels\?page=1&limit=100 lost the connection while reading the answer: /,
+    ],
+    [
+      'a count that is not a number',
+      account({
+        templates: 3,
+        override: (url, res) => {
+          if (url.pathname !== '/api/templates') return false;
+          json(res, 200, [template(1)], { 'x-total-count': 'lots' });
+          return true;
+        },
+      }),
+      [],
+      /GET \S+\/api\/templates \(page 1\): X-Total-Count "lots" is not a count$/,
+    ],
+    [
+      'an error page from a proxy (not the envelope)',
+      account({
+        templates: 3,
+        override: (url, res) => {
+          if (url.pathname !== '/api/channels') return false;
+          res.writeHead(502, { 'content-type': 'text/html' });
+          res.end('<html>\n<body>Bad   gateway</body>\n</html>');
+          return true;
+        },
+      }),
+      [],
+      /GET \S+\/api\/channels\?page=1&limit=100 answered 502: <html> <body>Bad gateway<\/body> <\/html>$/,
+    ],
+    [
+      'a 403 whose JSON is not the envelope',
+      account({
+        templates: 3,
+        override: (url, res) => {
+          if (url.pathname !== '/api/channels') return false;
+          json(res, 403, { error: 'forbidden' });
+          return true;
+        },
+      }),
+      [],
+      re(
+        String.raw`GET \S+/api/channels\?page=1&limit=100 answered 403: \{"error":"forbidden"\} `,
+        String.raw`\(the API key has no access to this\)$`,
+      ),
+    ],
   ];
 
   it.each(cases)('%s', async (name, h, extra, message) => {
