@@ -121,4 +121,30 @@ describe('journal request headers over HTTP', () => {
     const journal = (await (await fetch(`${emu.url}/__inspect/requests`)).json()) as { items: JournalEntry[] };
     expect(journal.items.map((e) => e.responseBody)).toEqual(answers);
   });
+
+  it('does not read a refused chunked body: kept as null and flagged, as a large one', async () => {
+    emu = await startEmulator({ port: 0, templates: TEST_TEMPLATES, watch: false });
+    const status = await new Promise<number>((resolve, reject) => {
+      // No Content-Length: node:http sends the body chunked.
+      const req = http.request(`${emu!.url}/api/notifications/send`, {
+        method: 'POST',
+        headers: { appid: 'app-test', 'content-type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.write('{"template": ');
+      req.end('{"key": "plain"}}');
+    });
+    expect(status).toBe(401);
+    const journal = (await (await fetch(`${emu.url}/__inspect/requests`)).json()) as { items: JournalEntry[] };
+    expect(journal.items[0]).toMatchObject({
+      status: 401,
+      requestHeaders: { 'transfer-encoding': 'chunked' },
+      requestBody: null,
+      requestBodyTruncated: true,
+    });
+  });
 });
