@@ -5,7 +5,16 @@ import type { Recipient, Campaign } from '../../src/index.js';
  * a send, a reset or another upload that comes while a body is still arriving.
  */
 import { describe, expect, it } from 'vitest';
-import { expectApiError, makeTestApp, callOk, type List, errorOf, call, request } from '../helpers/app.js';
+import {
+  expectApiError,
+  makeTestApp,
+  callOk,
+  type List,
+  errorOf,
+  call,
+  request,
+  type ErrorBody,
+} from '../helpers/app.js';
 import { createCampaign, CTA_CELL, orderCsv, upload } from '../helpers/campaigns.js';
 
 const TYPE = 'multipart/form-data; boundary=------------------------d74496d66958873e';
@@ -57,6 +66,16 @@ describe('POST /api/campaigns/upload: request body', () => {
       expect(errorOf(res).details).toEqual({ body: 'malformed multipart/form-data' });
     }
     expect(await recipientTotal(app, c.id)).toBe(0);
+  });
+
+  it('answers 400 naming the body for a multipart request without a body (app.request in process)', async () => {
+    const res = await makeTestApp().request('/api/campaigns/upload', {
+      method: 'POST',
+      headers: { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE },
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as ErrorBody;
+    expect(body.error).toMatchObject({ code: 'ERR_BAD_REQUEST', details: { body: 'malformed multipart/form-data' } });
   });
 
   it('answers 400 naming the file for invalid UTF-8, in a file part and in a text field', async () => {
