@@ -68,6 +68,20 @@ describe('POST /api/campaigns/upload: request body', () => {
     expect(await recipientTotal(app, c.id)).toBe(0);
   });
 
+  it('ignores form fields other than file and campaignId, before and after the file', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app);
+    const form = new FormData();
+    form.append('note', 'before');
+    form.append('campaignId', c.id);
+    form.append('file', new Blob([orderCsv(['u1', 'u2'])], { type: 'text/csv' }), 'r.csv');
+    form.append('other', new Blob(['user_id\nx9'], { type: 'text/csv' }), 'other.csv');
+    form.append('note', 'after');
+    const res = await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: form });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2 });
+  });
+
   it('answers 400 naming the body for a multipart request without a body (app.request in process)', async () => {
     const res = await makeTestApp().request('/api/campaigns/upload', {
       method: 'POST',
