@@ -58,6 +58,21 @@ describe('multipart reader', () => {
     expect(empty.get('f')?.data.length).toBe(0);
   });
 
+  it('finds Content-Disposition among other part headers in any order and case (.NET sends Content-Type first)', () => {
+    const parts = readMultipart(
+      bytes(
+        body(
+          'Content-Type: text/csv\r\ncontent-disposition: form-data; name=file; filename=r.csv\r\n\r\nu1',
+          'X-Note: a: b\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\nc1',
+        ),
+      ),
+      TYPE,
+    );
+    expect(parts.get('file')?.filename).toBe('r.csv');
+    expect(text(parts.get('file')?.data)).toBe('u1');
+    expect(text(parts.get('campaignId')?.data)).toBe('c1');
+  });
+
   it('ignores a part without a name and decodes %-escaped quotes in names', () => {
     const parts = readMultipart(
       bytes(body('Content-Type: text/plain\r\n\r\nx', 'Content-Disposition: form-data; name="a%22b"\r\n\r\ny')),
