@@ -68,6 +68,25 @@ describe('retention caps', () => {
     expect((await call<RecipientPage>(app, 'GET', `/__inspect/campaigns/${third}/recipients`)).body.total).toBe(4);
   });
 
+  it('drops only as many of the oldest campaigns as it takes to get back under each cap', async () => {
+    const app = makeTestApp({ maxCampaigns: 3, maxRecipients: 5 });
+    const ids = [];
+    for (const name of ['one', 'two', 'three', 'four']) ids.push(await createCampaign(app, name));
+    const kept = async () => {
+      const list = (await call<CampaignView[]>(app, 'GET', '/api/campaigns')).body;
+      return list.map((c) => c.name).sort();
+    };
+    expect(await kept()).toEqual(['four', 'three', 'two']);
+    await addRecipients(app, ids[1]!, ['a1', 'a2']);
+    await addRecipients(app, ids[2]!, ['b1', 'b2']);
+    await addRecipients(app, ids[3]!, ['c1', 'c2']); // 6 > 5: "two" and its 2 go, and no more
+    expect(await kept()).toEqual(['four', 'three']);
+    expect((await call<Health>(app, 'GET', '/__health')).body.retention).toMatchObject({
+      campaigns: { stored: 2, dropped: 2 },
+      recipients: { stored: 4, dropped: 2 },
+    });
+  });
+
   it('takes each cap from a flag or an environment variable, refusing 0', () => {
     const flags = ['--max-notifications', '7', '--max-journal', '8', '--max-campaigns', '9', '--max-recipients', '10'];
     expect(loadConfig(flags, {})).toMatchObject({
