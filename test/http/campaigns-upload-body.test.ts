@@ -5,16 +5,7 @@ import type { Recipient, Campaign } from '../../src/index.js';
  * a send, a reset or another upload that comes while a body is still arriving.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  expectApiError,
-  makeTestApp,
-  callOk,
-  type List,
-  errorOf,
-  call,
-  request,
-  type ErrorBody,
-} from '../helpers/app.js';
+import { expectApiError, makeTestApp, callOk, type List, errorOf, call, request } from '../helpers/app.js';
 import { createCampaign, CTA_CELL, orderCsv, upload } from '../helpers/campaigns.js';
 
 const TYPE = 'multipart/form-data; boundary=------------------------d74496d66958873e';
@@ -83,13 +74,11 @@ describe('POST /api/campaigns/upload: request body', () => {
   });
 
   it('answers 400 naming the body for a multipart request without a body (app.request in process)', async () => {
-    const res = await makeTestApp().request('/api/campaigns/upload', {
-      method: 'POST',
-      headers: { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE },
+    const res = await call(makeTestApp(), 'POST', '/api/campaigns/upload', undefined, {
+      headers: { 'content-type': TYPE },
     });
-    expect(res.status).toBe(400);
-    const body = (await res.json()) as ErrorBody;
-    expect(body.error).toMatchObject({ code: 'ERR_BAD_REQUEST', details: { body: 'malformed multipart/form-data' } });
+    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(errorOf(res).details).toEqual({ body: 'malformed multipart/form-data' });
   });
 
   it('answers 400 naming the file for invalid UTF-8, in a file part and in a text field', async () => {

@@ -88,11 +88,13 @@ describe('generateRecipientsCsv', () => {
   });
 });
 
-function fakeIo() {
+/** stdout and stderr as strings; with `failWith`, every write to stdout fails with that error code. */
+function fakeIo(failWith?: string) {
   let out = '';
   let err = '';
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, done) {
+      if (failWith !== undefined) return done(Object.assign(new Error(`write ${failWith}`), { code: failWith }));
       out += chunk.toString('utf8');
       done();
     },
@@ -166,19 +168,10 @@ describe('runGenerateCsv', () => {
   });
 
   it('exits 0 quietly when the reader of stdout goes away (| head), and 1 for another write error', async () => {
-    const failing = (code: string) => {
-      let err = '';
-      const stdout = new Writable({
-        write(_chunk, _encoding, done) {
-          done(Object.assign(new Error(`write ${code}`), { code }));
-        },
-      });
-      return { io: { stdout, stderr: { write: (text: string) => (err += text) } }, err: () => err };
-    };
-    const closed = failing('EPIPE');
+    const closed = fakeIo('EPIPE');
     expect(await runGenerateCsv([...base, '--rows', '30000'], closed.io)).toBe(0);
     expect(closed.err()).not.toContain('cannot write');
-    const full = failing('ENOSPC');
+    const full = fakeIo('ENOSPC');
     expect(await runGenerateCsv([...base, '--rows', '30000'], full.io)).toBe(1);
     expect(full.err()).toContain('cannot write stdout: write ENOSPC');
   });
