@@ -158,7 +158,8 @@ export const templateChannel = (
   ...over,
 });
 
-const ALL = { offset: 0, limit: 1000 };
+/** Every record a contract test makes. */
+export const ALL = { offset: 0, limit: 1000 };
 const ids = (list: { id: string }[]) => list.map((x) => x.id);
 
 export function storeContract(name: string, factory: StoreFactory): void {

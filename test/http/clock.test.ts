@@ -1,7 +1,7 @@
 import type { ClockState, Campaign } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
 import { errorOf, expectApiError, makeTestApp, manualClock, call, send, callOk } from '../helpers/app.js';
-import { waitForCampaignStatus } from '../helpers/campaigns.js';
+import { createCampaign, waitForCampaignStatus } from '../helpers/campaigns.js';
 import type { AddRecipientsResult, CampaignView, DeliveryPage, Health } from '../helpers/api-types.js';
 
 describe('/__clock', () => {
@@ -131,9 +131,7 @@ describe('/__clock', () => {
   it('back to real time, a campaign scheduled in manual time starts if its time has passed, else waits', async () => {
     const app = makeTestApp({ clock: manualClock('2020-01-01T00:00:00.000Z') });
     const schedule = async (scheduledAt: string) => {
-      const campaign = (
-        await call<Campaign>(app, 'POST', '/api/campaigns', { name: 'x', templateId: 'plain', deliveryMode: 'batch' })
-      ).body;
+      const campaign = await createCampaign(app, { templateId: 'plain' });
       await callOk<AddRecipientsResult>(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['u1'] });
       await callOk<Campaign>(app, 'POST', `/api/campaigns/${campaign.id}/send`, { scheduledAt });
       return campaign.id;

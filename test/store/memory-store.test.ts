@@ -3,12 +3,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/index.js';
-import { journalEntry, storeContract } from '../helpers/store-contract.js';
+import { ALL, journalEntry, storeContract } from '../helpers/store-contract.js';
 
 storeContract('memory store', async (options) => createMemoryStore(options));
 
 describe('memory store: the journal body budget', () => {
-  const ALL = { offset: 0, limit: 100 };
   const body = (chars: number) => 'x'.repeat(chars);
 
   it('drops the oldest entries once the bodies kept pass it, and counts them', () => {
