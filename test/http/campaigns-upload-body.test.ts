@@ -73,6 +73,31 @@ describe('POST /api/campaigns/upload: request body', () => {
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2 });
   });
 
+  it('answers 400 naming a file or campaignId given twice, adding nothing to either campaign', async () => {
+    const app = makeTestApp();
+    const [a, b] = [await createCampaign(app), await createCampaign(app)];
+    const csv = () => new Blob([orderCsv(['u1', 'u2'])], { type: 'text/csv' });
+    // The second campaignId comes after the file was already read into an upload for the first.
+    const idAfterFile = new FormData();
+    idAfterFile.append('campaignId', a.id);
+    idAfterFile.append('file', csv(), 'r.csv');
+    idAfterFile.append('campaignId', b.id);
+    const twoFiles = new FormData();
+    twoFiles.append('file', csv(), 'r.csv');
+    twoFiles.append('campaignId', a.id);
+    twoFiles.append('file', csv(), 'again.csv');
+    for (const [form, field] of [
+      [idAfterFile, 'campaignId'],
+      [twoFiles, 'file'],
+    ] as const) {
+      const res = await call(app, 'POST', '/api/campaigns/upload', undefined, { raw: form });
+      expectApiError(res, 400, 'ERR_BAD_REQUEST');
+      expect(errorOf(res).details).toEqual({ [field]: 'is given more than once' });
+      expect(errorOf(res).devMessage).toContain(`${field}: is given more than once`);
+    }
+    expect([await recipientTotal(app, a.id), await recipientTotal(app, b.id)]).toEqual([0, 0]);
+  });
+
   it('answers 400 naming the body for a multipart request without a body (app.request in process)', async () => {
     const res = await call(makeTestApp(), 'POST', '/api/campaigns/upload', undefined, {
       headers: { 'content-type': TYPE },

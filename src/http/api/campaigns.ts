@@ -112,7 +112,7 @@ const malformed = (error: unknown) =>
 
 /**
  * docs/reference.md#upload-recipients-csv: multipart/form-data with a `file` part and a `campaignId` field (each
- * missing one is named). The CSV is parsed while the body streams in, yielding to the event
+ * missing or repeated one is named). The CSV is parsed while the body streams in, yielding to the event
  * loop between pieces: when the campaignId field comes first (curl and browsers send fields
  * in the order given), the file is read as it arrives; otherwise it is kept as received
  * and read once the field is known. Nothing is stored before the whole file is accepted.
@@ -132,7 +132,14 @@ async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: 
   }
   const appId = c.get('appId');
   let campaignId: string | null = null;
+  let campaignIdSeen = false;
   let fileSeen = false;
+  /**
+   * Fields sent more than once: refused, as a query parameter given twice is (validate.ts).
+   * Neither part can win: the first file may already be read into a session for the first
+   * campaignId, and a second file is not told from the first by intent.
+   */
+  const repeated = new Set<string>();
   /** File pieces received before the campaignId field. */
   let held: Uint8Array[] = [];
   let session: UploadSession | null = null;
@@ -158,6 +165,11 @@ async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: 
   const onPart = (name: string, filename: string | null): PartConsumer | null => {
     if (name === 'campaignId' && filename === null) {
       // A campaignId sent as a file part is not the field (as with FormData).
+      if (campaignIdSeen) {
+        repeated.add(name);
+        return null;
+      }
+      campaignIdSeen = true;
       const pieces: Uint8Array[] = [];
       return (data) => {
         pieces.push(Uint8Array.from(data));
@@ -165,10 +177,11 @@ async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: 
       };
     }
     if (name !== 'file') return null;
-    // A name sent twice keeps its last part (as hono's parseBody): start over.
+    if (fileSeen) {
+      repeated.add(name);
+      return null;
+    }
     fileSeen = true;
-    held = [];
-    session = null;
     if (campaignId !== null && campaignId !== '') {
       start();
       return feed;
@@ -203,6 +216,13 @@ async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: 
     }
   }
   if (framing !== null) throw malformed(framing);
+  if (repeated.size > 0) {
+    const names = [...repeated];
+    throw badRequest(
+      `Invalid upload form: ${names.map((name) => `${name}: is given more than once`).join('; ')}. Send one.`,
+      Object.fromEntries(names.map((name) => [name, 'is given more than once'])),
+    );
+  }
 
   // The form's fields against its schema. The file went (or goes) straight into the upload
   // session rather than being held, so what stands for it here is only whether it came.
