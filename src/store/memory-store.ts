@@ -84,7 +84,11 @@ const normaliseJournalEntry = (e: JournalEntry): JournalEntry => ({
 
 export interface MemoryStore extends Store {
   snapshot(): StoreData;
-  /** What snapshot() holds, without copying records: lists of references, deliveries built as read. */
+  /**
+   * What snapshot() holds, without copying records: lists of references, deliveries built as
+   * read. It stays the state of the moment it was taken while a write reads it over many
+   * turns, because no stored record is changed in place (an update stores a new one).
+   */
   persistable(): StoreSnapshot;
 }
 
@@ -175,7 +179,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     }
   }
 
-  function recipientById(entry: CampaignRecipients, id: string): Recipient | undefined {
+  /** Where recipient `id` is in the list, or -1. */
+  function recipientPosition(entry: CampaignRecipients, id: string): number {
     let position = entry.next;
     if (entry.list[position]?.id !== id) {
       if (entry.byId === null) {
@@ -184,10 +189,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         entry.byId = byId;
       }
       position = entry.byId.get(id) ?? -1;
-      if (position < 0) return undefined;
+      if (position < 0) return -1;
     }
     entry.next = position + 1;
-    return entry.list[position];
+    return position;
   }
 
   function pushJournal(entry: JournalEntry): void {
@@ -304,8 +309,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     updateRecipient(campaignId, recipientId, patch) {
       const entry = recipientsByCampaign.get(campaignId);
-      const r = entry && recipientById(entry, recipientId);
-      if (r) Object.assign(r, patch);
+      const position = entry ? recipientPosition(entry, recipientId) : -1;
+      // A new record, not the old one changed: a data file write under way holds the old
+      // ones (persistable), and must not show a recipient sent without its delivery.
+      if (entry && position >= 0) entry.list[position] = { ...entry.list[position]!, ...patch };
       changed();
     },
 

@@ -108,6 +108,34 @@ describe('lowdb store: the data file', () => {
     await store.close();
   });
 
+  it('writes one instant: a change made while a write is under way waits for the next write', async () => {
+    // A campaign marks recipients sent while a large write is still being built: a file that
+    // showed them sent without their deliveries would not agree with itself after a kill -9.
+    const file = freshFile();
+    const store = await openLowdbStore(file, { debounceMs: 60_000, maxWaitMs: 60_000 });
+    fill(store);
+    await store.flush();
+    const states = () => {
+      const data = JSON.parse(readFileSync(file, 'utf8'));
+      return {
+        deliveries: data.deliveries.length,
+        campaign: data.campaigns.find((c: { id: string }) => c.id === 'ca').status,
+        recipient: data.recipients.find((r: { id: string }) => r.id === 'ca-r1').status,
+      };
+    };
+    expect(states()).toEqual({ deliveries: 2, campaign: 'draft', recipient: 'pending' });
+    addDeliveries(store, [delivery(9)]); // something to write
+    const writing = store.flush();
+    // After the write has taken its state, before it serialises anything:
+    addDeliveries(store, [delivery(10)]);
+    store.updateCampaign('ca', { status: 'sending' });
+    store.updateRecipient('ca', 'ca-r1', { status: 'sent', deliveryId: 'd10' });
+    await writing;
+    expect(states()).toEqual({ deliveries: 3, campaign: 'draft', recipient: 'pending' });
+    await store.close();
+    expect(states()).toEqual({ deliveries: 4, campaign: 'sending', recipient: 'sent' });
+  });
+
   it('coalesces a burst of changes into one write, not one per change', async () => {
     const store = await openLowdbStore(freshFile(), { debounceMs: 60_000, maxWaitMs: 60_000 });
     const writes = vi.spyOn(SlicedJsonFile.prototype, 'write');
