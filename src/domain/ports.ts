@@ -257,7 +257,6 @@ export type EmulatorEvent =
   | { type: 'delivery'; delivery: Delivery }
   | { type: 'notification'; notification: NotificationRecord }
   | { type: 'campaign'; campaign: Campaign }
-  | { type: 'recipient'; recipient: Recipient }
   | { type: 'request'; entry: JournalEntry };
 
 export interface Events {

@@ -27,8 +27,6 @@ function payloadOf(event: EmulatorEvent): { appId: string | null; campaignId?: s
       return event.campaign;
     case 'notification':
       return event.notification;
-    case 'recipient':
-      return event.recipient;
     case 'request':
       return event.entry;
   }
