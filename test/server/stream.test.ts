@@ -187,3 +187,22 @@ describe('GET /__inspect/stream: a slow reader', () => {
     await reader.cancel();
   });
 });
+
+describe('GET /__inspect/deliveries?waitFor= over a socket', () => {
+  it('stops waiting, and listening, when the client hangs up', async () => {
+    emu = await start();
+    const bus = emu.app.emulator.events as unknown as { listenerCount(): number };
+    const before = bus.listenerCount();
+    const client = new AbortController();
+    const waiting = fetch(`${emu.url}/__inspect/deliveries?userId=nobody&waitFor=1&timeoutMs=300000`, {
+      signal: client.signal,
+    }).catch((error: unknown) => error);
+    for (let i = 0; i < 400 && bus.listenerCount() === before; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(bus.listenerCount()).toBe(before + 1);
+    client.abort();
+    expect(await waiting).toMatchObject({ name: 'AbortError' });
+    // Without the hang-up noticed, the listener would stay for the whole 5-minute timeout.
+    for (let i = 0; i < 200 && bus.listenerCount() > before; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(bus.listenerCount()).toBe(before);
+  });
+});

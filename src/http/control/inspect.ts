@@ -27,6 +27,7 @@ export function inspectRoutes({ store, events }: Pick<Emulator, 'store' | 'event
           () => store.countDeliveries(filter),
           waitFor,
           timeoutMs,
+          c.req.raw.signal,
         );
         return c.json(store.queryDeliveries(filter, { limit, offset, order }), reached ? 200 : 408);
       }
