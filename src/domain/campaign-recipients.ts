@@ -99,7 +99,7 @@ export function createRecipientService(deps: CampaignDeps) {
     return total;
   }
 
-  const service = {
+  return {
     addRecipients(appId: string, campaignId: string, userIds: string[]): { added: number; total: number } {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'adding recipients');
@@ -182,17 +182,9 @@ export function createRecipientService(deps: CampaignDeps) {
       };
     },
 
-    /** A whole file at once (see startUpload). */
-    upload(appId: string, campaignId: string, file: Uint8Array): UploadResult {
-      const session = service.startUpload(appId, campaignId);
-      session.write(file);
-      return session.finish();
-    },
-
     list(appId: string, campaignId: string, filter: { status?: string }, page: Page) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       return deps.store.listRecipients(campaign.id, filter, page);
     },
   };
-  return service;
 }

@@ -144,7 +144,6 @@ export function createCampaignService(deps: CampaignDeps) {
     },
 
     addRecipients: recipients.addRecipients,
-    upload: recipients.upload,
     startUpload: recipients.startUpload,
     listRecipients: recipients.list,
 
