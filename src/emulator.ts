@@ -80,8 +80,6 @@ export interface Emulator {
    * campaigns and (open mode) the app itself; scenarios and the clock are shared and stay.
    */
   reset(appId?: string): void;
-  /** Registers cleanup to run on close (timers, watchers). */
-  onClose(fn: () => void | Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -309,9 +307,6 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       clock.reset();
     },
     startedAt: realNow(),
-    onClose(fn) {
-      cleanups.push(fn);
-    },
     async close() {
       for (const fn of cleanups.splice(0)) await fn();
       clock.close();

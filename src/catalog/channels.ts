@@ -45,9 +45,6 @@ export function createChannelCatalog(store: Store, fixtures: FixtureChannel[] = 
       const list = catalog.list(appId);
       return list.find((ch) => ch.id === ref) ?? list.find((ch) => ch.key === ref);
     },
-    isFixture(appId, id) {
-      return fixtureViews(appId).some((ch) => ch.id === id);
-    },
   };
   return catalog;
 }

@@ -249,8 +249,6 @@ export interface ChannelCatalog {
   list(appId: string): Channel[];
   /** By id, then by key. */
   find(appId: string, ref: string): Channel | undefined;
-  /** Whether `id` is a fixture channel visible to the app. */
-  isFixture(appId: string, id: string): boolean;
 }
 
 export type EmulatorEvent =

@@ -40,10 +40,6 @@ export class Deque<T> {
     for (let i = this.#items.length - 1; i >= this.#head; i--) yield this.#items[i] as T;
   }
 
-  slice(start: number, end: number): T[] {
-    return this.#items.slice(this.#head + start, this.#head + end) as T[];
-  }
-
   toArray(): T[] {
     return this.#items.slice(this.#head) as T[];
   }
