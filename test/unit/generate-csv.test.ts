@@ -65,6 +65,41 @@ describe('generateRecipientsCsv', () => {
     expect(rows.every((r) => typeof (r.variables.shop as { data?: unknown }).data === 'string')).toBe(true);
   });
 
+  it('fills each family of key with its kind of value, every cell read back without a row error', () => {
+    // key → what its values look like (the key's words pick the faker generator)
+    const families: [string, RegExp][] = [
+      ['lastName', /^[A-Z][A-Za-z' -]+$/],
+      ['productName', /\S/],
+      ['storeName', /\S/],
+      ['city', /\S/],
+      ['country', /\S/],
+      ['email', /^[^@\s]+@[^@\s]+\.[a-z]+$/i],
+      ['phone', /\d/],
+      ['trackingUrl', /^https?:\/\//],
+      ['deliveryDate', /^\d{4}-\d{2}-\d{2}$/],
+      ['pickupTime', /^\d{1,2}:(00|15|30|45)$/],
+      ['totalAmount', /^\$\d+\.\d{2}$/],
+      ['discountPercent', /^\d+%$/],
+      ['bookingRef', /^BOO-\d+$/],
+      ['note', /^\w+( \w+){1,3}$/],
+    ];
+    const template = makeTemplate(
+      families.map(([key]) => ({ key, type: 'string', name: key, required: true })),
+      'families',
+    );
+    const result = parse(generateRecipientsCsv(template, 300, 11), template);
+    expect(result.errors).toEqual([]);
+    expect(result.rows).toHaveLength(300);
+    for (const [key, looks] of families) {
+      const values = result.rows.map((r) => r.variables[key]);
+      expect(
+        values.filter((v) => !looks.test(String(v))),
+        key,
+      ).toEqual([]);
+      expect(new Set(values).size, `${key} varies`).toBeGreaterThan(1);
+    }
+  });
+
   it('writes a file every fixture template accepts', () => {
     for (const template of loadTemplates('fixtures', '2030-01-01T00:00:00.000Z')) {
       const result = parse(generateRecipientsCsv(template, 40, 1), template);
