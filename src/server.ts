@@ -41,9 +41,22 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
   // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
   const openLowdbStore = async (...args: Parameters<typeof import('./store/lowdb-store.js').openLowdbStore>) =>
     (await import('./store/lowdb-store.js')).openLowdbStore(...args);
+  let app: EmulatorApp | undefined;
+  // A write that fails in the background (disk full, folder removed) is retried with the next
+  // change; the log says so once per different failure rather than once per retry.
+  let lastWriteError: string | undefined;
+  const onWriteError = (error: unknown) => {
+    const message =
+      `--data-file ${options.dataFile}: the state could not be saved (${(error as Error).message}); ` +
+      `it is tried again with the next change.`;
+    if (message !== lastWriteError) app?.emulator.logger.error(message);
+    lastWriteError = message;
+  };
   const store =
-    options.store ?? (options.dataFile ? await openLowdbStore(options.dataFile, retentionLimits(options)) : undefined);
-  let app: EmulatorApp;
+    options.store ??
+    (options.dataFile
+      ? await openLowdbStore(options.dataFile, { ...retentionLimits(options), onWriteError })
+      : undefined);
   try {
     app = createApp(store ? { ...options, store } : options);
   } catch (error) {

@@ -3,11 +3,11 @@
  * and a kill -9 in the middle of writes leaves a file that is still whole JSON.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, startEmulator } from '../../src/index.js';
 import { TEST_TEMPLATES } from '../helpers/app.js';
 
@@ -134,6 +134,34 @@ async function startCli(file: string): Promise<{ url: string; child: ChildProces
   }
   throw new Error('the CLI ended without a startup line');
 }
+
+describe('--data-file: a write that fails', () => {
+  it('is logged once, and the next change writes the newest state', async () => {
+    const folder = join(dir, 'comes-and-goes');
+    const file = join(folder, 'state.json');
+    const errors: string[] = [];
+    const logger = { error: (m: string) => errors.push(m), warn() {}, info() {}, debug() {} };
+    const emu = await startEmulator({ port: 0, dataFile: file, templates: TEST_TEMPLATES, watch: false, logger });
+    try {
+      rmSync(folder, { recursive: true }); // the folder goes away under the running emulator
+      for (const user of ['u1', 'u2']) {
+        expect((await sendOver(emu.url, greeting([user]))).status).toBe(200);
+        await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 5000 });
+        await new Promise((resolve) => setTimeout(resolve, 1200)); // a second write fails the same way
+      }
+      expect(errors).toEqual([
+        expect.stringMatching(/^--data-file .*state\.json: the state could not be saved \(ENOENT/),
+      ]);
+      mkdirSync(folder);
+      expect((await sendOver(emu.url, greeting(['u3']))).status).toBe(200);
+      await vi.waitFor(() => expect(existsSync(file)).toBe(true), { timeout: 5000 });
+      const users = (JSON.parse(readFileSync(file, 'utf8')).deliveries as { userId: string }[]).map((d) => d.userId);
+      expect(users).toEqual(['u1', 'u2', 'u3']);
+    } finally {
+      await emu.close();
+    }
+  });
+});
 
 describe('--data-file: SIGTERM', () => {
   it('writes pending changes before the CLI exits on SIGTERM', async () => {
