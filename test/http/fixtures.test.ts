@@ -2,7 +2,7 @@
  * Fixture templates (docs/reference.md#templates): file forms, variableSchema forms, defaults, stable IDs,
  * startup errors naming file and field, and reload on change keeping the last good set.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -261,6 +261,25 @@ describe('watching fixtures', () => {
   }
   const templatesCount = (app: EmulatorApp) => async () =>
     (await call<Health>(app, 'GET', '/__health')).body.templates as number;
+
+  it('reloads edits made after templates/ was swapped for a new folder, as pull writes it', async () => {
+    const dir = fixturesDir({ 'a.json': tpl('first') });
+    const app = createApp({ fixturesDir: dir, watch: true, logLevel: 'silent' });
+    opened.push(app);
+    expect(await templatesCount(app)()).toBe(1);
+    // pull: the new folder is written beside, renamed into place, and the old one removed.
+    const fresh = join(dir, 'templates.new');
+    mkdirSync(fresh);
+    writeFileSync(join(fresh, 'a.json'), JSON.stringify(tpl('first')));
+    writeFileSync(join(fresh, 'b.json'), JSON.stringify(tpl('second')));
+    renameSync(join(dir, 'templates'), join(dir, 'templates.old'));
+    renameSync(fresh, join(dir, 'templates'));
+    rmSync(join(dir, 'templates.old'), { recursive: true });
+    expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);
+    // An edit in the new folder: the watch set on the old one would never see it.
+    writeFileSync(join(dir, 'templates', 'c.json'), JSON.stringify(tpl('third')));
+    expect(await until(templatesCount(app), (n) => n === 3)).toBe(3);
+  });
 
   it('reloads on an edit and keeps the last good set after a bad edit, reporting the file', async () => {
     const dir = fixturesDir({ 'a.json': tpl('first') });
