@@ -208,46 +208,49 @@ function watchSources(platform: Platform, sources: Sources): Cleanup[] {
   const { fixturesDir, inline, readFixtures, appsFromFile, configuredApps, scenariosDir, scenarioFiles } =
     sources.watch;
   const cleanups: Cleanup[] = [];
-  if (options.watch && !inline) {
-    cleanups.push(
-      watchTemplates(fixturesDir, () => {
-        try {
-          const next = readFixtures();
-          templates.replaceFixtures(next.templates);
-          channels.replaceFixtures(next.channels);
-          logger.info(
-            `reloaded ${next.templates.length} template(s) and ${next.channels.length} channel(s) from ${fixturesDir}`,
-          );
-        } catch (error) {
-          logger.error(`fixture reload refused, keeping the previous templates:\n${(error as Error).message}`);
-        }
-      }),
+  // The fixtures folder has two watchers (templates, apps.json): one warning for it is enough.
+  const warned = new Set<string>();
+  const watching = {
+    warn: (message: string) => {
+      if (!warned.has(message)) logger.warn(message);
+      warned.add(message);
+    },
+  };
+  const reloadFixtures = () => {
+    try {
+      const next = readFixtures();
+      templates.replaceFixtures(next.templates);
+      channels.replaceFixtures(next.channels);
+      logger.info(
+        `reloaded ${next.templates.length} template(s) and ${next.channels.length} channel(s) from ${fixturesDir}`,
+      );
+    } catch (error) {
+      logger.error(`fixture reload refused, keeping the previous templates:\n${(error as Error).message}`);
+    }
+  };
+  if (options.watch && !inline) cleanups.push(watchTemplates(fixturesDir, reloadFixtures, watching));
+  let lastApps = JSON.stringify(configuredApps);
+  const reloadApps = () => {
+    let next: AppConfig[];
+    try {
+      next = loadAppsFile(fixturesDir);
+    } catch (error) {
+      logger.error(`apps.json reload refused, keeping the previous apps:\n${(error as Error).message}`);
+      return;
+    }
+    if (JSON.stringify(next) === lastApps) return;
+    lastApps = JSON.stringify(next);
+    apps.replace(next);
+    logger.info(
+      next.length
+        ? `reloaded ${join(fixturesDir, 'apps.json')}: ${next.length} app(s) ` +
+            `(${next.map((a) => a.appId).join(', ')}), auth strict`
+        : `${join(fixturesDir, 'apps.json')} is gone or empty: auth open`,
     );
-  }
-  if (options.watch && appsFromFile) {
-    let lastApps = JSON.stringify(configuredApps);
-    cleanups.push(
-      watchAppsFile(fixturesDir, () => {
-        let next: AppConfig[];
-        try {
-          next = loadAppsFile(fixturesDir);
-        } catch (error) {
-          logger.error(`apps.json reload refused, keeping the previous apps:\n${(error as Error).message}`);
-          return;
-        }
-        if (JSON.stringify(next) === lastApps) return;
-        lastApps = JSON.stringify(next);
-        apps.replace(next);
-        logger.info(
-          next.length
-            ? `reloaded ${join(fixturesDir, 'apps.json')}: ${next.length} app(s) ` +
-                `(${next.map((a) => a.appId).join(', ')}), auth strict`
-            : `${join(fixturesDir, 'apps.json')} is gone or empty: auth open`,
-        );
-      }),
-    );
-  }
-  if (options.watch && scenarioFiles) cleanups.push(watchScenarioDir(scenariosDir, () => scenarioFiles.reload()));
+  };
+  if (options.watch && appsFromFile) cleanups.push(watchAppsFile(fixturesDir, reloadApps, watching));
+  if (options.watch && scenarioFiles)
+    cleanups.push(watchScenarioDir(scenariosDir, () => scenarioFiles.reload(), watching));
   return cleanups;
 }
 

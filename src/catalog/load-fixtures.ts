@@ -15,7 +15,7 @@ import { ChannelsFileSchema } from '../schemas/channel-file.js';
 import { parseTemplateFile, toVariableArray, type TemplateFileEntry } from '../schemas/template-file.js';
 import { stableId, stableIdFromKey } from '../platform/random.js';
 import { AppsFileSchema, type AppConfig } from './apps.js';
-import { watchDirectory } from '../platform/watch-dir.js';
+import { watchDirectory, type WatchOptions } from '../platform/watch-dir.js';
 import { issueProblems } from '../schemas/issues.js';
 
 /**
@@ -295,10 +295,10 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
 }
 
 /** Calls `reload` (debounced) whenever a file under `dir/templates`, or `dir/channels.json`, changes. */
-export function watchTemplates(fixturesDir: string, reload: () => void): () => void {
-  const stopTemplates = watchDirectory(join(fixturesDir, 'templates'), reload);
+export function watchTemplates(fixturesDir: string, reload: () => void, options: WatchOptions = {}): () => void {
+  const stopTemplates = watchDirectory(join(fixturesDir, 'templates'), reload, options);
   // The folder itself (channels.json may not exist yet); apps.json edits reload the templates too, harmlessly.
-  const stopFolder = watchDirectory(fixturesDir, reload);
+  const stopFolder = watchDirectory(fixturesDir, reload, options);
   return () => {
     stopTemplates();
     stopFolder();
@@ -306,6 +306,6 @@ export function watchTemplates(fixturesDir: string, reload: () => void): () => v
 }
 
 /** Calls `reload` (debounced) whenever something directly in the fixtures folder changes (apps.json). */
-export function watchAppsFile(fixturesDir: string, reload: () => void): () => void {
-  return watchDirectory(fixturesDir, reload);
+export function watchAppsFile(fixturesDir: string, reload: () => void, options: WatchOptions = {}): () => void {
+  return watchDirectory(fixturesDir, reload, options);
 }

@@ -13,13 +13,23 @@ function inodeOf(dir: string): number | undefined {
   }
 }
 
+export interface WatchOptions {
+  debounceMs?: number;
+  /** Told when the folder cannot be watched (on Linux, most often the inotify watch limit). */
+  warn?: (message: string) => void;
+}
+
 /**
  * Returns the stop function; a folder that does not exist (or cannot be watched) is a no-op.
  * A folder replaced by another of the same name (a tool writes a new copy and renames it into
  * place, as `pull` does with templates/) is watched anew: a watch follows the folder it was
  * set on, which is then gone, and later edits would go unseen.
  */
-export function watchDirectory(dir: string, onChange: () => void, debounceMs = 100): () => void {
+export function watchDirectory(
+  dir: string,
+  onChange: () => void,
+  { debounceMs = 100, warn }: WatchOptions = {},
+): () => void {
   if (!existsSync(dir)) return () => {};
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
@@ -36,8 +46,12 @@ export function watchDirectory(dir: string, onChange: () => void, debounceMs = 1
       watcher.on('error', () => watcher?.close());
       watcher.unref();
       return true;
-    } catch {
+    } catch (error) {
       watcher = undefined;
+      warn?.(
+        `cannot watch ${dir} for changes (${(error as Error).message}): edits there take effect after a restart. ` +
+          `On Linux, raise fs.inotify.max_user_watches when the limit is reached; --no-watch silences this.`,
+      );
       return false;
     }
   };

@@ -10,7 +10,7 @@ import { ConfigError, ERROR_CODES } from '../domain/errors.js';
 import { depthExceeds, TOO_DEEP_TO_LOAD } from '../domain/json-depth.js';
 import { createScenarioSchema, describeScenarioIssues, type Scenario } from '../schemas/scenario-file.js';
 import type { ScenarioEngine } from './engine.js';
-import { watchDirectory } from '../platform/watch-dir.js';
+import { watchDirectory, type WatchOptions } from '../platform/watch-dir.js';
 
 /** Scenario files may name any error code of the contract's table (docs/reference.md#errors). */
 export const ScenarioSchema = createScenarioSchema(ERROR_CODES);
@@ -119,6 +119,6 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
 }
 
 /** Calls `reload` (debounced) whenever a file under `dir` changes; returns the stop function. */
-export function watchScenarioDir(dir: string, reload: () => void): () => void {
-  return watchDirectory(dir, reload);
+export function watchScenarioDir(dir: string, reload: () => void, options: WatchOptions = {}): () => void {
+  return watchDirectory(dir, reload, options);
 }
