@@ -296,9 +296,22 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
 
 /** Calls `reload` (debounced) whenever a file under `dir/templates`, or `dir/channels.json`, changes. */
 export function watchTemplates(fixturesDir: string, reload: () => void, options: WatchOptions = {}): () => void {
-  const stopTemplates = watchDirectory(join(fixturesDir, 'templates'), reload, options);
+  const templatesDir = join(fixturesDir, 'templates');
+  let templatesWatched = existsSync(templatesDir);
+  let stopTemplates = watchDirectory(templatesDir, reload, options);
   // The folder itself (channels.json may not exist yet); apps.json edits reload the templates too, harmlessly.
-  const stopFolder = watchDirectory(fixturesDir, reload, options);
+  const stopFolder = watchDirectory(
+    fixturesDir,
+    () => {
+      // templates/ made after the start (a first pull into the folder): watched from now on.
+      if (!templatesWatched && existsSync(templatesDir)) {
+        templatesWatched = true;
+        stopTemplates = watchDirectory(templatesDir, reload, options);
+      }
+      reload();
+    },
+    options,
+  );
   return () => {
     stopTemplates();
     stopFolder();

@@ -281,6 +281,21 @@ describe('watching fixtures', () => {
     expect(await until(templatesCount(app), (n) => n === 3)).toBe(3);
   });
 
+  it('watches a templates/ folder made after the start, as a first pull into the folder makes it', async () => {
+    const dir = fixturesDir({});
+    rmSync(join(dir, 'templates'), { recursive: true });
+    const app = createApp({ fixturesDir: dir, watch: true, logLevel: 'silent' });
+    opened.push(app);
+    expect(await templatesCount(app)()).toBe(0);
+    const fresh = join(dir, 'templates.new');
+    mkdirSync(fresh);
+    writeFileSync(join(fresh, 'a.json'), JSON.stringify(tpl('first')));
+    renameSync(fresh, join(dir, 'templates'));
+    expect(await until(templatesCount(app), (n) => n === 1)).toBe(1);
+    writeFileSync(join(dir, 'templates', 'b.json'), JSON.stringify(tpl('second')));
+    expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);
+  });
+
   it('reloads on an edit and keeps the last good set after a bad edit, reporting the file', async () => {
     const dir = fixturesDir({ 'a.json': tpl('first') });
     const errors: string[] = [];
