@@ -151,7 +151,7 @@ export interface FormPart {
   data: Uint8Array;
 }
 
-/** Every part of a whole body by field name; a name sent twice keeps its last part (as hono's parseBody). */
+/** Every part of a whole body by field name; a name sent twice keeps its last part. */
 export function readMultipart(body: Uint8Array, contentType: string): Map<string, FormPart> {
   const parts = new Map<string, FormPart>();
   const reader = createMultipartReader(contentType, (name, filename) => {

@@ -169,25 +169,32 @@ describe('POST /api/campaigns/upload: request body', () => {
     expect(res.body).toMatchObject({ recipientsAdded: 2, total: 2 });
   });
   it('answers 413 for a chunked body (no Content-Length) past the upload limit', async () => {
-    const app = makeTestApp({ uploadLimitBytes: 1024 });
-    const c = await createCampaign(app, { templateId: 'plain' });
-    const bytes = curlBody(c.id, `user_id\n${'u1234567\n'.repeat(500)}`);
-    const body = new ReadableStream({
-      start(controller) {
-        for (let i = 0; i < bytes.length; i += 500) controller.enqueue(bytes.subarray(i, i + 500));
-        controller.close();
-      },
-    });
-    const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE };
-    const res = await request(app, '/api/campaigns/upload', {
-      method: 'POST',
-      body,
-      headers,
-      duplex: 'half',
-    } as RequestInit);
-    expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
-    expect(await recipientTotal(app, c.id)).toBe(0);
+    // Also when an active scenario matches on campaignId, so reads the form before the route.
+    for (const scenario of [null, { match: { campaignId: 'elsewhere-*' }, fault: { error: 'ERR_OPERATION_FAILED' } }]) {
+      const app = makeTestApp({ uploadLimitBytes: 1024 });
+      if (scenario) {
+        await callOk(app, 'POST', '/__scenarios', { name: 'by-campaign', rules: [scenario] });
+        await callOk(app, 'PUT', '/__scenarios/active', { names: ['by-campaign'] });
+      }
+      const c = await createCampaign(app, { templateId: 'plain' });
+      const bytes = curlBody(c.id, `user_id\n${'u1234567\n'.repeat(500)}`);
+      const body = new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 500) controller.enqueue(bytes.subarray(i, i + 500));
+          controller.close();
+        },
+      });
+      const headers = { appid: 'app-test', apikey: 'key-test', 'content-type': TYPE };
+      const res = await request(app, '/api/campaigns/upload', {
+        method: 'POST',
+        body,
+        headers,
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status, JSON.stringify(scenario)).toBe(413);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+      expect(await recipientTotal(app, c.id)).toBe(0);
+    }
   });
 });
 

@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { Buffer } from 'node:buffer';
-import { ApiError, badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../domain/errors.js';
 import type { UploadResult, UploadSession } from '../../domain/campaign-recipients.js';
 import {
   AddRecipientsBodySchema,
@@ -21,6 +21,7 @@ import type { AppEnv } from '../context.js';
 import { createMultipartReader, type MultipartReader, type PartConsumer } from '../multipart.js';
 import { parseWith, readJsonBody } from '../validate.js';
 import { requestHeader } from '../plain-headers.js';
+import { tooLarge } from '../middleware/body-limit.js';
 
 /** The send body may be `{}` or absent altogether (both mean "send now"). */
 async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
@@ -47,21 +48,13 @@ function createYielder(): () => Promise<void> | undefined {
   };
 }
 
-/** The body and its content type; a form a scenario's body matcher has already read is serialised again. */
-async function uploadBody(
-  c: Context<AppEnv>,
-  type: string,
-  limit: number,
-): Promise<{ type: string; pieces: AsyncIterable<Uint8Array> }> {
-  if (!c.req.bodyCache.formData) return { type, pieces: bodyPieces(c, limit) };
-  const request = new Request('http://upload/', { method: 'POST', body: await c.req.formData() });
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  return {
-    type: request.headers.get('content-type') ?? '',
-    pieces: (async function* () {
-      yield* slices(bytes);
-    })(),
-  };
+/** The body in pieces: as it streams in, or the bytes a scenario's body matcher already read (within the limit). */
+function uploadBody(c: Context<AppEnv>, limit: number): AsyncIterable<Uint8Array> {
+  const read = (c.req.bodyCache as unknown as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer;
+  if (!read) return bodyPieces(c, limit);
+  return (async function* () {
+    yield* slices(new Uint8Array(await read));
+  })();
 }
 
 /** What the journal keeps of a body (64 KiB); one byte more tells it the body was longer. */
@@ -86,8 +79,7 @@ async function* bodyPieces(c: Context<AppEnv>, limit: number): AsyncGenerator<Ui
         prefix.set(take, kept);
         kept += take.length;
       }
-      if (size > limit)
-        throw new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
+      if (size > limit) throw tooLarge(limit);
       yield* slices(chunk);
     }
   } finally {
@@ -189,16 +181,15 @@ async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: 
     return (data) => void held.push(data);
   };
 
-  const body = await uploadBody(c, type, limit);
   let reader: MultipartReader;
   try {
-    reader = createMultipartReader(body.type, onPart);
+    reader = createMultipartReader(type, onPart);
   } catch (error) {
     throw malformed(error);
   }
   const yieldIfDue = createYielder();
   let framing: unknown = null;
-  for await (const piece of body.pieces) {
+  for await (const piece of uploadBody(c, limit)) {
     if (framing === null) {
       try {
         reader.write(piece);

@@ -24,7 +24,7 @@ export interface ApiGateDeps {
 export function apiGate({ options, apps, scenarios, clock }: ApiGateDeps): MiddlewareHandler<AppEnv> {
   const checkSize = limitBody(options);
   const authenticate = auth(apps);
-  const applyScenarios = scenarioFaults(scenarios, clock);
+  const applyScenarios = scenarioFaults(scenarios, clock, options);
   // A step may resolve to a Response (a scenario's raw answer) rather than void: Hono takes
   // either from the gate, as it would from three separate middlewares.
   return (c, next) => checkSize(c, (() => authenticate(c, (() => applyScenarios(c, next)) as Next)) as Next);

@@ -2,35 +2,65 @@
  * Request size limits: JSON bodies (default 50 MB) and CSV uploads (default 100 MB)
  * answer 413 ERR_PAYLOAD_TOO_LARGE past their limit.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { Buffer } from 'node:buffer';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 import type { EmulatorOptions } from '../../config.js';
 import { requestHeader } from '../plain-headers.js';
 
-export function limitBody(
-  options: Pick<EmulatorOptions, 'bodyLimitBytes' | 'uploadLimitBytes'>,
-): MiddlewareHandler<AppEnv> {
-  const tooLarge = (limit: number) => () => {
-    throw new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
-  };
+export type Limits = Pick<EmulatorOptions, 'bodyLimitBytes' | 'uploadLimitBytes'>;
+
+export const tooLarge = (limit: number) =>
+  new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
+
+const isUpload = (c: Context) => c.req.path.endsWith('/campaigns/upload');
+
+/** The limit of this request's body: the upload's for a CSV upload, the JSON one for the rest. */
+export const limitOf = (c: Context, limits: Limits) => (isUpload(c) ? limits.uploadLimitBytes : limits.bodyLimitBytes);
+
+/**
+ * The whole body, counted as it streams (a chunked body declares no length to check first):
+ * 413 past `limit`. The bytes are left in hono's body cache, where the route and the journal
+ * find them.
+ */
+export async function readLimitedBody(c: Context, limit: number): Promise<Uint8Array> {
+  const cache = c.req.bodyCache as unknown as { arrayBuffer?: Promise<ArrayBuffer> };
+  if (cache.arrayBuffer) return new Uint8Array(await cache.arrayBuffer);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const body = c.req.raw.body;
+  if (body) {
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  }
+  const bytes = new Uint8Array(Buffer.concat(chunks));
+  cache.arrayBuffer = Promise.resolve(bytes.buffer);
+  return bytes;
+}
+
+export function limitBody(options: Limits): MiddlewareHandler<AppEnv> {
   const json = bodyLimit({
     maxSize: options.bodyLimitBytes,
-    onError: tooLarge(options.bodyLimitBytes),
+    onError: () => {
+      throw tooLarge(options.bodyLimitBytes);
+    },
   });
   return (c, next) => {
-    const isUpload = c.req.path.endsWith('/campaigns/upload');
     // Same rule as hono's bodyLimit when the length is declared, but without touching
     // c.req.raw.body: that builds a full Request per call and halves send throughput (bench/).
     const length = requestHeader(c, 'content-length');
     if (length !== undefined && requestHeader(c, 'transfer-encoding') === undefined) {
-      const limit = isUpload ? options.uploadLimitBytes : options.bodyLimitBytes;
-      if (Number.parseInt(length, 10) > limit) tooLarge(limit)();
+      const limit = limitOf(c, options);
+      if (Number.parseInt(length, 10) > limit) throw tooLarge(limit);
       return next();
     }
     // An upload without a declared length is counted as it streams (http/api/campaigns.ts):
     // hono's bodyLimit would read all of it first.
-    return isUpload ? next() : json(c, next);
+    return isUpload(c) ? next() : json(c, next);
   };
 }

@@ -78,7 +78,6 @@ async function unreadRequestBody(c: Context<AppEnv>): Promise<Kept> {
   try {
     if (cache.text) return capText(await cache.text);
     if (cache.arrayBuffer) return capBinary(new Uint8Array(await cache.arrayBuffer));
-    if (cache.formData) return capBinary(new Uint8Array(await new Response(await cache.formData).arrayBuffer()));
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return NO_BODY;
     const length = requestHeader(c, 'content-length');
     if (length !== undefined) {

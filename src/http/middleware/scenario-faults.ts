@@ -12,6 +12,8 @@ import { faultError } from '../../scenario-engine/faults.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
 import { plainHeaders, requestHeader } from '../plain-headers.js';
+import { readMultipart } from '../multipart.js';
+import { limitOf, readLimitedBody, type Limits } from './body-limit.js';
 
 export const SCENARIO_HEADER = 'x-emulator-scenario';
 
@@ -61,30 +63,50 @@ const safeDecode = (segment: string): string => {
 
 const asString = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** Lenient: a body that is not JSON (or a form without the field) just leaves the facts empty. */
-async function readBodyFacts(
-  c: Context<AppEnv>,
-): Promise<{ body: unknown; form: Record<string, unknown> | undefined }> {
+/** What a rule may match in the body: the JSON value, or an upload form's text fields. */
+interface BodyFacts {
+  body: unknown;
+  form: Record<string, string> | undefined;
+}
+
+const NO_BODY_FACTS: BodyFacts = { body: undefined, form: undefined };
+
+/** A form's text fields (the file parts left out), a field sent twice by its last value. */
+function textFields(bytes: Uint8Array, type: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, part] of readMultipart(bytes, type))
+    if (part.filename === null) fields[name] = new TextDecoder().decode(part.data);
+  return fields;
+}
+
+/**
+ * Lenient: a body that is not JSON (or a form without the field) just leaves the facts empty,
+ * and the route reports the problem. A form is read within its limit, as the route would read
+ * it: a chunked upload declares no length to refuse it by.
+ */
+async function readBodyFacts(c: Context<AppEnv>, limits: Limits): Promise<BodyFacts> {
   const type = (requestHeader(c, 'content-type') ?? '').toLowerCase();
-  try {
-    if (/^application\/([\w.+-]*\+)?json\b/.test(type))
+  if (/^application\/([\w.+-]*\+)?json\b/.test(type)) {
+    try {
       return { body: JSON.parse(await c.req.text()), form: undefined };
-    if (type.startsWith('multipart/form-data'))
-      return { body: undefined, form: (await c.req.parseBody()) as Record<string, unknown> };
-  } catch {
-    /* not readable: body matchers fail, the route reports the problem */
+    } catch {
+      return NO_BODY_FACTS;
+    }
   }
-  return { body: undefined, form: undefined };
+  if (!type.startsWith('multipart/form-data')) return NO_BODY_FACTS;
+  const bytes = await readLimitedBody(c, limitOf(c, limits));
+  try {
+    return { body: undefined, form: textFields(bytes, type) };
+  } catch {
+    return NO_BODY_FACTS;
+  }
 }
 
 /**
  * A snapshot of the request as plain data: what the engine decides on now, and all that a
  * scheduled campaign's delivery-fault policy keeps of the request (never the context).
  */
-function snapshotFacts(
-  c: Context<AppEnv>,
-  { body, form }: { body: unknown; form: Record<string, unknown> | undefined },
-): RequestFacts {
+function snapshotFacts(c: Context<AppEnv>, { body, form }: BodyFacts): RequestFacts {
   const path = normalisePath(c.req.path);
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const template =
@@ -104,9 +126,7 @@ function snapshotFacts(
   };
 }
 
-const NO_BODY_FACTS = { body: undefined, form: undefined };
-
-export function scenarioFaults(engine: ScenarioEngine, clock: Clock): MiddlewareHandler<AppEnv> {
+export function scenarioFaults(engine: ScenarioEngine, clock: Clock, limits: Limits): MiddlewareHandler<AppEnv> {
   /** The scope is on the context; applies its delay and fault, if any, then the route. */
   async function apply(c: Context<AppEnv>, next: Next, { decision }: RequestScope): Promise<Response | void> {
     if (decision.delayMs > 0) await sleep(decision.delayMs);
@@ -146,7 +166,7 @@ export function scenarioFaults(engine: ScenarioEngine, clock: Clock): Middleware
     // facts are still taken: a scheduled campaign's policy reads the active set when it runs.
     const idle = names.length === 0 && !engine.hasActive();
     if (!idle && engine.needsBody(names))
-      return readBodyFacts(c).then((read) => apply(c, next, decide(c, snapshotFacts(c, read), names)));
+      return readBodyFacts(c, limits).then((read) => apply(c, next, decide(c, snapshotFacts(c, read), names)));
     const scope = decide(c, snapshotFacts(c, NO_BODY_FACTS), names);
     return scope.decision.delayMs > 0 || scope.decision.fault ? apply(c, next, scope) : next();
   };
