@@ -43,6 +43,8 @@ const API_ERRORS: Partial<Record<number, ErrorCode[]>> = {
   500: ['ERR_OPERATION_FAILED'],
 };
 const CONTROL_ERRORS: Partial<Record<number, ErrorCode[]>> = { 401: ['ERR_UNAUTHORIZED'] };
+/** What a control operation that takes a body may answer too: the JSON body limit holds there. */
+const CONTROL_BODY_ERRORS: Partial<Record<number, ErrorCode[]>> = { 413: ['ERR_PAYLOAD_TOO_LARGE'] };
 
 type Json = Record<string, unknown>;
 const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
@@ -99,7 +101,8 @@ function parameters(op: Operation): Json[] {
 
 function errorsOf(op: Operation, control: boolean): Map<number, ErrorCode[]> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const table of [control ? CONTROL_ERRORS : API_ERRORS, op.errors]) {
+  const planeErrors = control ? [CONTROL_ERRORS, ...(op.body ? [CONTROL_BODY_ERRORS] : [])] : [API_ERRORS];
+  for (const table of [...planeErrors, op.errors]) {
     for (const [status, codes] of Object.entries(table)) {
       const list = byStatus.get(Number(status)) ?? [];
       for (const code of codes ?? []) if (!list.includes(code)) list.push(code);

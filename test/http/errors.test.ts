@@ -130,6 +130,28 @@ describe('body limit', () => {
     expect(((await res.json()) as ErrorBody).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
   });
 
+  it('holds for the control plane too, declared or streamed, and lets a small body through', async () => {
+    const app = makeTestApp({ bodyLimitBytes: 200 });
+    const scenario = JSON.stringify({ name: 'big', description: 'x'.repeat(500), rules: [] });
+    const headers = { 'content-type': 'application/json' };
+    const declared = await request(app, '/__scenarios', {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(scenario)) },
+      body: scenario,
+    });
+    const streamed = await request(app, '/__scenarios', {
+      method: 'POST',
+      headers,
+      body: new Blob([scenario]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    for (const res of [declared, streamed]) {
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as ErrorBody).error.code).toBe('ERR_PAYLOAD_TOO_LARGE');
+    }
+    expect((await request(app, '/__clock', { method: 'POST', headers, body: '{"advanceMs":1000}' })).status).toBe(200);
+  });
+
   it('accepts a body under the limit', async () => {
     const app = makeTestApp({ bodyLimitBytes: 10_000 });
     expect(
