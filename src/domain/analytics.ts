@@ -73,9 +73,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     recordEvent(appId: string, body: RecordEventBody): { success: true; eventId: string } {
       if (!knownRef(appId, body.campaignId)) throw notFound('campaign or notification', body.campaignId);
       // Idempotent (docs/fidelity.md#analytics): the same eventType for the same user and campaign is kept once.
-      const same = deps.store
-        .listAnalyticsEvents(appId)
-        .find((e) => e.campaignId === body.campaignId && e.userId === body.userId && e.eventType === body.eventType);
+      const same = deps.store.findAnalyticsEvent(appId, body);
       if (same) return { success: true, eventId: same.id };
       const event: AnalyticsEvent = {
         id: `evt_${deps.ids.objectId()}`,

@@ -208,6 +208,11 @@ export interface Store {
   /** Recorded analytics events (POST /api/analytics/events), oldest first; cleared by clear(). */
   addAnalyticsEvent(event: AnalyticsEvent): void;
   listAnalyticsEvents(appId: string): readonly AnalyticsEvent[];
+  /** The app's event of this type for this user and campaign (or notification), if one was recorded. */
+  findAnalyticsEvent(
+    appId: string,
+    event: Pick<AnalyticsEvent, 'campaignId' | 'userId' | 'eventType'>,
+  ): AnalyticsEvent | undefined;
 
   /** Clears deliveries, notifications, campaigns (with recipients) and the journal; of one app when given. */
   clear(appId?: string): void;

@@ -130,6 +130,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const rowsKey = (appId: string, templateId: string) => `${appId}\u0000${templateId}`;
   const NO_ROWS: readonly TemplateChannelRecord[] = [];
   let analyticsEvents: AnalyticsEvent[] = [];
+  /** Each event by app, campaign, user and type: recording one checks for its twin without a scan. */
+  let eventsByKey = new Map<string, AnalyticsEvent>();
+  const eventKey = (appId: string, e: Pick<AnalyticsEvent, 'campaignId' | 'userId' | 'eventType'>) =>
+    `${appId}\u0000${e.campaignId}\u0000${e.userId}\u0000${e.eventType}`;
+  const indexEvents = () => {
+    eventsByKey = new Map(analyticsEvents.map((e) => [eventKey(e.appId, e), e]));
+  };
 
   function recipientsOf(campaignId: string): CampaignRecipients {
     let entry = recipientsByCampaign.get(campaignId);
@@ -230,6 +237,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const ch of data.channels ?? []) channels.set(appKey(ch.appId, ch.id), ch);
     for (const row of data.templateChannels ?? []) putRow(row);
     analyticsEvents = [...(data.analyticsEvents ?? [])];
+    indexEvents();
     const owners = [data.notifications, data.campaigns, data.templates, data.channels ?? [], analyticsEvents];
     const apps = new Set<string>();
     for (const records of owners) for (const { appId } of records) if (appId) apps.add(appId);
@@ -380,10 +388,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     addAnalyticsEvent(event) {
       analyticsEvents.push(event);
+      eventsByKey.set(eventKey(event.appId, event), event);
       changed();
     },
     listAnalyticsEvents(appId) {
       return analyticsEvents.filter((e) => e.appId === appId);
+    },
+    findAnalyticsEvent(appId, event) {
+      return eventsByKey.get(eventKey(appId, event));
     },
 
     clear(appId) {
@@ -395,6 +407,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         recipientsByCampaign.clear();
         recipientTotal = 0;
         analyticsEvents = [];
+        eventsByKey.clear();
       } else {
         deliveries.retain((d) => d.appId !== appId);
         notifications.retain((n) => n.appId !== appId);
@@ -404,6 +417,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
           removeCampaign(c.id);
         }
         analyticsEvents = analyticsEvents.filter((e) => e.appId !== appId);
+        indexEvents();
       }
       changed();
     },

@@ -3,6 +3,7 @@
  * implementation: memory-store.test.ts and lowdb-store.test.ts call it with a factory.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AnalyticsEvent } from '../../src/schemas/analytics.js';
 import type {
   Campaign,
   Delivery,
@@ -449,6 +450,33 @@ export function storeContract(name: string, factory: StoreFactory): void {
       expect(store.recipients('ca')).toEqual([]);
       expect(ids([...store.recipients('cb')])).toEqual(['cb-r1']);
       expect(ids(store.queryJournal({}, ALL).items)).toEqual(['j2']);
+    });
+
+    it('finds an analytics event by app, campaign, user and type, and not after a clear', async () => {
+      const store = await make();
+      const event = (id: string, appId: string, eventType: AnalyticsEvent['eventType']): AnalyticsEvent => ({
+        id,
+        appId,
+        campaignId: 'ca',
+        userId: 'user-1',
+        channelType: 'push',
+        eventType,
+        createdAt: at(1),
+      });
+      for (const e of [event('e1', 'app-a', 'viewed'), event('e2', 'app-b', 'viewed'), event('e3', 'app-a', 'clicked')])
+        store.addAnalyticsEvent(e);
+      const find = (appId: string, eventType: AnalyticsEvent['eventType'], userId = 'user-1') =>
+        store.findAnalyticsEvent(appId, { campaignId: 'ca', userId, eventType })?.id;
+      expect([find('app-a', 'viewed'), find('app-b', 'viewed'), find('app-a', 'clicked')]).toEqual(['e1', 'e2', 'e3']);
+      expect([find('app-b', 'clicked'), find('app-a', 'viewed', 'user-2'), find('app-a', 'delivered')]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      store.clear('app-a');
+      expect([find('app-a', 'viewed'), find('app-b', 'viewed')]).toEqual([undefined, 'e2']);
+      store.clear();
+      expect(find('app-b', 'viewed')).toBeUndefined();
     });
   });
 }
