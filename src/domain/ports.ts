@@ -16,11 +16,18 @@ export interface Clock {
   schedule(atMs: number, fn: () => void): () => void;
 }
 
+/** Ids reserved together, named by index when asked. */
+export interface IdRange {
+  (index: number): string;
+  /** The index `id` has in the range, or -1, found without naming every id of the range. */
+  indexOf(id: string): number;
+}
+
 export interface Ids {
   /** 24 lowercase hex characters, ObjectId-shaped (timestamp + random + counter). */
   objectId(): string;
   /** Reserves `count` consecutive ids (what `count` objectId() calls would give) and names them by index, lazily. */
-  objectIds(count: number): (index: number) => string;
+  objectIds(count: number): IdRange;
   /** `notif_` + 24 hex. */
   notificationId(): string;
 }

@@ -3,7 +3,7 @@
  * reproducible and two emulators in one process never share a stream.
  */
 import { createHash, randomInt } from 'node:crypto';
-import type { Clock, Ids, RandomSource } from '../domain/ports.js';
+import type { Clock, IdRange, Ids, RandomSource } from '../domain/ports.js';
 
 /** mulberry32: tiny, fast, good enough for fault probabilities and test data. */
 export function createRandom(seed?: number): RandomSource & { readonly seed: number } {
@@ -50,11 +50,18 @@ export function createIds(clock: Clock, random: RandomSource): Ids {
     counter = (counter + 1) % 0x1000000;
     return currentPrefix() + counterHex(counter);
   };
-  const objectIds = (count: number): ((index: number) => string) => {
-    const first = counter + 1;
+  const objectIds = (count: number): IdRange => {
+    const first = (counter + 1) % 0x1000000;
     counter = (counter + count) % 0x1000000;
     const runPrefix = currentPrefix();
-    return (index) => runPrefix + counterHex(first + index);
+    const idAt = (index: number) => runPrefix + counterHex(first + index);
+    // The prefix, then the counter read back from the last 6 hex digits (the range may wrap).
+    const indexOf = (id: string): number => {
+      if (id.length !== 24 || !id.startsWith(runPrefix)) return -1;
+      const index = (Number.parseInt(id.slice(18), 16) - first + 0x1000000) % 0x1000000;
+      return index < count && idAt(index) === id ? index : -1;
+    };
+    return Object.assign(idAt, { indexOf });
   };
   return { objectId, objectIds, notificationId: () => `notif_${objectId()}` };
 }

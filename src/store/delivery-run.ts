@@ -7,6 +7,7 @@
  */
 import type { Delivery } from '../schemas/records.js';
 import type {
+  IdRange,
   DeliveryBatch,
   DeliveryFailureMark,
   Ids,
@@ -43,7 +44,7 @@ export interface DeliveryRun {
   readonly shared: SharedDeliveryFields;
   readonly userIds: StringList;
   /** Delivery id of member `i` (a range reserved when the run is stored; see Ids.objectIds). */
-  readonly idAt: (i: number) => string;
+  readonly idAt: IdRange;
   readonly variables: PerUser<Record<string, unknown>>;
   readonly rendered: PerUser<Record<string, unknown>>;
   /** Failed members by index; every other member was sent. */

@@ -20,7 +20,8 @@ import type { TemplateChannelRecord } from '../../src/schemas/template-channels.
 export function addDeliveries(store: Store, deliveries: Delivery[]): void {
   for (const d of deliveries) {
     const { id, userId, variables, rendered, status, failureReason, scenario, ...shared } = d;
-    const ids = { objectId: () => id, objectIds: () => () => id, notificationId: () => id };
+    const objectIds = () => Object.assign(() => id, { indexOf: (other: string) => (other === id ? 0 : -1) });
+    const ids = { objectId: () => id, objectIds, notificationId: () => id };
     const failures = new Map(status === 'failed' ? [[0, { reason: failureReason ?? '', scenario }]] : []);
     const stored = store.addDeliveries(
       { shared, userIds: [userId], variables: { all: variables }, rendered: { all: rendered }, failures },

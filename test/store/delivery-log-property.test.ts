@@ -58,7 +58,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 /** Ids named after the op that asked for them. */
 const idsFor = (serial: number): Ids => ({
   objectId: () => `r${serial}`,
-  objectIds: () => (i) => `r${serial}-${i}`,
+  objectIds: (count) => {
+    const name = (i: number) => `r${serial}-${i}`;
+    const indexOf = (id: string) => {
+      const i = Number(id.slice(`r${serial}-`.length));
+      return Number.isInteger(i) && i >= 0 && i < count && name(i) === id ? i : -1;
+    };
+    return Object.assign(name, { indexOf });
+  },
   notificationId: () => `n${serial}`,
 });
 

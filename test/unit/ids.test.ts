@@ -32,6 +32,37 @@ describe('ids', () => {
     );
   });
 
+  it('finds each id of a range at its index, across the counter wrap, and no id of another range', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1, max: 0xffffff - 1 }), // the ids just before and after stay outside
+        fc.array(fc.nat(), { minLength: 1, maxLength: 20 }),
+        (seed, count, picks) => {
+          const { clock, ranged } = twins(seed);
+          const before = ranged.objectId();
+          const range = ranged.objectIds(count);
+          const after = ranged.objectId();
+          for (const pick of [0, count - 1, ...picks.map((p) => p % count)])
+            expect(range.indexOf(range(pick))).toBe(pick);
+          clock.advance(1000); // a later second: the same counters under another prefix
+          const later = ranged.objectIds(count);
+          for (const id of [
+            before,
+            after,
+            later(0),
+            later(count - 1),
+            before.toUpperCase(),
+            `${before}0`,
+            'x'.repeat(24),
+          ])
+            expect(range.indexOf(id), id).toBe(-1);
+        },
+      ),
+      { seed: 20261126, numRuns: 50 },
+    );
+  });
+
   it('gives 24 lowercase hex characters whose first 8 are the clock seconds, and never repeats within a range', () => {
     const { clock, ranged } = twins(7);
     const idAt = ranged.objectIds(0x1000000); // the whole counter space: wraps once
