@@ -59,6 +59,8 @@ export const EmulatorOptionsSchema = z.object({
   maxCampaigns: intFrom(1, 10_000_000).default(1_000),
   /** Recipients of every campaign together; past it the oldest campaigns go, whole. @default 1000000 */
   maxRecipients: intFrom(1, 100_000_000).default(1_000_000),
+  /** Recorded analytics events (POST /api/analytics/events), oldest dropped first. @default 1000000 */
+  maxAnalyticsEvents: intFrom(1, 100_000_000).default(1_000_000),
   /** @default "info" */
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** Apps for strict auth; when empty and fixtures have no apps.json, auth is open. */
@@ -80,6 +82,7 @@ export const retentionOf = (options: EmulatorOptions) => ({
   maxJournal: options.maxJournal,
   maxCampaigns: options.maxCampaigns,
   maxRecipients: options.maxRecipients,
+  maxAnalyticsEvents: options.maxAnalyticsEvents,
 });
 export type EmulatorOptionsInput = z.input<typeof EmulatorOptionsSchema>;
 
@@ -106,6 +109,7 @@ Flags (environment variable in brackets; flags win):
   --max-journal N      request journal entries kept            [EMULATOR_MAX_JOURNAL] (10000)
   --max-campaigns N    retention cap (with their recipients)   [EMULATOR_MAX_CAMPAIGNS] (1000)
   --max-recipients N   cap on all campaigns' recipients        [EMULATOR_MAX_RECIPIENTS] (1000000)
+  --max-analytics-events N  recorded analytics events kept     [EMULATOR_MAX_ANALYTICS_EVENTS] (1000000)
   --log-level L        silent|error|warn|info|debug (debug: one line per request)
                                                                [EMULATOR_LOG_LEVEL] (info)
   --body-limit SIZE    JSON body limit: bytes, or 512kb, 50mb  [EMULATOR_BODY_LIMIT] (50mb)
@@ -145,6 +149,7 @@ const SOURCES = {
   maxJournal: { flag: 'max-journal', env: 'EMULATOR_MAX_JOURNAL' },
   maxCampaigns: { flag: 'max-campaigns', env: 'EMULATOR_MAX_CAMPAIGNS' },
   maxRecipients: { flag: 'max-recipients', env: 'EMULATOR_MAX_RECIPIENTS' },
+  maxAnalyticsEvents: { flag: 'max-analytics-events', env: 'EMULATOR_MAX_ANALYTICS_EVENTS' },
   logLevel: { flag: 'log-level', env: 'EMULATOR_LOG_LEVEL' },
   bodyLimitBytes: { flag: 'body-limit', env: 'EMULATOR_BODY_LIMIT' },
   uploadLimitBytes: { flag: 'upload-limit', env: 'EMULATOR_UPLOAD_LIMIT' },

@@ -115,6 +115,8 @@ export interface StoreStats {
   droppedRecipients: number;
   journal: number;
   droppedJournal: number;
+  analyticsEvents: number;
+  droppedAnalyticsEvents: number;
 }
 
 /** The fields every delivery of one send shares, named as on Delivery (filters read either). */

@@ -152,6 +152,7 @@ export const HealthSchema = z.object({
     journal: RetentionCountSchema,
     campaigns: RetentionCountSchema,
     recipients: RetentionCountSchema,
+    analyticsEvents: RetentionCountSchema,
   }),
   clock: ClockStateSchema,
 });

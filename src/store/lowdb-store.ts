@@ -128,8 +128,8 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     }
   }
 
-  const { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients } = options;
-  const limits = { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients };
+  const { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients, maxAnalyticsEvents } = options;
+  const limits = { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients, maxAnalyticsEvents };
   const store = createMemoryStore({ ...limits, initial, onChange: schedule });
   // A missing file is created at once, so a bad path fails at start rather than later.
   dirty = true;

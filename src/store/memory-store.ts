@@ -53,6 +53,8 @@ export interface RetentionLimits {
   maxCampaigns?: number;
   /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 1_000_000 */
   maxRecipients?: number;
+  /** Recorded analytics events (oldest dropped first). @default 1_000_000 */
+  maxAnalyticsEvents?: number;
 }
 
 export interface MemoryStoreOptions extends RetentionLimits {
@@ -110,7 +112,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const maxJournalBodyChars = options.maxJournalBodyChars ?? 64 * 1024 * 1024;
   const maxCampaigns = options.maxCampaigns ?? 1_000;
   const maxRecipients = options.maxRecipients ?? 1_000_000;
-  const dropped = { journal: 0, campaigns: 0, recipients: 0 };
+  const maxAnalyticsEvents = options.maxAnalyticsEvents ?? 1_000_000;
+  const dropped = { journal: 0, campaigns: 0, recipients: 0, analyticsEvents: 0 };
   /** Recipients of every campaign together (kept as they change, for the cap). */
   let recipientTotal = 0;
   const changed = options.onChange ?? (() => {});
@@ -129,14 +132,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const templateChannels = new Map<string, Map<string, TemplateChannelRecord>>();
   const rowsKey = (appId: string, templateId: string) => `${appId}\u0000${templateId}`;
   const NO_ROWS: readonly TemplateChannelRecord[] = [];
-  let analyticsEvents: AnalyticsEvent[] = [];
+  let analyticsEvents = new Deque<AnalyticsEvent>();
   /** Each event by app, campaign, user and type: recording one checks for its twin without a scan. */
   let eventsByKey = new Map<string, AnalyticsEvent>();
   const eventKey = (appId: string, e: Pick<AnalyticsEvent, 'campaignId' | 'userId' | 'eventType'>) =>
     `${appId}\u0000${e.campaignId}\u0000${e.userId}\u0000${e.eventType}`;
-  const indexEvents = () => {
-    eventsByKey = new Map(analyticsEvents.map((e) => [eventKey(e.appId, e), e]));
+  /** Keeps `events` (oldest first) within the cap, and their index. */
+  const setEvents = (events: readonly AnalyticsEvent[]) => {
+    analyticsEvents = new Deque();
+    eventsByKey = new Map();
+    for (const e of events) pushEvent(e);
   };
+  function pushEvent(event: AnalyticsEvent): void {
+    analyticsEvents.push(event);
+    eventsByKey.set(eventKey(event.appId, event), event);
+    while (analyticsEvents.length > maxAnalyticsEvents) {
+      const oldest = analyticsEvents.shift()!;
+      const key = eventKey(oldest.appId, oldest);
+      if (eventsByKey.get(key) === oldest) eventsByKey.delete(key);
+      dropped.analyticsEvents++;
+    }
+  }
 
   function recipientsOf(campaignId: string): CampaignRecipients {
     let entry = recipientsByCampaign.get(campaignId);
@@ -236,9 +252,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const t of data.templates) templates.set(appKey(t.appId, t.id), t);
     for (const ch of data.channels ?? []) channels.set(appKey(ch.appId, ch.id), ch);
     for (const row of data.templateChannels ?? []) putRow(row);
-    analyticsEvents = [...(data.analyticsEvents ?? [])];
-    indexEvents();
-    const owners = [data.notifications, data.campaigns, data.templates, data.channels ?? [], analyticsEvents];
+    setEvents(data.analyticsEvents ?? []);
+    const owners = [
+      data.notifications,
+      data.campaigns,
+      data.templates,
+      data.channels ?? [],
+      data.analyticsEvents ?? [],
+    ];
     const apps = new Set<string>();
     for (const records of owners) for (const { appId } of records) if (appId) apps.add(appId);
     initialApps = [...apps];
@@ -387,12 +408,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
 
     addAnalyticsEvent(event) {
-      analyticsEvents.push(event);
-      eventsByKey.set(eventKey(event.appId, event), event);
+      pushEvent(event);
       changed();
     },
     listAnalyticsEvents(appId) {
-      return analyticsEvents.filter((e) => e.appId === appId);
+      const events: AnalyticsEvent[] = [];
+      for (const e of analyticsEvents) if (e.appId === appId) events.push(e);
+      return events;
     },
     findAnalyticsEvent(appId, event) {
       return eventsByKey.get(eventKey(appId, event));
@@ -406,8 +428,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         campaigns.clear();
         recipientsByCampaign.clear();
         recipientTotal = 0;
-        analyticsEvents = [];
-        eventsByKey.clear();
+        setEvents([]);
       } else {
         deliveries.retain((d) => d.appId !== appId);
         notifications.retain((n) => n.appId !== appId);
@@ -416,8 +437,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
           if (c.appId !== appId) continue;
           removeCampaign(c.id);
         }
-        analyticsEvents = analyticsEvents.filter((e) => e.appId !== appId);
-        indexEvents();
+        setEvents(analyticsEvents.toArray().filter((e) => e.appId !== appId));
       }
       changed();
     },
@@ -426,7 +446,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (appId === undefined) {
         deliveries = createDeliveryLog(maxDeliveries);
         notifications = createNotificationLog(maxNotifications);
-        dropped.journal = dropped.campaigns = dropped.recipients = 0;
+        dropped.journal = dropped.campaigns = dropped.recipients = dropped.analyticsEvents = 0;
         templates.clear();
         channels.clear();
         templateChannels.clear();
@@ -452,6 +472,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         droppedRecipients: dropped.recipients,
         journal: journal.length,
         droppedJournal: dropped.journal,
+        analyticsEvents: analyticsEvents.length,
+        droppedAnalyticsEvents: dropped.analyticsEvents,
       };
     },
     async flush() {},
@@ -472,7 +494,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         templates: [...templates.values()],
         channels: [...channels.values()],
         templateChannels: [...templateChannels.values()].flatMap((rows) => [...rows.values()]),
-        analyticsEvents: [...analyticsEvents],
+        analyticsEvents: analyticsEvents.toArray(),
       };
     },
     snapshot() {
@@ -486,7 +508,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         templates: [...templates.values()],
         channels: [...channels.values()],
         templateChannels: [...templateChannels.values()].flatMap((rows) => [...rows.values()]),
-        analyticsEvents: [...analyticsEvents],
+        analyticsEvents: analyticsEvents.toArray(),
       };
     },
   };

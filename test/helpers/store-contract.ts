@@ -414,6 +414,8 @@ export function storeContract(name: string, factory: StoreFactory): void {
         droppedRecipients: 0,
         journal: 0,
         droppedJournal: 0,
+        analyticsEvents: 0,
+        droppedAnalyticsEvents: 0,
       });
       expect(store.listRuntimeTemplates()).toEqual([]);
       expect(store.listChannels('app-a')).toEqual([]);

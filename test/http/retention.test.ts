@@ -45,7 +45,33 @@ describe('retention caps', () => {
       journal: { stored: 3, max: 3, dropped: 2 },
       campaigns: { stored: 0, max: 1_000, dropped: 0 },
       recipients: { stored: 0, max: 1_000_000, dropped: 0 },
+      analyticsEvents: { stored: 0, max: 1_000_000, dropped: 0 },
     });
+  });
+
+  it('keeps at most maxAnalyticsEvents events, dropping the oldest, and records a dropped one afresh', async () => {
+    const app = makeTestApp({ maxAnalyticsEvents: 2 });
+    const { notificationId } = (await send(app, plain(['u0']))).body as { notificationId: string };
+    const record = async (userId: string) =>
+      (
+        await call<{ eventId: string }>(app, 'POST', '/api/analytics/events', {
+          campaignId: notificationId,
+          userId,
+          channelType: 'in_app',
+          eventType: 'viewed',
+        })
+      ).body.eventId;
+    const [first, second] = [await record('u1'), await record('u2')];
+    expect(await record('u1')).toBe(first); // at the cap (N): kept, and found again
+    const third = await record('u3'); // N + 1: the oldest goes
+    const retention = async () => (await call<Health>(app, 'GET', '/__health')).body.retention.analyticsEvents;
+    expect(await retention()).toEqual({ stored: 2, max: 2, dropped: 1 });
+    expect([await record('u2'), await record('u3')]).toEqual([second, third]);
+    const again = await record('u1'); // dropped, so recorded anew (and u2 goes)
+    expect(again).not.toBe(first);
+    expect(await retention()).toEqual({ stored: 2, max: 2, dropped: 2 });
+    await call(app, 'POST', '/__reset');
+    expect(await retention()).toEqual({ stored: 0, max: 2, dropped: 0 });
   });
 
   it('drops the oldest campaigns with their recipients past either cap, keeping scheduled ones', async () => {
@@ -89,17 +115,19 @@ describe('retention caps', () => {
 
   it('takes each cap from a flag or an environment variable, refusing 0', () => {
     const flags = ['--max-notifications', '7', '--max-journal', '8', '--max-campaigns', '9', '--max-recipients', '10'];
+    flags.push('--max-analytics-events', '11');
     expect(loadConfig(flags, {})).toMatchObject({
-      options: { maxNotifications: 7, maxJournal: 8, maxCampaigns: 9, maxRecipients: 10 },
+      options: { maxNotifications: 7, maxJournal: 8, maxCampaigns: 9, maxRecipients: 10, maxAnalyticsEvents: 11 },
     });
     const env = {
       EMULATOR_MAX_NOTIFICATIONS: '1',
       EMULATOR_MAX_JOURNAL: '2',
       EMULATOR_MAX_CAMPAIGNS: '3',
       EMULATOR_MAX_RECIPIENTS: '4',
+      EMULATOR_MAX_ANALYTICS_EVENTS: '5',
     };
     expect(loadConfig([], env)).toMatchObject({
-      options: { maxNotifications: 1, maxJournal: 2, maxCampaigns: 3, maxRecipients: 4 },
+      options: { maxNotifications: 1, maxJournal: 2, maxCampaigns: 3, maxRecipients: 4, maxAnalyticsEvents: 5 },
     });
     expect(() => loadConfig(['--max-journal', '0'], {})).toThrow(/--max-journal/);
     expect(() => loadConfig([], { EMULATOR_MAX_RECIPIENTS: 'x' })).toThrow(/EMULATOR_MAX_RECIPIENTS/);

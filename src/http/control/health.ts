@@ -37,6 +37,11 @@ export function healthRoutes({ store, startedAt, apps, templates, scenarios, opt
         journal: { stored: stats.journal, max: options.maxJournal, dropped: stats.droppedJournal },
         campaigns: { stored: stats.campaigns, max: options.maxCampaigns, dropped: stats.droppedCampaigns },
         recipients: { stored: stats.recipients, max: options.maxRecipients, dropped: stats.droppedRecipients },
+        analyticsEvents: {
+          stored: stats.analyticsEvents,
+          max: options.maxAnalyticsEvents,
+          dropped: stats.droppedAnalyticsEvents,
+        },
       },
       clock: { now: clock.nowIso(), mode: clock.mode },
     });
