@@ -2,7 +2,7 @@
  * Fixture templates (docs/reference.md#templates): file forms, variableSchema forms, defaults, stable IDs,
  * startup errors naming file and field, and reload on change keeping the last good set.
  */
-import { mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -262,19 +262,24 @@ describe('watching fixtures', () => {
   const templatesCount = (app: EmulatorApp) => async () =>
     (await call<Health>(app, 'GET', '/__health')).body.templates as number;
 
+  /** What pull does: the new templates/ written beside, renamed into place, the old one removed. */
+  function swapInTemplates(dir: string, keys: string[]): void {
+    const fresh = join(dir, 'templates.new');
+    mkdirSync(fresh);
+    for (const key of keys) writeFileSync(join(fresh, `${key}.json`), JSON.stringify(tpl(key)));
+    const old = join(dir, 'templates.old');
+    const hadOne = existsSync(join(dir, 'templates'));
+    if (hadOne) renameSync(join(dir, 'templates'), old);
+    renameSync(fresh, join(dir, 'templates'));
+    if (hadOne) rmSync(old, { recursive: true });
+  }
+
   it('reloads edits made after templates/ was swapped for a new folder, as pull writes it', async () => {
     const dir = fixturesDir({ 'a.json': tpl('first') });
     const app = createApp({ fixturesDir: dir, watch: true, logLevel: 'silent' });
     opened.push(app);
     expect(await templatesCount(app)()).toBe(1);
-    // pull: the new folder is written beside, renamed into place, and the old one removed.
-    const fresh = join(dir, 'templates.new');
-    mkdirSync(fresh);
-    writeFileSync(join(fresh, 'a.json'), JSON.stringify(tpl('first')));
-    writeFileSync(join(fresh, 'b.json'), JSON.stringify(tpl('second')));
-    renameSync(join(dir, 'templates'), join(dir, 'templates.old'));
-    renameSync(fresh, join(dir, 'templates'));
-    rmSync(join(dir, 'templates.old'), { recursive: true });
+    swapInTemplates(dir, ['first', 'second']);
     expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);
     // An edit in the new folder: the watch set on the old one would never see it.
     writeFileSync(join(dir, 'templates', 'c.json'), JSON.stringify(tpl('third')));
@@ -287,10 +292,7 @@ describe('watching fixtures', () => {
     const app = createApp({ fixturesDir: dir, watch: true, logLevel: 'silent' });
     opened.push(app);
     expect(await templatesCount(app)()).toBe(0);
-    const fresh = join(dir, 'templates.new');
-    mkdirSync(fresh);
-    writeFileSync(join(fresh, 'a.json'), JSON.stringify(tpl('first')));
-    renameSync(fresh, join(dir, 'templates'));
+    swapInTemplates(dir, ['first']);
     expect(await until(templatesCount(app), (n) => n === 1)).toBe(1);
     writeFileSync(join(dir, 'templates', 'b.json'), JSON.stringify(tpl('second')));
     expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);
