@@ -4,7 +4,6 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { Buffer } from 'node:buffer';
 import { ApiError } from '../../domain/errors.js';
 import type { AppEnv } from '../context.js';
 import type { EmulatorOptions } from '../../config.js';
@@ -38,7 +37,13 @@ export async function readLimitedBody(c: Context, limit: number): Promise<Uint8A
       chunks.push(chunk);
     }
   }
-  const bytes = new Uint8Array(Buffer.concat(chunks));
+  // Copied once into a buffer of its own (Buffer.concat may hand out a view of a shared pool).
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
   cache.arrayBuffer = Promise.resolve(bytes.buffer);
   return bytes;
 }
