@@ -21,7 +21,7 @@ import type { AppEnv } from '../context.js';
 import { createMultipartReader, type MultipartReader, type PartConsumer } from '../multipart.js';
 import { parseWith, readJsonBody } from '../validate.js';
 import { requestHeader } from '../plain-headers.js';
-import { tooLarge } from '../middleware/body-limit.js';
+import { bodyBytesCache, tooLarge } from '../middleware/body-limit.js';
 
 /** The send body may be `{}` or absent altogether (both mean "send now"). */
 async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
@@ -50,7 +50,7 @@ function createYielder(): () => Promise<void> | undefined {
 
 /** The body in pieces: as it streams in, or the bytes a scenario's body matcher already read (within the limit). */
 function uploadBody(c: Context<AppEnv>, limit: number): AsyncIterable<Uint8Array> {
-  const read = (c.req.bodyCache as unknown as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer;
+  const read = bodyBytesCache(c).arrayBuffer;
   if (!read) return bodyPieces(c, limit);
   return (async function* () {
     yield* slices(new Uint8Array(await read));
@@ -83,10 +83,7 @@ async function* bodyPieces(c: Context<AppEnv>, limit: number): AsyncGenerator<Ui
       yield* slices(chunk);
     }
   } finally {
-    // Hono keeps promises in its body cache (its type names the resolved values).
-    (c.req.bodyCache as unknown as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(
-      prefix.slice(0, kept).buffer,
-    );
+    bodyBytesCache(c).arrayBuffer = Promise.resolve(prefix.slice(0, kept).buffer);
   }
 }
 
