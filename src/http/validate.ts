@@ -53,6 +53,9 @@ export async function readJsonBody<S extends z.ZodType>(c: Context<AppEnv>, sche
   return parseWith(schema, await readJson(c), 'request body');
 }
 
+/** A query parameter or form field sent twice: refused rather than picking one (a typo must not pass). */
+export const GIVEN_TWICE = 'is given more than once';
+
 interface QueryOptions {
   /** Parameters for which an empty value is an error rather than "absent" (a destructive scope like `appId`). */
   emptyIsError?: readonly string[];
@@ -72,7 +75,7 @@ export function parseQuery<S extends z.ZodObject>(c: Context, schema: S, options
   const seen = new Set<string>();
   for (const [name, value] of params) {
     if (!allowed.includes(name)) details[name] ??= 'is not a parameter of this endpoint';
-    else if (seen.has(name)) details[name] = 'is given more than once';
+    else if (seen.has(name)) details[name] = GIVEN_TWICE;
     else if (value === '' && options.emptyIsError?.includes(name)) details[name] = 'must not be empty';
     else if (value !== '') values[name] = value;
     seen.add(name);

@@ -19,7 +19,7 @@ import {
 import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
 import { createMultipartReader, type MultipartReader, type PartConsumer } from '../multipart.js';
-import { parseWith, readJsonBody } from '../validate.js';
+import { GIVEN_TWICE, parseWith, readJsonBody } from '../validate.js';
 import { requestHeader } from '../plain-headers.js';
 import { bodyBytesCache, tooLarge } from '../middleware/body-limit.js';
 
@@ -207,8 +207,8 @@ async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, limit: 
   if (repeated.size > 0) {
     const names = [...repeated];
     throw badRequest(
-      `Invalid upload form: ${names.map((name) => `${name}: is given more than once`).join('; ')}. Send one.`,
-      Object.fromEntries(names.map((name) => [name, 'is given more than once'])),
+      `Invalid upload form: ${names.map((name) => `${name}: ${GIVEN_TWICE}`).join('; ')}. Send one.`,
+      Object.fromEntries(names.map((name) => [name, GIVEN_TWICE])),
     );
   }
 
