@@ -1,7 +1,7 @@
 /**
- * distinctStrings takes one of three paths (sorting a list that looks ascending, a hash
- * table, sorting when the table probes too long); each must give what a Set gives, and
- * give the list itself back when nothing repeats.
+ * distinctStrings takes one of four paths (a few ascending runs searched in each other,
+ * sorting a list that looks ascending, a hash table, sorting when the table probes too
+ * long); each must give what a Set gives, and give the list itself back when nothing repeats.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,10 @@ const lists = fc.oneof(
   fc.array(id, { maxLength: 200 }).map((values) => values.sort()),
   fc.uniqueArray(id, { maxLength: 200 }),
   fc.uniqueArray(id, { maxLength: 200 }).map((values) => values.sort()),
+  // A few ascending runs, as ids numbered by an app make them (user-9, user-10…), sharing strings or not.
+  fc
+    .array(fc.uniqueArray(id, { maxLength: 60 }), { minLength: 2, maxLength: 20 })
+    .map((runs) => runs.flatMap((run) => run.sort())),
 );
 
 function check(probesPerValue: number | undefined) {
@@ -46,5 +50,36 @@ describe('distinctStrings', () => {
       const repeated = [...values, values[0] as string];
       expect(distinctStrings(repeated)).toEqual(values);
     }
+  });
+
+  it('finds a repeat between the runs of ids numbered by an app, wherever it sits', () => {
+    // user-0…user-9999 make four ascending runs of 10, 90, 900 and 9,000 ids.
+    const numbered = Array.from({ length: 10_000 }, (_, i) => `user-${i}`);
+    expect(distinctStrings(numbered)).toBe(numbered);
+    for (const [repeat, at] of [
+      [5, 20], // a short run's id in a longer run
+      [9_999, 3], // the longest run's last id in the shortest run
+      [150, 9_500], // an id of the middle run near the end
+      [0, 10_000], // the very first id, last
+    ] as const) {
+      const values = numbered.slice();
+      values.splice(at, 0, `user-${repeat}`);
+      const distinct = distinctStrings(values);
+      expect(distinct).toHaveLength(10_000);
+      expect(distinct).toEqual([...new Set(values)]);
+    }
+  });
+
+  it('gives the same for runs of like lengths and for more runs than it compares', () => {
+    const run = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => `id-${String(from + i).padStart(5, '0')}`);
+    const equalRuns = [...run(0, 500), ...run(250, 500)]; // two runs of 500 sharing 250 ids
+    expect(distinctStrings(equalRuns)).toEqual([...new Set(equalRuns)]);
+    const manyRuns = Array.from({ length: 40 }, (_, i) => run(i * 10, 10))
+      .flat()
+      .reverse();
+    expect(distinctStrings(manyRuns)).toBe(manyRuns);
+    const manyWithRepeat = [...manyRuns, 'id-00123'];
+    expect(distinctStrings(manyWithRepeat)).toEqual(manyRuns);
   });
 });
