@@ -103,6 +103,11 @@ export interface DeliveryBucket {
   failed: number;
 }
 
+/** A DeliveryBucket of the deliveries that went through one channel type. */
+export interface ChannelDeliveryBucket extends DeliveryBucket {
+  channel: string;
+}
+
 /** How many records of each kind the store holds, and how many its retention caps have dropped. */
 export interface StoreStats {
   deliveries: number;
@@ -173,6 +178,8 @@ export interface Store {
   getDelivery(id: string): Delivery | undefined;
   /** Matching deliveries counted per time bucket (`bucketMs` wide, from the epoch) and status. */
   countDeliveriesByTime(filter: DeliveryFilter, bucketMs: number): DeliveryBucket[];
+  /** The same per channel type a delivery went through (one that went through two counts in both). */
+  countDeliveriesByChannelAndTime(filter: DeliveryFilter, bucketMs: number): ChannelDeliveryBucket[];
 
   addNotification(record: NotificationRecord): void;
   queryNotifications(filter: NotificationFilter, page: Page): ListResult<NotificationRecord>;

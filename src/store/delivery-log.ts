@@ -5,7 +5,14 @@
  * appends, and lookups stay fast at a million deliveries.
  */
 import type { Delivery } from '../schemas/records.js';
-import type { DeliveryBucket, DeliveryFilter, ListResult, Page, SharedDeliveryFields } from '../domain/ports.js';
+import type {
+  ChannelDeliveryBucket,
+  DeliveryBucket,
+  DeliveryFilter,
+  ListResult,
+  Page,
+  SharedDeliveryFields,
+} from '../domain/ports.js';
 import { deliveryAt, memberStatus, type DeliveryRun } from './delivery-run.js';
 import { Deque } from './deque.js';
 import { deliveryMatcher, isFiltered } from './filters.js';
@@ -22,6 +29,8 @@ export interface DeliveryLog {
   find(id: string): Delivery | undefined;
   /** Matches per `bucketMs` bucket of createdAt and status, buckets in ascending order, empty ones left out. */
   countByTime(filter: DeliveryFilter, bucketMs: number): DeliveryBucket[];
+  /** As countByTime, per channel the deliveries went through (a delivery through two counts in both). */
+  countByChannelAndTime(filter: DeliveryFilter, bucketMs: number): ChannelDeliveryBucket[];
   /** Keeps only the deliveries whose shared fields `keep` accepts. */
   retain(keep: (d: SharedDeliveryFields) => boolean): void;
   toArray(): Delivery[];
@@ -52,6 +61,8 @@ const statusAt = (e: Entry, i: number): string => (e instanceof RunEntry ? membe
 const memberAt = (e: Entry, i: number): Delivery => (e instanceof RunEntry ? deliveryAt(e.run, i) : e);
 
 const ENTRY_KEYS = ['appId', 'notificationId', 'campaignId'] as const;
+/** countByTime's one group: every delivery, whatever its channels. */
+const ALL_CHANNELS = [''];
 
 /** `initial` is loaded under the cap; `initialDropped` then restores the persisted count. */
 export function createDeliveryLog(
@@ -216,6 +227,67 @@ export function createDeliveryLog(
     return { total: length, items };
   }
 
+  /**
+   * Matches counted per `bucketMs` bucket of createdAt and status, grouped by the keys
+   * `groupsOf` gives a run's shared fields (each bucket list ascending, empty buckets left
+   * out). A run without per-member filters is counted in one step: its size minus its failures.
+   */
+  function countBuckets(
+    filter: DeliveryFilter,
+    bucketMs: number,
+    groupsOf: (shared: SharedDeliveryFields) => readonly string[],
+  ): Map<string, DeliveryBucket[]> {
+    const matcher = deliveryMatcher(filter);
+    const perMember = filter.userId !== undefined || filter.status !== undefined;
+    const groups = new Map<string, Map<number, DeliveryBucket>>();
+    let lastCreatedAt = '';
+    let start = 0;
+    for (let e = 0; e < entries.length; e++) {
+      const entry = entries.at(e)!;
+      const shared = sharedOf(entry);
+      if (!matcher.shared(shared)) continue;
+      let sent = 0;
+      let failed = 0;
+      if (!(entry instanceof RunEntry)) {
+        if (perMember && !matcher.member(entry.userId, entry.status)) continue;
+        if (entry.status === 'failed') failed = 1;
+        else sent = 1;
+      } else if (perMember) {
+        for (let i = firstMember(entry); i < memberCount(entry); i++) {
+          const status = statusAt(entry, i);
+          if (!matcher.member(userAt(entry, i), status)) continue;
+          if (status === 'failed') failed++;
+          else sent++;
+        }
+      } else {
+        for (const index of entry.run.failures.keys()) if (index >= entry.start) failed++;
+        sent = memberCount(entry) - entry.start - failed;
+      }
+      if (sent + failed === 0) continue;
+      // Records made in the same second share one timestamp string: parsed once for all of them.
+      if (shared.createdAt !== lastCreatedAt) {
+        lastCreatedAt = shared.createdAt;
+        const time = Date.parse(lastCreatedAt);
+        start = time - (((time % bucketMs) + bucketMs) % bucketMs);
+      }
+      for (const group of groupsOf(shared)) {
+        let buckets = groups.get(group);
+        if (!buckets) groups.set(group, (buckets = new Map()));
+        let bucket = buckets.get(start);
+        if (!bucket) buckets.set(start, (bucket = { start, sent: 0, failed: 0 }));
+        bucket.sent += sent;
+        bucket.failed += failed;
+      }
+    }
+    const sorted = new Map<string, DeliveryBucket[]>();
+    for (const [group, buckets] of groups)
+      sorted.set(
+        group,
+        [...buckets.values()].sort((a, b) => a.start - b.start),
+      );
+    return sorted;
+  }
+
   function reset(): void {
     entries = new Deque();
     entryPositions = new Deque();
@@ -265,33 +337,11 @@ export function createDeliveryLog(
       return undefined;
     },
     countByTime(filter, bucketMs) {
-      const matcher = deliveryMatcher(filter);
-      const perMember = filter.userId !== undefined || filter.status !== undefined;
-      const buckets = new Map<number, DeliveryBucket>();
-      for (let e = 0; e < entries.length; e++) {
-        const entry = entries.at(e)!;
-        const shared = sharedOf(entry);
-        if (!matcher.shared(shared)) continue;
-        const time = Date.parse(shared.createdAt);
-        const start = time - (((time % bucketMs) + bucketMs) % bucketMs);
-        let bucket = buckets.get(start);
-        if (!bucket) buckets.set(start, (bucket = { start, sent: 0, failed: 0 }));
-        if (perMember || !(entry instanceof RunEntry)) {
-          for (let i = firstMember(entry); i < memberCount(entry); i++) {
-            const status = statusAt(entry, i);
-            if (perMember && !matcher.member(userAt(entry, i), status)) continue;
-            if (status === 'failed') bucket.failed++;
-            else bucket.sent++;
-          }
-          continue;
-        }
-        // A run without per-member filters: its size minus its failures still held.
-        let failed = 0;
-        for (const index of entry.run.failures.keys()) if (index >= entry.start) failed++;
-        bucket.failed += failed;
-        bucket.sent += memberCount(entry) - entry.start - failed;
-      }
-      return [...buckets.values()].filter((b) => b.sent + b.failed > 0).sort((a, b) => a.start - b.start);
+      return [...countBuckets(filter, bucketMs, () => ALL_CHANNELS).values()].flat();
+    },
+    countByChannelAndTime(filter, bucketMs) {
+      const counted = countBuckets(filter, bucketMs, (shared) => shared.channels);
+      return [...counted].flatMap(([channel, buckets]) => buckets.map((b) => ({ channel, ...b })));
     },
     frozen() {
       const captured = entries.toArray();

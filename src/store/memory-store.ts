@@ -285,6 +285,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     countDeliveriesByTime(filter, bucketMs) {
       return deliveries.countByTime(filter, bucketMs);
     },
+    countDeliveriesByChannelAndTime(filter, bucketMs) {
+      return deliveries.countByChannelAndTime(filter, bucketMs);
+    },
 
     addNotification(record) {
       notifications.add(record);

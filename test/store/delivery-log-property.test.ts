@@ -82,7 +82,7 @@ function storedRun(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRu
       campaignId: null,
       templateId: 't1',
       templateKey: 'welcome',
-      channels: ['push'],
+      channels: serial % 2 ? ['in_app', 'push'] : ['push'],
       mode: 'batch',
       title: null,
       tag: null,
@@ -106,7 +106,7 @@ function single(op: Extract<Op, { kind: 'add' }>, serial: number): Delivery {
     userId: USERS[op.user]!,
     templateId: 't2',
     templateKey: serial % 2 ? 'welcome' : 'other',
-    channels: ['push'],
+    channels: [['push'], ['email'], ['push', 'email']][serial % 3]!,
     mode: 'realtime',
     title: null,
     tag: null,
@@ -164,6 +164,21 @@ describe('delivery log against an array model', () => {
               expected.length
                 ? [{ start: Date.parse('2030-01-01T00:00:00.000Z'), sent: expected.length - failed, failed }]
                 : [],
+            );
+            // The same per channel, channels in the order the log first meets them.
+            const perChannel = new Map<string, { sent: number; failed: number }>();
+            for (const d of model.filter((m) => matches(m, op.filter)))
+              for (const channel of d.channels) {
+                const counts = perChannel.get(channel) ?? { sent: 0, failed: 0 };
+                counts[d.status === 'failed' ? 'failed' : 'sent']++;
+                perChannel.set(channel, counts);
+              }
+            expect(log.countByChannelAndTime(op.filter, 60_000)).toEqual(
+              [...perChannel].map(([channel, counts]) => ({
+                channel,
+                start: Date.parse('2030-01-01T00:00:00.000Z'),
+                ...counts,
+              })),
             );
             // Every live delivery is found by id; a dropped or unknown id is not.
             for (const d of model) expect(log.find(d.id)).toEqual(d);
