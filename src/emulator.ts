@@ -20,8 +20,7 @@ import {
   loadAppsFile,
   loadFixtures,
   parseInlineFixtures,
-  watchAppsFile,
-  watchTemplates,
+  watchFixtures,
 } from './catalog/load-fixtures.js';
 import { createChannelCatalog, type MutableChannelCatalog } from './catalog/channels.js';
 import { createMemoryStore } from './store/memory-store.js';
@@ -208,7 +207,7 @@ function watchSources(platform: Platform, sources: Sources): Cleanup[] {
   const { fixturesDir, inline, readFixtures, appsFromFile, configuredApps, scenariosDir, scenarioFiles } =
     sources.watch;
   const cleanups: Cleanup[] = [];
-  // The fixtures folder has two watchers (templates, apps.json): one warning for it is enough.
+  // A folder that cannot be watched is named once, however often a re-watch of it fails.
   const warned = new Set<string>();
   const watching = {
     warn: (message: string) => {
@@ -228,7 +227,6 @@ function watchSources(platform: Platform, sources: Sources): Cleanup[] {
       logger.error(`fixture reload refused, keeping the previous templates:\n${(error as Error).message}`);
     }
   };
-  if (options.watch && !inline) cleanups.push(watchTemplates(fixturesDir, reloadFixtures, watching));
   let lastApps = JSON.stringify(configuredApps);
   const reloadApps = () => {
     let next: AppConfig[];
@@ -248,7 +246,8 @@ function watchSources(platform: Platform, sources: Sources): Cleanup[] {
         : `${join(fixturesDir, 'apps.json')} is gone or empty: auth open`,
     );
   };
-  if (options.watch && appsFromFile) cleanups.push(watchAppsFile(fixturesDir, reloadApps, watching));
+  if (options.watch && !inline)
+    cleanups.push(watchFixtures(fixturesDir, reloadFixtures, appsFromFile ? reloadApps : undefined, watching));
   if (options.watch && scenarioFiles)
     cleanups.push(watchScenarioDir(scenariosDir, () => scenarioFiles.reload(), watching));
   return cleanups;

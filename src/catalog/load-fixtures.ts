@@ -294,21 +294,31 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
   return parsed.data;
 }
 
-/** Calls `reload` (debounced) whenever a file under `dir/templates`, or `dir/channels.json`, changes. */
-export function watchTemplates(fixturesDir: string, reload: () => void, options: WatchOptions = {}): () => void {
+/**
+ * Watches the fixtures folder with one watcher on it and one on templates/: `reloadFixtures`
+ * (debounced) after a change under templates/ or in the folder (channels.json), and
+ * `reloadApps`, when given, after a change in the folder (apps.json).
+ */
+export function watchFixtures(
+  fixturesDir: string,
+  reloadFixtures: () => void,
+  reloadApps: (() => void) | undefined,
+  options: WatchOptions = {},
+): () => void {
   const templatesDir = join(fixturesDir, 'templates');
   let templatesWatched = existsSync(templatesDir);
-  let stopTemplates = watchDirectory(templatesDir, reload, options);
-  // The folder itself (channels.json may not exist yet); apps.json edits reload the templates too, harmlessly.
+  let stopTemplates = watchDirectory(templatesDir, reloadFixtures, options);
   const stopFolder = watchDirectory(
     fixturesDir,
     () => {
       // templates/ made after the start (a first pull into the folder): watched from now on.
       if (!templatesWatched && existsSync(templatesDir)) {
         templatesWatched = true;
-        stopTemplates = watchDirectory(templatesDir, reload, options);
+        stopTemplates = watchDirectory(templatesDir, reloadFixtures, options);
       }
-      reload();
+      // Which file changed is not told reliably on every platform: both reloads are cheap.
+      reloadFixtures();
+      reloadApps?.();
     },
     options,
   );
@@ -316,9 +326,4 @@ export function watchTemplates(fixturesDir: string, reload: () => void, options:
     stopTemplates();
     stopFolder();
   };
-}
-
-/** Calls `reload` (debounced) whenever something directly in the fixtures folder changes (apps.json). */
-export function watchAppsFile(fixturesDir: string, reload: () => void, options: WatchOptions = {}): () => void {
-  return watchDirectory(fixturesDir, reload, options);
 }
