@@ -68,6 +68,10 @@ function liveFailures(e: Entry): number {
 }
 
 const ENTRY_KEYS = ['appId', 'notificationId', 'campaignId'] as const;
+/** Whether the filter names a user and nothing else. */
+const onlyUser = (filter: DeliveryFilter): boolean =>
+  Object.entries(filter).every(([key, value]) => value === undefined || key === 'userId');
+
 /** countByTime's one group: every delivery, whatever its channels. */
 const ALL_CHANNELS = [''];
 
@@ -141,16 +145,42 @@ export function createDeliveryLog(
     }
   }
 
-  /** The entry holding `position` (binary search: positions ascend along the log). */
-  function entryIndexOf(position: number): number {
-    let low = 0;
-    let high = entries.length - 1;
+  /** The entry holding `position`, at or after entry `from` (which starts at or before it): galloping, then binary. */
+  function entryIndexAfter(position: number, from: number): number {
+    let low = from;
+    let high = from + 1;
+    for (let step = 2; high < entries.length && entryPositions.at(high)! <= position; step *= 2) {
+      low = high;
+      high = low + step;
+    }
+    // The last entry starting at or before `position` is in [low, high).
+    return lastStartingBy(position, low, Math.min(high, entries.length) - 1);
+  }
+
+  /** The entry holding `position`, at or before entry `from`: the mirror of entryIndexAfter. */
+  function entryIndexBefore(position: number, from: number): number {
+    let high = from;
+    let low = from;
+    for (let step = 1; low > 0 && entryPositions.at(low)! > position; step *= 2) {
+      high = low - 1;
+      low = Math.max(0, low - step);
+    }
+    return lastStartingBy(position, low, high);
+  }
+
+  /** Binary search in [low, high] for the last entry starting at or before `position` (entry `low` does). */
+  function lastStartingBy(position: number, low: number, high: number): number {
     while (low < high) {
       const mid = (low + high + 1) >> 1;
       if (entryPositions.at(mid)! <= position) low = mid;
       else high = mid - 1;
     }
     return low;
+  }
+
+  /** The entry holding `position` (binary search: positions ascend along the log). */
+  function entryIndexOf(position: number): number {
+    return lastStartingBy(position, 0, entries.length - 1);
   }
 
   /** Counts every match and materialises only the requested window (in the page's order). */
@@ -175,11 +205,15 @@ export function createDeliveryLog(
       total++;
     };
     const source = candidates(filter, desc);
+    if (source.kind === 'members' && onlyUser(filter)) return userPage(filter.userId!, page);
     if (source.kind === 'members') {
       const firstLive = nextPosition - length;
+      // Positions come in order, so the next one's entry is searched from the last one's:
+      // a user with many deliveries costs a step or two per delivery, not a binary search.
+      let e = -1;
       for (const position of source.positions) {
         if (position < firstLive) continue; // defensive: dropped positions leave the index as they go
-        const e = entryIndexOf(position);
+        e = e < 0 ? entryIndexOf(position) : desc ? entryIndexBefore(position, e) : entryIndexAfter(position, e);
         const entry = entries.at(e)!;
         if (matcher.shared(sharedOf(entry))) visitIfMember(entry, position - entryPositions.at(e)!);
       }
@@ -203,6 +237,23 @@ export function createDeliveryLog(
     if (source.kind === 'entries') for (const position of source.positions) scan(entryIndexOf(position));
     else if (desc) for (let e = entries.length - 1; e >= 0; e--) scan(e);
     else for (let e = 0; e < entries.length; e++) scan(e);
+    return { total, items };
+  }
+
+  /**
+   * A filter on the user alone: the index's count is the total, and only the page's window
+   * is built (a load test sending to one user, and a long-poll counting its deliveries after
+   * every send, would otherwise visit each of them every time).
+   */
+  function userPage(userId: string, page: Page): ListResult<Delivery> {
+    const total = byUser.count(userId);
+    const items: Delivery[] = [];
+    const end = Math.min(total, page.offset + page.limit);
+    for (let k = page.offset; k < end; k++) {
+      const position = byUser.positionAt(userId, page.order === 'desc' ? total - 1 - k : k)!;
+      const e = entryIndexOf(position);
+      items.push(memberAt(entries.at(e)!, position - entryPositions.at(e)!));
+    }
     return { total, items };
   }
 

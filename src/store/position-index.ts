@@ -33,6 +33,13 @@ export class PositionIndex {
     return current === undefined ? 0 : typeof current === 'number' ? 1 : current.length;
   }
 
+  /** The `i`-th position under `key`, oldest first. */
+  positionAt(key: string, i: number): number | undefined {
+    const current = this.#byKey.get(key);
+    if (typeof current === 'number') return i === 0 ? current : undefined;
+    return current?.at(i);
+  }
+
   /** Ascending, or newest first with `desc`. */
   positions(key: string, desc = false): Iterable<number> {
     const current = this.#byKey.get(key);

@@ -203,7 +203,8 @@ describe('delivery log against an array model', () => {
   });
 
   it('pages across runs alike whether a run is counted in one step or member by member', () => {
-    // Filters without a user count a run outside the page's window in one step;
+    // Filters without a user count a run outside the page's window in one step, a filter on
+    // the user alone reads its index, and a user with more walks it from entry to entry;
     // every window edge, inside a run and between runs, in both orders.
     const filters: DeliveryFilter[] = [
       { templateKey: 'welcome' },
@@ -211,9 +212,14 @@ describe('delivery log against an array model', () => {
       { appId: 'app-b', status: 'sent' },
       { status: 'failed' },
       { templateKey: 'other', status: 'pending' },
+      // Through the user index: the user alone (its count and window), and with other fields.
+      { userId: 'u1' },
+      { userId: 'u2', templateKey: 'welcome' },
+      { userId: 'u4', appId: 'app-b' },
+      { userId: 'u3', appId: 'app-a', status: 'sent' },
     ];
     fc.assert(
-      fc.property(fc.array(fc.oneof(addArb, runArb), { maxLength: 12 }), (ops) => {
+      fc.property(fc.array(fc.oneof(addArb, runArb), { maxLength: 40 }), (ops) => {
         const log = createDeliveryLog(1000);
         const model: Delivery[] = [];
         ops.forEach((op, serial) => {
