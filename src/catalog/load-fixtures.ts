@@ -306,16 +306,16 @@ export function watchFixtures(
   options: WatchOptions = {},
 ): () => void {
   const templatesDir = join(fixturesDir, 'templates');
-  let templatesWatched = existsSync(templatesDir);
   let stopTemplates = watchDirectory(templatesDir, reloadFixtures, options);
   const stopFolder = watchDirectory(
     fixturesDir,
     () => {
-      // templates/ made after the start (a first pull into the folder): watched from now on.
-      if (!templatesWatched && existsSync(templatesDir)) {
-        templatesWatched = true;
-        stopTemplates = watchDirectory(templatesDir, reloadFixtures, options);
-      }
+      // A change in the folder may be a new templates/: made after the start (a first pull),
+      // or deleted and made again (rm -r, cp -r), which a watch set on the old one never sees
+      // and whose inode may even be the old one's. So templates/ is watched afresh each time;
+      // the reload right after reads whatever changed in between.
+      stopTemplates();
+      stopTemplates = watchDirectory(templatesDir, reloadFixtures, options);
       // Which file changed is not told reliably on every platform: both reloads are cheap.
       reloadFixtures();
       reloadApps?.();

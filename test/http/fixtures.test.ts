@@ -298,6 +298,25 @@ describe('watching fixtures', () => {
     expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);
   });
 
+  it.each([0, 300])(
+    'watches a templates/ folder deleted and made again %i ms later (rm -r, then cp -r of another set)',
+    async (pauseMs) => {
+      const dir = fixturesDir({ 'a.json': tpl('first') });
+      const app = createApp({ fixturesDir: dir, watch: true, logLevel: 'silent' });
+      opened.push(app);
+      expect(await templatesCount(app)()).toBe(1);
+      rmSync(join(dir, 'templates'), { recursive: true });
+      // With a pause, the watch of the deleted folder sees it go first; without, both changes come at once.
+      await new Promise((r) => setTimeout(r, pauseMs));
+      mkdirSync(join(dir, 'templates'));
+      writeFileSync(join(dir, 'templates', 'a.json'), JSON.stringify([tpl('first'), tpl('second')]));
+      expect(await until(templatesCount(app), (n) => n === 2)).toBe(2);
+      // An edit in the new folder, which no watch was set on at the start.
+      writeFileSync(join(dir, 'templates', 'b.json'), JSON.stringify(tpl('third')));
+      expect(await until(templatesCount(app), (n) => n === 3)).toBe(3);
+    },
+  );
+
   it('reloads on an edit and keeps the last good set after a bad edit, reporting the file', async () => {
     const dir = fixturesDir({ 'a.json': tpl('first') });
     const errors: string[] = [];
