@@ -348,7 +348,10 @@ export function createDeliveryLog(
         const time = Date.parse(lastCreatedAt);
         start = time - (((time % bucketMs) + bucketMs) % bucketMs);
       }
-      for (const group of groupsOf(shared)) {
+      const keys = groupsOf(shared);
+      for (let k = 0; k < keys.length; k++) {
+        const group = keys[k]!;
+        if (keys.indexOf(group) < k) continue; // a channel named twice is delivered through once
         let buckets = groups.get(group);
         if (!buckets) groups.set(group, (buckets = new Map()));
         let bucket = buckets.get(start);

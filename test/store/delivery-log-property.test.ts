@@ -110,7 +110,7 @@ function single(op: Extract<Op, { kind: 'add' }>, serial: number): Delivery {
     userId: USERS[op.user]!,
     templateId: 't2',
     templateKey: serial % 2 ? 'welcome' : 'other',
-    channels: [['push'], ['email'], ['push', 'email']][serial % 3]!,
+    channels: [['push'], ['email'], ['push', 'email'], ['email', 'email']][serial % 4]!,
     mode: 'realtime',
     title: null,
     tag: null,
@@ -172,7 +172,7 @@ describe('delivery log against an array model', () => {
             // The same per channel, channels in the order the log first meets them.
             const perChannel = new Map<string, { sent: number; failed: number }>();
             for (const d of model.filter((m) => matches(m, op.filter)))
-              for (const channel of d.channels) {
+              for (const channel of new Set(d.channels)) {
                 const counts = perChannel.get(channel) ?? { sent: 0, failed: 0 };
                 counts[d.status === 'failed' ? 'failed' : 'sent']++;
                 perChannel.set(channel, counts);
