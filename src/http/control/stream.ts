@@ -10,6 +10,7 @@ import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { STREAM_EVENT_TYPES, StreamQuerySchema, type StreamQuery } from '../../schemas/control.js';
 import { parseQuery } from '../validate.js';
+import { realNow } from '../../platform/clock.js';
 
 /**
  * Events waiting for a client that reads slowly: past this many, new events are dropped
@@ -17,6 +18,9 @@ import { parseQuery } from '../validate.js';
  * event, `data: {"dropped": n}`, sent before the next event that does get through.
  */
 export const MAX_QUEUED_EVENTS = 10_000;
+
+/** Writing goes on for at most this long before the stream yields to other work. */
+const WRITE_SLICE_MS = 5;
 
 /** The record an event carries: what the stream sends as `data`. */
 function payloadOf(event: EmulatorEvent): { appId: string | null; campaignId?: string | null; userId?: string } {
@@ -71,6 +75,7 @@ export function streamRoutes({ events }: Pick<Emulator, 'events'>) {
         done = true;
         wake?.();
       });
+      let sliceStarted = realNow();
       try {
         await stream.write(': connected\n\n');
         while (!done) {
@@ -79,6 +84,7 @@ export function streamRoutes({ events }: Pick<Emulator, 'events'>) {
             head = 0;
             await new Promise<void>((resolve) => (wake = resolve));
             wake = undefined;
+            sliceStarted = realNow();
             continue;
           }
           if (dropped > 0) {
@@ -97,6 +103,12 @@ export function streamRoutes({ events }: Pick<Emulator, 'events'>) {
             head = 0;
           }
           await stream.writeSSE({ event: event.type, data: JSON.stringify(payloadOf(event)) });
+          // A socket takes each write at once, so the loop would send a whole 10,000-target batch
+          // in one turn of the event loop (~200 ms): it lets other requests in between slices.
+          if (realNow() - sliceStarted > WRITE_SLICE_MS) {
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            sliceStarted = realNow();
+          }
         }
       } finally {
         // Unsubscribe when the client disconnects (or the server closes the connection).
