@@ -5,7 +5,13 @@
  */
 import type { Campaign, Recipient, Template } from '../schemas/records.js';
 import { assertCampaignStatusChange, changeCampaignStatus } from './campaign-status.js';
-import { createContentCompiler, createDeliveryBatch, deliveredChannels, type DeliveryContext } from './deliveries.js';
+import {
+  createContentCompiler,
+  createDeliveryBatch,
+  deliveredChannels,
+  emitDeliveries,
+  type DeliveryContext,
+} from './deliveries.js';
 import type { CampaignDeps, DeliveryFaultPolicy } from './ports.js';
 import { rowContentByType } from './template-channels.js';
 
@@ -101,8 +107,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
         const failure = batch.failures.get(k);
         markRecipient(id, pending[k]!, failure ? 'failed' : 'sent', failure?.reason ?? null, stored.idAt(k), at);
       }
-      if (deps.events.hasSubscribers())
-        for (let k = 0; k < pending.length; k++) deps.events.emit({ type: 'delivery', delivery: stored.at(k) });
+      emitDeliveries(deps.events, stored);
     };
 
     const step = (): void => {

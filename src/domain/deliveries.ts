@@ -9,8 +9,10 @@ import type {
   DeliveryBatch,
   DeliveryFailureMark,
   DeliveryFaultPolicy,
+  Events,
   PerUser,
   SharedDeliveryFields,
+  StoredDeliveries,
 } from './ports.js';
 import { compileContent } from './variables.js';
 
@@ -158,4 +160,28 @@ export function createDeliveryBatch(
     rendered: 'all' in variables ? { all: render(variables.all) } : { each: variables.each.map(render) },
     failures,
   };
+}
+
+/** A `delivery` event whose record is built when first read (a class: its getter is shared, not one per event). */
+class DeliveryEvent {
+  readonly type = 'delivery';
+  #built: Delivery | undefined;
+  constructor(
+    private readonly stored: StoredDeliveries,
+    private readonly index: number,
+  ) {}
+  get delivery(): Delivery {
+    return (this.#built ??= this.stored.at(this.index));
+  }
+}
+
+/**
+ * One `delivery` event per stored delivery, when anyone listens. Each record is built when a
+ * listener first reads it, not as the send emits it: a long-poll only counts the events, and
+ * the event stream builds each one as it writes it, in slices, rather than all 10,000 of a
+ * batch within the send.
+ */
+export function emitDeliveries(events: Events, stored: StoredDeliveries): void {
+  if (!events.hasSubscribers()) return;
+  for (let i = 0; i < stored.length; i++) events.emit(new DeliveryEvent(stored, i));
 }

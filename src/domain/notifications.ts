@@ -7,7 +7,7 @@ import type { SendNotificationBody } from '../schemas/notifications.js';
 import type { Notification, Template } from '../schemas/records.js';
 import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
 import type { DeliveryFaultPolicy, PerUser, SendDeps } from './ports.js';
-import { createContentCompiler, createDeliveryBatch, deliveredChannels } from './deliveries.js';
+import { createContentCompiler, createDeliveryBatch, deliveredChannels, emitDeliveries } from './deliveries.js';
 import { declaredKeys, variablesChecker } from './variables.js';
 import { isJsonObject } from '../schemas/json-object.js';
 import { rowContentByType } from './template-channels.js';
@@ -201,8 +201,7 @@ export function createNotificationService(deps: SendDeps) {
       deps.store.addNotification(record);
       const stored = deps.store.addDeliveries(batch, deps.ids);
       deps.events.emit({ type: 'notification', notification: record });
-      if (deps.events.hasSubscribers())
-        for (let i = 0; i < targets.length; i++) deps.events.emit({ type: 'delivery', delivery: stored.at(i) });
+      emitDeliveries(deps.events, stored);
       return notification;
     },
   };
