@@ -61,6 +61,8 @@ export const EmulatorOptionsSchema = z.object({
   maxRecipients: intFrom(1, 100_000_000).default(1_000_000),
   /** Recorded analytics events (POST /api/analytics/events), oldest dropped first. @default 1000000 */
   maxAnalyticsEvents: intFrom(1, 100_000_000).default(1_000_000),
+  /** Apps open mode remembers (first seen longest ago forgotten first; configured apps always stay). @default 10000 */
+  maxApps: intFrom(1, 10_000_000).default(10_000),
   /** @default "info" */
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** Apps for strict auth; when empty and fixtures have no apps.json, auth is open. */
@@ -110,6 +112,7 @@ Flags (environment variable in brackets; flags win):
   --max-campaigns N    retention cap (with their recipients)   [EMULATOR_MAX_CAMPAIGNS] (1000)
   --max-recipients N   cap on all campaigns' recipients        [EMULATOR_MAX_RECIPIENTS] (1000000)
   --max-analytics-events N  recorded analytics events kept     [EMULATOR_MAX_ANALYTICS_EVENTS] (1000000)
+  --max-apps N         apps open mode remembers                [EMULATOR_MAX_APPS] (10000)
   --log-level L        silent|error|warn|info|debug (debug: one line per request)
                                                                [EMULATOR_LOG_LEVEL] (info)
   --body-limit SIZE    JSON body limit: bytes, or 512kb, 50mb  [EMULATOR_BODY_LIMIT] (50mb)
@@ -150,6 +153,7 @@ const SOURCES = {
   maxCampaigns: { flag: 'max-campaigns', env: 'EMULATOR_MAX_CAMPAIGNS' },
   maxRecipients: { flag: 'max-recipients', env: 'EMULATOR_MAX_RECIPIENTS' },
   maxAnalyticsEvents: { flag: 'max-analytics-events', env: 'EMULATOR_MAX_ANALYTICS_EVENTS' },
+  maxApps: { flag: 'max-apps', env: 'EMULATOR_MAX_APPS' },
   logLevel: { flag: 'log-level', env: 'EMULATOR_LOG_LEVEL' },
   bodyLimitBytes: { flag: 'body-limit', env: 'EMULATOR_BODY_LIMIT' },
   uploadLimitBytes: { flag: 'upload-limit', env: 'EMULATOR_UPLOAD_LIMIT' },

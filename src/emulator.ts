@@ -147,7 +147,7 @@ function loadSources(platform: Platform, overrides: EmulatorOverrides) {
   // EMULATOR_APPS / options.apps win over the fixtures' apps.json; inline fixtures mean no fixtures folder.
   const appsFromFile = !options.apps.length && !inline;
   const configuredApps: AppConfig[] = appsFromFile ? collect(() => loadAppsFile(fixturesDir), []) : options.apps;
-  const apps = createAppRegistry(configuredApps);
+  const apps = createAppRegistry(configuredApps, options.maxApps);
   // Open mode remembers apps on first use; those a data file holds records of used it before the restart.
   for (const appId of store.appsInInitialData()) apps.remember(appId);
 

@@ -153,6 +153,7 @@ export const HealthSchema = z.object({
     campaigns: RetentionCountSchema,
     recipients: RetentionCountSchema,
     analyticsEvents: RetentionCountSchema,
+    apps: RetentionCountSchema,
   }),
   clock: ClockStateSchema,
 });

@@ -46,7 +46,29 @@ describe('retention caps', () => {
       campaigns: { stored: 0, max: 1_000, dropped: 0 },
       recipients: { stored: 0, max: 1_000_000, dropped: 0 },
       analyticsEvents: { stored: 0, max: 1_000_000, dropped: 0 },
+      apps: { stored: 1, max: 10_000, dropped: 0 },
     });
+  });
+
+  it('remembers at most maxApps apps in open mode, forgetting the first seen, which may call again', async () => {
+    const app = makeTestApp({ maxApps: 2 });
+    const sendAs = async (appId: string) => (await send(app, plain(['u']), { appId })).status;
+    const health = async () => (await call<Health>(app, 'GET', '/__health')).body;
+    const listed = async () =>
+      (await call<{ items: { appId: string }[] }>(app, 'GET', '/__apps')).body.items.map((a) => a.appId);
+    expect([await sendAs('app-a'), await sendAs('app-b'), await sendAs('app-a')]).toEqual([200, 200, 200]);
+    expect((await health()).retention.apps).toEqual({ stored: 2, max: 2, dropped: 0 }); // N
+    expect(await sendAs('app-c')).toBe(200); // N + 1: app-a, seen first, is forgotten
+    expect((await health()).retention.apps).toEqual({ stored: 2, max: 2, dropped: 1 });
+    expect((await health()).apps).toBe(2);
+    expect(await listed()).toEqual(['app-b', 'app-c']);
+    // Its records stay, and a forgotten app calls again as before (and is remembered anew).
+    expect((await call<{ total: number }>(app, 'GET', '/__inspect/deliveries?appId=app-a')).body.total).toBe(2);
+    expect(await sendAs('app-a')).toBe(200);
+    expect(await listed()).toEqual(['app-a', 'app-c']);
+    expect((await health()).retention.apps).toEqual({ stored: 2, max: 2, dropped: 2 });
+    await call(app, 'POST', '/__reset');
+    expect((await health()).retention.apps).toEqual({ stored: 0, max: 2, dropped: 0 });
   });
 
   it('keeps at most maxAnalyticsEvents events, dropping the oldest, and records a dropped one afresh', async () => {

@@ -19,7 +19,7 @@ export function healthRoutes({ store, startedAt, apps, templates, scenarios, opt
       uptimeMs: Math.round(realNow() - startedAt),
       auth: apps.mode,
       templates: templates.count(),
-      apps: apps.list().length,
+      apps: apps.count(),
       activeScenarios: scenarios.active(),
       deliveries: stats.deliveries,
       droppedDeliveries: stats.droppedDeliveries,
@@ -42,6 +42,8 @@ export function healthRoutes({ store, startedAt, apps, templates, scenarios, opt
           max: options.maxAnalyticsEvents,
           dropped: stats.droppedAnalyticsEvents,
         },
+        // Open mode's remembered apps (configured ones are never dropped).
+        apps: { stored: apps.count(), max: options.maxApps, dropped: apps.dropped },
       },
       clock: { now: clock.nowIso(), mode: clock.mode },
     });
