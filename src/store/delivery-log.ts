@@ -90,8 +90,13 @@ export function createDeliveryLog(
   /** Each user's member positions; each app's, notification's and campaign's entry positions. */
   let byUser = new PositionIndex();
   let byEntryKey = ENTRY_KEYS.map(() => new PositionIndex());
-  /** Entries at the end not yet in the indexes. */
-  let unindexed = 0;
+  /**
+   * Entries at the end not yet in each index (the user index, then one per entry key). Each
+   * index catches up only when a query filters on its field: after a million realtime sends,
+   * a query by user need not first index a million notification ids.
+   */
+  let unindexedUsers = 0;
+  let unindexedKeys = ENTRY_KEYS.map(() => 0);
 
   function append(entry: Entry): void {
     const start = firstMember(entry);
@@ -100,37 +105,41 @@ export function createDeliveryLog(
     entryPositions.push(nextPosition - start);
     nextPosition += size;
     length += size;
-    unindexed++;
+    unindexedUsers++;
+    for (let k = 0; k < unindexedKeys.length; k++) unindexedKeys[k]!++;
     if (length > maxDeliveries) dropOldest(length - maxDeliveries);
   }
 
-  /** The app, notification and campaign keys of an entry, with their index. */
-  function forEachEntryKey(entry: Entry, fn: (index: PositionIndex, value: string) => void): void {
-    const shared = sharedOf(entry);
-    for (let k = 0; k < ENTRY_KEYS.length; k++) {
-      const value = shared[ENTRY_KEYS[k]!];
-      if (value !== null) fn(byEntryKey[k]!, value);
+  /** Brings the user index up to date with the log. */
+  function catchUpUsers(): void {
+    for (let e = entries.length - unindexedUsers; e < entries.length; e++) {
+      const entry = entries.at(e)!;
+      const position = entryPositions.at(e)!;
+      for (let i = firstMember(entry); i < memberCount(entry); i++) byUser.add(userAt(entry, i), position + i);
     }
+    unindexedUsers = 0;
   }
 
-  function indexEntry(entry: Entry, position: number): void {
-    forEachEntryKey(entry, (index, value) => index.add(value, position));
-    for (let i = firstMember(entry); i < memberCount(entry); i++) byUser.add(userAt(entry, i), position + i);
-  }
-
-  function catchUpIndexes(): void {
-    for (let e = entries.length - unindexed; e < entries.length; e++) indexEntry(entries.at(e)!, entryPositions.at(e)!);
-    unindexed = 0;
+  /** Brings the index of entry key `k` (app, notification, campaign) up to date with the log. */
+  function catchUpKey(k: number): void {
+    const key = ENTRY_KEYS[k]!;
+    const index = byEntryKey[k]!;
+    for (let e = entries.length - unindexedKeys[k]!; e < entries.length; e++) {
+      const value = sharedOf(entries.at(e)!)[key];
+      if (value !== null) index.add(value, entryPositions.at(e)!);
+    }
+    unindexedKeys[k] = 0;
   }
 
   function dropOldest(excess: number): void {
     while (excess > 0 && entries.length > 0) {
       const entry = entries.at(0)!;
       const position = entryPositions.at(0)!;
-      const indexed = entries.length > unindexed;
       const first = firstMember(entry);
       const gone = Math.min(memberCount(entry) - first, excess);
-      if (indexed) for (let i = first; i < first + gone; i++) byUser.removeOldest(userAt(entry, i), position + i);
+      // The entry is in an index unless it is among the entries that index has yet to take in.
+      if (entries.length > unindexedUsers)
+        for (let i = first; i < first + gone; i++) byUser.removeOldest(userAt(entry, i), position + i);
       length -= gone;
       dropped += gone;
       excess -= gone;
@@ -138,10 +147,14 @@ export function createDeliveryLog(
         (entry as RunEntry).start += gone; // only a run can lose part of itself
         continue;
       }
+      if (entries.length <= unindexedUsers) unindexedUsers--;
+      const shared = sharedOf(entry);
+      for (let k = 0; k < ENTRY_KEYS.length; k++) {
+        if (entries.length <= unindexedKeys[k]!) unindexedKeys[k]!--;
+        else if (shared[ENTRY_KEYS[k]!] !== null) byEntryKey[k]!.removeOldest(shared[ENTRY_KEYS[k]!]!, position);
+      }
       entries.shift();
       entryPositions.shift();
-      if (indexed) forEachEntryKey(entry, (index, value) => index.removeOldest(value, position));
-      else unindexed--;
     }
   }
 
@@ -264,7 +277,6 @@ export function createDeliveryLog(
   ): { kind: 'members' | 'entries'; positions: Iterable<number> } | { kind: 'all' } {
     // A filter on no indexed field scans anyway: it need not pay for bringing the indexes up to date.
     if (filter.userId === undefined && ENTRY_KEYS.every((key) => filter[key] === undefined)) return { kind: 'all' };
-    catchUpIndexes();
     let best: { kind: 'members' | 'entries'; positions: Iterable<number> } | { kind: 'all' } = { kind: 'all' };
     let bestSize = length;
     const consider = (kind: 'members' | 'entries', index: PositionIndex, value: string | undefined) => {
@@ -272,8 +284,12 @@ export function createDeliveryLog(
       best = { kind, positions: index.positions(value, desc) };
       bestSize = index.count(value);
     };
+    if (filter.userId !== undefined) catchUpUsers();
     consider('members', byUser, filter.userId);
-    ENTRY_KEYS.forEach((key, k) => consider('entries', byEntryKey[k]!, filter[key]));
+    ENTRY_KEYS.forEach((key, k) => {
+      if (filter[key] !== undefined) catchUpKey(k);
+      consider('entries', byEntryKey[k]!, filter[key]);
+    });
     return best;
   }
 
@@ -372,7 +388,8 @@ export function createDeliveryLog(
   function reset(): void {
     entries = new Deque();
     entryPositions = new Deque();
-    nextPosition = length = unindexed = 0;
+    nextPosition = length = unindexedUsers = 0;
+    unindexedKeys = ENTRY_KEYS.map(() => 0);
     byUser = new PositionIndex();
     byEntryKey = ENTRY_KEYS.map(() => new PositionIndex());
   }
