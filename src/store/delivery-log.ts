@@ -1,8 +1,9 @@
 /**
  * Deliveries in arrival order: single records and runs (delivery-run.ts) on one line
  * of positions, with a retention cap that drops the oldest first. The per-key indexes are
- * brought up to date when a filtered query needs them, not on every write: a send only
- * appends, and lookups stay fast at a million deliveries.
+ * brought up to date by the filtered queries that need them, a slice of at most 20 ms per
+ * query (scanning meanwhile), not on every write: a send only appends, no query holds the
+ * event loop long, and lookups stay fast at a million deliveries.
  */
 import type { Delivery } from '../schemas/records.js';
 import type {
@@ -13,7 +14,7 @@ import type {
   Page,
   SharedDeliveryFields,
 } from '../domain/ports.js';
-import { deliveryAt, memberStatus, type DeliveryRun } from './delivery-run.js';
+import { deliveryAt, indexesOf, memberStatus, type DeliveryRun } from './delivery-run.js';
 import { Deque } from './deque.js';
 import { deliveryMatcher, isFiltered } from './filters.js';
 import { PositionIndex } from './position-index.js';
@@ -75,11 +76,29 @@ const onlyUser = (filter: DeliveryFilter): boolean =>
 /** countByTime's one group: every delivery, whatever its channels. */
 const ALL_CHANNELS = [''];
 
+/**
+ * How long one query may spend bringing an index up to date. Past it the query answers by
+ * scanning, and the next query goes on where this one stopped: after a million sends the
+ * indexes are built over several queries instead of holding one for a quarter of a second
+ * or more.
+ */
+const CATCH_UP_BUDGET_MS = 20;
+
+/** A query's budget for catching up: told how many entries it has indexed so far, says whether to stop. */
+export type CatchUpBudget = () => (done: number) => boolean;
+
+/** CATCH_UP_BUDGET_MS of real time, the clock read before the first entry and every 64th (it costs too). */
+const timeBudget: CatchUpBudget = () => {
+  const deadline = performance.now() + CATCH_UP_BUDGET_MS;
+  return (done) => (done & 63) === 0 && performance.now() >= deadline;
+};
+
 /** `initial` is loaded under the cap; `initialDropped` then restores the persisted count. */
 export function createDeliveryLog(
   maxDeliveries: number,
   initial: readonly Delivery[] = [],
   initialDropped = 0,
+  { catchUpBudget = timeBudget }: { catchUpBudget?: CatchUpBudget } = {},
 ): DeliveryLog {
   let entries = new Deque<Entry>();
   /** Position of member 0 of each entry; live members hold positions [nextPosition - length, nextPosition). */
@@ -110,25 +129,30 @@ export function createDeliveryLog(
     if (length > maxDeliveries) dropOldest(length - maxDeliveries);
   }
 
-  /** Brings the user index up to date with the log. */
-  function catchUpUsers(): void {
-    for (let e = entries.length - unindexedUsers; e < entries.length; e++) {
+  /** Brings the user index up to date with the log, or as close as the budget allows; whether it is now. */
+  function catchUpUsers(spent: (done: number) => boolean): boolean {
+    let e = entries.length - unindexedUsers;
+    // Counted in members: a run of 10,000 is as much work as 10,000 single deliveries.
+    for (let done = 0; e < entries.length && !spent(done); e++) {
       const entry = entries.at(e)!;
       const position = entryPositions.at(e)!;
-      for (let i = firstMember(entry); i < memberCount(entry); i++) byUser.add(userAt(entry, i), position + i);
+      for (let i = firstMember(entry); i < memberCount(entry); i++, done++) byUser.add(userAt(entry, i), position + i);
     }
-    unindexedUsers = 0;
+    unindexedUsers = entries.length - e;
+    return unindexedUsers === 0;
   }
 
-  /** Brings the index of entry key `k` (app, notification, campaign) up to date with the log. */
-  function catchUpKey(k: number): void {
+  /** The same for the index of entry key `k` (app, notification, campaign). */
+  function catchUpKey(k: number, spent: (done: number) => boolean): boolean {
     const key = ENTRY_KEYS[k]!;
     const index = byEntryKey[k]!;
-    for (let e = entries.length - unindexedKeys[k]!; e < entries.length; e++) {
+    let e = entries.length - unindexedKeys[k]!;
+    for (let done = 0; e < entries.length && !spent(done); e++, done++) {
       const value = sharedOf(entries.at(e)!)[key];
       if (value !== null) index.add(value, entryPositions.at(e)!);
     }
-    unindexedKeys[k] = 0;
+    unindexedKeys[k] = entries.length - e;
+    return unindexedKeys[k] === 0;
   }
 
   function dropOldest(excess: number): void {
@@ -234,7 +258,16 @@ export function createDeliveryLog(
     }
     const scan = (e: number) => {
       const entry = entries.at(e)!;
+      // The user first: the cheapest test, and the one that fails most often.
+      if (needsUser && !(entry instanceof RunEntry) && entry.userId !== filter.userId) return;
       if (!matcher.shared(sharedOf(entry))) return;
+      // A user is looked for in the run's packed ids, not member by member (a scan while the
+      // user index catches up goes through a million members).
+      if (needsUser && entry instanceof RunEntry) {
+        const hits = indexesOf(entry.run.userIds, filter.userId!).filter((i) => i >= entry.start);
+        for (const i of desc ? hits.reverse() : hits) visitIfMember(entry, i);
+        return;
+      }
       // Without a user to look for, a run outside the page's window is counted in one step
       // (a long-poll counts on every send).
       if (!needsUser) {
@@ -284,11 +317,11 @@ export function createDeliveryLog(
       best = { kind, positions: index.positions(value, desc) };
       bestSize = index.count(value);
     };
-    if (filter.userId !== undefined) catchUpUsers();
-    consider('members', byUser, filter.userId);
+    // An index still behind when the budget runs out is not used this time: scanning answers.
+    const spent = catchUpBudget();
+    if (filter.userId !== undefined && catchUpUsers(spent)) consider('members', byUser, filter.userId);
     ENTRY_KEYS.forEach((key, k) => {
-      if (filter[key] !== undefined) catchUpKey(k);
-      consider('entries', byEntryKey[k]!, filter[key]);
+      if (filter[key] !== undefined && catchUpKey(k, spent)) consider('entries', byEntryKey[k]!, filter[key]);
     });
     return best;
   }
