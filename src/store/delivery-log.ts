@@ -220,6 +220,17 @@ export function createDeliveryLog(
     return lastStartingBy(position, 0, entries.length - 1);
   }
 
+  /**
+   * Finds the entries of positions given in order (ascending, or descending with `desc`), as
+   * an index lists them: each search starts from the previous one's entry, so a key with
+   * many deliveries costs a step or two per delivery, not a binary search over the log.
+   */
+  function entryWalker(desc: boolean): (position: number) => number {
+    let e = -1;
+    return (position) =>
+      (e = e < 0 ? entryIndexOf(position) : desc ? entryIndexBefore(position, e) : entryIndexAfter(position, e));
+  }
+
   /** Counts every match and materialises only the requested window (in the page's order). */
   function collect(filter: DeliveryFilter, page: Page): ListResult<Delivery> {
     const desc = page.order === 'desc';
@@ -245,12 +256,10 @@ export function createDeliveryLog(
     if (source.kind === 'members' && onlyUser(filter)) return userPage(filter.userId!, page);
     if (source.kind === 'members') {
       const firstLive = nextPosition - length;
-      // Positions come in order, so the next one's entry is searched from the last one's:
-      // a user with many deliveries costs a step or two per delivery, not a binary search.
-      let e = -1;
+      const entryOf = entryWalker(desc);
       for (const position of source.positions) {
         if (position < firstLive) continue; // defensive: dropped positions leave the index as they go
-        e = e < 0 ? entryIndexOf(position) : desc ? entryIndexBefore(position, e) : entryIndexAfter(position, e);
+        const e = entryOf(position);
         const entry = entries.at(e)!;
         if (matcher.shared(sharedOf(entry))) visitIfMember(entry, position - entryPositions.at(e)!);
       }
@@ -280,8 +289,10 @@ export function createDeliveryLog(
       if (desc) for (let i = memberCount(entry) - 1; i >= firstMember(entry); i--) visitIfMember(entry, i);
       else for (let i = firstMember(entry); i < memberCount(entry); i++) visitIfMember(entry, i);
     };
-    if (source.kind === 'entries') for (const position of source.positions) scan(entryIndexOf(position));
-    else if (desc) for (let e = entries.length - 1; e >= 0; e--) scan(e);
+    if (source.kind === 'entries') {
+      const entryOf = entryWalker(desc);
+      for (const position of source.positions) scan(entryOf(position));
+    } else if (desc) for (let e = entries.length - 1; e >= 0; e--) scan(e);
     else for (let e = 0; e < entries.length; e++) scan(e);
     return { total, items };
   }
