@@ -10,7 +10,7 @@ import type { AppEnv } from './http/context.js';
 import { errorResponse, onError, onNotFound } from './http/render-error.js';
 import { allowedMethodsOf } from './http/method-not-allowed.js';
 import { RememberingRouter } from './http/remembering-router.js';
-import { journal } from './http/middleware/journal.js';
+import { journal, requestRecorder } from './http/middleware/journal.js';
 import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
@@ -28,7 +28,8 @@ export type EmulatorApp = Hono<AppEnv> & {
 export function createApp(options: CreateAppOptions = {}): EmulatorApp {
   const emulator = createEmulator(options);
   const app = new Hono<AppEnv>({ router: new RememberingRouter() });
-  for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(emulator));
+  const recordRequest = requestRecorder(emulator);
+  for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(recordRequest));
   const api = apiRoutes(emulator);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
   app.route('/', controlRoutes(emulator));

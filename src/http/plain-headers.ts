@@ -8,7 +8,11 @@
  */
 import type { Context } from 'hono';
 
-type NodeHeaders = Record<string, string | string[] | undefined>;
+/** Node's parsed request headers (`IncomingMessage.headers`): lower-case names. */
+export type NodeHeaders = Record<string, string | string[] | undefined>;
+
+/** Reads one request header by its lower-case name, wherever the request came from. */
+export type HeaderReader = (name: string) => string | undefined;
 
 /** Repeated header lines as one value, joined with ", " as Headers.get joins them. */
 const joined = (value: string | string[]): string => (Array.isArray(value) ? value.join(', ') : value);
@@ -21,7 +25,11 @@ function nodeHeaders(c: Context): NodeHeaders | undefined {
  * the few single-valued ones (host, content-type, authorization…) of which Node keeps the first. */
 export function requestHeader(c: Context, name: string): string | undefined {
   const headers = nodeHeaders(c);
-  if (!headers) return c.req.header(name);
+  return headers ? nodeHeader(headers, name) : c.req.header(name);
+}
+
+/** requestHeader over Node's parsed headers, for code that has no hono context (http/send-lane.ts). */
+export function nodeHeader(headers: NodeHeaders, name: string): string | undefined {
   const value = headers[name];
   return value === undefined ? undefined : joined(value);
 }
@@ -30,11 +38,15 @@ export function requestHeader(c: Context, name: string): string | undefined {
  * records that keep them: the journal and a scenario's request facts. */
 export function plainHeaders(c: Context): Record<string, string> {
   const incoming = nodeHeaders(c);
+  if (incoming) return plainNodeHeaders(incoming);
   const headers: Record<string, string> = {};
-  if (!incoming) {
-    c.req.raw.headers.forEach((value, name) => (headers[name] = value));
-    return headers;
-  }
+  c.req.raw.headers.forEach((value, name) => (headers[name] = value));
+  return headers;
+}
+
+/** plainHeaders over Node's parsed headers. */
+export function plainNodeHeaders(incoming: NodeHeaders): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (const name in incoming) {
     const value = incoming[name];
     if (value !== undefined) headers[name] = joined(value);

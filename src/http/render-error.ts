@@ -29,23 +29,27 @@ export const CLIENT_CLOSED_REQUEST = 499;
 export const onError =
   (logger: Logger): ErrorHandler<AppEnv> =>
   (error, c) => {
-    if (error instanceof ApiError) return errorResponse(c, error);
-    if (clientHungUp(c)) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
-    if (error instanceof HTTPException && error.status === 413) {
-      return errorResponse(c, new ApiError('ERR_PAYLOAD_TOO_LARGE', 'The request body exceeds the configured limit.'));
-    }
-    if (error instanceof HTTPException && error.status < 500) {
-      return errorResponse(c, new ApiError('ERR_BAD_REQUEST', error.message || 'The request could not be read.'));
-    }
-    logger.error(`unexpected error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? String(error)}`);
-    return errorResponse(
-      c,
-      new ApiError(
-        'ERR_OPERATION_FAILED',
-        `Internal emulator error: ${(error as Error).message}. This is a bug in the emulator, not an injected fault.`,
-      ),
-    );
+    if (!(error instanceof ApiError) && clientHungUp(c)) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+    return errorResponse(c, asApiError(error, logger, `${c.req.method} ${c.req.path}`));
   };
+
+/**
+ * Any error as the ApiError the client is answered with: hono's own 4xx as their codes, and
+ * anything unexpected as ERR_OPERATION_FAILED, logged with its stack as an emulator bug.
+ * `where` names the request in the log (`POST /api/notifications/send`).
+ */
+export function asApiError(error: unknown, logger: Logger, where: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException && error.status === 413)
+    return new ApiError('ERR_PAYLOAD_TOO_LARGE', 'The request body exceeds the configured limit.');
+  if (error instanceof HTTPException && error.status < 500)
+    return new ApiError('ERR_BAD_REQUEST', error.message || 'The request could not be read.');
+  logger.error(`unexpected error on ${where}: ${(error as Error).stack ?? String(error)}`);
+  return new ApiError(
+    'ERR_OPERATION_FAILED',
+    `Internal emulator error: ${(error as Error).message}. This is a bug in the emulator, not an injected fault.`,
+  );
+}
 
 export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
   errorResponse(

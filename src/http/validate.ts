@@ -23,15 +23,23 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
   return result.data;
 }
 
+/** A JSON media type: application/json or application/<anything>+json, parameters allowed. */
+export const isJsonContentType = (type: string): boolean => /^application\/([\w.+-]*\+)?json\b/i.test(type.trim());
+
 export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const type = requestHeader(c, 'content-type') ?? '';
-  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
+  if (!isJsonContentType(type)) {
     throw badRequest(`Content-Type must be application/json (got "${type || 'none'}").`, {
       'content-type': 'must be application/json',
     });
   }
   const text = await c.req.text();
   c.set('requestText', text);
+  return parseJsonText(text);
+}
+
+/** A request body's text as a JSON value: refused when empty, malformed or nested too deep. */
+export function parseJsonText(text: string): unknown {
   if (text.trim() === '')
     throw badRequest('The request body is empty; send a JSON object.', { body: 'must be a JSON object' });
   let value: unknown;

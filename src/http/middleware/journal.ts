@@ -12,6 +12,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import type { JournalEntry } from '../../schemas/records.js';
+import type { AppliedRuleInfo } from '../../scenario-engine/engine.js';
 import { realNow } from '../../platform/clock.js';
 import { plainHeaders, requestHeader } from '../plain-headers.js';
 
@@ -60,6 +61,9 @@ const NO_RULES: JournalEntry['rules'] = Object.freeze([]) as unknown as JournalE
 const NOT_KEPT = { text: null, truncated: true } as const;
 
 type Kept = { text: string | null; truncated: boolean };
+
+/** A body's text as an entry keeps it: capped, and none when empty or not read. */
+export const keptText = (text: string | null): Kept => (text === null || text === '' ? NO_BODY : capText(text));
 
 /**
  * The request body as text: what a route already read (readJson keeps its text on the
@@ -131,7 +135,7 @@ const HEADER_SETS_KEPT = 1000;
  * send's cost: the garbage collector copies them as they survive and marks them while they
  * live (docs/performance.md).
  */
-function keptHeaders(): (c: Context<AppEnv>) => Record<string, string> {
+function keptHeaders(): (headers: Record<string, string>) => Record<string, string> {
   const known = new Map<string, Record<string, string>>();
   // The set kept last, and its names in order: a client calling in a loop sends the same
   // headers each time, which this compares without building the key.
@@ -146,8 +150,7 @@ function keptHeaders(): (c: Context<AppEnv>) => Record<string, string> {
     }
     return i === lastNames.length;
   };
-  return (c) => {
-    const headers = plainHeaders(c);
+  return (headers) => {
     for (const name of MASKED_HEADERS) if (name in headers) headers[name] = '***';
     if (isLast(headers)) return last!;
     // Neither names nor values can hold a line break (HTTP refuses them), so the key is unambiguous.
@@ -172,11 +175,68 @@ function queryOf(url: string): string {
   return url.slice(at + 1, hash < 0 ? undefined : hash);
 }
 
-export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
+/** One answered API request, as the journal takes it. */
+export interface AnsweredRequest {
+  method: string;
+  path: string;
+  /** The URL's query string, without its "?". */
+  query: string;
+  appId: string | null;
+  status: number;
+  errorCode: string | null;
+  /** The scenario rules that applied, in order (none: undefined or empty). */
+  rules: readonly AppliedRuleInfo[] | undefined;
+  /** Plain headers (plain-headers.ts), a copy of the request's own: secrets are masked in it. */
+  headers: Record<string, string>;
+  request: Kept;
+  response: Kept;
+  durationMs: number;
+}
+
+/** Takes an answered request into the journal, the debug log and the event stream. */
+export type RequestRecorder = (answered: AnsweredRequest) => void;
+
+/**
+ * The journal's one way in, shared by the middleware and the send lane (http/send-lane.ts),
+ * so that both keep the same entry for the same request (and share header sets).
+ */
+export function requestRecorder(emulator: Emulator): RequestRecorder {
   const { logger } = emulator;
   // `--log-level debug`: one line per request; decided once, so other levels pay nothing per request.
   const logRequests = logger.level === undefined || logger.level === 'debug';
   const headersOf = keptHeaders();
+  return (answered) => {
+    const { rules, request, response } = answered;
+    const last = rules?.at(-1);
+    const entry: JournalEntry = {
+      id: emulator.ids.objectId(),
+      time: emulator.clock.nowIso(),
+      method: answered.method,
+      path: answered.path,
+      query: answered.query,
+      appId: answered.appId,
+      status: answered.status,
+      errorCode: answered.errorCode,
+      scenario: last?.scenario ?? null,
+      rule: last?.rule ?? null,
+      rules: rules?.length ? rules.map((r) => ({ scenario: r.scenario, index: r.index, rule: r.rule })) : NO_RULES,
+      requestHeaders: headersOf(answered.headers),
+      requestBody: request.text,
+      requestBodyTruncated: request.truncated,
+      responseBody: response.text,
+      responseBodyTruncated: response.truncated,
+      durationMs: answered.durationMs,
+    };
+    emulator.store.addJournal(entry);
+    if (logRequests) logger.debug(requestLine(entry));
+    if (emulator.events.hasSubscribers()) emulator.events.emit({ type: 'request', entry });
+  };
+}
+
+/** The whole milliseconds and hundredths since `started` (realNow()). */
+export const durationSince = (started: number): number => Math.round((realNow() - started) * 100) / 100;
+
+export function journal(record: RequestRecorder): MiddlewareHandler<AppEnv> {
   const responseBody = responseBodyReader();
   return async (c, next) => {
     const started = realNow();
@@ -184,38 +244,25 @@ export function journal(emulator: Emulator): MiddlewareHandler<AppEnv> {
       await next();
     } finally {
       // c.get, not c.var: hono builds a fresh object on every c.var read (hot path, see bench/).
-      const durationMs = Math.round((realNow() - started) * 100) / 100;
-      const rules = c.get('scenarioScope')?.appliedRules();
-      const last = rules?.at(-1);
+      const durationMs = durationSince(started);
       const status = c.res.status;
       // Awaited only when not already at hand (a body the route never read, an in-process Response).
       const sent = status === 499 ? NO_BODY : requestBody(c);
       const read = sent instanceof Promise ? await sent : sent;
-      const request = read.text === '' ? NO_BODY : read;
       const answered = status === 499 ? NO_BODY : responseBody(c.res);
-      const response = answered instanceof Promise ? await answered : answered;
-      const entry: JournalEntry = {
-        id: emulator.ids.objectId(),
-        time: emulator.clock.nowIso(),
+      record({
         method: c.req.method,
         path: c.req.path,
         query: queryOf(c.req.url),
         appId: c.get('appId') ?? requestHeader(c, 'appid') ?? null,
         status,
         errorCode: c.get('errorCode') ?? null,
-        scenario: last?.scenario ?? null,
-        rule: last?.rule ?? null,
-        rules: rules?.length ? rules.map((r) => ({ scenario: r.scenario, index: r.index, rule: r.rule })) : NO_RULES,
-        requestHeaders: headersOf(c),
-        requestBody: request.text,
-        requestBodyTruncated: request.truncated,
-        responseBody: response.text,
-        responseBodyTruncated: response.truncated,
+        rules: c.get('scenarioScope')?.appliedRules(),
+        headers: plainHeaders(c),
+        request: read.text === '' ? NO_BODY : read,
+        response: answered instanceof Promise ? await answered : answered,
         durationMs,
-      };
-      emulator.store.addJournal(entry);
-      if (logRequests) logger.debug(requestLine(entry));
-      if (emulator.events.hasSubscribers()) emulator.events.emit({ type: 'request', entry });
+      });
     }
   };
 }

@@ -102,21 +102,33 @@ async function readBodyFacts(c: Context<AppEnv>, limits: Limits): Promise<BodyFa
   }
 }
 
+/** What the scenario engine is told of a request besides its body. */
+export interface RequestParts {
+  method: string;
+  path: string;
+  appId: string | null;
+  /** Plain headers (plain-headers.ts), a copy of the facts' own. */
+  headers: Record<string, string>;
+}
+
 /**
  * A snapshot of the request as plain data: what the engine decides on now, and all that a
  * scheduled campaign's delivery-fault policy keeps of the request (never the context).
  */
-function snapshotFacts(c: Context<AppEnv>, { body, form }: BodyFacts): RequestFacts {
-  const path = normalisePath(c.req.path);
+export function requestFacts(
+  { method, path: rawPath, appId, headers }: RequestParts,
+  { body, form }: BodyFacts = NO_BODY_FACTS,
+): RequestFacts {
+  const path = normalisePath(rawPath);
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const template =
     record.template !== null && typeof record.template === 'object' ? (record.template as Record<string, unknown>) : {};
   const fromPath = /^\/api\/campaigns\/([^/]+)/.exec(path)?.[1];
   return {
-    method: c.req.method,
+    method,
     path,
-    appId: c.get('appId') ?? null,
-    headers: plainHeaders(c),
+    appId,
+    headers,
     body,
     templateKey: asString(template.key) ?? asString(record.templateKey) ?? asString(record.templateId),
     campaignId:
@@ -125,6 +137,12 @@ function snapshotFacts(c: Context<AppEnv>, { body, form }: BodyFacts): RequestFa
       asString(form?.campaignId),
   };
 }
+
+const snapshotFacts = (c: Context<AppEnv>, read: BodyFacts): RequestFacts =>
+  requestFacts(
+    { method: c.req.method, path: c.req.path, appId: c.get('appId') ?? null, headers: plainHeaders(c) },
+    read,
+  );
 
 export function scenarioFaults(engine: ScenarioEngine, clock: Clock, limits: Limits): MiddlewareHandler<AppEnv> {
   /** The scope is on the context; applies its delay and fault, if any, then the route. */
