@@ -11,6 +11,7 @@ import { errorResponse, onError, onNotFound } from './http/render-error.js';
 import { allowedMethodsOf } from './http/method-not-allowed.js';
 import { RememberingRouter } from './http/remembering-router.js';
 import { journal, requestRecorder } from './http/middleware/journal.js';
+import { sendLane, type SendLane } from './http/send-lane.js';
 import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
@@ -23,6 +24,12 @@ export type EmulatorApp = Hono<AppEnv> & {
   readonly emulator: Emulator;
   /** Stops timers and watchers and flushes the store. */
   close(): Promise<void>;
+  /**
+   * Answers a plain send straight from Node's request, or returns false to leave it to the
+   * app (http/send-lane.ts). The server puts it in front of the app; `app.request()` and a
+   * server of your own built on `app.fetch` go through the app only, with the same answers.
+   */
+  readonly sendLane: SendLane;
 };
 
 export function createApp(options: CreateAppOptions = {}): EmulatorApp {
@@ -56,5 +63,9 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
       }),
     );
   });
-  return Object.assign(app, { emulator, close: () => emulator.close() });
+  return Object.assign(app, {
+    emulator,
+    close: () => emulator.close(),
+    sendLane: sendLane(emulator, recordRequest, API_PREFIXES),
+  });
 }

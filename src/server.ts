@@ -2,7 +2,8 @@
  * startEmulator(options): createApp + a real HTTP server (port 0 allowed). Returns the
  * bound URL and a close() that ends open connections (SSE included) and flushes state.
  */
-import { createAdaptorServer, type ServerType } from '@hono/node-server';
+import { getRequestListener, type ServerType } from '@hono/node-server';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type EmulatorApp } from './app.js';
 import type { CreateAppOptions } from './emulator.js';
@@ -66,7 +67,13 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
   const { host, port } = app.emulator.options;
   let server: ServerType;
   const address = await new Promise<AddressInfo>((resolve, reject) => {
-    server = createAdaptorServer({ fetch: app.fetch });
+    // What createAdaptorServer builds, with the send lane in front (http/send-lane.ts): a plain
+    // send skips hono's per-request objects.
+    const listener = getRequestListener(app.fetch);
+    const running = app;
+    server = createServer((req, res) => {
+      if (!running.sendLane(req, res)) void listener(req, res);
+    });
     server.once('error', reject);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(server.address() as AddressInfo));
   }).catch(async (error: unknown) => {
