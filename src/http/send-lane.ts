@@ -6,7 +6,7 @@
  * (docs/performance.md#realtime-throughput).
  *
  * It runs the same steps as the app, from the same functions: auth (authenticatedApp), the
- * scenario scope (requestFacts, engine.forRequest), the JSON reading (parseJsonText), the
+ * scenario scope (engine.idleScope), the JSON reading (parseJsonText), the
  * schema (parseWith), the domain's send, the error envelope (asApiError) and the journal
  * (RequestRecorder). It takes a request only when nothing else can happen to it:
  *
@@ -27,7 +27,7 @@ import { realNow } from '../platform/clock.js';
 import { SendNotificationBodySchema } from '../schemas/notifications.js';
 import { authenticatedApp } from './middleware/auth.js';
 import { durationSince, keptText, type RequestRecorder } from './middleware/journal.js';
-import { requestFacts, SCENARIO_HEADER } from './middleware/scenario-faults.js';
+import { SCENARIO_HEADER } from './middleware/scenario-faults.js';
 import { nodeHeader, plainNodeHeaders, type NodeHeaders } from './plain-headers.js';
 import { asApiError, CLIENT_CLOSED_REQUEST } from './render-error.js';
 import { isJsonContentType, parseJsonText, parseWith } from './validate.js';
@@ -82,7 +82,11 @@ export function sendLane(emulator: Emulator, record: RequestRecorder, prefixes: 
     const length = header('content-length');
     if (length === undefined || header('transfer-encoding') !== undefined) return false;
     if (!(Number.parseInt(length, 10) <= options.bodyLimitBytes)) return false;
-    if (scenarios.hasActive() || header(SCENARIO_HEADER) !== undefined) return false;
+    if (header(SCENARIO_HEADER) !== undefined) return false;
+    // A send's deliveries are made before it is answered, so while no scenario is active
+    // no rule can touch them (idleScope).
+    const scope = scenarios.idleScope();
+    if (scope === undefined) return false;
     if (!isJsonContentType(header('content-type') ?? '')) return false;
     let appId: string;
     try {
@@ -92,10 +96,6 @@ export function sendLane(emulator: Emulator, record: RequestRecorder, prefixes: 
     }
 
     const started = realNow();
-    const scope = scenarios.forRequest(
-      requestFacts({ method: 'POST', path, appId, headers: plainNodeHeaders(headers) }),
-      [],
-    );
     const journal = (status: number, errorCode: string | null, request: string | null, response: string | null) =>
       record({
         method: 'POST',

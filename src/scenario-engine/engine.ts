@@ -5,7 +5,12 @@
  * and which deliveries fail (`deliveryFaults`). `forRequest` answers both for one API request,
  * from a snapshot of its facts, as a plain object that outlives the request without holding it.
  */
-import type { DeliveryFacts, DeliveryFaultPolicy, RandomSource } from '../domain/ports.js';
+import {
+  NO_DELIVERY_FAULTS,
+  type DeliveryFacts,
+  type DeliveryFaultPolicy,
+  type RandomSource,
+} from '../domain/ports.js';
 import type { Scenario, ScenarioRule } from '../schemas/scenario-file.js';
 import { buildMatchers, explainMatchers, type Matcher, type RequestFacts } from './match.js';
 import { explainFault, isDeliveryFault, toRequestFault, type RequestFault } from './faults.js';
@@ -64,6 +69,15 @@ export interface RequestScope {
    */
   appliedRules(): AppliedRuleInfo[];
 }
+
+const NO_RULES_APPLIED: AppliedRuleInfo[] = Object.freeze([]) as unknown as AppliedRuleInfo[];
+
+/** The scope of every request while no scenario is active or named (see idleScope). */
+const IDLE_SCOPE: RequestScope = Object.freeze({
+  decision: Object.freeze({ delayMs: 0, fault: null, applied: NO_RULES_APPLIED }),
+  deliveryFaults: NO_DELIVERY_FAULTS,
+  appliedRules: () => NO_RULES_APPLIED,
+});
 
 export interface RuleView {
   rule: number;
@@ -310,6 +324,14 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
         appliedRules: () => (deliveryRules.length ? [...decision.applied, ...deliveryRules] : decision.applied),
       };
     },
+    /**
+     * The scope of a request while no scenario is active (and the request names none): no
+     * rule can apply to it, so no facts are needed. Only for work done before the request
+     * is answered (a send's deliveries): later work (a scheduled campaign) takes
+     * forRequest's policy, which reads the active set when it runs. Undefined while a
+     * scenario is active.
+     */
+    idleScope: (): RequestScope | undefined => (active.length === 0 ? IDLE_SCOPE : undefined),
     /** Every loaded scenario with each rule explained and its global counters. */
     explain(): ScenarioView[] {
       return [...loaded.values()].map((s) => view(s, 'global'));

@@ -202,3 +202,17 @@ describe('engine', () => {
     expect(engine.remove('upload-outage')).toBe(false);
   });
 });
+
+describe('idleScope', () => {
+  it('answers as forRequest does while nothing is active, and is undefined while a scenario is', () => {
+    const engine = engineWith(outage);
+    expect(engine.idleScope()).toBeUndefined();
+    engine.setActive([]);
+    const idle = engine.idleScope()!;
+    const asked = engine.forRequest(facts(), []);
+    expect(idle.decision).toEqual(asked.decision);
+    expect(idle.appliedRules()).toEqual(asked.appliedRules());
+    expect(idle.deliveryFaults({ appId: 'app-1', userId: 'u1', templateKey: 't', campaignId: null })).toBeNull();
+    expect(idle.deliveryFaults.idle?.()).toBe(true);
+  });
+});

@@ -103,7 +103,7 @@ async function readBodyFacts(c: Context<AppEnv>, limits: Limits): Promise<BodyFa
 }
 
 /** What the scenario engine is told of a request besides its body. */
-export interface RequestParts {
+interface RequestParts {
   method: string;
   path: string;
   appId: string | null;
@@ -115,7 +115,7 @@ export interface RequestParts {
  * A snapshot of the request as plain data: what the engine decides on now, and all that a
  * scheduled campaign's delivery-fault policy keeps of the request (never the context).
  */
-export function requestFacts(
+function requestFacts(
   { method, path: rawPath, appId, headers }: RequestParts,
   { body, form }: BodyFacts = NO_BODY_FACTS,
 ): RequestFacts {
