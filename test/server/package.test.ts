@@ -129,6 +129,44 @@ describe('the packed package', () => {
     expect(stdout.trim()).toBe('function ok function');
   });
 
+  it("runs the README's server of your own, with the send lane in front of the app", async () => {
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+    const block = /```ts\n(import \{ createServer \} from 'node:http';[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    // The block listens on 4010; the test takes a free port and prints it.
+    const script = block!.replace(
+      '.listen(4010);',
+      ".listen(0, '127.0.0.1', function () { console.log(`http://127.0.0.1:${this.address().port}`); });",
+    );
+    expect(script).not.toBe(block);
+    writeFileSync(join(project, 'own-server.mjs'), script);
+    const child = spawn(process.execPath, ['own-server.mjs'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      let url: string | undefined;
+      for await (const line of createInterface({ input: child.stdout })) {
+        url = /^(http:\/\/\S+)$/.exec(line)?.[1];
+        if (url) break;
+      }
+      expect(url, stderr).toBeDefined();
+      // No fixtures folder in the adopter's project: the send is refused, in the envelope, and journaled.
+      const send = await fetch(`${url}/api/notifications/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', appid: 'shop', apikey: 'key' },
+        body: JSON.stringify({ template: { key: 'welcome' }, targets: ['u1'], mode: 'realtime' }),
+      });
+      expect([send.status, ((await send.json()) as { error: { code: string } }).error.code]).toEqual([
+        404,
+        'ERR_NOT_FOUND',
+      ]);
+      const journal = (await (await fetch(`${url}/__inspect/requests`)).json()) as { items: { status: number }[] };
+      expect(journal.items.map((entry) => entry.status)).toEqual([404]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
   it('npx notification-emulator --version prints the package version', async () => {
     const { stdout } = await run(npx, ['--no-install', 'notification-emulator', '--version'], { cwd: project });
     expect(stdout.trim()).toBe(
