@@ -15,7 +15,7 @@ export type NodeHeaders = Record<string, string | string[] | undefined>;
 export type HeaderReader = (name: string) => string | undefined;
 
 /** Repeated header lines as one value, joined with ", " as Headers.get joins them. */
-const joined = (value: string | string[]): string => (Array.isArray(value) ? value.join(', ') : value);
+export const joined = (value: string | string[]): string => (Array.isArray(value) ? value.join(', ') : value);
 
 function nodeHeaders(c: Context): NodeHeaders | undefined {
   return (c.env as { incoming?: { headers?: NodeHeaders } } | undefined)?.incoming?.headers;
@@ -32,6 +32,14 @@ export function requestHeader(c: Context, name: string): string | undefined {
 export function nodeHeader(headers: NodeHeaders, name: string): string | undefined {
   const value = headers[name];
   return value === undefined ? undefined : joined(value);
+}
+
+/**
+ * The headers to read without copying them: Node's parsed headers on a socket, a plain copy
+ * in process. Whoever keeps them must copy them (the journal does).
+ */
+export function headersToRead(c: Context): NodeHeaders {
+  return nodeHeaders(c) ?? plainHeaders(c);
 }
 
 /** All headers as a plain object (lower-case names, repeated ones joined with ", "), for the

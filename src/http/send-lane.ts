@@ -28,7 +28,7 @@ import { SendNotificationBodySchema } from '../schemas/notifications.js';
 import { authenticatedApp } from './middleware/auth.js';
 import { durationSince, keptText, type RequestRecorder } from './middleware/journal.js';
 import { SCENARIO_HEADER } from './middleware/scenario-faults.js';
-import { nodeHeader, plainNodeHeaders, type NodeHeaders } from './plain-headers.js';
+import { nodeHeader, type NodeHeaders } from './plain-headers.js';
 import { asApiError, CLIENT_CLOSED_REQUEST } from './render-error.js';
 import { isJsonContentType, parseJsonText, parseWith } from './validate.js';
 
@@ -105,7 +105,7 @@ export function sendLane(emulator: Emulator, record: RequestRecorder, prefixes: 
         status,
         errorCode,
         rules: scope.appliedRules(),
-        headers: plainNodeHeaders(headers),
+        headers,
         request: keptText(request),
         response: keptText(response),
         durationMs: durationSince(started),

@@ -14,7 +14,7 @@ import type { Emulator } from '../../emulator.js';
 import type { JournalEntry } from '../../schemas/records.js';
 import type { AppliedRuleInfo } from '../../scenario-engine/engine.js';
 import { realNow } from '../../platform/clock.js';
-import { plainHeaders, requestHeader } from '../plain-headers.js';
+import { headersToRead, joined, plainNodeHeaders, requestHeader, type NodeHeaders } from '../plain-headers.js';
 
 /** Each body is kept up to this many bytes of UTF-8. */
 const JOURNAL_BODY_LIMIT = 64 * 1024;
@@ -135,31 +135,35 @@ const HEADER_SETS_KEPT = 1000;
  * send's cost: the garbage collector copies them as they survive and marks them while they
  * live (docs/performance.md).
  */
-function keptHeaders(): (headers: Record<string, string>) => Record<string, string> {
+function keptHeaders(): (headers: NodeHeaders) => Record<string, string> {
   const known = new Map<string, Record<string, string>>();
   // The set kept last, and its names in order: a client calling in a loop sends the same
-  // headers each time, which this compares without building the key.
+  // headers each time, which this compares as they are, without a copy or a key.
   let last: Record<string, string> | undefined;
   let lastNames: string[] = [];
-  const isLast = (headers: Record<string, string>): boolean => {
+  const shown = (name: string, value: string | string[]) => (MASKED_HEADERS.has(name) ? '***' : joined(value));
+  const isLast = (headers: NodeHeaders): boolean => {
     if (last === undefined) return false;
     let i = 0;
     for (const name in headers) {
-      if (name !== lastNames[i] || headers[name] !== last[name]) return false;
+      const value = headers[name];
+      if (value === undefined) continue;
+      if (name !== lastNames[i] || shown(name, value) !== last[name]) return false;
       i++;
     }
     return i === lastNames.length;
   };
   return (headers) => {
-    for (const name of MASKED_HEADERS) if (name in headers) headers[name] = '***';
     if (isLast(headers)) return last!;
+    const copy = plainNodeHeaders(headers);
+    for (const name of MASKED_HEADERS) if (name in copy) copy[name] = '***';
     // Neither names nor values can hold a line break (HTTP refuses them), so the key is unambiguous.
     let key = '';
-    for (const name in headers) key += `${name}\n${headers[name]}\n`;
+    for (const name in copy) key += `${name}\n${copy[name]}\n`;
     let kept = known.get(key);
     if (kept === undefined) {
       if (known.size >= HEADER_SETS_KEPT) known.clear();
-      kept = Object.freeze(headers);
+      kept = Object.freeze(copy);
       known.set(key, kept);
     }
     last = kept;
@@ -186,8 +190,8 @@ export interface AnsweredRequest {
   errorCode: string | null;
   /** The scenario rules that applied, in order (none: undefined or empty). */
   rules: readonly AppliedRuleInfo[] | undefined;
-  /** Plain headers (plain-headers.ts), a copy of the request's own: secrets are masked in it. */
-  headers: Record<string, string>;
+  /** The request's headers as read (plain-headers.ts): never kept or changed, the journal keeps a masked copy. */
+  headers: NodeHeaders;
   request: Kept;
   response: Kept;
   durationMs: number;
@@ -258,7 +262,7 @@ export function journal(record: RequestRecorder): MiddlewareHandler<AppEnv> {
         status,
         errorCode: c.get('errorCode') ?? null,
         rules: c.get('scenarioScope')?.appliedRules(),
-        headers: plainHeaders(c),
+        headers: headersToRead(c),
         request: read.text === '' ? NO_BODY : read,
         response: answered instanceof Promise ? await answered : answered,
         durationMs,
