@@ -70,9 +70,10 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
     // What createAdaptorServer builds, with the send lane in front (http/send-lane.ts): a plain
     // send skips hono's per-request objects.
     const listener = getRequestListener(app.fetch);
-    const running = app;
+    const served = app; // `app` may still be reassigned as far as TypeScript knows
     server = createServer((req, res) => {
-      if (!running.sendLane(req, res)) void listener(req, res);
+      // Read per request, not once: a test spies on it to see which requests it took.
+      if (!served.sendLane(req, res)) void listener(req, res);
     });
     server.once('error', reject);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(server.address() as AddressInfo));

@@ -3,7 +3,7 @@
  * Node's request and response, without hono's Request, Context, middleware chain and
  * Response objects. It is the one call a load test repeats, and those objects cost more
  * than the send itself: hono's own per-request work is about a third of a bare hono route
- * (docs/performance.md#realtime-throughput).
+ * (docs/performance.md#realtime-throughput-the-send-lane).
  *
  * It runs the same steps as the app, from the same functions: auth (authenticatedApp), the
  * scenario scope (engine.idleScope), the JSON reading (parseJsonText), the
@@ -17,7 +17,7 @@
  *
  * Anything else (a refusal of those checks included) goes to the app, which gives the
  * answer it always gave. The lane answers a send's own failures (bad JSON, a schema or
- * domain error) with the envelope the app would give. `test/http/send-lane.test.ts` sends the
+ * domain error) with the envelope the app would give. `test/server/send-lane.test.ts` sends the
  * same requests through both and compares answers and journal entries.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -237,7 +237,7 @@ export function requestRecorder(emulator: Emulator): RequestRecorder {
   };
 }
 
-/** The whole milliseconds and hundredths since `started` (realNow()). */
+/** Milliseconds since `started` (realNow()), to the hundredth. */
 export const durationSince = (started: number): number => Math.round((realNow() - started) * 100) / 100;
 
 export function journal(record: RequestRecorder): MiddlewareHandler<AppEnv> {
