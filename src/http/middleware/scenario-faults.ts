@@ -13,6 +13,7 @@ import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js
 import type { AppEnv } from '../context.js';
 import { plainHeaders, requestHeader } from '../plain-headers.js';
 import { readMultipart } from '../multipart.js';
+import { isJsonContentType } from '../validate.js';
 import { limitOf, readLimitedBody, type Limits } from './body-limit.js';
 
 export const SCENARIO_HEADER = 'x-emulator-scenario';
@@ -86,7 +87,7 @@ function textFields(bytes: Uint8Array, type: string): Record<string, string> {
  */
 async function readBodyFacts(c: Context<AppEnv>, limits: Limits): Promise<BodyFacts> {
   const type = (requestHeader(c, 'content-type') ?? '').toLowerCase();
-  if (/^application\/([\w.+-]*\+)?json\b/.test(type)) {
+  if (isJsonContentType(type)) {
     try {
       return { body: JSON.parse(await c.req.text()), form: undefined };
     } catch {
@@ -102,33 +103,21 @@ async function readBodyFacts(c: Context<AppEnv>, limits: Limits): Promise<BodyFa
   }
 }
 
-/** What the scenario engine is told of a request besides its body. */
-interface RequestParts {
-  method: string;
-  path: string;
-  appId: string | null;
-  /** Plain headers (plain-headers.ts), a copy of the facts' own. */
-  headers: Record<string, string>;
-}
-
 /**
  * A snapshot of the request as plain data: what the engine decides on now, and all that a
  * scheduled campaign's delivery-fault policy keeps of the request (never the context).
  */
-function requestFacts(
-  { method, path: rawPath, appId, headers }: RequestParts,
-  { body, form }: BodyFacts = NO_BODY_FACTS,
-): RequestFacts {
-  const path = normalisePath(rawPath);
+function snapshotFacts(c: Context<AppEnv>, { body, form }: BodyFacts): RequestFacts {
+  const path = normalisePath(c.req.path);
   const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const template =
     record.template !== null && typeof record.template === 'object' ? (record.template as Record<string, unknown>) : {};
   const fromPath = /^\/api\/campaigns\/([^/]+)/.exec(path)?.[1];
   return {
-    method,
+    method: c.req.method,
     path,
-    appId,
-    headers,
+    appId: c.get('appId') ?? null,
+    headers: plainHeaders(c),
     body,
     templateKey: asString(template.key) ?? asString(record.templateKey) ?? asString(record.templateId),
     campaignId:
@@ -137,12 +126,6 @@ function requestFacts(
       asString(form?.campaignId),
   };
 }
-
-const snapshotFacts = (c: Context<AppEnv>, read: BodyFacts): RequestFacts =>
-  requestFacts(
-    { method: c.req.method, path: c.req.path, appId: c.get('appId') ?? null, headers: plainHeaders(c) },
-    read,
-  );
 
 export function scenarioFaults(engine: ScenarioEngine, clock: Clock, limits: Limits): MiddlewareHandler<AppEnv> {
   /** The scope is on the context; applies its delay and fault, if any, then the route. */
