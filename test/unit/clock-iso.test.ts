@@ -1,7 +1,8 @@
 /**
- * clock.nowIso() (cached per second) against Date#toISOString, at any instant the clock can
- * be set to, and across advances that stay in or leave the cached second; and the clock's own
- * refusal of instants a Date cannot hold.
+ * clock.nowIso() (its text cached per millisecond, its first 20 characters per second)
+ * against Date#toISOString, at any instant the clock can be set to, and across advances that
+ * stay in or leave the cached second; and the clock's own refusal of instants a Date cannot
+ * hold.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -34,6 +35,18 @@ describe('EmulatorClock.nowIso', () => {
         ],
       },
     );
+  });
+
+  it('gives records of one millisecond one string, and a new one after a set back or forth', () => {
+    const clock = new EmulatorClock('2030-01-01T00:00:00.000Z');
+    const first = clock.nowIso();
+    expect(clock.nowIso()).toBe(first);
+    clock.set('2029-12-31T23:59:59.999Z');
+    expect(clock.nowIso()).toBe('2029-12-31T23:59:59.999Z');
+    clock.set('2030-01-01T00:00:00.000Z');
+    expect(clock.nowIso()).toBe(first);
+    clock.advance(1);
+    expect(clock.nowIso()).toBe('2030-01-01T00:00:00.001Z');
   });
 
   it('follows real time', () => {
