@@ -90,8 +90,8 @@ export function createRecipientService(deps: CampaignDeps) {
   function addAll(campaign: Campaign, recipients: Recipient[], at: string): number {
     if (recipients.length > 0) {
       // Ids only for a list that is stored: a refused upload uses none (file order), reserved in one step.
-      const idAt = deps.ids.objectIds(recipients.length);
-      for (let i = 0; i < recipients.length; i++) recipients[i]!.id = idAt(i);
+      const ids = deps.ids.objectIds(recipients.length);
+      for (let i = 0; i < recipients.length; i++) recipients[i]!.id = ids.at(i);
       deps.store.addRecipients(campaign.id, recipients);
     }
     const total = deps.store.recipients(campaign.id).length;

@@ -1,8 +1,8 @@
 /**
- * Turns a send (template, users, variables) into a delivery batch for the store: content
- * rendered once per run of the same variables object, the fault policy asked once per
- * user. Used by one-call sends and by campaign chunks alike; the store decides how to hold
- * it.
+ * Turns a send (template, users, variables) into a delivery batch for the store: the
+ * template's compiled content, the fault policy asked once per user. Used by one-call sends
+ * and by campaign chunks alike; the store decides how to hold it, and renders a delivery's
+ * content when it is read (see createDeliveryBatch).
  */
 import type { Delivery, Template } from '../schemas/records.js';
 import type {
@@ -11,6 +11,7 @@ import type {
   DeliveryFaultPolicy,
   Events,
   PerUser,
+  RenderContent,
   SharedDeliveryFields,
   StoredDeliveries,
 } from './ports.js';
@@ -36,21 +37,21 @@ export interface DeliveryContext {
 }
 
 type Variables = Record<string, unknown>;
-type Render = (variables: Variables) => unknown;
-type ContentCompiler = (template: Template, rowContent: ReadonlyMap<string, Record<string, unknown>>) => Render;
+type ContentCompiler = (template: Template, rowContent: ReadonlyMap<string, Record<string, unknown>>) => RenderContent;
 
 /**
  * Compiled content for one service, cached per content object: a template's `content` and
  * each row's content are scanned once, not per send. Rows are never edited in place (a PUT
  * stores a new row with a new content object), so a changed row is compiled afresh for the
- * sends after it, and deliveries already made keep what they rendered.
+ * sends after it, and deliveries already made go on rendering the content they were sent
+ * with.
  */
 export function createContentCompiler(): ContentCompiler {
-  const compiled = new WeakMap<object, Render>();
-  const cached = (content: unknown): Render => {
-    if (typeof content !== 'object' || content === null) return compileContent(content);
+  const compiled = new WeakMap<object, RenderContent>();
+  // Content is an object (the schemas say so), which renders to a fresh object per call.
+  const cached = (content: Record<string, unknown>): RenderContent => {
     let render = compiled.get(content);
-    if (!render) compiled.set(content, (render = compileContent(content)));
+    if (!render) compiled.set(content, (render = compileContent(content) as RenderContent));
     return render;
   };
   return (template, rowContent) => {
@@ -58,7 +59,7 @@ export function createContentCompiler(): ContentCompiler {
     if (rowContent.size === 0) return base;
     const rows = [...rowContent].map(([type, content]) => [type, cached(content)] as const);
     return (variables) => {
-      const out = base(variables) as Variables; // a fresh object per call
+      const out = base(variables);
       for (const [type, render] of rows) out[type] = render(variables);
       return out;
     };
@@ -83,25 +84,6 @@ export function deliveredChannels(
   };
   const kept = template.channels.filter((type) => !switchedOff(type));
   return kept.length === template.channels.length ? template.channels : kept;
-}
-
-/**
- * Renders again only when the variables object differs from the previous one: a batch with
- * shared variables renders once, and so does a run of recipients sharing one object. Not a
- * WeakMap of every object seen: with variables for each of 10,000 targets nothing repeats,
- * and its 10,000 insertions cost more than the rendering they were meant to spare.
- */
-function createRenderer(ctx: DeliveryContext): (variables: Variables) => Variables {
-  const renderContent = ctx.compile(ctx.template, ctx.rowContent);
-  let lastVariables: Variables | undefined;
-  let lastRendered: Variables | undefined;
-  return (variables) => {
-    if (variables !== lastVariables || lastRendered === undefined) {
-      lastVariables = variables;
-      lastRendered = renderContent(variables) as Variables;
-    }
-    return lastRendered;
-  };
 }
 
 /**
@@ -138,13 +120,19 @@ const sharedFieldsOf = (ctx: DeliveryContext): SharedDeliveryFields => ({
 
 const NO_FAILURES: ReadonlyMap<number, DeliveryFailureMark> = new Map();
 
-/** The deliveries of one send as a plain batch: no record per user. */
+/**
+ * The deliveries of one send as a plain batch: no record per user, and no content rendered.
+ * The batch carries the compiled content of the send's template and rows, which later edits
+ * do not change (a PUT stores new content), and the store renders a delivery when it is
+ * read. Content rendered at the send would be kept for every delivery, up to a million: for a
+ * realtime send, two objects and their strings of the eleven or so it keeps, each one work for
+ * the garbage collector while it lives (docs/performance.md).
+ */
 export function createDeliveryBatch(
   ctx: DeliveryContext,
   userIds: readonly string[],
   variables: PerUser<Variables>,
 ): DeliveryBatch {
-  const render = createRenderer(ctx);
   const failureOf = createFailureCheck(ctx);
   let failures = NO_FAILURES;
   for (let i = 0; failureOf !== null && i < userIds.length; i++) {
@@ -157,7 +145,7 @@ export function createDeliveryBatch(
     shared: sharedFieldsOf(ctx),
     userIds,
     variables,
-    rendered: 'all' in variables ? { all: render(variables.all) } : { each: variables.each.map(render) },
+    render: ctx.compile(ctx.template, ctx.rowContent),
     failures,
   };
 }

@@ -18,7 +18,8 @@ export interface Clock {
 
 /** Ids reserved together, named by index when asked. */
 export interface IdRange {
-  (index: number): string;
+  /** The id at `index` of the range. */
+  at(index: number): string;
   /** The index `id` has in the range, or -1, found without naming every id of the range. */
   indexOf(id: string): number;
 }
@@ -140,6 +141,9 @@ export type SharedDeliveryFields = Pick<
   | 'createdAt'
 >;
 
+/** The content a template renders for one set of variables: a fresh object per call. */
+export type RenderContent = (variables: Record<string, unknown>) => Record<string, unknown>;
+
 /** One value for every user of a batch, or one per user (in the order of its user ids). */
 export type PerUser<T> = { readonly all: T } | { readonly each: readonly T[] };
 
@@ -153,7 +157,11 @@ export interface DeliveryBatch {
   shared: SharedDeliveryFields;
   userIds: readonly string[];
   variables: PerUser<Record<string, unknown>>;
-  rendered: PerUser<Record<string, unknown>>;
+  /**
+   * A delivery's content from its variables: the template's content as it was at the send,
+   * and pure, so the store may keep this and render when a delivery is read (deliveries.ts).
+   */
+  render: RenderContent;
   /** Failed deliveries by index into userIds; every other one was sent. */
   failures: ReadonlyMap<number, DeliveryFailureMark>;
 }

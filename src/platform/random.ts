@@ -30,6 +30,33 @@ function randomHex(random: RandomSource, length: number): string {
   return out.slice(0, length);
 }
 
+/** The 6 hex digits of an id's counter (which wraps at 2^24). */
+const counterHex = (value: number): string => ((value % 0x1000000) + 0x1000000).toString(16).slice(1);
+
+/**
+ * `count` ids from counter `first` under one prefix, named when asked. An object of three
+ * fields rather than closures: every send stores one (a realtime send keeps its range instead
+ * of its id), and each object kept is work for the garbage collector.
+ */
+class ObjectIdRange implements IdRange {
+  constructor(
+    private readonly prefix: string,
+    private readonly first: number,
+    private readonly count: number,
+  ) {}
+
+  at(index: number): string {
+    return this.prefix + counterHex(this.first + index);
+  }
+
+  /** The prefix, then the counter read back from the last 6 hex digits (the range may wrap). */
+  indexOf(id: string): number {
+    if (id.length !== 24 || !id.startsWith(this.prefix)) return -1;
+    const index = (Number.parseInt(id.slice(18), 16) - this.first + 0x1000000) % 0x1000000;
+    return index < this.count && this.at(index) === id ? index : -1;
+  }
+}
+
 /** ObjectId-shaped ids: 4-byte seconds of the emulator clock, 5 random bytes, 3-byte counter. */
 export function createIds(clock: Clock, random: RandomSource): Ids {
   let counter = Math.floor(random.next() * 0xffffff);
@@ -45,7 +72,6 @@ export function createIds(clock: Clock, random: RandomSource): Ids {
     }
     return prefix;
   };
-  const counterHex = (value: number): string => ((value % 0x1000000) + 0x1000000).toString(16).slice(1);
   const objectId = (): string => {
     counter = (counter + 1) % 0x1000000;
     return currentPrefix() + counterHex(counter);
@@ -53,15 +79,7 @@ export function createIds(clock: Clock, random: RandomSource): Ids {
   const objectIds = (count: number): IdRange => {
     const first = (counter + 1) % 0x1000000;
     counter = (counter + count) % 0x1000000;
-    const runPrefix = currentPrefix();
-    const idAt = (index: number) => runPrefix + counterHex(first + index);
-    // The prefix, then the counter read back from the last 6 hex digits (the range may wrap).
-    const indexOf = (id: string): number => {
-      if (id.length !== 24 || !id.startsWith(runPrefix)) return -1;
-      const index = (Number.parseInt(id.slice(18), 16) - first + 0x1000000) % 0x1000000;
-      return index < count && idAt(index) === id ? index : -1;
-    };
-    return Object.assign(idAt, { indexOf });
+    return new ObjectIdRange(currentPrefix(), first, count);
   };
   return { objectId, objectIds, notificationId: () => `notif_${objectId()}` };
 }

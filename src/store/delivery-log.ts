@@ -14,7 +14,7 @@ import type {
   Page,
   SharedDeliveryFields,
 } from '../domain/ports.js';
-import { deliveryAt, indexesOf, memberStatus, type DeliveryRun } from './delivery-run.js';
+import { deliveryAt, indexesOf, memberStatus, SingleDelivery, type DeliveryRun } from './delivery-run.js';
 import { Deque } from './deque.js';
 import { deliveryMatcher, isFiltered } from './filters.js';
 import { PositionIndex } from './position-index.js';
@@ -49,17 +49,23 @@ class RunEntry {
     public start = 0,
   ) {}
 }
-type Entry = Delivery | RunEntry;
+/**
+ * A delivery record (loaded from a data file), a run, or a run of one (a realtime send). A
+ * record and a run of one name their user and status alike: most of the log reads them as one.
+ */
+type Entry = Delivery | RunEntry | SingleDelivery;
 
-// Both kinds of entry through one set of accessors; a single delivery is a run of one.
-const sharedOf = (e: Entry): SharedDeliveryFields => (e instanceof RunEntry ? e.run.shared : e);
+// Every kind of entry through one set of accessors; a single delivery is a run of one.
+const sharedOf = (e: Entry): SharedDeliveryFields =>
+  e instanceof RunEntry ? e.run.shared : e instanceof SingleDelivery ? e.shared : e;
 /** Members before this one were dropped by the cap. */
 const firstMember = (e: Entry): number => (e instanceof RunEntry ? e.start : 0);
 /** Members the entry was added with, dropped ones included. */
 const memberCount = (e: Entry): number => (e instanceof RunEntry ? e.run.userIds.length : 1);
 const userAt = (e: Entry, i: number): string => (e instanceof RunEntry ? e.run.userIds.at(i)! : e.userId);
 const statusAt = (e: Entry, i: number): string => (e instanceof RunEntry ? memberStatus(e.run, i) : e.status);
-const memberAt = (e: Entry, i: number): Delivery => (e instanceof RunEntry ? deliveryAt(e.run, i) : e);
+const memberAt = (e: Entry, i: number): Delivery =>
+  e instanceof RunEntry ? deliveryAt(e.run, i) : e instanceof SingleDelivery ? e.toDelivery() : e;
 /** Live members that failed. */
 function liveFailures(e: Entry): number {
   if (!(e instanceof RunEntry)) return e.status === 'failed' ? 1 : 0;
@@ -450,7 +456,7 @@ export function createDeliveryLog(
     },
     add: append,
     addRun(run) {
-      if (run.userIds.length === 1) append(deliveryAt(run, 0));
+      if (run.userIds.length === 1) append(new SingleDelivery(run));
       else if (run.userIds.length > 1) append(new RunEntry(run));
     },
     query(filter, page) {
@@ -469,11 +475,15 @@ export function createDeliveryLog(
       // compare took ~60-90 ms at a million deliveries, all of it holding the event loop.
       for (let e = entries.length - 1; e >= 0; e--) {
         const entry = entries.at(e)!;
+        if (entry instanceof SingleDelivery) {
+          if (entry.ids.indexOf(id) === 0) return entry.toDelivery();
+          continue;
+        }
         if (!(entry instanceof RunEntry)) {
           if (entry.id === id) return entry;
           continue;
         }
-        const i = entry.run.idAt.indexOf(id);
+        const i = entry.run.ids.indexOf(id);
         if (i >= entry.start) return deliveryAt(entry.run, i);
       }
       return undefined;

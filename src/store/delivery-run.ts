@@ -1,9 +1,10 @@
 /**
  * How the delivery log holds a batch (ports.ts DeliveryBatch): one record with per-user
  * columns, the user ids packed into one string, the delivery ids named by index from a
- * reserved range. Delivery objects are built only when someone reads them, so a
- * 10,000-target send stores a few heap objects instead of 10,000 (bench/). The domain never
- * sees this format: it hands the store a plain batch.
+ * reserved range, the content rendered when read. Delivery objects are built only when
+ * someone reads them, so a 10,000-target send stores a few heap objects instead of 10,000,
+ * and a batch of one (a realtime send) a handful (SingleDelivery). The domain never sees this
+ * format: it hands the store a plain batch.
  */
 import type { Delivery } from '../schemas/records.js';
 import type {
@@ -12,6 +13,7 @@ import type {
   DeliveryFailureMark,
   Ids,
   PerUser,
+  RenderContent,
   SharedDeliveryFields,
   StoredDeliveries,
 } from '../domain/ports.js';
@@ -83,9 +85,9 @@ export interface DeliveryRun {
   readonly shared: SharedDeliveryFields;
   readonly userIds: StringList;
   /** Delivery id of member `i` (a range reserved when the run is stored; see Ids.objectIds). */
-  readonly idAt: IdRange;
+  readonly ids: IdRange;
   readonly variables: PerUser<Record<string, unknown>>;
-  readonly rendered: PerUser<Record<string, unknown>>;
+  readonly render: RenderContent;
   /** Failed members by index; every other member was sent. */
   readonly failures: ReadonlyMap<number, DeliveryFailureMark>;
 }
@@ -96,9 +98,9 @@ export function runOf(batch: DeliveryBatch, ids: Ids): DeliveryRun {
   return {
     shared: batch.shared,
     userIds: userIds.length > 1 ? packStrings(userIds) : userIds,
-    idAt: ids.objectIds(userIds.length),
+    ids: ids.objectIds(userIds.length),
     variables: batch.variables,
-    rendered: batch.rendered,
+    render: batch.render,
     failures: batch.failures,
   };
 }
@@ -106,7 +108,7 @@ export function runOf(batch: DeliveryBatch, ids: Ids): DeliveryRun {
 /** The stored run as the domain reads it back (ids and records by index). */
 export const storedView = (run: DeliveryRun): StoredDeliveries => ({
   length: run.userIds.length,
-  idAt: run.idAt,
+  idAt: (i) => run.ids.at(i),
   at: (i) => deliveryAt(run, i),
 });
 
@@ -120,10 +122,10 @@ export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] =>
 export function deliveryAt(run: DeliveryRun, i: number): Delivery {
   return toDelivery(
     run.shared,
-    run.idAt(i),
+    run.ids.at(i),
     run.userIds.at(i) as string,
     memberValue(run.variables, i),
-    memberValue(run.rendered, i),
+    run.render(memberValue(run.variables, i)),
     run.failures.get(i),
   );
 }
@@ -157,4 +159,45 @@ export function toDelivery(
     scenario: failure?.scenario ?? null,
     createdAt: shared.createdAt,
   };
+}
+
+/**
+ * A run of one as the log keeps it: no per-user columns, packing or wrappers, so that a
+ * realtime send keeps its notification and about five objects here (the entry, the shared
+ * fields, the id range, the user id, the variables), rather than a full delivery record with
+ * its id and rendered content. Each object kept costs the garbage collector a copy when it
+ * survives and a mark on every full collection while it lives (docs/performance.md).
+ * It names its fields as a Delivery does where the log reads both alike (userId, status).
+ */
+export class SingleDelivery {
+  readonly shared: SharedDeliveryFields;
+  readonly ids: IdRange;
+  readonly userId: string;
+  readonly variables: Record<string, unknown>;
+  readonly render: RenderContent;
+  readonly failure: DeliveryFailureMark | undefined;
+
+  constructor(run: DeliveryRun) {
+    this.shared = run.shared;
+    this.ids = run.ids;
+    this.userId = run.userIds.at(0)!;
+    this.variables = memberValue(run.variables, 0);
+    this.render = run.render;
+    this.failure = run.failures.get(0);
+  }
+
+  get status(): Delivery['status'] {
+    return this.failure ? 'failed' : 'sent';
+  }
+
+  toDelivery(): Delivery {
+    return toDelivery(
+      this.shared,
+      this.ids.at(0),
+      this.userId,
+      this.variables,
+      this.render(this.variables),
+      this.failure,
+    );
+  }
 }

@@ -20,11 +20,11 @@ import type { TemplateChannelRecord } from '../../src/schemas/template-channels.
 export function addDeliveries(store: Store, deliveries: Delivery[]): void {
   for (const d of deliveries) {
     const { id, userId, variables, rendered, status, failureReason, scenario, ...shared } = d;
-    const objectIds = () => Object.assign(() => id, { indexOf: (other: string) => (other === id ? 0 : -1) });
+    const objectIds = () => ({ at: () => id, indexOf: (other: string) => (other === id ? 0 : -1) });
     const ids = { objectId: () => id, objectIds, notificationId: () => id };
     const failures = new Map(status === 'failed' ? [[0, { reason: failureReason ?? '', scenario }]] : []);
     const stored = store.addDeliveries(
-      { shared, userIds: [userId], variables: { all: variables }, rendered: { all: rendered }, failures },
+      { shared, userIds: [userId], variables: { all: variables }, render: () => rendered, failures },
       ids,
     );
     expect(stored.idAt(0)).toBe(id);

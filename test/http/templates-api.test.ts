@@ -372,6 +372,33 @@ describe('sending with a runtime template', () => {
     expect(deliveries.items[0]!.rendered).toEqual({ in_app: { title: 'Hi Ada', url: CTA.data } });
   });
 
+  it('a content PUT applies to later sends only: earlier deliveries, one or a batch, keep their content', async () => {
+    // Deliveries are rendered when read (store/delivery-run.ts), from the content of their send.
+    const app = makeTestApp();
+    const created = await runtimeTemplate(app);
+    await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'approved' });
+    const before = await send(app, body({ id: created.id }));
+    const batch = await send(app, { ...body({ id: created.id }), targets: ['user-2', 'user-3'], mode: 'batch' });
+    await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, {
+      content: { in_app: { title: 'Bye {{customerName}}' } },
+    });
+    const after = await send(app, body({ id: created.id }));
+    const titles = async (query: string) =>
+      (await callOk<List<Delivery>>(app, 'GET', `/__inspect/deliveries?${query}`)).items.map(
+        (d) => (d.rendered as { in_app: { title: string } }).in_app.title,
+      );
+    expect(await titles('order=asc')).toEqual(['Hi Ada', 'Hi Ada', 'Hi Ada', 'Bye Ada']);
+    expect(await titles('userId=user-1')).toEqual(['Hi Ada', 'Bye Ada']);
+    expect(await titles(`notificationId=${batch.body.notificationId}`)).toEqual(['Hi Ada', 'Hi Ada']);
+    const [first] = (
+      await callOk<List<Delivery>>(app, 'GET', `/__inspect/deliveries?notificationId=${before.body.notificationId}`)
+    ).items;
+    const byId = await callOk<Delivery>(app, 'GET', `/__inspect/deliveries/${first!.id}`);
+    expect(byId).toEqual(first);
+    expect(byId.rendered).toEqual({ in_app: { title: 'Hi Ada', url: CTA.data } });
+    expect(after.status).toBe(200);
+  });
+
   it("is invisible to another app's sends (404)", async () => {
     const app = makeTestApp();
     const created = await runtimeTemplate(app);

@@ -68,7 +68,7 @@ const idsFor = (serial: number): Ids => ({
       const i = Number(id.slice(`r${serial}-`.length));
       return Number.isInteger(i) && i >= 0 && i < count && name(i) === id ? i : -1;
     };
-    return Object.assign(name, { indexOf });
+    return { at: name, indexOf };
   },
   notificationId: () => `n${serial}`,
 });
@@ -95,7 +95,7 @@ function storedRun(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRu
     },
     userIds,
     variables: op.perMember ? { each: userIds.map((u) => ({ name: u })) } : { all: { name: 'all' } },
-    rendered: { all: { body: 'hi' } },
+    render: () => ({ body: 'hi' }),
     failures,
   };
   return runOf(batch, idsFor(serial));

@@ -21,9 +21,9 @@ describe('ids', () => {
         (seed, counts) => {
           const { ranged, single } = twins(seed);
           for (const count of counts) {
-            const idAt = ranged.objectIds(count);
+            const range = ranged.objectIds(count);
             const expected = Array.from({ length: count }, () => single.objectId());
-            expect(Array.from({ length: count }, (_, i) => idAt(i))).toEqual(expected);
+            expect(Array.from({ length: count }, (_, i) => range.at(i))).toEqual(expected);
           }
           expect(ranged.objectId()).toBe(single.objectId());
         },
@@ -44,14 +44,14 @@ describe('ids', () => {
           const range = ranged.objectIds(count);
           const after = ranged.objectId();
           for (const pick of [0, count - 1, ...picks.map((p) => p % count)])
-            expect(range.indexOf(range(pick))).toBe(pick);
+            expect(range.indexOf(range.at(pick))).toBe(pick);
           clock.advance(1000); // a later second: the same counters under another prefix
           const later = ranged.objectIds(count);
           for (const id of [
             before,
             after,
-            later(0),
-            later(count - 1),
+            later.at(0),
+            later.at(count - 1),
             before.toUpperCase(),
             `${before}0`,
             'x'.repeat(24),
@@ -65,8 +65,8 @@ describe('ids', () => {
 
   it('gives 24 lowercase hex characters whose first 8 are the clock seconds, and never repeats within a range', () => {
     const { clock, ranged } = twins(7);
-    const idAt = ranged.objectIds(0x1000000); // the whole counter space: wraps once
-    const ids = new Set([0, 1, 0xffffff - 1, 0xffffff].map(idAt));
+    const range = ranged.objectIds(0x1000000); // the whole counter space: wraps once
+    const ids = new Set([0, 1, 0xffffff - 1, 0xffffff].map((i) => range.at(i)));
     expect(ids.size).toBe(4);
     for (const id of ids) {
       expect(id).toMatch(/^[0-9a-f]{24}$/);
