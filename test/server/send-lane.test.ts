@@ -186,6 +186,30 @@ describe('the send lane against the app, over sockets', () => {
       },
       400,
     ],
+    [
+      // Over 64 KiB: several chunks, each ASCII (read as Latin-1, chunk by chunk).
+      '10,000 targets in a batch',
+      {
+        body: json({
+          template: { key: 'plain' },
+          targets: Array.from({ length: 10_000 }, (_, i) => `u${i}`),
+          mode: 'batch',
+        }),
+      },
+      200,
+    ],
+    [
+      // ASCII chunks, then two-, three- and four-byte characters, some cut in two by a chunk's end.
+      'a batch of several chunks whose later ones hold non-ASCII text',
+      {
+        body: json({
+          template: { key: 'plain' },
+          targets: Array.from({ length: 10_000 }, (_, i) => (i < 6_000 ? `u${i}` : `ü€😀${i}`)),
+          mode: 'batch',
+        }),
+      },
+      200,
+    ],
     ['an unknown template', { body: realtime({ template: { key: 'nope' } }) }, 404],
     ['a draft template', { body: realtime({ template: { key: 'draft-one' } }) }, 400],
     [
