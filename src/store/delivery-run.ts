@@ -92,17 +92,23 @@ export interface DeliveryRun {
   readonly failures: ReadonlyMap<number, DeliveryFailureMark>;
 }
 
-/** A batch as a run: its ids reserved in one step, its user ids packed when there are several. */
+/** A batch as a run: its ids reserved in one step; its user ids as given (see packedRun). */
 export function runOf(batch: DeliveryBatch, ids: Ids): DeliveryRun {
   const userIds = batch.userIds;
   return {
     shared: batch.shared,
-    userIds: userIds.length > 1 ? packStrings(userIds) : userIds,
+    userIds,
     ids: ids.objectIds(userIds.length),
     variables: batch.variables,
     render: batch.render,
     failures: batch.failures,
   };
+}
+
+/** The same run with its user ids packed into one string (packStrings), or the run itself when they are. */
+export function packedRun(run: DeliveryRun): DeliveryRun {
+  if (!Array.isArray(run.userIds)) return run;
+  return { ...run, userIds: packStrings(run.userIds as readonly string[]) };
 }
 
 /** The stored run as the domain reads it back (ids and records by index). */

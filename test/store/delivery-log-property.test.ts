@@ -16,7 +16,9 @@ type Op =
   | { kind: 'add'; app: number; user: number; campaign: boolean; failed: boolean }
   | { kind: 'run'; app: number; users: number[]; failed: number[]; perMember: boolean }
   | { kind: 'query'; filter: DeliveryFilter; offset: number; limit: number; desc: boolean }
-  | { kind: 'retain'; app: number };
+  | { kind: 'retain'; app: number }
+  /** The log's later work runs now: runs added since get their user ids packed. */
+  | { kind: 'pack' };
 
 const filterArb: fc.Arbitrary<DeliveryFilter> = fc.record(
   {
@@ -57,6 +59,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     desc: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('retain' as const), app: fc.nat(1) }),
+  fc.record({ kind: fc.constant('pack' as const) }),
 );
 
 /** Ids named after the op that asked for them. */
@@ -146,7 +149,11 @@ describe('delivery log against an array model', () => {
         fc.integer({ min: 1, max: 20 }),
         budgetArb,
         (ops, cap, perQuery) => {
-          const log = createDeliveryLog(cap, [], 0, { catchUpBudget: budget(perQuery) });
+          const later: (() => void)[] = [];
+          const log = createDeliveryLog(cap, [], 0, {
+            catchUpBudget: budget(perQuery),
+            later: (task) => later.push(task),
+          });
           let model: Delivery[] = [];
           let dropped = 0;
           const capModel = () => {
@@ -168,6 +175,8 @@ describe('delivery log against an array model', () => {
             } else if (op.kind === 'retain') {
               log.retain((d) => d.appId !== APPS[op.app]);
               model = model.filter((d) => d.appId !== APPS[op.app]);
+            } else if (op.kind === 'pack') {
+              for (const task of later.splice(0)) task();
             } else {
               // order=desc is the model reversed, the offset counted from the newest end.
               const inOrder = op.desc ? [...model].reverse() : model;
