@@ -110,6 +110,9 @@ async function sameOnBoth(request: Sent): Promise<{ taken: boolean; answer: Answ
 const json = (value: unknown) => JSON.stringify(value);
 const realtime = (extra: object = {}) =>
   json({ template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime', ...extra });
+/** A batch of `count` targets named by `target`. */
+const batch = (count: number, target: (i: number) => string) =>
+  json({ template: { key: 'plain' }, targets: Array.from({ length: count }, (_, i) => target(i)), mode: 'batch' });
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 describe('the send lane against the app, over sockets', () => {
@@ -175,39 +178,13 @@ describe('the send lane against the app, over sockets', () => {
     ['a blank target', { body: json({ template: { key: 'plain' }, targets: ['  '], mode: 'realtime' }) }, 400],
     ['another mode', { body: realtime({ mode: 'bulk' }) }, 400],
     ['two targets in realtime', { body: realtime({ targets: ['a', 'b'] }) }, 400],
-    [
-      '10,001 targets in a batch',
-      {
-        body: json({
-          template: { key: 'plain' },
-          targets: Array.from({ length: 10_001 }, (_, i) => `u${i}`),
-          mode: 'batch',
-        }),
-      },
-      400,
-    ],
-    [
-      // Over 64 KiB: several chunks, each ASCII (read as Latin-1, chunk by chunk).
-      '10,000 targets in a batch',
-      {
-        body: json({
-          template: { key: 'plain' },
-          targets: Array.from({ length: 10_000 }, (_, i) => `u${i}`),
-          mode: 'batch',
-        }),
-      },
-      200,
-    ],
+    ['10,001 targets in a batch', { body: batch(10_001, (i) => `u${i}`) }, 400],
+    // Over 64 KiB: several chunks, each ASCII (read as Latin-1, chunk by chunk).
+    ['10,000 targets in a batch', { body: batch(10_000, (i) => `u${i}`) }, 200],
     [
       // ASCII chunks, then two-, three- and four-byte characters, some cut in two by a chunk's end.
       'a batch of several chunks whose later ones hold non-ASCII text',
-      {
-        body: json({
-          template: { key: 'plain' },
-          targets: Array.from({ length: 10_000 }, (_, i) => (i < 6_000 ? `u${i}` : `ü€😀${i}`)),
-          mode: 'batch',
-        }),
-      },
+      { body: batch(10_000, (i) => (i < 6_000 ? `u${i}` : `ü€😀${i}`)) },
       200,
     ],
     ['an unknown template', { body: realtime({ template: { key: 'nope' } }) }, 404],
