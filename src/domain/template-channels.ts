@@ -191,8 +191,9 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
       const channel = findChannel(appId, channelRef, 'channelId');
       const current = rowOf(appId, template, channel);
       if (!current) throw missingRow(template, channel);
-      // A new record (never an in-place edit): deliveries already made keep what they rendered,
-      // and the compiled-content cache, keyed by content object, sees new content as new.
+      // A new record (never an in-place edit): deliveries already made keep the renderer of the
+      // old content (they render when read), and the compiled-content cache, keyed by content
+      // object, sees new content as new.
       const next: TemplateChannelRecord = { ...current, content: body.content, updatedAt: deps.clock.nowIso() };
       deps.store.putTemplateChannel(next);
       return toRow(next);
