@@ -2,45 +2,39 @@
  * Watches one folder (fixtures/templates, scenarios/) and calls back, debounced, after
  * its files change; editors write a file in several steps, so one save is one reload.
  */
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
-
-/** The folder's identity on disk, or undefined when it is gone. */
-function inodeOf(dir: string): number | undefined {
-  try {
-    return statSync(dir).ino;
-  } catch {
-    return undefined;
-  }
-}
+import { existsSync, unwatchFile, watch, watchFile, type FSWatcher, type Stats } from 'node:fs';
 
 export interface WatchOptions {
   debounceMs?: number;
+  /** How often the path of a deleted folder is looked at until it is there again. */
+  pollMs?: number;
   /** Told when the folder cannot be watched (on Linux, most often the inotify watch limit). */
   warn?: (message: string) => void;
 }
 
 /**
- * Returns the stop function; a folder that does not exist (or cannot be watched) is a no-op.
- * A folder replaced by another of the same name (a tool writes a new copy and renames it into
- * place, as `pull` does with templates/) is watched anew: a watch follows the folder it was
- * set on, which is then gone, and later edits would go unseen.
+ * Returns the stop function; a folder that does not exist at the start (or cannot be watched)
+ * is a no-op. Each change sets a fresh watch before calling back: the folder may have been
+ * deleted and made again (`rm -r`, then `cp -r` or a checkout), or replaced by a copy renamed
+ * into place (as `pull` does with templates/). A watch follows the folder it was set on, which
+ * is then gone, and the new folder may even reuse its inode, so later edits would go unseen.
+ * A folder deleted for good is looked for every `pollMs` and watched again once it is back.
  */
 export function watchDirectory(
   dir: string,
   onChange: () => void,
-  { debounceMs = 100, warn }: WatchOptions = {},
+  { debounceMs = 100, pollMs = 1000, warn }: WatchOptions = {},
 ): () => void {
   if (!existsSync(dir)) return () => {};
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
-  let watched: number | undefined;
+  let polling = false;
   const changed = () => {
     clearTimeout(timer);
     timer = setTimeout(fire, debounceMs);
   };
   const start = (): boolean => {
     try {
-      watched = inodeOf(dir);
       watcher = watch(dir, changed);
       // Some platforms report a watched folder's removal as an error: stop rather than crash.
       watcher.on('error', () => watcher?.close());
@@ -55,11 +49,23 @@ export function watchDirectory(
       return false;
     }
   };
+  /** The folder is back (its path polled while it was gone): watched again, and read. */
+  const onPoll = (current: Stats) => {
+    if (!current.isDirectory()) return;
+    stopPolling();
+    if (start()) onChange();
+  };
+  const stopPolling = () => {
+    if (polling) unwatchFile(dir, onPoll);
+    polling = false;
+  };
   const fire = () => {
-    const now = inodeOf(dir);
-    if (now !== undefined && now !== watched) {
-      watcher?.close();
-      start();
+    watcher?.close();
+    watcher = undefined;
+    if (existsSync(dir)) start();
+    else if (!polling) {
+      polling = true;
+      watchFile(dir, { interval: pollMs, persistent: false }, onPoll);
     }
     onChange();
   };
@@ -67,5 +73,6 @@ export function watchDirectory(
   return () => {
     clearTimeout(timer);
     watcher?.close();
+    stopPolling();
   };
 }

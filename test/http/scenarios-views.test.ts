@@ -3,7 +3,7 @@
  * (headerActivated), files refused on reload (loadErrors), one scenario by name with its
  * header rules; and what the journal says when several rules of one scenario apply.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -112,6 +112,35 @@ describe('GET /__scenarios: loadErrors', () => {
     writeFileSync(join(dir, 'good.json'), JSON.stringify(TWICE));
     await vi.waitFor(async () => expect(await errors()).toEqual([]), { timeout: 5000, interval: 50 });
   });
+});
+
+describe('watching scenarios/', () => {
+  it.each([0, 300])(
+    'watches the folder deleted and made again %i ms later (rm -r, then a checkout), and edits in it after',
+    async (pauseMs) => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'scenarios-')), 'scenarios');
+      dirs.push(dir);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'a.json'), JSON.stringify({ ...TWICE, name: 'first' }));
+      const logger = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
+      app = makeTestApp({ scenariosDir: dir, watch: true, logger });
+      const names = async () =>
+        (await call<ScenarioList>(app!, 'GET', '/__scenarios')).body.scenarios.map((v) => v.name).sort();
+      expect(await names()).toEqual(['first']);
+      rmSync(dir, { recursive: true });
+      // With a pause, the watch of the deleted folder sees it go first; without, both changes come at once.
+      await new Promise((r) => setTimeout(r, pauseMs));
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'b.json'), JSON.stringify({ ...TWICE, name: 'second' }));
+      await vi.waitFor(async () => expect(await names()).toEqual(['second']), { timeout: 5000, interval: 50 });
+      // An edit in the new folder, which no watch was set on at the start.
+      writeFileSync(join(dir, 'c.json'), JSON.stringify({ ...TWICE, name: 'third' }));
+      await vi.waitFor(async () => expect(await names()).toEqual(['second', 'third']), {
+        timeout: 5000,
+        interval: 50,
+      });
+    },
+  );
 });
 
 describe('several rules of one scenario on one request', () => {
