@@ -297,7 +297,8 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
 /**
  * Watches the fixtures folder with one watcher on it and one on templates/: `reloadFixtures`
  * (debounced) after a change under templates/ or in the folder (channels.json), and
- * `reloadApps`, when given, after a change in the folder (apps.json).
+ * `reloadApps`, when given, after a change in the folder (apps.json). A templates/ made after
+ * the start, or deleted and made again, is found by its own watch (watchDirectory).
  */
 export function watchFixtures(
   fixturesDir: string,
@@ -305,17 +306,10 @@ export function watchFixtures(
   reloadApps: (() => void) | undefined,
   options: WatchOptions = {},
 ): () => void {
-  const templatesDir = join(fixturesDir, 'templates');
-  let stopTemplates = watchDirectory(templatesDir, reloadFixtures, options);
+  const stopTemplates = watchDirectory(join(fixturesDir, 'templates'), reloadFixtures, options);
   const stopFolder = watchDirectory(
     fixturesDir,
     () => {
-      // A change in the folder may be a new templates/: made after the start (a first pull),
-      // or deleted and made again (rm -r, cp -r), which a watch set on the old one never sees
-      // and whose inode may even be the old one's. So templates/ is watched afresh each time;
-      // the reload right after reads whatever changed in between.
-      stopTemplates();
-      stopTemplates = watchDirectory(templatesDir, reloadFixtures, options);
       // Which file changed is not told reliably on every platform: both reloads are cheap.
       reloadFixtures();
       reloadApps?.();

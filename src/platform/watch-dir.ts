@@ -13,19 +13,18 @@ export interface WatchOptions {
 }
 
 /**
- * Returns the stop function; a folder that does not exist at the start (or cannot be watched)
- * is a no-op. Each change sets a fresh watch before calling back: the folder may have been
- * deleted and made again (`rm -r`, then `cp -r` or a checkout), or replaced by a copy renamed
- * into place (as `pull` does with templates/). A watch follows the folder it was set on, which
- * is then gone, and the new folder may even reuse its inode, so later edits would go unseen.
- * A folder deleted for good is looked for every `pollMs` and watched again once it is back.
+ * Returns the stop function; a folder that cannot be watched is a no-op. Each change sets a
+ * fresh watch before calling back: the folder may have been deleted and made again (`rm -r`,
+ * then `cp -r` or a checkout), or replaced by a copy renamed into place (as `pull` does with
+ * templates/). A watch follows the folder it was set on, which is then gone, and the new
+ * folder may even reuse its inode, so later edits would go unseen. A folder that is not there,
+ * at the start or after a change, is looked for every `pollMs`, then watched and read.
  */
 export function watchDirectory(
   dir: string,
   onChange: () => void,
   { debounceMs = 100, pollMs = 1000, warn }: WatchOptions = {},
 ): () => void {
-  if (!existsSync(dir)) return () => {};
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
   let polling = false;
@@ -59,17 +58,20 @@ export function watchDirectory(
     if (polling) unwatchFile(dir, onPoll);
     polling = false;
   };
+  const awaitFolder = () => {
+    if (polling) return;
+    polling = true;
+    watchFile(dir, { interval: pollMs, persistent: false }, onPoll);
+  };
   const fire = () => {
     watcher?.close();
     watcher = undefined;
     if (existsSync(dir)) start();
-    else if (!polling) {
-      polling = true;
-      watchFile(dir, { interval: pollMs, persistent: false }, onPoll);
-    }
+    else awaitFolder();
     onChange();
   };
-  if (!start()) return () => {};
+  if (!existsSync(dir)) awaitFolder();
+  else if (!start()) return () => {};
   return () => {
     clearTimeout(timer);
     watcher?.close();

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EmulatorApp } from '../../src/index.js';
 import { expectApiError, makeTestApp, call, send, errorOf, callOk } from '../helpers/app.js';
@@ -141,6 +141,23 @@ describe('watching scenarios/', () => {
       });
     },
   );
+});
+
+describe('a scenarios/ folder made after the start', () => {
+  it('is loaded once it is there, and watched from then on', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'scenarios-')), 'scenarios');
+    dirs.push(dirname(dir));
+    const logger = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
+    app = makeTestApp({ scenariosDir: dir, watch: true, logger });
+    const names = async () =>
+      (await call<ScenarioList>(app!, 'GET', '/__scenarios')).body.scenarios.map((v) => v.name).sort();
+    expect(await names()).toEqual([]);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.json'), JSON.stringify({ ...TWICE, name: 'first' }));
+    await vi.waitFor(async () => expect(await names()).toEqual(['first']), { timeout: 5000, interval: 50 });
+    writeFileSync(join(dir, 'b.json'), JSON.stringify({ ...TWICE, name: 'second' }));
+    await vi.waitFor(async () => expect(await names()).toEqual(['first', 'second']), { timeout: 5000, interval: 50 });
+  });
 });
 
 describe('several rules of one scenario on one request', () => {
