@@ -67,6 +67,15 @@ const userAt = (e: Entry, i: number): string => (e instanceof RunEntry ? e.run.u
 const statusAt = (e: Entry, i: number): string => (e instanceof RunEntry ? memberStatus(e.run, i) : e.status);
 const memberAt = (e: Entry, i: number): Delivery =>
   e instanceof RunEntry ? deliveryAt(e.run, i) : e instanceof SingleDelivery ? e.toDelivery() : e;
+/** The member whose delivery id is `id`, dropped ones included, or -1: a range is asked, not named id by id. */
+const memberWithId = (e: Entry, id: string): number =>
+  e instanceof RunEntry
+    ? e.run.ids.indexOf(id)
+    : e instanceof SingleDelivery
+      ? e.ids.indexOf(id)
+      : e.id === id
+        ? 0
+        : -1;
 /** Live members that failed. */
 function liveFailures(e: Entry): number {
   if (!(e instanceof RunEntry)) return e.status === 'failed' ? 1 : 0;
@@ -505,16 +514,8 @@ export function createDeliveryLog(
       // compare took ~60-90 ms at a million deliveries, all of it holding the event loop.
       for (let e = entries.length - 1; e >= 0; e--) {
         const entry = entries.at(e)!;
-        if (entry instanceof SingleDelivery) {
-          if (entry.ids.indexOf(id) === 0) return entry.toDelivery();
-          continue;
-        }
-        if (!(entry instanceof RunEntry)) {
-          if (entry.id === id) return entry;
-          continue;
-        }
-        const i = entry.run.ids.indexOf(id);
-        if (i >= entry.start) return deliveryAt(entry.run, i);
+        const i = memberWithId(entry, id);
+        if (i >= firstMember(entry)) return memberAt(entry, i);
       }
       return undefined;
     },

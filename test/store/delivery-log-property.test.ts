@@ -156,9 +156,12 @@ describe('delivery log against an array model', () => {
           });
           let model: Delivery[] = [];
           let dropped = 0;
+          /** Ids of deliveries dropped by the cap or removed by a retain. */
+          const gone: string[] = [];
           const capModel = () => {
             const excess = Math.max(0, model.length - cap);
             dropped += excess;
+            gone.push(...model.slice(0, excess).map((d) => d.id));
             model = model.slice(excess);
           };
           ops.forEach((op, serial) => {
@@ -174,6 +177,7 @@ describe('delivery log against an array model', () => {
               capModel();
             } else if (op.kind === 'retain') {
               log.retain((d) => d.appId !== APPS[op.app]);
+              gone.push(...model.filter((d) => d.appId === APPS[op.app]).map((d) => d.id));
               model = model.filter((d) => d.appId !== APPS[op.app]);
             } else if (op.kind === 'pack') {
               for (const task of later.splice(0)) task();
@@ -211,6 +215,7 @@ describe('delivery log against an array model', () => {
               // Every live delivery is found by id; a dropped or unknown id is not.
               for (const d of model) expect(log.find(d.id)).toEqual(d);
               expect(log.find('no-such-id')).toBeUndefined();
+              for (const id of gone) expect(log.find(id)).toBeUndefined();
             }
             expect(log.length).toBe(model.length);
             expect(log.dropped).toBe(dropped);
