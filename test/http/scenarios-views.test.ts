@@ -143,7 +143,7 @@ describe('watching scenarios/', () => {
   );
 });
 
-describe('a scenarios/ folder made after the start', () => {
+describe('a scenarios/ folder made after the start (createApp; the CLI refuses a missing one)', () => {
   it('is loaded once it is there, and watched from then on', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'scenarios-')), 'scenarios');
     dirs.push(dirname(dir));
