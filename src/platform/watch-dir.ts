@@ -2,7 +2,7 @@
  * Watches one folder (fixtures/templates, scenarios/) and calls back, debounced, after
  * its files change; editors write a file in several steps, so one save is one reload.
  */
-import { existsSync, unwatchFile, watch, watchFile, type FSWatcher, type Stats } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 
 export interface WatchOptions {
   debounceMs?: number;
@@ -27,7 +27,8 @@ export function watchDirectory(
 ): () => void {
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
-  let polling = false;
+  /** While the folder is missing: the timer that looks for it. */
+  let poll: NodeJS.Timeout | undefined;
   const changed = () => {
     clearTimeout(timer);
     timer = setTimeout(fire, debounceMs);
@@ -48,20 +49,19 @@ export function watchDirectory(
       return false;
     }
   };
-  /** The folder is back (its path polled while it was gone): watched again, and read. */
-  const onPoll = (current: Stats) => {
-    if (!current.isDirectory()) return;
-    stopPolling();
-    if (start()) onChange();
-  };
   const stopPolling = () => {
-    if (polling) unwatchFile(dir, onPoll);
-    polling = false;
+    clearInterval(poll);
+    poll = undefined;
   };
+  /** Looks for the missing folder every pollMs; once it is there, it is watched and read. */
   const awaitFolder = () => {
-    if (polling) return;
-    polling = true;
-    watchFile(dir, { interval: pollMs, persistent: false }, onPoll);
+    if (poll) return;
+    poll = setInterval(() => {
+      if (!existsSync(dir)) return;
+      stopPolling();
+      if (start()) onChange();
+    }, pollMs);
+    poll.unref();
   };
   const fire = () => {
     watcher?.close();
