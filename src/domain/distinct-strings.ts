@@ -9,9 +9,10 @@
  * string (~0.07 ms for 10,000): ids numbered by an app (`user-9`, `user-10`…) make a few runs
  * of very different lengths, and a run holds no repeat, so only runs against each other need
  * checking, the shorter one searched for in the longer (~0.07 ms more). Runs of like lengths
- * are sorted instead, and a list in no order goes through a table of indexes keyed by an
- * FNV-1a hash (0.35–0.6 ms), which falls back to sorting when collisions make it probe too
- * long, so crafted ids can make it slower but never quadratic.
+ * are sorted instead, and a list in no order goes through a table of indexes keyed by a
+ * hash of each string's last few characters (~0.2 ms; see tailHash), which falls back to
+ * sorting when collisions make it probe too long, so crafted ids can make it slower but
+ * never quadratic.
  */
 
 /** The list itself when nothing repeats, else a copy without the repeats. */
@@ -131,12 +132,13 @@ function repeatsBySorting(values: readonly string[]): boolean {
 /** Open addressing with linear probing at most half full; undefined when the probe budget runs out. */
 function repeatsByHashing(values: readonly string[], probesPerValue: number): boolean | undefined {
   const mask = 2 ** Math.ceil(Math.log2(values.length * 2)) - 1;
+  const skipped = sharedSuffixLength(values);
   // Slot holds index + 1 of the value placed there; 0 is empty.
   const slots = new Int32Array(mask + 1);
   let budget = values.length * probesPerValue;
   for (let i = 0; i < values.length; i++) {
     const value = values[i] as string;
-    let slot = fnv1a(value) & mask;
+    let slot = tailHash(value, skipped) & mask;
     for (let held = slots[slot] as number; held !== 0; held = slots[slot] as number) {
       if (values[held - 1] === value) return true;
       if (--budget < 0) return undefined;
@@ -147,9 +149,42 @@ function repeatsByHashing(values: readonly string[], probesPerValue: number): bo
   return false;
 }
 
-/** 32-bit FNV-1a over UTF-16 code units. */
-function fnv1a(value: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193);
+/** Characters hashed per string (see tailHash). */
+const HASHED_CHARS = 8;
+
+/**
+ * 32-bit FNV-1a of a string's length and its last HASHED_CHARS UTF-16 code units before the
+ * `skipped` ones at its end. Ids differ most near their end (a UUID's last characters are
+ * random, a counter's last digit changes first), and hashing 8 characters instead of a
+ * UUID's 36 takes a 10,000-id table from ~0.5 ms to ~0.2 ms. A list whose ids differ only
+ * further from the end collides and runs out of probes: it is sorted instead.
+ */
+function tailHash(value: string, skipped: number): number {
+  const end = Math.max(0, value.length - skipped);
+  let hash = Math.imul(0x811c9dc5 ^ value.length, 0x01000193);
+  for (let i = Math.max(0, end - HASHED_CHARS); i < end; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193);
   return hash;
+}
+
+/**
+ * How many characters strings sampled across the list share at their end (a domain such as
+ * `@example.com`, a `-prod`): those say nothing about which string is which, so tailHash
+ * hashes the characters before them.
+ */
+function sharedSuffixLength(values: readonly string[]): number {
+  const first = values[0] as string;
+  let shared = first.length;
+  const step = Math.max(1, Math.floor(values.length / SAMPLES));
+  for (let i = step; i < values.length && shared > 0; i += step) {
+    const value = values[i] as string;
+    let same = 0;
+    while (
+      same < shared &&
+      same < value.length &&
+      value.charCodeAt(value.length - 1 - same) === first.charCodeAt(first.length - 1 - same)
+    )
+      same++;
+    shared = same;
+  }
+  return shared;
 }

@@ -82,4 +82,28 @@ describe('distinctStrings', () => {
     const manyWithRepeat = [...manyRuns, 'id-00123'];
     expect(distinctStrings(manyWithRepeat)).toEqual(manyRuns);
   });
+
+  it('finds repeats among random ids that share their end or differ only far from it', () => {
+    const shuffled = (count: number, id: (n: number) => string) =>
+      Array.from({ length: count }, (_, i) => id(((i * 2654435761) >>> 0) % 1_000_003));
+    const lists = [
+      // The same domain after every address: the characters before it tell them apart.
+      shuffled(5_000, (n) => `person.${n.toString(36)}@example.com`),
+      // Alike in their last 20 characters: every hash collides and the list is sorted instead.
+      shuffled(5_000, (n) => `${n.toString(36)}-${'x'.repeat(20)}`),
+      // Two lengths, one the other's suffix.
+      shuffled(5_000, (n) => (n % 2 === 0 ? `${n}` : `a-${n}-b`)),
+    ];
+    for (const values of lists) {
+      expect(new Set(values).size).toBe(values.length);
+      expect(distinctStrings(values)).toBe(values);
+      for (const at of [0, 2_500, 4_999]) {
+        const repeated = values.slice();
+        repeated.splice(1 + ((at * 7) % repeated.length), 0, values[at] as string);
+        const distinct = distinctStrings(repeated);
+        expect(distinct).toHaveLength(values.length);
+        expect(distinct).toEqual([...new Set(repeated)]);
+      }
+    }
+  });
 });
