@@ -31,7 +31,10 @@ export type UpdateCampaignBody = z.infer<typeof UpdateCampaignBodySchema>;
 /** The real service's sibling API allows 1–10,000 user IDs per call (docs/fidelity.md#campaigns). */
 export const MAX_USER_IDS_PER_CALL = 10_000;
 export const AddRecipientsBodySchema = z.object({
-  userIds: userIdList().max(MAX_USER_IDS_PER_CALL, `must contain at most ${MAX_USER_IDS_PER_CALL} user IDs per call`),
+  userIds: userIdList({
+    count: MAX_USER_IDS_PER_CALL,
+    message: `must contain at most ${MAX_USER_IDS_PER_CALL} user IDs per call`,
+  }),
 });
 
 export const SendCampaignBodySchema = z.object({
