@@ -212,7 +212,9 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
-    throw new ConfigError([`${(error as Error).message}. Run with --help for the list of flags.`]);
+    // parseArgs's messages may span lines (a value starting with "-") and end with a period.
+    const message = (error as Error).message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
+    throw new ConfigError([`${message}. Run with --help for the list of flags.`]);
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };

@@ -135,6 +135,15 @@ describe('loadConfig', () => {
     expect(text).toMatch(/EMULATOR_APPS/);
   });
 
+  it('explains a flag value that starts with a dash on one line, and reads it written with =', () => {
+    expect(problems(['--port', '-1'])).toBe(
+      "Option '--port' argument is ambiguous. Did you forget to specify the option argument for '--port'? " +
+        "To specify an option argument starting with a dash use '--port=-XYZ'. Run with --help for the list of flags.",
+    );
+    expect(problems(['--port=-1'])).toMatch(/^--port: expected a whole number written in digits \(got "-1"\)/);
+    expect(problems(['--nope'])).toMatch(/^Unknown option '--nope'.*\. Run with --help for the list of flags\.$/);
+  });
+
   it('names EMULATOR_BODY_LIMIT when only the env value is bad', () => {
     expect(problems([], { EMULATOR_BODY_LIMIT: 'big' })).toMatch(/^EMULATOR_BODY_LIMIT: /);
   });
