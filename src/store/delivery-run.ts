@@ -169,14 +169,26 @@ export function toDelivery(
 
 /**
  * A run of one as the log keeps it: no per-user columns, packing or wrappers, so that a
- * realtime send keeps its notification and about five objects here (the entry, the shared
- * fields, the id range, the user id, the variables), rather than a full delivery record with
- * its id and rendered content. Each object kept costs the garbage collector a copy when it
- * survives and a mark on every full collection while it lives (docs/performance.md).
+ * realtime send keeps its notification and about four objects here (the entry, the id
+ * range, the user id, the variables), rather than a full delivery record with its id and
+ * rendered content. The shared fields are copied into the entry rather than kept in an
+ * object of their own, as a Delivery record holds them. Each object kept costs the garbage
+ * collector a copy when it survives and a mark on every full collection while it lives,
+ * and a loaded emulator holds up to a million of these (docs/performance.md).
  * It names its fields as a Delivery does where the log reads both alike (userId, status).
  */
-export class SingleDelivery {
-  readonly shared: SharedDeliveryFields;
+export class SingleDelivery implements SharedDeliveryFields {
+  readonly appId: SharedDeliveryFields['appId'];
+  readonly notificationId: SharedDeliveryFields['notificationId'];
+  readonly campaignId: SharedDeliveryFields['campaignId'];
+  readonly templateId: SharedDeliveryFields['templateId'];
+  readonly templateKey: SharedDeliveryFields['templateKey'];
+  readonly channels: SharedDeliveryFields['channels'];
+  readonly mode: SharedDeliveryFields['mode'];
+  readonly title: SharedDeliveryFields['title'];
+  readonly tag: SharedDeliveryFields['tag'];
+  readonly pushData: SharedDeliveryFields['pushData'];
+  readonly createdAt: SharedDeliveryFields['createdAt'];
   readonly ids: IdRange;
   readonly userId: string;
   readonly variables: Record<string, unknown>;
@@ -184,12 +196,28 @@ export class SingleDelivery {
   readonly failure: DeliveryFailureMark | undefined;
 
   constructor(run: DeliveryRun) {
-    this.shared = run.shared;
+    const shared = run.shared;
+    this.appId = shared.appId;
+    this.notificationId = shared.notificationId;
+    this.campaignId = shared.campaignId;
+    this.templateId = shared.templateId;
+    this.templateKey = shared.templateKey;
+    this.channels = shared.channels;
+    this.mode = shared.mode;
+    this.title = shared.title;
+    this.tag = shared.tag;
+    this.pushData = shared.pushData;
+    this.createdAt = shared.createdAt;
     this.ids = run.ids;
     this.userId = run.userIds.at(0)!;
     this.variables = memberValue(run.variables, 0);
     this.render = run.render;
     this.failure = run.failures.get(0);
+  }
+
+  /** The fields every member of a run shares: for a run of one, its own. */
+  get shared(): SharedDeliveryFields {
+    return this;
   }
 
   get status(): Delivery['status'] {
