@@ -44,9 +44,7 @@ export function indexesOf(list: StringList, value: string): number[] {
  */
 export function packStrings(values: readonly string[]): StringList {
   const text = values.join('');
-  const ends = new Uint32Array(values.length);
-  let end = 0;
-  for (let i = 0; i < values.length; i++) ends[i] = end += (values[i] as string).length;
+  const ends = endOffsets(values);
   const startOf = (index: number) => (index === 0 ? 0 : ends[index - 1]!);
   /** The member starting at `offset`, or -1 when none does (binary search: ends ascend). */
   const memberAt = (offset: number): number => {
@@ -78,6 +76,20 @@ export function packStrings(values: readonly string[]): StringList {
     },
   };
   return packed;
+}
+
+/**
+ * Where each string ends once they are joined. A function of its own, with nothing after its
+ * loop: V8 compiles a long loop while it runs (on-stack replacement), before the code after it
+ * has run once, and code there that needs type feedback (packStrings' object literal did) made
+ * that compiled loop deoptimise on every later call, in some runs, so every batch send ran
+ * its 10,000 turns in the interpreter first (node --trace-deopt: the same opt id each send).
+ */
+function endOffsets(values: readonly string[]): Uint32Array {
+  const ends = new Uint32Array(values.length);
+  let end = 0;
+  for (let i = 0; i < values.length; i++) ends[i] = end += (values[i] as string).length;
+  return ends;
 }
 
 export interface DeliveryRun {
