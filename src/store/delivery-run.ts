@@ -82,8 +82,8 @@ export function packStrings(values: readonly string[]): StringList {
  * Where each string ends once they are joined. A function of its own, with nothing after its
  * loop: V8 compiles a long loop while it runs (on-stack replacement), before the code after it
  * has run once, and code there that needs type feedback (packStrings' object literal did) made
- * that compiled loop deoptimise on every later call, in some runs, so every batch send ran
- * its 10,000 turns in the interpreter first (node --trace-deopt: the same opt id each send).
+ * that compiled loop deoptimise on every later call, in some runs, so each batch send began
+ * its 10,000 turns in the interpreter again (node --trace-deopt: the same opt id each send).
  */
 function endOffsets(values: readonly string[]): Uint32Array {
   const ends = new Uint32Array(values.length);
