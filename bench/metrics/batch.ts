@@ -26,7 +26,18 @@
 import { SendNotificationBodySchema } from '../../src/schemas/notifications.js';
 import type { Faker } from '@faker-js/faker';
 import { batchBody, makeFaker, perTargetBatchBody, userIds } from '../data.js';
-import { API_HEADERS, gc, median, now, QUICK, SEED, sleep, startBaselineChild, type Child } from '../util.js';
+import {
+  expectStatus,
+  gc,
+  median,
+  now,
+  postJson,
+  QUICK,
+  SEED,
+  sleep,
+  startBaselineChild,
+  type Child,
+} from '../util.js';
 import { fmt, type Row } from './types.js';
 
 /** Sends into each server before the steady-state p50 (unmeasured). */
@@ -46,20 +57,15 @@ function parseAndValidateMs(body: string, runs: number): number[] {
   return times;
 }
 
-/** One POST of `body` to `url`; its latency in ms. */
-async function postOnce(url: string, body: string): Promise<number> {
-  const started = now();
-  const res = await fetch(url, { method: 'POST', headers: API_HEADERS, body });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
-  return now() - started;
-}
-
 /** `rounds` rounds of one POST to each URL in turn, so machine noise hits every server alike; latencies per URL. */
 async function interleaved(urls: string[], body: string, rounds: number): Promise<number[][]> {
   const latencies = urls.map((): number[] => []);
   for (let round = 0; round < rounds; round++)
-    for (const [i, url] of urls.entries()) latencies[i]!.push(await postOnce(url, body));
+    for (const [i, url] of urls.entries()) {
+      const started = now();
+      expectStatus(`batch send to ${url}`, await postJson(url, body));
+      latencies[i]!.push(now() - started);
+    }
   return latencies;
 }
 

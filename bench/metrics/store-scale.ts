@@ -5,7 +5,7 @@
  * them (each answer holds the event loop for as long as it takes).
  */
 import { batchBody, makeFaker, userOf } from '../data.js';
-import { API_HEADERS, median, now, QUICK, rssOf, SEED, sleep, type Child } from '../util.js';
+import { API_HEADERS, expectStatus, median, now, postJson, QUICK, rssOf, SEED, sleep, type Child } from '../util.js';
 import { fmt, type Row } from './types.js';
 
 const POPULATION = 100_000;
@@ -15,13 +15,10 @@ export async function fillDeliveries(emulator: Child, total: number): Promise<nu
   const started = now();
   for (let sent = 0; sent < total; sent += 10_000) {
     const targets = Array.from({ length: 10_000 }, (_, i) => userOf((sent + i) % POPULATION));
-    const res = await fetch(`${emulator.url}/api/notifications/send`, {
-      method: 'POST',
-      headers: API_HEADERS,
-      body: batchBody(faker, targets),
-    });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`fill: batch send answered ${res.status}`);
+    expectStatus(
+      'fill: batch send',
+      await postJson(`${emulator.url}/api/notifications/send`, batchBody(faker, targets)),
+    );
   }
   return now() - started;
 }
