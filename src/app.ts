@@ -11,7 +11,9 @@ import { errorResponse, onError, onNotFound } from './http/render-error.js';
 import { allowedMethodsOf } from './http/method-not-allowed.js';
 import { RememberingRouter } from './http/remembering-router.js';
 import { journal, requestRecorder } from './http/middleware/journal.js';
-import { sendLane, type SendLane } from './http/send-lane.js';
+import { requestSeams } from './http/request-seams.js';
+import { sendFastPath, type SendFastPath } from './http/send-fast-path.js';
+import { sendPipeline } from './http/send-pipeline.js';
 import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
@@ -24,20 +26,27 @@ export type EmulatorApp = Hono<AppEnv> & {
   readonly emulator: Emulator;
   /** Stops timers and watchers and flushes the store. */
   close(): Promise<void>;
-  /**
-   * Answers a plain send straight from Node's request, or returns false to leave it to the
-   * app (http/send-lane.ts). The server puts it in front of the app; `app.request()` and a
-   * server of your own built on `app.fetch` go through the app only, with the same answers.
-   */
-  readonly sendLane: SendLane;
 };
 
+/** An app and the fast path its own server puts in front of it (server.ts). */
+export interface ServedApp {
+  app: EmulatorApp;
+  /** Answers a plain send straight from Node's request, or returns false to leave it to the app. */
+  sendFastPath: SendFastPath;
+}
+
 export function createApp(options: CreateAppOptions = {}): EmulatorApp {
+  return createServedApp(options).app;
+}
+
+/** createApp plus the send fast path, sharing its send pipeline and journal (startEmulator's detail). */
+export function createServedApp(options: CreateAppOptions = {}): ServedApp {
   const emulator = createEmulator(options);
   const app = new Hono<AppEnv>({ router: new RememberingRouter() });
   const recordRequest = requestRecorder(emulator);
+  const send = sendPipeline({ notifications: emulator.services.notifications, logger: emulator.logger });
   for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(recordRequest));
-  const api = apiRoutes(emulator);
+  const api = apiRoutes(emulator, send);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
   app.route('/', controlRoutes(emulator));
   // A scripted drop under app.request() has no socket: let its marker error reach the caller
@@ -63,9 +72,22 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
       }),
     );
   });
-  return Object.assign(app, {
-    emulator,
-    close: () => emulator.close(),
-    sendLane: sendLane(emulator, recordRequest, API_PREFIXES),
-  });
+  // The transport's seams on c.env (http/request-seams.ts), made from what the caller's server
+  // gives fetch: served by @hono/node-server (getRequestListener, serve) the app can drop a
+  // connection and read Node's parsed headers; app.request() runs in process without them.
+  const dispatch = app.fetch;
+  const fetch: typeof app.fetch = (request, env, executionCtx) => dispatch(request, requestSeams(env), executionCtx);
+  const served = Object.assign(app, { fetch, emulator, close: () => emulator.close() });
+  return {
+    app: served,
+    sendFastPath: sendFastPath({
+      apps: emulator.apps,
+      scenarios: emulator.scenarios,
+      logger: emulator.logger,
+      bodyLimitBytes: emulator.options.bodyLimitBytes,
+      send,
+      record: recordRequest,
+      prefixes: API_PREFIXES,
+    }),
+  };
 }

@@ -3,9 +3,9 @@
  * bound URL and a close() that ends open connections (SSE included) and flushes state.
  */
 import { getRequestListener, type ServerType } from '@hono/node-server';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, type EmulatorApp } from './app.js';
+import { createServedApp, type EmulatorApp, type ServedApp } from './app.js';
 import type { CreateAppOptions } from './emulator.js';
 import { createClient } from './client/index.js';
 import { EmulatorOptionsSchema, retentionOf } from './config.js';
@@ -37,12 +37,26 @@ function retentionLimits(options: CreateAppOptions) {
  */
 const LISTEN_BACKLOG = 4096;
 
+/**
+ * What createAdaptorServer builds, with the send fast path in front (http/send-fast-path.ts):
+ * a plain send skips hono's per-request objects; everything else goes to the app as any
+ * server built on `getRequestListener(app.fetch)` would send it.
+ */
+export function emulatorListener(served: ServedApp): RequestListener {
+  const listener = getRequestListener(served.app.fetch);
+  return (req, res) => {
+    // Read per request, not once: a test spies on it to see which requests it took.
+    if (!served.sendFastPath(req, res)) void listener(req, res);
+  };
+}
+
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
   // --data-file (docs/reference.md#running-it): state lives in a lowdb file; closed (flushed) by app.close().
   // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
   const openLowdbStore = async (...args: Parameters<typeof import('./store/lowdb-store.js').openLowdbStore>) =>
     (await import('./store/lowdb-store.js')).openLowdbStore(...args);
   let app: EmulatorApp | undefined;
+  let served: ServedApp;
   // A write that fails in the background (disk full, folder removed) is retried with the next
   // change; the log says so once per different failure rather than once per retry.
   let lastWriteError: string | undefined;
@@ -59,7 +73,8 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
       ? await openLowdbStore(options.dataFile, { ...retentionLimits(options), onWriteError })
       : undefined);
   try {
-    app = createApp(store ? { ...options, store } : options);
+    served = createServedApp(store ? { ...options, store } : options);
+    app = served.app;
   } catch (error) {
     if (store && !options.store) await store.close();
     throw error;
@@ -67,14 +82,7 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
   const { host, port } = app.emulator.options;
   let server: ServerType;
   const address = await new Promise<AddressInfo>((resolve, reject) => {
-    // What createAdaptorServer builds, with the send lane in front (http/send-lane.ts): a plain
-    // send skips hono's per-request objects.
-    const listener = getRequestListener(app.fetch);
-    const served = app; // `app` may still be reassigned as far as TypeScript knows
-    server = createServer((req, res) => {
-      // Read per request, not once: a test spies on it to see which requests it took.
-      if (!served.sendLane(req, res)) void listener(req, res);
-    });
+    server = createServer(emulatorListener(served));
     server.once('error', reject);
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(server.address() as AddressInfo));
   }).catch(async (error: unknown) => {

@@ -7,6 +7,7 @@
  * platform one whose Headers already exist.
  */
 import type { Context } from 'hono';
+import type { RequestSeams } from './request-seams.js';
 
 /** Node's parsed request headers (`IncomingMessage.headers`): lower-case names. */
 export type NodeHeaders = Record<string, string | string[] | undefined>;
@@ -17,8 +18,9 @@ export type HeaderReader = (name: string) => string | undefined;
 /** Repeated header lines as one value, joined with ", " as Headers.get joins them. */
 export const joined = (value: string | string[]): string => (Array.isArray(value) ? value.join(', ') : value);
 
+/** Node's parsed headers, which the transport's seams carry (request-seams.ts); none in process. */
 function nodeHeaders(c: Context): NodeHeaders | undefined {
-  return (c.env as { incoming?: { headers?: NodeHeaders } } | undefined)?.incoming?.headers;
+  return (c.env as RequestSeams | undefined)?.nodeHeaders;
 }
 
 /** One header by its lower-case name, as `c.req.header(name)` gives it: repeated lines joined with ", ", except
@@ -28,7 +30,7 @@ export function requestHeader(c: Context, name: string): string | undefined {
   return headers ? nodeHeader(headers, name) : c.req.header(name);
 }
 
-/** requestHeader over Node's parsed headers, for code that has no hono context (http/send-lane.ts). */
+/** requestHeader over Node's parsed headers, for code that has no hono context (http/send-fast-path.ts). */
 export function nodeHeader(headers: NodeHeaders, name: string): string | undefined {
   const value = headers[name];
   return value === undefined ? undefined : joined(value);

@@ -7,10 +7,10 @@ import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../domain/errors.js';
 import type { Logger } from '../platform/logger.js';
 import type { AppEnv } from './context.js';
+import { answer } from './answer.js';
 
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
-  c.set('errorCode', error.code);
-  return c.json(error.toBody(), error.status as 400, error.headers);
+  return answer(c, error.toBody(), error.status, error.headers, error.code);
 }
 
 /**
@@ -18,10 +18,7 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
  * "aborted"). Nobody is left to answer: the journal records 499, as for a dropped
  * connection, and nothing is logged as an emulator bug.
  */
-function clientHungUp(c: Context<AppEnv>): boolean {
-  const incoming = (c.env as { incoming?: { complete?: boolean; destroyed?: boolean } } | undefined)?.incoming;
-  return incoming !== undefined && incoming.complete === false && incoming.destroyed === true;
-}
+const clientHungUp = (c: Context<AppEnv>): boolean => c.env?.clientHungUp?.() === true;
 
 export const CLIENT_CLOSED_REQUEST = 499;
 

@@ -9,6 +9,7 @@ import { depthExceeds, MAX_JSON_DEPTH, mayBeTooDeep } from '../domain/json-depth
 import { issueDetails } from '../schemas/issues.js';
 import type { AppEnv } from './context.js';
 import { requestHeader } from './plain-headers.js';
+import { readBodyText } from './request-body.js';
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, prefix = ''): z.infer<S> {
   const result = schema.safeParse(value);
@@ -26,16 +27,18 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: 
 /** A JSON media type: application/json or application/<anything>+json, parameters allowed. */
 export const isJsonContentType = (type: string): boolean => /^application\/([\w.+-]*\+)?json\b/i.test(type.trim());
 
-export async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  const type = requestHeader(c, 'content-type') ?? '';
+/** Refuses a body that is not JSON by its content type (checked before the body is read). */
+export function requireJsonContentType(type: string): void {
   if (!isJsonContentType(type)) {
     throw badRequest(`Content-Type must be application/json (got "${type || 'none'}").`, {
       'content-type': 'must be application/json',
     });
   }
-  const text = await c.req.text();
-  c.set('requestText', text);
-  return parseJsonText(text);
+}
+
+export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  requireJsonContentType(requestHeader(c, 'content-type') ?? '');
+  return parseJsonText(await readBodyText(c));
 }
 
 /** A request body's text as a JSON value: refused when empty, malformed or nested too deep. */

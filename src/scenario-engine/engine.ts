@@ -13,7 +13,10 @@ import {
 } from '../domain/ports.js';
 import type { Scenario, ScenarioRule } from '../schemas/scenario-file.js';
 import { buildMatchers, explainMatchers, type Matcher, type RequestFacts } from './match.js';
-import { explainFault, isDeliveryFault, toRequestFault, type RequestFault } from './faults.js';
+import { explainFault, isDeliveryFault, toRequestFault, type RequestFault } from './fault-kinds.js';
+import type { z } from 'zod';
+import type { scenarioViewSchema } from '../schemas/responses.js';
+import type { createScenarioSchema } from '../schemas/scenario-file.js';
 
 interface CompiledRule {
   /** 1-based, as people count rules. */
@@ -79,27 +82,12 @@ const IDLE_SCOPE: RequestScope = Object.freeze({
   appliedRules: () => NO_RULES_APPLIED,
 });
 
-export interface RuleView {
-  rule: number;
-  explanation: string;
-  match: ScenarioRule['match'];
-  fault: ScenarioRule['fault'];
-  times: number | null;
-  after: number;
-  probability: number | null;
-  matched: number;
-  applied: number;
-  /** Applications left in this layer (global, or header activation); null when `times` is not set. */
-  remaining: number | null;
-}
-
-export interface ScenarioView {
-  name: string;
-  description: string | null;
-  source: string;
-  active: boolean;
-  rules: RuleView[];
-}
+/** A loaded scenario as the control plane shows it (its response schema, schemas/responses.ts). */
+export type ScenarioView = z.infer<
+  ReturnType<typeof scenarioViewSchema<ReturnType<typeof createScenarioSchema>['shape']['rules']['element']>>
+>;
+/** One rule of a ScenarioView, with its counters in one layer (global, or header activation). */
+export type RuleView = ScenarioView['rules'][number];
 
 /** A scenario file refused at load or reload, with what is wrong with it. */
 export interface ScenarioLoadError {

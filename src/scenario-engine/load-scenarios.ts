@@ -10,10 +10,11 @@ import { ConfigError, ERROR_CODES } from '../domain/errors.js';
 import { depthExceeds, TOO_DEEP_TO_LOAD } from '../domain/json-depth.js';
 import { createScenarioSchema, describeScenarioIssues, type Scenario } from '../schemas/scenario-file.js';
 import type { ScenarioEngine } from './engine.js';
+import { FAULT_KINDS } from './fault-kinds.js';
 import { watchDirectory, type WatchOptions } from '../platform/watch-dir.js';
 
-/** Scenario files may name any error code of the contract's table (docs/reference.md#errors). */
-export const ScenarioSchema = createScenarioSchema(ERROR_CODES);
+/** Scenario files may name any error code of the contract's table (docs/reference.md#errors) and any fault kind of the engine's. */
+export const ScenarioSchema = createScenarioSchema(ERROR_CODES, FAULT_KINDS);
 
 export interface ScenarioDirRead {
   /** File path → its valid scenario. */

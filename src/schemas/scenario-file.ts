@@ -79,14 +79,28 @@ const RawHeadersSchema = z.record(
   z.string().regex(HEADER_VALUE, 'must be a header value: no line break, NUL or character above U+00FF'),
 );
 
-/** The kinds that decide the answer; at most one per rule (delayMs may join any). */
-export const FINAL_FAULT_KINDS = ['error', 'status', 'rateLimit', 'drop', 'failDelivery'] as const;
+/**
+ * What the file schema reads of a fault kind (the table is scenario-engine/fault-kinds.ts):
+ * a final kind decides the outcome, so a rule has at most one; the others (a delay) may join any.
+ */
+export interface FaultKindInfo {
+  /** What it acts on: the request's answer, or each delivery the request starts. */
+  level: 'request' | 'delivery';
+  final: boolean;
+}
+
+/** The file fields of the fault kinds, keyed as in the fault table. */
+type FaultKindTable = Record<'delayMs' | 'error' | 'status' | 'rateLimit' | 'drop' | 'failDelivery', FaultKindInfo>;
 
 /**
- * The scenario schema for a list of error codes. The codes are passed in (the contract's
- * table lives in domain/errors.ts, and schemas import nothing but zod).
+ * The scenario schema for a list of error codes and the fault kinds' table. Both are passed in
+ * (the contract's codes live in domain/errors.ts, the fault kinds in the engine, and schemas
+ * import nothing but zod).
  */
-export function createScenarioSchema(errorCodes: readonly string[]) {
+export function createScenarioSchema(errorCodes: readonly string[], faultKinds: FaultKindTable) {
+  const kinds = Object.keys(faultKinds) as (keyof FaultKindTable)[];
+  const finalKinds = kinds.filter((k) => faultKinds[k].final);
+  const joining = kinds.filter((k) => !faultKinds[k].final);
   const FaultSchema = strictObject({
     error: z.enum(errorCodes as [string, ...string[]], { error: `must be one of ${errorCodes.join(', ')}` }).optional(),
     message: z.string().optional(),
@@ -98,14 +112,18 @@ export function createScenarioSchema(errorCodes: readonly string[]) {
     drop: z.literal(true, { error: 'must be true' }).optional(),
     failDelivery: text.optional(),
   }).superRefine((fault, ctx) => {
-    const finals = FINAL_FAULT_KINDS.filter((k) => fault[k] !== undefined);
-    if (finals.length === 0 && fault.delayMs === undefined) {
-      ctx.addIssue({ code: 'custom', message: `needs one of ${FINAL_FAULT_KINDS.join(', ')} or delayMs`, path: [] });
+    const finals = finalKinds.filter((k) => fault[k] !== undefined);
+    if (finals.length === 0 && joining.every((k) => fault[k] === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `needs one of ${finalKinds.join(', ')} or ${joining.join(' or ')}`,
+        path: [],
+      });
     }
     if (finals.length > 1) {
       ctx.addIssue({
         code: 'custom',
-        message: `combines ${finals.join(' and ')}; a rule has at most one of them (delayMs may join any)`,
+        message: `combines ${finals.join(' and ')}; a rule has at most one of them (${joining.join(', ')} may join any)`,
         path: [finals[1]!],
       });
     }

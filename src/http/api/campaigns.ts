@@ -18,10 +18,11 @@ import {
 } from '../../schemas/campaigns.js';
 import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
+import { answer } from '../answer.js';
 import { createMultipartReader, type MultipartReader, type PartConsumer } from '../multipart.js';
 import { GIVEN_TWICE, parseWith, readJsonBody } from '../validate.js';
 import { requestHeader } from '../plain-headers.js';
-import { bodyBytesCache, tooLarge } from '../middleware/body-limit.js';
+import { tooLarge } from '../middleware/body-limit.js';
 
 /** The send body may be `{}` or absent altogether (both mean "send now"). */
 async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
@@ -50,10 +51,11 @@ function createYielder(): () => Promise<void> | undefined {
 
 /** The body in pieces: as it streams in, or the bytes a scenario's body matcher already read (within the limit). */
 function uploadBody(c: Context<AppEnv>, limit: number): AsyncIterable<Uint8Array> {
-  const read = bodyBytesCache(c).arrayBuffer;
-  if (!read) return bodyPieces(c, limit);
+  const read = c.get('requestBody');
+  if (read === undefined || !('bytes' in read)) return bodyPieces(c, limit);
+  const { bytes } = read;
   return (async function* () {
-    yield* slices(new Uint8Array(await read));
+    yield* slices(bytes);
   })();
 }
 
@@ -62,8 +64,8 @@ const JOURNAL_PREFIX_BYTES = 64 * 1024 + 1;
 
 /**
  * The body as it arrives, in pieces of at most PIECE_BYTES (an in-process request may hold it
- * whole). The stream is read here, not through hono's body cache, so its first bytes are left
- * in that cache for the journal, which keeps the start of every request body.
+ * whole). Its first bytes are kept on the context (`requestBody`) for the journal, which keeps
+ * the start of every request body.
  */
 async function* bodyPieces(c: Context<AppEnv>, limit: number): AsyncGenerator<Uint8Array> {
   const body = c.req.raw.body;
@@ -83,7 +85,7 @@ async function* bodyPieces(c: Context<AppEnv>, limit: number): AsyncGenerator<Ui
       yield* slices(chunk);
     }
   } finally {
-    bodyBytesCache(c).arrayBuffer = Promise.resolve(prefix.slice(0, kept).buffer);
+    c.set('requestBody', { bytes: prefix.slice(0, kept) });
   }
 }
 
@@ -242,33 +244,34 @@ export function campaignRoutes({
   uploadLimitBytes: number;
 }) {
   return new Hono<AppEnv>()
-    .post('/campaigns/upload', async (c) => c.json(await uploadCsv(c, campaigns, uploadLimitBytes), 200))
+    .post('/campaigns/upload', async (c) => answer(c, await uploadCsv(c, campaigns, uploadLimitBytes), 200))
     .post('/campaigns', async (c) => {
       const body = await readJsonBody(c, CreateCampaignBodySchema);
-      return c.json(campaigns.create(c.get('appId'), body), 200);
+      return answer(c, campaigns.create(c.get('appId'), body), 200);
     })
     .get('/campaigns', (c) => {
       const { status, page } = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
       const { total, items } = campaigns.list(c.get('appId'), { status }, page);
-      return c.json(items, 200, { 'X-Total-Count': String(total) });
+      return answer(c, items, 200, { 'X-Total-Count': String(total) });
     })
-    .get('/campaigns/:id', (c) => c.json(campaigns.get(c.get('appId'), c.req.param('id')), 200))
+    .get('/campaigns/:id', (c) => answer(c, campaigns.get(c.get('appId'), c.req.param('id')), 200))
     .put('/campaigns/:id', async (c) => {
       const body = await readJsonBody(c, UpdateCampaignBodySchema);
-      return c.json(campaigns.update(c.get('appId'), c.req.param('id'), body), 200);
+      return answer(c, campaigns.update(c.get('appId'), c.req.param('id'), body), 200);
     })
     .post('/campaigns/:id/recipients', async (c) => {
       const { userIds } = await readJsonBody(c, AddRecipientsBodySchema);
-      return c.json(campaigns.addRecipients(c.get('appId'), c.req.param('id'), userIds), 200);
+      return answer(c, campaigns.addRecipients(c.get('appId'), c.req.param('id'), userIds), 200);
     })
     .get('/campaigns/:id/recipients', (c) => {
       const { status, page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
       const { total, items } = campaigns.listRecipients(c.get('appId'), c.req.param('id'), { status }, page);
-      return c.json(items, 200, { 'X-Total-Count': String(total) });
+      return answer(c, items, 200, { 'X-Total-Count': String(total) });
     })
     .post('/campaigns/:id/send', async (c) => {
       const body = await readOptionalJson(c, SendCampaignBodySchema);
-      return c.json(
+      return answer(
+        c,
         campaigns.send(c.get('appId'), c.req.param('id'), body, c.get('scenarioScope').deliveryFaults),
         200,
       );

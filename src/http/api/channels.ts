@@ -7,23 +7,24 @@ import { CreateChannelBodySchema, ListChannelsQuerySchema, UpdateChannelBodySche
 import { slicePage } from '../../schemas/paging.js';
 import type { ChannelService } from '../../domain/channels.js';
 import type { AppEnv } from '../context.js';
+import { answer } from '../answer.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 export function channelRoutes({ channels }: { channels: ChannelService }) {
   return new Hono<AppEnv>()
-    .get('/channels/availability', (c) => c.json(channels.availability(c.get('appId')), 200))
+    .get('/channels/availability', (c) => answer(c, channels.availability(c.get('appId')), 200))
     .get('/channels', (c) => {
       const { page } = parseWith(ListChannelsQuerySchema, c.req.query(), 'query');
       const { total, items } = slicePage(channels.list(c.get('appId')), page);
-      return c.json(items, 200, { 'X-Total-Count': String(total) });
+      return answer(c, items, 200, { 'X-Total-Count': String(total) });
     })
     .post('/channels', async (c) => {
       const body = await readJsonBody(c, CreateChannelBodySchema);
-      return c.json(channels.create(c.get('appId'), body), 200);
+      return answer(c, channels.create(c.get('appId'), body), 200);
     })
-    .get('/channels/:id', (c) => c.json(channels.get(c.get('appId'), c.req.param('id')), 200))
+    .get('/channels/:id', (c) => answer(c, channels.get(c.get('appId'), c.req.param('id')), 200))
     .put('/channels/:id', async (c) => {
       const body = await readJsonBody(c, UpdateChannelBodySchema);
-      return c.json(channels.update(c.get('appId'), c.req.param('id'), body), 200);
+      return answer(c, channels.update(c.get('appId'), c.req.param('id'), body), 200);
     });
 }

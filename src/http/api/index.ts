@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { apiGate } from '../middleware/api-gate.js';
+import type { SendPipeline } from '../send-pipeline.js';
 import { notificationRoutes } from './notifications.js';
 import { campaignRoutes } from './campaigns.js';
 import { templateRoutes } from './templates.js';
@@ -15,10 +16,11 @@ import { channelRoutes } from './channels.js';
 import { templateChannelRoutes } from './template-channels.js';
 import { analyticsRoutes } from './analytics.js';
 
-export function apiRoutes(emulator: Emulator): Hono<AppEnv> {
+/** `send`: the send pipeline, which the server's fast path shares (app.ts). */
+export function apiRoutes(emulator: Emulator, send: SendPipeline): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .use(apiGate(emulator))
-    .route('/', notificationRoutes(emulator.services))
+    .route('/', notificationRoutes({ send }))
     .route(
       '/',
       campaignRoutes({

@@ -10,6 +10,7 @@ import {
 } from '../../schemas/template-channels.js';
 import type { TemplateChannelService } from '../../domain/template-channels.js';
 import type { AppEnv } from '../context.js';
+import { answer } from '../answer.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 export function templateChannelRoutes({ templateChannels }: { templateChannels: TemplateChannelService }) {
@@ -17,18 +18,19 @@ export function templateChannelRoutes({ templateChannels }: { templateChannels: 
     .get('/template-channels', (c) => {
       const { templateId, page } = parseWith(ListTemplateChannelsQuerySchema, c.req.query(), 'query');
       const { total, items } = templateChannels.list(c.get('appId'), templateId, page);
-      return c.json(items, 200, { 'X-Total-Count': String(total) });
+      return answer(c, items, 200, { 'X-Total-Count': String(total) });
     })
     .post('/template-channels', async (c) => {
       const body = await readJsonBody(c, CreateTemplateChannelBodySchema);
-      return c.json(templateChannels.create(c.get('appId'), body), 200);
+      return answer(c, templateChannels.create(c.get('appId'), body), 200);
     })
     .get('/template-channels/:templateId/:channelId', (c) =>
-      c.json(templateChannels.get(c.get('appId'), c.req.param('templateId'), c.req.param('channelId')), 200),
+      answer(c, templateChannels.get(c.get('appId'), c.req.param('templateId'), c.req.param('channelId')), 200),
     )
     .put('/template-channels/:templateId/:channelId', async (c) => {
       const body = await readJsonBody(c, UpdateTemplateChannelBodySchema);
-      return c.json(
+      return answer(
+        c,
         templateChannels.update(c.get('appId'), c.req.param('templateId'), c.req.param('channelId'), body),
         200,
       );

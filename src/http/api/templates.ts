@@ -12,6 +12,7 @@ import {
 import { slicePage } from '../../schemas/paging.js';
 import type { TemplateService } from '../../domain/templates.js';
 import type { AppEnv } from '../context.js';
+import { answer } from '../answer.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 export function templateRoutes({ templates }: { templates: TemplateService }) {
@@ -20,16 +21,16 @@ export function templateRoutes({ templates }: { templates: TemplateService }) {
       const { channelId, page } = parseWith(ListTemplatesQuerySchema, c.req.query(), 'query');
       const all = templates.list(c.get('appId'), { channelId });
       const { total, items } = slicePage(all, page);
-      return c.json(items, 200, { 'X-Total-Count': String(total) });
+      return answer(c, items, 200, { 'X-Total-Count': String(total) });
     })
     .post('/templates', async (c) => {
       const body = await readJsonBody(c, CreateTemplateBodySchema);
-      return c.json(templates.create(c.get('appId'), body), 200);
+      return answer(c, templates.create(c.get('appId'), body), 200);
     })
-    .get('/templates/:id', (c) => c.json(templates.get(c.get('appId'), c.req.param('id')), 200))
+    .get('/templates/:id', (c) => answer(c, templates.get(c.get('appId'), c.req.param('id')), 200))
     .put('/templates/:id', async (c) => {
       const body = await readJsonBody(c, UpdateTemplateBodySchema);
-      return c.json(templates.update(c.get('appId'), c.req.param('id'), body), 200);
+      return answer(c, templates.update(c.get('appId'), c.req.param('id'), body), 200);
     })
-    .delete('/templates/:id', (c) => c.json(templates.remove(c.get('appId'), c.req.param('id')), 200));
+    .delete('/templates/:id', (c) => answer(c, templates.remove(c.get('appId'), c.req.param('id')), 200));
 }

@@ -19,38 +19,6 @@ const isUpload = (c: Context) => c.req.path.endsWith('/campaigns/upload');
 /** The limit of this request's body: the upload's for a CSV upload, the JSON one for the rest. */
 export const limitOf = (c: Context, limits: Limits) => (isUpload(c) ? limits.uploadLimitBytes : limits.bodyLimitBytes);
 
-/** The body bytes in hono's cache: hono keeps promises there (its type names the resolved values). */
-export const bodyBytesCache = (c: Context) => c.req.bodyCache as unknown as { arrayBuffer?: Promise<ArrayBuffer> };
-
-/**
- * The whole body, counted as it streams (a chunked body declares no length to check first):
- * 413 past `limit`. The bytes are left in hono's body cache, where the route and the journal
- * find them.
- */
-export async function readLimitedBody(c: Context, limit: number): Promise<Uint8Array> {
-  const cache = bodyBytesCache(c);
-  if (cache.arrayBuffer) return new Uint8Array(await cache.arrayBuffer);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const body = c.req.raw.body;
-  if (body) {
-    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.length;
-      if (size > limit) throw tooLarge(limit);
-      chunks.push(chunk);
-    }
-  }
-  // Copied once into a buffer of its own (Buffer.concat may hand out a view of a shared pool).
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  cache.arrayBuffer = Promise.resolve(bytes.buffer);
-  return bytes;
-}
-
 export function limitBody(options: Limits): MiddlewareHandler<AppEnv> {
   const json = bodyLimit({
     maxSize: options.bodyLimitBytes,

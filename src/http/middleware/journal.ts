@@ -3,10 +3,9 @@
  * with its status, error code, app, applied scenario rules, duration, query, headers and
  * both bodies (each capped at 64 KiB).
  *
- * Bodies are taken from what exists anyway: the request text from hono's body cache (a
- * route reads it once), the response text from the body the Response was built with. The
- * hot send path pays for no clone and no second read (bench/). Wrapping c.json to catch the
- * object instead cost ~50% more CPU per request (a per-request closure on the Context).
+ * Bodies are taken from what this code kept on the context anyway: the request body as it
+ * was read (request-body.ts), the answer as `answer` made it (answer.ts). The hot send path
+ * pays for no clone and no second read (bench/).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
@@ -66,22 +65,19 @@ type Kept = { text: string | null; truncated: boolean };
 export const keptText = (text: string | null): Kept => (text === null || text === '' ? NO_BODY : capText(text));
 
 /**
- * The request body as text: what a route already read (readJson keeps its text on the
- * context; hono caches other reads). A body nobody read (the request was refused first) is
- * read here only when it declares a length within the cap; a larger or chunked one is
- * marked as not kept rather than read. Synchronous in the common case (a JSON route).
+ * The request body as the journal keeps it: what a route, a scenario matcher or the upload
+ * already read (request-body.ts). A body nobody read (the request was refused first) is read
+ * here only when it declares a length within the cap; a larger or chunked one is marked as
+ * not kept rather than read. Synchronous in the common case (a JSON route).
  */
 function requestBody(c: Context<AppEnv>): Kept | Promise<Kept> {
-  const read = c.get('requestText');
-  if (read !== undefined) return capText(read);
+  const read = c.get('requestBody');
+  if (read !== undefined) return 'text' in read ? capText(read.text) : capBinary(read.bytes);
   return unreadRequestBody(c);
 }
 
 async function unreadRequestBody(c: Context<AppEnv>): Promise<Kept> {
-  const cache = c.req.bodyCache;
   try {
-    if (cache.text) return capText(await cache.text);
-    if (cache.arrayBuffer) return capBinary(new Uint8Array(await cache.arrayBuffer));
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return NO_BODY;
     const length = requestHeader(c, 'content-length');
     if (length !== undefined) {
@@ -99,30 +95,18 @@ async function unreadRequestBody(c: Context<AppEnv>): Promise<Kept> {
 }
 
 /**
- * Reads the body a Response was built with. @hono/node-server's Response keeps it (string,
- * bytes or null) under a symbol described "cache" until something reads the body; reading it
- * from there keeps the server's fast path (no real Response built). The symbol is found once
- * and remembered: listing a Response's symbols on every request showed in profiles. A
- * platform Response (in-process app.request) is cloned and read instead.
+ * The response body as the journal keeps it: what `answer` recorded (every API answer with a
+ * body goes through it). Anything else (a Response made elsewhere) is cloned and read.
  */
-function responseBodyReader(): (res: Response) => Kept | Promise<Kept> {
-  let cacheKey: symbol | undefined;
-  return (res) => {
-    cacheKey ??= Object.getOwnPropertySymbols(res).find((key) => key.description === 'cache');
-    const kept = cacheKey && (res as unknown as Record<symbol, unknown>)[cacheKey];
-    if (Array.isArray(kept)) {
-      const body: unknown = kept[1];
-      if (body === null || body === undefined) return NO_BODY;
-      if (typeof body === 'string') return capText(body);
-      if (body instanceof Uint8Array) return capBinary(body);
-      return NOT_KEPT; // a stream: never read here
-    }
-    if (res.body === null) return NO_BODY;
-    return res
-      .clone()
-      .text()
-      .then(capText, () => NOT_KEPT);
-  };
+function responseBody(c: Context<AppEnv>): Kept | Promise<Kept> {
+  const given = c.get('answer');
+  if (given !== undefined) return given.text === null ? NO_BODY : capText(given.text);
+  const res = c.res;
+  if (res.body === null) return NO_BODY;
+  return res
+    .clone()
+    .text()
+    .then(capText, () => NOT_KEPT);
 }
 
 /** Different header sets remembered before the memory starts over. */
@@ -201,7 +185,7 @@ export interface AnsweredRequest {
 export type RequestRecorder = (answered: AnsweredRequest) => void;
 
 /**
- * The journal's one way in, shared by the middleware and the send lane (http/send-lane.ts),
+ * The journal's one way in, shared by the middleware and the send fast path (http/send-fast-path.ts),
  * so that both keep the same entry for the same request (and share header sets).
  */
 export function requestRecorder(emulator: Emulator): RequestRecorder {
@@ -241,7 +225,6 @@ export function requestRecorder(emulator: Emulator): RequestRecorder {
 export const durationSince = (started: number): number => Math.round((realNow() - started) * 100) / 100;
 
 export function journal(record: RequestRecorder): MiddlewareHandler<AppEnv> {
-  const responseBody = responseBodyReader();
   return async (c, next) => {
     const started = realNow();
     try {
@@ -253,14 +236,14 @@ export function journal(record: RequestRecorder): MiddlewareHandler<AppEnv> {
       // Awaited only when not already at hand (a body the route never read, an in-process Response).
       const sent = status === 499 ? NO_BODY : requestBody(c);
       const read = sent instanceof Promise ? await sent : sent;
-      const answered = status === 499 ? NO_BODY : responseBody(c.res);
+      const answered = status === 499 ? NO_BODY : responseBody(c);
       record({
         method: c.req.method,
         path: c.req.path,
         query: queryOf(c.req.url),
         appId: c.get('appId') ?? requestHeader(c, 'appid') ?? null,
         status,
-        errorCode: c.get('errorCode') ?? null,
+        errorCode: c.get('answer')?.errorCode ?? null,
         rules: c.get('scenarioScope')?.appliedRules(),
         headers: headersToRead(c),
         request: read.text === '' ? NO_BODY : read,

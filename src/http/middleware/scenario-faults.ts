@@ -2,19 +2,22 @@
  * Adapter between API requests and the scenario engine (docs/reference.md#scenarios): takes a snapshot of
  * the request's facts, asks the engine for this request's scope (engine.forRequest), puts
  * it on the context for the route (its delivery-fault policy) and the journal (its applied
- * rules), and applies delay/error/raw/rate-limit/drop faults.
+ * rules), and applies the delay and the final fault. What a fault does is the fault table's
+ * (scenario-engine/fault-kinds.ts); this adapter only says how to fail, answer and drop in HTTP.
  */
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { badRequest } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
 import type { RequestScope, ScenarioEngine } from '../../scenario-engine/engine.js';
-import { faultError } from '../../scenario-engine/faults.js';
+import type { FaultResponder } from '../../scenario-engine/fault-kinds.js';
 import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
 import { plainHeaders, requestHeader } from '../plain-headers.js';
 import { readMultipart } from '../multipart.js';
+import { answerText } from '../answer.js';
 import { isJsonContentType } from '../validate.js';
-import { limitOf, readLimitedBody, type Limits } from './body-limit.js';
+import { limitOf, type Limits } from './body-limit.js';
+import { readBodyBytes, readBodyText } from '../request-body.js';
 
 export const SCENARIO_HEADER = 'x-emulator-scenario';
 
@@ -26,12 +29,21 @@ export class ConnectionDropped extends Error {
   }
 }
 
-/** The drop seam: on Node destroys the socket (the 499 is never sent, only journaled); in-process throws. */
-function dropConnection(c: Context<AppEnv>, label: string): Response {
-  const incoming = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming;
-  if (!incoming?.socket) throw new ConnectionDropped(label);
-  incoming.socket.destroy();
-  return new Response(null, { status: 499 });
+/** How a request fault ends an HTTP request (the fault table says which and with what). */
+function httpResponder(c: Context<AppEnv>, label: string): FaultResponder<Response> {
+  return {
+    fail(error) {
+      throw error; // to the one error renderer
+    },
+    answer: (status, body, headers) => answerText(c, body, status, headers),
+    // The transport's drop seam (request-seams.ts): the 499 is never sent, only journaled. In
+    // process there is no socket: the marker error reaches the caller of app.request().
+    drop() {
+      if (!c.env?.dropConnection) throw new ConnectionDropped(label);
+      c.env.dropConnection();
+      return new Response(null, { status: 499 });
+    },
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -89,13 +101,13 @@ async function readBodyFacts(c: Context<AppEnv>, limits: Limits): Promise<BodyFa
   const type = (requestHeader(c, 'content-type') ?? '').toLowerCase();
   if (isJsonContentType(type)) {
     try {
-      return { body: JSON.parse(await c.req.text()), form: undefined };
+      return { body: JSON.parse(await readBodyText(c)), form: undefined };
     } catch {
       return NO_BODY_FACTS;
     }
   }
   if (!type.startsWith('multipart/form-data')) return NO_BODY_FACTS;
-  const bytes = await readLimitedBody(c, limitOf(c, limits));
+  const bytes = await readBodyBytes(c, limitOf(c, limits));
   try {
     return { body: undefined, form: textFields(bytes, type) };
   } catch {
@@ -135,22 +147,7 @@ export function scenarioFaults(engine: ScenarioEngine, clock: Clock, limits: Lim
     if (!fault) return next();
     const decider = decision.applied.at(-1)!;
     const label = `"${decider.scenario}" ${decider.rule}`;
-    switch (fault.kind) {
-      case 'drop':
-        return dropConnection(c, label);
-      case 'raw': {
-        // A raw answer is sent as given (no envelope): that is its point. Null-body statuses get no body.
-        const empty = fault.body === null || [204, 205, 304].includes(fault.status);
-        const body = empty ? null : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
-        const json = !empty && typeof fault.body !== 'string';
-        return new Response(body, {
-          status: fault.status,
-          headers: json ? { 'content-type': 'application/json', ...fault.headers } : fault.headers,
-        });
-      }
-      default:
-        throw faultError(fault, label, clock.now());
-    }
+    return fault.apply(httpResponder(c, label), label, clock.now());
   }
 
   function decide(c: Context<AppEnv>, facts: RequestFacts, names: string[]): RequestScope {

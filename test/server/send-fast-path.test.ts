@@ -1,10 +1,10 @@
 /**
- * The send lane (src/http/send-lane.ts) against the app it stands in for: the same requests,
- * sent over sockets to an emulator started as the CLI starts it (lane in front) and to one
- * served by @hono/node-server alone (the app only), give the same status, headers and body,
- * and leave the same journal entry. Both run the same seed on a manual clock, so ids and
- * times match too. A spy on the lane checks which requests it took, so that a lane that
- * never engages cannot pass.
+ * The send fast path (src/http/send-fast-path.ts) against the app it stands in for: the same
+ * requests, sent over sockets to a server built as startEmulator builds it (emulatorListener:
+ * the fast path in front) and to one served by @hono/node-server alone (the app only, the
+ * documented way to embed it), give the same status, headers and body, and leave the same
+ * journal entry. Both run the same seed on a manual clock, so ids and times match too. A spy
+ * on the fast path checks which requests it took, so that one that never engages cannot pass.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -12,7 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { createApp, startEmulator, type EmulatorApp, type RunningEmulator } from '../../src/index.js';
+import { createServer } from 'node:http';
+import { createApp, type EmulatorApp } from '../../src/index.js';
+import { createServedApp, type ServedApp } from '../../src/app.js';
+import { emulatorListener } from '../../src/server.js';
 import type { JournalEntry } from '../../src/schemas/records.js';
 import { CTA, manualClock, TEST_TEMPLATES } from '../helpers/app.js';
 
@@ -27,13 +30,25 @@ const options = () => ({
   scenarios: [{ name: 'refuse', rules: [{ match: { path: '/api/notifications/send' }, fault: { status: 500 } }] }],
 });
 
-let withLane: RunningEmulator;
+let withLane: { served: ServedApp; server: http.Server; url: string; close(): Promise<void> };
 let appOnly: { app: EmulatorApp; server: ServerType; url: string };
-let lane: MockInstance<EmulatorApp['sendLane']>;
+let lane: MockInstance<ServedApp['sendFastPath']>;
 
 beforeAll(async () => {
-  withLane = await startEmulator({ port: 0, ...options() });
-  lane = vi.spyOn(withLane.app, 'sendLane');
+  const served = createServedApp(options());
+  lane = vi.spyOn(served, 'sendFastPath');
+  const laneServer = createServer(emulatorListener(served));
+  await new Promise<void>((resolve) => laneServer.listen(0, '127.0.0.1', resolve));
+  withLane = {
+    served,
+    server: laneServer,
+    url: `http://127.0.0.1:${(laneServer.address() as AddressInfo).port}`,
+    close: async () => {
+      laneServer.closeAllConnections();
+      await new Promise((resolve) => laneServer.close(resolve));
+      await served.app.close();
+    },
+  };
   const app = createApp(options());
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
