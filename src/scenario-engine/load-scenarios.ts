@@ -13,7 +13,10 @@ import type { ScenarioEngine } from './engine.js';
 import { FAULT_KINDS } from './fault-kinds.js';
 import { watchDirectory, type WatchOptions } from '../platform/watch-dir.js';
 
-/** Scenario files may name any error code of the contract's table (docs/reference.md#errors) and any fault kind of the engine's. */
+/**
+ * Scenario files may name any error code of the contract's table (docs/reference.md#errors),
+ * and any fault kind of the engine's table.
+ */
 export const ScenarioSchema = createScenarioSchema(ERROR_CODES, FAULT_KINDS);
 
 export interface ScenarioDirRead {

@@ -123,7 +123,8 @@ export function createScenarioSchema(errorCodes: readonly string[], faultKinds: 
     if (finals.length > 1) {
       ctx.addIssue({
         code: 'custom',
-        message: `combines ${finals.join(' and ')}; a rule has at most one of them (${joining.join(', ')} may join any)`,
+        message:
+          `combines ${finals.join(' and ')}; ` + `a rule has at most one of them (${joining.join(', ')} may join any)`,
         path: [finals[1]!],
       });
     }
