@@ -24,8 +24,8 @@ const load = (fault: object) => parseScenario({ name: 's', rules: [{ fault }] },
 describe('fault kinds', () => {
   it.each(fields)('%s: loads alone, explains itself, is of its level', (field) => {
     const loaded = load(EXAMPLES[field]);
-    expect(loaded).toHaveProperty('scenario');
-    const fault = (loaded as { scenario: { rules: [{ fault: never }] } }).scenario.rules[0].fault;
+    if (!('scenario' in loaded)) throw new Error(loaded.problems.join('\n'));
+    const fault = loaded.scenario.rules[0]!.fault;
     expect(explainFault(fault)).not.toBe('');
     expect(isDeliveryFault(fault)).toBe(FAULT_KINDS[field].level === 'delivery');
     const requestFault = toRequestFault(fault);
