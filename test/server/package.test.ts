@@ -129,7 +129,7 @@ describe('the packed package', () => {
     expect(stdout.trim()).toBe('function ok function');
   });
 
-  it("runs the README's server of your own, with the send lane in front of the app", async () => {
+  it("runs the README's server of your own, the app served the ordinary Hono way", async () => {
     const readme = readFileSync(join(installed, 'README.md'), 'utf8');
     const block = /```ts\n(import \{ createServer \} from 'node:http';[\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
