@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createScenarioEngine } from '../../src/scenario-engine/engine.js';
+import type { FaultResponder } from '../../src/scenario-engine/fault-kinds.js';
 import { isSubset, normalisePath, rulePath } from '../../src/scenario-engine/match.js';
 import type { RequestFacts } from '../../src/scenario-engine/match.js';
 import { createRandom } from '../../src/platform/random.js';
@@ -53,6 +54,13 @@ describe('matchers', () => {
   });
 });
 
+/** A fault responder that returns what it was asked to do, for a test to compare. */
+const RECORDING: FaultResponder<object> = {
+  fail: (error) => ({ fail: error }),
+  answer: (...args) => ({ answer: args }),
+  drop: () => ({ drop: true }),
+};
+
 describe('engine', () => {
   it('applies a rule `times` times and explains the remaining count', () => {
     const engine = engineWith(outage);
@@ -60,7 +68,8 @@ describe('engine', () => {
       'rule 1: POST /api/campaigns/upload → fail with ERR_OPERATION_FAILED (2 of 2 left)',
     );
     const first = engine.decide(facts(), []);
-    expect(first.fault).toEqual({ kind: 'error', code: 'ERR_OPERATION_FAILED', message: undefined });
+    expect(first.fault?.kind).toBe('error');
+    expect(first.fault?.apply(RECORDING, 'r', 0)).toMatchObject({ fail: { code: 'ERR_OPERATION_FAILED' } });
     expect(first.applied).toEqual([
       {
         scenario: 'upload-outage',
@@ -98,7 +107,8 @@ describe('engine', () => {
     });
     const decision = engine.decide(facts(), []);
     expect(decision.delayMs).toBe(15);
-    expect(decision.fault).toMatchObject({ kind: 'raw', status: 503 });
+    expect(decision.fault?.kind).toBe('status');
+    expect(decision.fault?.apply(RECORDING, 'r', 0)).toEqual({ answer: [503, null, {}] });
     // Every rule that applied is named, in order; the last one decided the answer.
     expect(decision.applied.map((a) => [a.scenario, a.index])).toEqual([
       ['chain', 1],
