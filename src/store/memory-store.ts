@@ -55,7 +55,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   );
   const resources = createResourceStore(part);
   const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 1_000_000, part);
-  /** In the order of StoreData's and StoreStats' keys, which the data file and /__stats keep. */
+  /** What clear() and reset() go over. stats() and the snapshots spread the parts in the order of StoreData's
+   * and StoreStats' keys, which the data file and /__stats have always had. */
   const kinds = [deliveries, notifications, campaigns, journal, resources, analytics];
   const initialApps = appsIn(options.initial);
 
