@@ -26,7 +26,6 @@ export interface CampaignRunner {
   start(campaign: Campaign, faults: DeliveryFaultPolicy): Campaign;
   /** Picks up a campaign already `sending` (emulator restarted from a data file). */
   resume(campaign: Campaign, faults: DeliveryFaultPolicy): void;
-  isRunning(campaignId: string): boolean;
   close(): void;
 }
 
@@ -150,7 +149,6 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     resume(campaign, faults) {
       if (campaign.status === 'sending') run(campaign, faults);
     },
-    isRunning: (campaignId) => running.has(campaignId),
     close() {
       closed = true;
     },

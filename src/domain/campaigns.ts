@@ -183,7 +183,6 @@ export function createCampaignService(deps: CampaignDeps) {
       }
     },
 
-    isRunning: runner.isRunning,
     close(): void {
       for (const cancel of timers.values()) cancel();
       timers.clear();

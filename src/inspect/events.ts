@@ -4,7 +4,7 @@
  */
 import type { EmulatorEvent, Events } from '../domain/ports.js';
 
-export function createEventBus(): Events & { listenerCount(): number } {
+export function createEventBus(): Events {
   const listeners = new Set<(event: EmulatorEvent) => void>();
   return {
     emit(event) {
@@ -15,6 +15,5 @@ export function createEventBus(): Events & { listenerCount(): number } {
       return () => listeners.delete(listener);
     },
     hasSubscribers: () => listeners.size > 0,
-    listenerCount: () => listeners.size,
   };
 }

@@ -6,14 +6,8 @@ import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { makeFolder } from '../platform/make-folder.js';
 import { ConfigError } from '../domain/errors.js';
-import {
-  createMemoryStore,
-  emptyStoreData,
-  type MemoryStore,
-  type RetentionLimits,
-  type StoreData,
-  type StoreSnapshot,
-} from './memory-store.js';
+import { createMemoryStore, type MemoryStore } from './memory-store.js';
+import { emptyStoreData, type RetentionLimits, type StoreData, type StoreSnapshot } from './store-data.js';
 import { SlicedJsonFile } from './sliced-json-file.js';
 
 export interface LowdbStoreOptions extends RetentionLimits {

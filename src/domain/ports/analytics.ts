@@ -1,0 +1,13 @@
+/** The analytics store port: events recorded through POST /api/analytics/events. */
+import type { AnalyticsEvent } from '../../schemas/analytics.js';
+
+export interface AnalyticsStore {
+  /** Recorded analytics events, oldest first; cleared by clear(). */
+  addAnalyticsEvent(event: AnalyticsEvent): void;
+  listAnalyticsEvents(appId: string): readonly AnalyticsEvent[];
+  /** The app's event of this type for this user and campaign (or notification), if one was recorded. */
+  findAnalyticsEvent(
+    appId: string,
+    event: Pick<AnalyticsEvent, 'campaignId' | 'userId' | 'eventType'>,
+  ): AnalyticsEvent | undefined;
+}

@@ -1,0 +1,25 @@
+/** How the scenario engine's delivery faults reach a send, without the domain knowing the engine. */
+
+export interface DeliveryFacts {
+  appId: string;
+  userId: string;
+  templateKey: string;
+  campaignId: string | null;
+}
+
+export interface DeliveryFailure {
+  reason: string;
+  scenario: string;
+}
+
+/** Asked once per recipient: should this delivery fail, and because of which scenario? */
+export interface DeliveryFaultPolicy {
+  (facts: DeliveryFacts): DeliveryFailure | null;
+  /**
+   * True when no rule can fail a delivery now, so a send need not ask per recipient (for a
+   * 10,000-target batch: 10,000 calls and fact objects saved). Absent: always ask.
+   */
+  readonly idle?: () => boolean;
+}
+
+export const NO_DELIVERY_FAULTS: DeliveryFaultPolicy = Object.assign(() => null, { idle: () => true });

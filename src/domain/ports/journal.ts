@@ -1,0 +1,23 @@
+/** The journal store port: every API request and its answer, as the journal middleware records them. */
+import type { JournalEntry } from '../../schemas/records.js';
+import type { ListResult, Page } from './lists.js';
+
+export interface JournalFilter {
+  appId?: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  errorCode?: string;
+  /** Matches an entry when any of its applied rules belongs to this scenario. */
+  scenario?: string;
+  /** Substring of the request body or the response body (case-sensitive). */
+  bodyContains?: string;
+  since?: number;
+  until?: number;
+}
+
+export interface JournalStore {
+  addJournal(entry: JournalEntry): void;
+  queryJournal(filter: JournalFilter, page: Page): ListResult<JournalEntry>;
+  getJournalEntry(id: string): JournalEntry | undefined;
+}
