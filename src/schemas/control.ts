@@ -143,6 +143,28 @@ export const StreamQuerySchema = z.object({
     .optional(),
   /** Interval of the `: heartbeat` comment. */
   heartbeatMs: z.coerce.number().int().min(50).max(600_000).default(15_000),
+  // The delivery filters of GET /__inspect/deliveries: given one, only deliveries come.
+  templateKey: DeliveryQuerySchema.shape.templateKey,
+  templateId: DeliveryQuerySchema.shape.templateId,
+  notificationId: DeliveryQuerySchema.shape.notificationId,
+  mode: DeliveryQuerySchema.shape.mode,
+  channel: DeliveryQuerySchema.shape.channel,
+  tag: DeliveryQuerySchema.shape.tag,
+  // The request filters of GET /__inspect/requests: given one, only requests come.
+  method: JournalQuerySchema.shape.method,
+  path: JournalQuerySchema.shape.path,
+  errorCode: JournalQuerySchema.shape.errorCode,
+  scenario: JournalQuerySchema.shape.scenario,
+  bodyContains: JournalQuerySchema.shape.bodyContains,
+  /** A delivery status (only deliveries come) or an HTTP status, 100 to 599 (only requests come). */
+  status: z
+    .union([z.enum(DELIVERY_STATUSES), z.coerce.number().int().min(100).max(599)], {
+      error: `must be ${DELIVERY_STATUSES.join(' or ')} (deliveries) or an HTTP status from 100 to 599 (requests)`,
+    })
+    .optional(),
+  /** Deliveries and requests made at or after / before this instant only (other types leave). */
+  since: isoInstant.optional(),
+  until: isoInstant.optional(),
 });
 export type StreamQuery = z.infer<typeof StreamQuerySchema>;
 
