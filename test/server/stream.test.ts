@@ -85,11 +85,13 @@ describe('GET /__inspect/stream', () => {
     // filtered out:
     await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
     await api('POST', `/api/campaigns/${campaign.id}/send`, {});
-    const events = await stream.take(4);
-    expect(events.map((e) => e.event)).toEqual(['campaign', 'delivery', 'delivery', 'campaign']);
-    expect(events[0]!.data).toMatchObject({ id: campaign.id, status: 'sending' });
-    expect(events[1]!.data).toMatchObject({ campaignId: campaign.id, userId: 'u1', status: 'sent' });
-    expect(events[3]!.data).toMatchObject({ id: campaign.id, status: 'sent', sentCount: 2 });
+    const events = await stream.take(5);
+    expect(events.map((e) => e.event)).toEqual(['campaign', 'campaign', 'delivery', 'delivery', 'campaign']);
+    // Adding recipients changes the draft (its recipientCount): the stream says so too.
+    expect(events[0]!.data).toMatchObject({ id: campaign.id, status: 'draft', recipientCount: 2 });
+    expect(events[1]!.data).toMatchObject({ id: campaign.id, status: 'sending' });
+    expect(events[2]!.data).toMatchObject({ campaignId: campaign.id, userId: 'u1', status: 'sent' });
+    expect(events[4]!.data).toMatchObject({ id: campaign.id, status: 'sent', sentCount: 2 });
     await stream.cancel();
   });
 
