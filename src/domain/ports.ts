@@ -147,9 +147,10 @@ export type RenderContent = (variables: Record<string, unknown>) => Record<strin
 /** One value for every user of a batch, or one per user (in the order of its user ids). */
 export type PerUser<T> = { readonly all: T } | { readonly each: readonly T[] };
 
+/** How a delivery failed: its record's `failureReason` (never null here) and `scenario`. */
 export interface DeliveryFailureMark {
-  reason: string;
-  scenario: string | null;
+  reason: NonNullable<Delivery['failureReason']>;
+  scenario: Delivery['scenario'];
 }
 
 /** The deliveries of one send (or one chunk of a campaign), as plain data. */
@@ -300,9 +301,9 @@ export interface DeliveryFacts {
   campaignId: string | null;
 }
 
-export interface DeliveryFailure {
-  reason: string;
-  scenario: string;
+/** A failure a scenario decided: a DeliveryFailureMark that always names its scenario. */
+export interface DeliveryFailure extends DeliveryFailureMark {
+  scenario: NonNullable<Delivery['scenario']>;
 }
 
 /** Asked once per recipient: should this delivery fail, and because of which scenario? */

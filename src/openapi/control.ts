@@ -30,7 +30,7 @@ import {
   JournalPageSchema,
   NotificationPageSchema,
   RecipientPageSchema,
-  scenarioViewSchema,
+  scenarioAnswerSchemas,
   TemplateViewSchema,
 } from '../schemas/responses.js';
 import {
@@ -43,22 +43,11 @@ import { ChannelSchema } from '../schemas/channels.js';
 import { VariableSchemaEntrySchema } from '../schemas/records.js';
 import type { Resource } from './operation.js';
 
-export const ScenarioViewSchema = scenarioViewSchema(ScenarioSchema.shape.rules.element);
-const ScenarioLoadErrorSchema = z.object({ file: z.string(), problems: z.array(z.string()) });
-export const ScenarioListSchema = z.object({
-  active: z.array(z.string()),
-  scenarios: z.array(ScenarioViewSchema),
-  /** The views with the counters of the `x-emulator-scenario` header layer, one per scenario a header activated. */
-  headerActivated: z.array(ScenarioViewSchema),
-  /** Scenario files refused at load or reload. */
-  loadErrors: z.array(ScenarioLoadErrorSchema),
-});
-/** POST /__scenarios/reset answers the list without the header layer and load errors. */
-const ScenarioCountersSchema = z.object({ active: z.array(z.string()), scenarios: z.array(ScenarioViewSchema) });
-export const ScenarioDetailSchema = ScenarioViewSchema.extend({
-  /** The rules with the counters of the header layer. */
-  headerRules: ScenarioViewSchema.shape.rules,
-});
+const scenarioAnswers = scenarioAnswerSchemas(ScenarioSchema.shape.rules.element);
+export const ScenarioViewSchema = scenarioAnswers.view;
+export const ScenarioListSchema = scenarioAnswers.list;
+const ScenarioCountersSchema = scenarioAnswers.counters;
+export const ScenarioDetailSchema = scenarioAnswers.detail;
 export const AppTemplatesSchema = z.object({
   appId: z.string(),
   authMode: z.enum(['open', 'strict']),
