@@ -207,7 +207,11 @@ export const controlResource: Resource = {
       summary: 'Server-Sent Events: deliveries, campaigns, notifications and requests as they happen',
       description:
         'Each event is named after its type (`delivery`, `campaign`, `notification`, `request`) and carries the ' +
-        'record as JSON in `data`; a `: heartbeat` comment keeps the connection open.',
+        'record as JSON in `data`; a `: heartbeat` comment keeps the connection open. `appId`, `campaignId` and ' +
+        '`userId` apply to every type; the delivery filters (`templateKey` … `tag`) keep only matching ' +
+        'deliveries and the request filters (`method` … `bodyContains`) only matching requests, tested as ' +
+        '`/__inspect/deliveries` and `/__inspect/requests` test them; `status` is a delivery status (deliveries ' +
+        'only) or an HTTP status (requests only); `since`/`until` keep deliveries and requests only.',
       query: StreamQuerySchema,
       responses: { 200: { description: 'An endless event stream.', contentType: 'text/event-stream' } },
       errors: { 400: ['ERR_BAD_REQUEST'] },
