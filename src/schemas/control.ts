@@ -122,6 +122,8 @@ export const InspectRecipientsQuerySchema = PageQuerySchema.extend({
 
 export const STREAM_EVENT_TYPES = ['delivery', 'campaign', 'request', 'notification'] as const;
 
+const EITHER_STATUS = `must be ${DELIVERY_STATUSES.join(' or ')} (deliveries) or an HTTP status, 100 to 599 (requests)`;
+
 export const StreamQuerySchema = z.object({
   appId: z.string().min(1).optional(),
   campaignId: z.string().min(1).optional(),
@@ -158,9 +160,13 @@ export const StreamQuerySchema = z.object({
   bodyContains: JournalQuerySchema.shape.bodyContains,
   /** A delivery status (only deliveries come) or an HTTP status, 100 to 599 (only requests come). */
   status: z
-    .union([z.enum(DELIVERY_STATUSES), z.coerce.number().int().min(100).max(599)], {
-      error: `must be ${DELIVERY_STATUSES.join(' or ')} (deliveries) or an HTTP status from 100 to 599 (requests)`,
-    })
+    .union(
+      [
+        z.enum(DELIVERY_STATUSES, { error: EITHER_STATUS }),
+        z.coerce.number({ error: EITHER_STATUS }).int(EITHER_STATUS).min(100, EITHER_STATUS).max(599, EITHER_STATUS),
+      ],
+      { error: EITHER_STATUS },
+    )
     .optional(),
   /** Deliveries and requests made at or after / before this instant only (other types leave). */
   since: isoInstant.optional(),

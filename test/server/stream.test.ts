@@ -139,6 +139,39 @@ describe('GET /__inspect/stream', () => {
     expect(bus.listenerCount()).toBe(before);
   });
 
+  it("takes the lists' filters: a delivery filter keeps deliveries, a request filter requests", async () => {
+    emu = await start();
+    const batches = await open('?templateKey=plain&mode=batch');
+    const refused = await open('?status=400&path=/api/notifications/send');
+    const sendBody = (key: string, mode: string) => ({ template: { key }, targets: ['u-1'], mode });
+    await api('POST', '/api/notifications/send', sendBody('plain', 'realtime'));
+    await api('POST', '/api/notifications/send', { ...sendBody('plain', 'batch'), targets: ['u-2'] });
+    const bad = await fetch(`${emu.url}/api/notifications/send`, {
+      method: 'POST',
+      headers: { appid: 'app-a', apikey: 'key', 'content-type': 'application/json' },
+      body: '{"targets": 5}',
+    });
+    expect(bad.status).toBe(400);
+    const [delivery] = await batches.take(1);
+    expect(delivery).toMatchObject({
+      event: 'delivery',
+      data: { mode: 'batch', userId: 'u-2' },
+    });
+    const [request] = await refused.take(1);
+    expect(request).toMatchObject({ event: 'request', data: { status: 400, path: '/api/notifications/send' } });
+    await batches.cancel();
+    await refused.cancel();
+  });
+
+  it('answers 400 naming a status that is neither a delivery status nor an HTTP status', async () => {
+    emu = await start();
+    const res = await fetch(`${emu.url}/__inspect/stream?status=pending`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: { code: 'ERR_BAD_REQUEST', details: { status: expect.stringContaining('sent or failed (deliveries)') } },
+    });
+  });
+
   it('answers 400 with the envelope for an unknown event type', async () => {
     emu = await start();
     const res = await fetch(`${emu.url}/__inspect/stream?types=delivery,bogus`);

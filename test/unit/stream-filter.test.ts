@@ -112,7 +112,7 @@ describe('streamFilter', () => {
   it('refuses a status that is neither a delivery status nor an HTTP status', () => {
     const result = StreamQuerySchema.safeParse({ status: 'pending' });
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toContain('sent or failed (deliveries) or an HTTP status');
+    expect(result.error?.issues[0]?.message).toContain('sent or failed (deliveries) or an HTTP status, 100');
     expect(StreamQuerySchema.safeParse({ status: '700' }).success).toBe(false);
   });
 });
