@@ -9,9 +9,9 @@ import {
   type CampaignQuery,
   type DeliveryQuery,
   type RequestQuery,
+  type ScenarioInfo,
 } from '../src/client/index.js';
 import type { Campaign, Delivery, JournalEntry } from '../src/schemas/records.js';
-import type { RuleView, ScenarioView } from '../src/scenario-engine/engine.js';
 
 export type { Campaign, Delivery, JournalEntry };
 export { EmulatorClientError };
@@ -49,13 +49,9 @@ export const query = (params: Record<string, string | number | undefined | null>
 /** A journal entry: request query, masked headers and both bodies (capped, with a truncated mark). */
 export type JournalDetail = JournalEntry;
 
-export type { RuleView, ScenarioView };
-export interface ScenarioList {
-  active: string[];
-  scenarios: ScenarioView[];
-  headerActivated?: ScenarioView[];
-  loadErrors?: { file: string; problems: string[] }[];
-}
+/** The answers of GET /__scenarios, as the typed client derives them from the OpenAPI schemas. */
+export type ScenarioView = ScenarioInfo;
+export type RuleView = ScenarioInfo['rules'][number];
 
 export type { AppTemplates, DeliveryStats, TemplateSample as TemplateInfo } from '../src/client/index.js';
 
@@ -74,11 +70,12 @@ export const api = {
   requests: (params: Params) => client.requests(clean(params) as RequestQuery),
   request: (id: string) => client.request(id),
   campaigns: (params: Params) => client.campaigns(clean(params) as CampaignQuery),
-  scenarios: async () => (await client.scenarios.list()) as unknown as ScenarioList,
+  scenarios: () => client.scenarios.list(),
   reset: (appId?: string) => client.resetAll({ appId }),
 };
 
 export type StreamType = 'delivery' | 'campaign' | 'request' | 'notification';
+export type StreamState = 'live' | 'reconnecting' | 'refused';
 
 /**
  * Reads GET /__inspect/stream with fetch (EventSource cannot send the authorization header)
@@ -88,7 +85,7 @@ export function openStream(
   params: Record<string, string | undefined>,
   onEvent: (type: StreamType, data: unknown) => void,
   signal: AbortSignal,
-  onState: (state: 'live' | 'reconnecting') => void = () => {},
+  onState: (state: StreamState) => void = () => {},
 ): void {
   const run = async () => {
     while (!signal.aborted) {
@@ -97,6 +94,8 @@ export function openStream(
           signal,
           headers: { accept: 'text/event-stream' },
         });
+        // A refused query (or token) does not heal by asking again: the list's own request shows why.
+        if (res.status >= 400 && res.status < 500) return onState('refused');
         if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
         onState('live');
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

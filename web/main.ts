@@ -13,15 +13,7 @@ import { requestDetail, requestsView } from './views/requests.js';
 import { resetView } from './views/reset.js';
 import { scenariosView } from './views/scenarios.js';
 import { templatesView } from './views/templates.js';
-
-export interface ViewContext {
-  main: HTMLElement;
-  params: string[];
-  query: URLSearchParams;
-  /** Aborted when the page leaves this view: streams and timers stop. */
-  signal: AbortSignal;
-}
-type View = (ctx: ViewContext) => void | Promise<void>;
+import type { View } from './view.js';
 
 const NAV: [string, string][] = [
   ['/__/', 'Deliveries'],

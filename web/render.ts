@@ -3,6 +3,7 @@
  * channels as labelled text. Shared by the delivery detail and the template preview.
  */
 import { h, type Child } from './dom.js';
+import type { ChannelType } from '../src/schemas/channel-types.js';
 
 const pick = (content: Record<string, unknown>, ...keys: string[]): string | undefined => {
   for (const key of keys) {
@@ -31,8 +32,16 @@ function fields(content: unknown): Record<string, unknown> {
   return { body: JSON.stringify(content) };
 }
 
-const CHANNEL_NAMES: Record<string, string> = { push: 'Push', in_app: 'In-app', email: 'Email', sms: 'SMS' };
-export const channelName = (c: string): string => CHANNEL_NAMES[c] ?? c;
+/** A name for every channel type the emulator knows (tsc refuses a type left out); others show as sent. */
+const CHANNEL_NAMES: Record<ChannelType, string> = {
+  push: 'Push',
+  in_app: 'In-app',
+  email: 'Email',
+  sms: 'SMS',
+  whatsapp: 'WhatsApp',
+  custom: 'Custom',
+};
+export const channelName = (c: string): string => CHANNEL_NAMES[c as ChannelType] ?? c;
 
 /** `load`: show images (a delivery's real content) or placeholders (generated sample URLs). */
 export function renderChannel(channel: string, raw: unknown, appName: string, load = true): HTMLElement {

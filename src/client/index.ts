@@ -14,6 +14,7 @@ import type {
   Health,
   Instant,
   ScenarioDetail,
+  ScenarioCounters,
   ScenarioInfo,
   ScenarioList,
 } from './types.js';
@@ -128,7 +129,7 @@ export function createClient(options: ClientOptions): EmulatorClient {
       get: (name) => get<ScenarioDetail>(`/__scenarios/${seg(name)}`),
       activate: (names) => send<{ active: string[] }>('PUT', '/__scenarios/active', { names }),
       load: (scenario) => send<{ replaced: boolean; scenario: ScenarioInfo }>('POST', '/__scenarios', scenario),
-      reset: () => send<ScenarioList>('POST', '/__scenarios/reset'),
+      reset: () => send<ScenarioCounters>('POST', '/__scenarios/reset'),
       remove: (name) => send<{ deleted: string; active: string[] }>('DELETE', `/__scenarios/${seg(name)}`),
     },
     clock: {

@@ -1,11 +1,15 @@
 /**
  * Types of the control-plane client: queries (what /__inspect, /__clock and /__scenarios
- * accept, docs/reference.md#inspect and #clock) and answers.
+ * accept, docs/reference.md#inspect and #clock) and answers. The answers are z.infer of the
+ * schemas the OpenAPI document is built from (type imports only: the client bundles no schema).
  */
 import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
 import type { AppTemplates } from '../domain/template-view.js';
 import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter } from '../domain/ports.js';
+import type { ClockStateSchema, HealthSchema, scenarioAnswerSchemas } from '../schemas/responses.js';
+import type { createScenarioSchema } from '../schemas/scenario-file.js';
+import type { z } from 'zod';
 
 export interface ClientOptions {
   /** Base URL of a running emulator, e.g. http://127.0.0.1:4010 (a trailing slash is fine). */
@@ -54,46 +58,28 @@ export interface WaitOptions {
   timeoutMs?: number;
 }
 
-export interface Health {
-  status: 'ok';
-  version: string;
-  uptimeMs: number;
-  auth: 'open' | 'strict';
-  templates: number;
-  apps: number;
-  activeScenarios: string[];
-  [more: string]: unknown;
-}
+/** GET /__health: liveness, counters, retention and the clock. */
+export type Health = z.infer<typeof HealthSchema>;
 
-export interface ClockState {
-  /** ISO instant on the emulator's clock. */
-  now: string;
-  mode: 'real' | 'manual';
-  [more: string]: unknown;
-}
+/** GET and POST /__clock. */
+export type ClockState = z.infer<typeof ClockStateSchema>;
+
+/** The /__scenarios answers' schemas, around the scenario file format's rule (as src/openapi builds them). */
+type ScenarioAnswers = ReturnType<
+  typeof scenarioAnswerSchemas<ReturnType<typeof createScenarioSchema>['shape']['rules']['element']>
+>;
 
 /** A loaded scenario as GET /__scenarios lists it (rules explained, with their remaining `times`). */
-export interface ScenarioInfo {
-  name: string;
-  description?: string;
-  rules: unknown[];
-  [more: string]: unknown;
-}
+export type ScenarioInfo = z.infer<ScenarioAnswers['view']>;
 
-/** GET /__scenarios and POST /__scenarios/reset. */
-export interface ScenarioList {
-  active: string[];
-  scenarios: ScenarioInfo[];
-  /** Scenarios a request header has named, with the header activation's own counters. */
-  headerActivated?: ScenarioInfo[];
-  /** Scenario files refused at the last reload. */
-  loadErrors?: { file: string; problems: string[] }[];
-}
+/** GET /__scenarios: the active set, every scenario, the header layer's counters and refused files. */
+export type ScenarioList = z.infer<ScenarioAnswers['list']>;
+
+/** POST /__scenarios/reset: the active set and every scenario with its counters restored. */
+export type ScenarioCounters = z.infer<ScenarioAnswers['counters']>;
 
 /** GET /__scenarios/{name}: the scenario with the header activation's rule counters. */
-export interface ScenarioDetail extends ScenarioInfo {
-  headerRules: unknown[];
-}
+export type ScenarioDetail = z.infer<ScenarioAnswers['detail']>;
 
 export interface DeliveryStatsQuery {
   appId?: string;
@@ -149,7 +135,7 @@ export interface EmulatorClient {
     /** POST /__scenarios: loads (or replaces) one scenario in the file format of docs/reference.md#scenarios. */
     load(scenario: unknown): Promise<{ replaced: boolean; scenario: ScenarioInfo }>;
     /** POST /__scenarios/reset: restores every rule's `times`/`after` counters. */
-    reset(): Promise<ScenarioList>;
+    reset(): Promise<ScenarioCounters>;
     remove(name: string): Promise<{ deleted: string; active: string[] }>;
   };
   clock: {

@@ -86,7 +86,7 @@ export interface UploadSession {
 }
 
 export function createRecipientService(deps: CampaignDeps) {
-  /** Names the new recipients, stores them in one call and bumps the campaign's count. */
+  /** Names the new recipients, stores them in one call, bumps the campaign's count and tells the stream. */
   function addAll(campaign: Campaign, recipients: Recipient[], at: string): number {
     if (recipients.length > 0) {
       // Ids only for a list that is stored: a refused upload uses none (file order), reserved in one step.
@@ -95,7 +95,8 @@ export function createRecipientService(deps: CampaignDeps) {
       deps.store.addRecipients(campaign.id, recipients);
     }
     const total = deps.store.recipients(campaign.id).length;
-    deps.store.updateCampaign(campaign.id, { recipientCount: total, updatedAt: at });
+    const updated = deps.store.updateCampaign(campaign.id, { recipientCount: total, updatedAt: at });
+    deps.events.emit({ type: 'campaign', campaign: updated });
     return total;
   }
 

@@ -115,7 +115,9 @@ export function createCampaignService(deps: CampaignDeps) {
       if (body.name !== undefined) patch.name = body.name;
       if (body.tag !== undefined) patch.tag = body.tag;
       if (body.deliveryMode !== undefined) patch.deliveryMode = body.deliveryMode;
-      return deps.store.updateCampaign(id, patch);
+      const updated = deps.store.updateCampaign(id, patch);
+      deps.events.emit({ type: 'campaign', campaign: updated });
+      return updated;
     },
 
     send(appId: string, id: string, body: SendCampaignBody, faults: DeliveryFaultPolicy): SendCampaignResult {

@@ -30,7 +30,7 @@ import {
   JournalPageSchema,
   NotificationPageSchema,
   RecipientPageSchema,
-  scenarioViewSchema,
+  scenarioAnswerSchemas,
   TemplateViewSchema,
 } from '../schemas/responses.js';
 import {
@@ -43,22 +43,11 @@ import { ChannelSchema } from '../schemas/channels.js';
 import { VariableSchemaEntrySchema } from '../schemas/records.js';
 import type { Resource } from './operation.js';
 
-export const ScenarioViewSchema = scenarioViewSchema(ScenarioSchema.shape.rules.element);
-const ScenarioLoadErrorSchema = z.object({ file: z.string(), problems: z.array(z.string()) });
-export const ScenarioListSchema = z.object({
-  active: z.array(z.string()),
-  scenarios: z.array(ScenarioViewSchema),
-  /** The views with the counters of the `x-emulator-scenario` header layer, one per scenario a header activated. */
-  headerActivated: z.array(ScenarioViewSchema),
-  /** Scenario files refused at load or reload. */
-  loadErrors: z.array(ScenarioLoadErrorSchema),
-});
-/** POST /__scenarios/reset answers the list without the header layer and load errors. */
-const ScenarioCountersSchema = z.object({ active: z.array(z.string()), scenarios: z.array(ScenarioViewSchema) });
-export const ScenarioDetailSchema = ScenarioViewSchema.extend({
-  /** The rules with the counters of the header layer. */
-  headerRules: ScenarioViewSchema.shape.rules,
-});
+const scenarioAnswers = scenarioAnswerSchemas(ScenarioSchema.shape.rules.element);
+export const ScenarioViewSchema = scenarioAnswers.view;
+export const ScenarioListSchema = scenarioAnswers.list;
+const ScenarioCountersSchema = scenarioAnswers.counters;
+export const ScenarioDetailSchema = scenarioAnswers.detail;
 export const AppTemplatesSchema = z.object({
   appId: z.string(),
   authMode: z.enum(['open', 'strict']),
@@ -218,7 +207,11 @@ export const controlResource: Resource = {
       summary: 'Server-Sent Events: deliveries, campaigns, notifications and requests as they happen',
       description:
         'Each event is named after its type (`delivery`, `campaign`, `notification`, `request`) and carries the ' +
-        'record as JSON in `data`; a `: heartbeat` comment keeps the connection open.',
+        'record as JSON in `data`; a `: heartbeat` comment keeps the connection open. `appId`, `campaignId` and ' +
+        '`userId` apply to every type; the delivery filters (`templateKey` … `tag`) keep only matching ' +
+        'deliveries and the request filters (`method` … `bodyContains`) only matching requests, tested as ' +
+        '`/__inspect/deliveries` and `/__inspect/requests` test them; `status` is a delivery status (deliveries ' +
+        'only) or an HTTP status (requests only); `since`/`until` keep deliveries and requests only.',
       query: StreamQuerySchema,
       responses: { 200: { description: 'An endless event stream.', contentType: 'text/event-stream' } },
       errors: { 400: ['ERR_BAD_REQUEST'] },

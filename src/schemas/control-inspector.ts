@@ -60,6 +60,8 @@ export type DeliveryStats = z.infer<typeof DeliveryStatsSchema>;
 /** GET /__apps answers this (never the apps' keys). */
 export const AppListSchema = z.object({
   mode: z.enum(['open', 'strict']),
+  /** Every channel type a delivery can name, for a channel filter. */
+  channelTypes: z.array(z.string()),
   items: z.array(
     z.object({ appId: z.string(), region: z.string().nullable(), configured: z.boolean(), templates: z.number() }),
   ),

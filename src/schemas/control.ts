@@ -122,6 +122,8 @@ export const InspectRecipientsQuerySchema = PageQuerySchema.extend({
 
 export const STREAM_EVENT_TYPES = ['delivery', 'campaign', 'request', 'notification'] as const;
 
+const EITHER_STATUS = `must be ${DELIVERY_STATUSES.join(' or ')} (deliveries) or an HTTP status, 100 to 599 (requests)`;
+
 export const StreamQuerySchema = z.object({
   appId: z.string().min(1).optional(),
   campaignId: z.string().min(1).optional(),
@@ -143,6 +145,32 @@ export const StreamQuerySchema = z.object({
     .optional(),
   /** Interval of the `: heartbeat` comment. */
   heartbeatMs: z.coerce.number().int().min(50).max(600_000).default(15_000),
+  // The delivery filters of GET /__inspect/deliveries: given one, only deliveries come.
+  templateKey: DeliveryQuerySchema.shape.templateKey,
+  templateId: DeliveryQuerySchema.shape.templateId,
+  notificationId: DeliveryQuerySchema.shape.notificationId,
+  mode: DeliveryQuerySchema.shape.mode,
+  channel: DeliveryQuerySchema.shape.channel,
+  tag: DeliveryQuerySchema.shape.tag,
+  // The request filters of GET /__inspect/requests: given one, only requests come.
+  method: JournalQuerySchema.shape.method,
+  path: JournalQuerySchema.shape.path,
+  errorCode: JournalQuerySchema.shape.errorCode,
+  scenario: JournalQuerySchema.shape.scenario,
+  bodyContains: JournalQuerySchema.shape.bodyContains,
+  /** A delivery status (only deliveries come) or an HTTP status, 100 to 599 (only requests come). */
+  status: z
+    .union(
+      [
+        z.enum(DELIVERY_STATUSES, { error: EITHER_STATUS }),
+        z.coerce.number({ error: EITHER_STATUS }).int(EITHER_STATUS).min(100, EITHER_STATUS).max(599, EITHER_STATUS),
+      ],
+      { error: EITHER_STATUS },
+    )
+    .optional(),
+  /** Deliveries and requests made at or after / before this instant only (other types leave). */
+  since: isoInstant.optional(),
+  until: isoInstant.optional(),
 });
 export type StreamQuery = z.infer<typeof StreamQuerySchema>;
 

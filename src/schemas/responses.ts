@@ -193,4 +193,26 @@ export const scenarioViewSchema = <R extends z.ZodObject>(rule: R) =>
     ),
   });
 
+/** What the /__scenarios endpoints answer, built around the scenario file format's rule schema. */
+export function scenarioAnswerSchemas<R extends z.ZodObject>(rule: R) {
+  const view = scenarioViewSchema(rule);
+  return {
+    view,
+    list: z.object({
+      active: z.array(z.string()),
+      scenarios: z.array(view),
+      /** The views with the counters of the `x-emulator-scenario` header layer, one per scenario a header activated. */
+      headerActivated: z.array(view),
+      /** Scenario files refused at load or reload. */
+      loadErrors: z.array(z.object({ file: z.string(), problems: z.array(z.string()) })),
+    }),
+    /** POST /__scenarios/reset answers the list without the header layer and load errors. */
+    counters: z.object({ active: z.array(z.string()), scenarios: z.array(view) }),
+    detail: view.extend({
+      /** The rules with the counters of the header layer. */
+      headerRules: view.shape.rules,
+    }),
+  };
+}
+
 export const ActiveScenariosSchema = z.object({ active: z.array(z.string()) });

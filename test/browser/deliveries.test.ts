@@ -60,6 +60,25 @@ describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
     expect([...problems, ...other.problems]).toEqual([]);
   });
 
+  it('keeps a filtered list live through the stream with its filters; channel types come from the server', async () => {
+    const { page, problems } = await openPage(browser);
+    const streams: string[] = [];
+    page.on('request', (r) => r.url().includes('/__inspect/stream') && streams.push(r.url()));
+    await page.goto(`${emu.url}/__/?mode=batch`);
+    await page.getByText('Live: new deliveries appear at the top.').waitFor();
+    // The page asks the stream for the list's filters: the server leaves out what does not match.
+    expect(new URL(streams.at(-1)!).searchParams.get('mode')).toBe('batch');
+    await send(emu, ['solo'], undefined, { mode: 'realtime' });
+    await send(emu, ['b1', 'b2']);
+    await page.getByRole('cell', { name: 'b2' }).waitFor();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
+    expect(await page.locator('tbody').textContent()).not.toContain('solo');
+    // The channel filter lists the channel types GET /__apps names.
+    const options = await page.getByLabel('Channel').locator('option').allTextContents();
+    expect(options).toEqual(['any', 'in_app', 'push', 'sms', 'email', 'whatsapp', 'custom']);
+    expect(problems).toEqual([]);
+  });
+
   it('opens a delivery: its rendered title and image, variables and raw record', async () => {
     const hero = { url: IMAGE_URL, width: 600, height: 300 };
     await send(emu, ['ada'], { name: 'Ada', discount_code: 'BF-ADA', hero });

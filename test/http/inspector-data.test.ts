@@ -42,6 +42,7 @@ describe('GET /__apps', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       mode: 'strict',
+      channelTypes: ['in_app', 'push', 'sms', 'email', 'whatsapp', 'custom'],
       items: [
         { appId: 'bank', region: 'eu', configured: true, templates: 5 },
         { appId: 'shop', region: null, configured: true, templates: 5 },
@@ -52,7 +53,11 @@ describe('GET /__apps', () => {
 
   it('in open mode lists the apps seen so far', async () => {
     app = makeTestApp();
-    expect((await call<AppList>(app, 'GET', '/__apps')).body).toEqual({ mode: 'open', items: [] });
+    expect((await call<AppList>(app, 'GET', '/__apps')).body).toEqual({
+      mode: 'open',
+      channelTypes: ['in_app', 'push', 'sms', 'email', 'whatsapp', 'custom'],
+      items: [],
+    });
     await order(['u1']);
     expect((await call<AppList>(app, 'GET', '/__apps')).body.items).toEqual([
       { appId: 'app-test', region: null, configured: false, templates: 5 },

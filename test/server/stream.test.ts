@@ -85,11 +85,13 @@ describe('GET /__inspect/stream', () => {
     // filtered out:
     await api('POST', '/api/notifications/send', { template: { key: 'plain' }, targets: ['x'], mode: 'realtime' });
     await api('POST', `/api/campaigns/${campaign.id}/send`, {});
-    const events = await stream.take(4);
-    expect(events.map((e) => e.event)).toEqual(['campaign', 'delivery', 'delivery', 'campaign']);
-    expect(events[0]!.data).toMatchObject({ id: campaign.id, status: 'sending' });
-    expect(events[1]!.data).toMatchObject({ campaignId: campaign.id, userId: 'u1', status: 'sent' });
-    expect(events[3]!.data).toMatchObject({ id: campaign.id, status: 'sent', sentCount: 2 });
+    const events = await stream.take(5);
+    expect(events.map((e) => e.event)).toEqual(['campaign', 'campaign', 'delivery', 'delivery', 'campaign']);
+    // Adding recipients changes the draft (its recipientCount): the stream says so too.
+    expect(events[0]!.data).toMatchObject({ id: campaign.id, status: 'draft', recipientCount: 2 });
+    expect(events[1]!.data).toMatchObject({ id: campaign.id, status: 'sending' });
+    expect(events[2]!.data).toMatchObject({ campaignId: campaign.id, userId: 'u1', status: 'sent' });
+    expect(events[4]!.data).toMatchObject({ id: campaign.id, status: 'sent', sentCount: 2 });
     await stream.cancel();
   });
 
@@ -135,6 +137,39 @@ describe('GET /__inspect/stream', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(bus.hasSubscribers()).toBe(false);
+  });
+
+  it("takes the lists' filters: a delivery filter keeps deliveries, a request filter requests", async () => {
+    emu = await start();
+    const batches = await open('?templateKey=plain&mode=batch');
+    const refused = await open('?status=400&path=/api/notifications/send');
+    const sendBody = (key: string, mode: string) => ({ template: { key }, targets: ['u-1'], mode });
+    await api('POST', '/api/notifications/send', sendBody('plain', 'realtime'));
+    await api('POST', '/api/notifications/send', { ...sendBody('plain', 'batch'), targets: ['u-2'] });
+    const bad = await fetch(`${emu.url}/api/notifications/send`, {
+      method: 'POST',
+      headers: { appid: 'app-a', apikey: 'key', 'content-type': 'application/json' },
+      body: '{"targets": 5}',
+    });
+    expect(bad.status).toBe(400);
+    const [delivery] = await batches.take(1);
+    expect(delivery).toMatchObject({
+      event: 'delivery',
+      data: { mode: 'batch', userId: 'u-2' },
+    });
+    const [request] = await refused.take(1);
+    expect(request).toMatchObject({ event: 'request', data: { status: 400, path: '/api/notifications/send' } });
+    await batches.cancel();
+    await refused.cancel();
+  });
+
+  it('answers 400 naming a status that is neither a delivery status nor an HTTP status', async () => {
+    emu = await start();
+    const res = await fetch(`${emu.url}/__inspect/stream?status=pending`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: { code: 'ERR_BAD_REQUEST', details: { status: expect.stringContaining('sent or failed (deliveries)') } },
+    });
   });
 
   it('answers 400 with the envelope for an unknown event type', async () => {

@@ -6,8 +6,9 @@
 import { api, client, frameBatcher, openStream, type Campaign } from '../api.js';
 import { badge, fill, h, time } from '../dom.js';
 import { cell, filterForm, pager, table, valuesFrom, type Field } from '../list.js';
+import { liveList } from '../live-list.js';
 import { setQuery, showError } from '../router.js';
-import type { ViewContext } from '../main.js';
+import { offsetOf, type ViewContext } from '../view.js';
 
 const PAGE = 50;
 const FIELDS: Field[] = [
@@ -57,51 +58,49 @@ function row(c: Campaign): HTMLTableRowElement {
 }
 
 export async function campaignsView({ main, query, signal }: ViewContext): Promise<void> {
-  const offset = Math.max(0, Number(query.get('offset')) || 0);
+  const offset = offsetOf(query);
   let filters = valuesFrom(FIELDS, query);
-  const body = h('tbody');
-  const pages = h('div');
-  let control: AbortController | undefined;
-  const batch = frameBatcher<Campaign>((items) => {
-    const latest = new Map(items.map((c) => [c.id, c]));
-    for (const c of latest.values()) {
-      if (filters.appId && c.appId !== filters.appId) continue;
-      const existing = body.querySelector(`tr[data-id="${CSS.escape(c.id)}"]`);
-      if (filters.status && c.status !== filters.status) {
-        existing?.remove();
-        continue;
-      }
-      if (existing) existing.replaceWith(row(c));
-      else if (offset === 0) body.prepend(row(c));
-    }
-  });
-  signal.addEventListener('abort', () => batch.cancel());
-
-  async function load(): Promise<void> {
-    const result = await api.campaigns({ ...filters, order: 'desc', limit: PAGE, offset });
-    if (signal.aborted) return;
-    fill(body, result.items.map(row));
-    fill(pages, pager(result.total, offset, PAGE, result.items.length));
-    control?.abort();
-    const c = new AbortController();
-    control = c;
-    signal.addEventListener('abort', () => c.abort());
-    openStream(
-      { types: 'campaign', appId: filters.appId },
-      (type, data) => type === 'campaign' && batch.push(data as Campaign),
-      c.signal,
-    );
-  }
+  const list = liveList<Campaign>(
+    {
+      type: 'campaign',
+      pageSize: PAGE,
+      fetchPage: (at) => api.campaigns({ ...filters, order: 'desc', limit: PAGE, offset: at }),
+      // The status filter stays in the page: a campaign leaves the list when its status moves on.
+      streamQuery: () => ({ appId: filters.appId }),
+      showPage: (body, items) => fill(body, items.map(row)),
+      showLive(body, items) {
+        let added = 0;
+        for (const c of new Map(items.map((c) => [c.id, c])).values()) {
+          const existing = body.querySelector(`tr[data-id="${CSS.escape(c.id)}"]`);
+          if (filters.status && c.status !== filters.status) existing?.remove();
+          else if (existing) existing.replaceWith(row(c));
+          else if (offset === 0) {
+            body.prepend(row(c));
+            added++;
+          }
+        }
+        return added;
+      },
+      liveText: 'Live: campaigns update as they change.',
+      liveOnOlderPages: true,
+    },
+    { main, signal, offset },
+  );
   main.append(
     h('h1', { tabindex: '-1' }, 'Campaigns'),
     filterForm(FIELDS, filters, (next) => {
       filters = next;
-      void load().catch((e: unknown) => showError(main, e));
+      void list.reload().catch((e: unknown) => showError(main, e));
     }),
-    table('Campaigns, newest first', ['Name', 'App', 'Status', 'Mode', 'Progress', 'Scheduled (UTC)', 'Created'], body),
-    pages,
+    list.status,
+    table(
+      'Campaigns, newest first',
+      ['Name', 'App', 'Status', 'Mode', 'Progress', 'Scheduled (UTC)', 'Created'],
+      list.body,
+    ),
+    list.pages,
   );
-  await load();
+  await list.reload();
 }
 
 function timeline(c: Campaign): HTMLElement {

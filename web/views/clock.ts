@@ -6,7 +6,7 @@ import { api, client } from '../api.js';
 import { duration, fill, h, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import { showError } from '../router.js';
-import type { ViewContext } from '../main.js';
+import type { ViewContext } from '../view.js';
 
 export async function clockView({ main, signal }: ViewContext): Promise<void> {
   const now = h('p', { class: 'big', 'aria-live': 'polite' });

@@ -3,16 +3,18 @@
  * by the stream on the first page (one render per animation frame, at most LIVE_WINDOW rows),
  * and one delivery's detail: its content as the user sees it, variables, raw record.
  */
-import { api, openStream, frameBatcher, type Delivery } from '../api.js';
+import { api, type Delivery } from '../api.js';
 import { badge, copyButton, esc, fill, h, pre, time } from '../dom.js';
-import { cell, datalist, filterForm, pager, table, valuesFrom, type Field, type Values } from '../list.js';
+import { cell, datalist, filterForm, table, valuesFrom, type Field } from '../list.js';
+import { liveList } from '../live-list.js';
 import { renderContent } from '../render.js';
 import { showError } from '../router.js';
-import type { ViewContext } from '../main.js';
+import { offsetOf, type ViewContext } from '../view.js';
 
 const PAGE = 100;
 export const LIVE_WINDOW = 500;
 
+/** The channel filter's options come from GET /__apps (channelTypes). */
 const FIELDS: Field[] = [
   { name: 'appId', label: 'App', list: 'apps' },
   { name: 'userId', label: 'User' },
@@ -20,26 +22,13 @@ const FIELDS: Field[] = [
   { name: 'templateId', label: 'Template id' },
   { name: 'campaignId', label: 'Campaign id' },
   { name: 'notificationId', label: 'Notification id' },
-  { name: 'channel', label: 'Channel', options: ['push', 'in_app', 'email', 'sms', 'web_push'] },
+  { name: 'channel', label: 'Channel' },
   { name: 'mode', label: 'Mode', options: ['realtime', 'batch'] },
   { name: 'status', label: 'Status', options: ['sent', 'failed'] },
   { name: 'tag', label: 'Tag' },
   { name: 'since', label: 'Since', placeholder: '2030-01-01T00:00:00Z' },
   { name: 'until', label: 'Until', placeholder: 'ISO instant' },
 ];
-
-/** The same test the server applies, for records that arrive on the stream. */
-function matches(d: Delivery, f: Values): boolean {
-  const same = (key: keyof Delivery) => !f[key] || d[key] === f[key];
-  if (!(['appId', 'userId', 'templateKey', 'templateId', 'campaignId', 'notificationId'] as const).every(same))
-    return false;
-  if (!(['mode', 'status', 'tag'] as const).every(same)) return false;
-  if (f.channel && !d.channels.includes(f.channel)) return false;
-  const at = Date.parse(d.createdAt);
-  if (f.since && !(at >= Date.parse(f.since))) return false;
-  if (f.until && !(at <= Date.parse(f.until))) return false;
-  return true;
-}
 
 const SYMBOL: Record<string, string> = { sent: '✓', failed: '✕' };
 
@@ -63,123 +52,72 @@ function rowHtml(d: Delivery): string {
   );
 }
 
+/** Live rows arrive as HTML text (rowHtml): the oldest past the window leave in one operation. */
+function prependLive(body: HTMLTableSectionElement, items: Delivery[]): number {
+  const started = performance.now();
+  const fresh = items.slice(-LIVE_WINDOW);
+  let html = '';
+  for (let i = fresh.length - 1; i >= 0; i--) html += rowHtml(fresh[i]!);
+  if (fresh.length >= LIVE_WINDOW) body.innerHTML = html;
+  else {
+    body.insertAdjacentHTML('afterbegin', html);
+    const firstExtra = body.rows[LIVE_WINDOW];
+    if (firstExtra) {
+      const range = document.createRange();
+      range.setStartBefore(firstExtra);
+      range.setEndAfter(body.lastElementChild!);
+      range.deleteContents();
+    }
+  }
+  // Visible in the browser's performance panel (and read by the scale test).
+  performance.measure('deliveries:live-render', { start: started });
+  return items.length;
+}
+
 export async function deliveriesView({ main, query, signal }: ViewContext): Promise<void> {
-  const offset = Math.max(0, Number(query.get('offset')) || 0);
   let filters = valuesFrom(FIELDS, query);
-  const body = h('tbody');
-  const status = h('p', { class: 'live-state', 'aria-live': 'polite' });
-  const pages = h('div');
-  const apps = datalist('apps', []);
-  let paused = false;
-  let held = 0;
-  const pause = h('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false' }, 'Pause live');
-  let total = 0;
-  let streamControl: AbortController | undefined;
-
-  const showTotal = () => fill(pages, pager(total, offset, PAGE, body.rows.length));
-  const batch = frameBatcher<Delivery>((items, skipped) => {
-    const started = performance.now();
-    const fresh = items.slice(-LIVE_WINDOW);
-    let html = '';
-    for (let i = fresh.length - 1; i >= 0; i--) html += rowHtml(fresh[i]!);
-    if (fresh.length >= LIVE_WINDOW) body.innerHTML = html;
-    else {
-      body.insertAdjacentHTML('afterbegin', html);
-      const firstExtra = body.rows[LIVE_WINDOW];
-      if (firstExtra) {
-        // The oldest rows past the window go in one operation.
-        const range = document.createRange();
-        range.setStartBefore(firstExtra);
-        range.setEndAfter(body.lastElementChild!);
-        range.deleteContents();
-      }
-    }
-    total += items.length + skipped;
-    showTotal();
-    // Visible in the browser's performance panel (and read by the scale test).
-    performance.measure('deliveries:live-render', { start: started });
-  }, LIVE_WINDOW);
-  signal.addEventListener('abort', () => batch.cancel());
-
-  function live(): void {
-    streamControl?.abort();
-    if (offset > 0) {
-      fill(status, 'Older page: not live. ', h('a', { href: location.pathname }, 'Back to the newest'));
-      return;
-    }
-    const control = new AbortController();
-    streamControl = control;
-    signal.addEventListener('abort', () => control.abort());
-    openStream(
-      { types: 'delivery', appId: filters.appId, campaignId: filters.campaignId, userId: filters.userId },
-      (type, data) => {
-        if (type !== 'delivery' || !matches(data as Delivery, filters)) return;
-        if (paused) {
-          held++;
-          fill(status, `Paused: ${held} new `, h('span', { class: 'muted' }, '(resume to load them)'));
-        } else batch.push(data as Delivery);
+  const list = liveList<Delivery>(
+    {
+      type: 'delivery',
+      pageSize: PAGE,
+      window: LIVE_WINDOW,
+      fetchPage: (offset) => api.deliveries({ ...filters, order: 'desc', limit: PAGE, offset }),
+      streamQuery: () => filters,
+      showPage(body, items) {
+        body.innerHTML = items.map(rowHtml).join('');
+        if (performance.getEntriesByName('deliveries:first-page').length === 0)
+          performance.mark('deliveries:first-page');
       },
-      control.signal,
-      (state) =>
-        fill(
-          status,
-          state === 'live'
-            ? [h('span', { class: 'dot live', 'aria-hidden': 'true' }), 'Live: new deliveries appear at the top.']
-            : [h('span', { class: 'dot', 'aria-hidden': 'true' }), 'Reconnecting to the live stream…'],
-        ),
-    );
-  }
-
-  async function load(): Promise<void> {
-    const result = await api.deliveries({ ...filters, order: 'desc', limit: PAGE, offset });
-    if (signal.aborted) return;
-    total = result.total;
-    body.innerHTML = result.items.map(rowHtml).join('');
-    showTotal();
-    if (performance.getEntriesByName('deliveries:first-page').length === 0) performance.mark('deliveries:first-page');
-    if (!paused) live();
-  }
-
-  pause.addEventListener('click', () => {
-    paused = !paused;
-    pause.setAttribute('aria-pressed', String(paused));
-    pause.textContent = paused ? 'Resume live' : 'Pause live';
-    if (!paused) {
-      held = 0;
-      void load().catch((e: unknown) => showError(main, e));
-    } else {
-      streamControl?.abort();
-      fill(status, 'Paused.');
-      live();
-    }
-  });
-
+      showLive: prependLive,
+      liveText: 'Live: new deliveries appear at the top.',
+      pausable: true,
+    },
+    { main, signal, offset: offsetOf(query) },
+  );
+  const known = await api.apps().catch(() => null);
+  if (signal.aborted) return;
+  const apps = datalist(
+    'apps',
+    (known?.items ?? []).map((a) => a.appId),
+  );
+  const fields = FIELDS.map((f) => (f.name === 'channel' ? { ...f, options: known?.channelTypes } : f));
   main.append(
-    h('div', { class: 'title-row' }, h('h1', { tabindex: '-1' }, 'Deliveries'), pause),
-    filterForm(FIELDS, filters, (next) => {
+    h('div', { class: 'title-row' }, h('h1', { tabindex: '-1' }, 'Deliveries'), list.pause),
+    filterForm(fields, filters, (next) => {
       filters = next;
-      void load().catch((e: unknown) => showError(main, e));
+      void list.reload().catch((e: unknown) => showError(main, e));
     }),
     apps,
-    status,
+    list.status,
     table(
       'Deliveries, newest first',
       ['Time (UTC)', 'App', 'User', 'Template', 'Channels', 'Mode', 'Status', 'Campaign / notification'],
-      body,
+      list.body,
       'fixed deliveries',
     ),
-    pages,
+    list.pages,
   );
-  api
-    .apps()
-    .then((r) =>
-      fill(
-        apps,
-        r.items.map((a) => h('option', { value: a.appId })),
-      ),
-    )
-    .catch(() => {});
-  await load();
+  await list.reload();
 }
 
 export async function deliveryDetail({ main, params }: ViewContext): Promise<void> {

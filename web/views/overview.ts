@@ -5,7 +5,7 @@
 import { api, client, type DeliveryStats } from '../api.js';
 import { badge, duration, fill, h, svg, time } from '../dom.js';
 import { cell, table } from '../list.js';
-import type { ViewContext } from '../main.js';
+import type { ViewContext } from '../view.js';
 
 function chart(stats: DeliveryStats): Element {
   const W = 720;

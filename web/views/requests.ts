@@ -3,11 +3,12 @@
  * that fired; detail with headers (keys masked by the server), query, both bodies and a
  * "copy as curl" that replays it.
  */
-import { api, frameBatcher, openStream, type JournalDetail } from '../api.js';
+import { api, type JournalDetail } from '../api.js';
 import { badge, copyButton, fill, h, pre, shellQuote, time } from '../dom.js';
-import { cell, filterForm, pager, table, valuesFrom, type Field, type Values } from '../list.js';
+import { cell, filterForm, table, valuesFrom, type Field } from '../list.js';
+import { liveList } from '../live-list.js';
 import { showError } from '../router.js';
-import type { ViewContext } from '../main.js';
+import { offsetOf, type ViewContext } from '../view.js';
 
 const PAGE = 100;
 const LIVE_WINDOW = 500;
@@ -23,20 +24,6 @@ const FIELDS: Field[] = [
   { name: 'since', label: 'Since', placeholder: 'ISO instant' },
   { name: 'until', label: 'Until', placeholder: 'ISO instant' },
 ];
-
-function matches(e: JournalDetail, f: Values): boolean {
-  if (f.appId && e.appId !== f.appId) return false;
-  if (f.method && e.method !== f.method.toUpperCase()) return false;
-  if (f.path && e.path !== f.path) return false;
-  if (f.status && String(e.status) !== f.status) return false;
-  if (f.errorCode && e.errorCode !== f.errorCode) return false;
-  if (f.scenario && e.scenario !== f.scenario) return false;
-  if (f.bodyContains && !`${e.requestBody ?? ''}\n${e.responseBody ?? ''}`.includes(f.bodyContains)) return false;
-  const at = Date.parse(e.time);
-  if (f.since && !(at >= Date.parse(f.since))) return false;
-  if (f.until && !(at <= Date.parse(f.until))) return false;
-  return true;
-}
 
 const statusWord = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'failed' : 'ok');
 
@@ -56,60 +43,42 @@ function row(e: JournalDetail): HTMLTableRowElement {
 }
 
 export async function requestsView({ main, query, signal }: ViewContext): Promise<void> {
-  const offset = Math.max(0, Number(query.get('offset')) || 0);
   let filters = valuesFrom(FIELDS, query);
-  const body = h('tbody');
-  const status = h('p', { class: 'live-state', 'aria-live': 'polite' });
-  const pages = h('div');
-  let total = 0;
-  let control: AbortController | undefined;
-  const batch = frameBatcher<JournalDetail>((items, skipped) => {
-    const fragment = document.createDocumentFragment();
-    const fresh = items.slice(-LIVE_WINDOW);
-    for (let i = fresh.length - 1; i >= 0; i--) fragment.append(row(fresh[i]!));
-    body.prepend(fragment);
-    while (body.rows.length > LIVE_WINDOW) body.lastElementChild!.remove();
-    total += items.length + skipped;
-    fill(pages, pager(total, offset, PAGE, body.rows.length));
-  }, LIVE_WINDOW);
-  signal.addEventListener('abort', () => batch.cancel());
-
-  async function load(): Promise<void> {
-    const result = await api.requests({ ...filters, order: 'desc', limit: PAGE, offset });
-    if (signal.aborted) return;
-    total = result.total;
-    fill(body, result.items.map(row));
-    fill(pages, pager(total, offset, PAGE, result.items.length));
-    control?.abort();
-    if (offset > 0) return fill(status, 'Older page: not live.');
-    const c = new AbortController();
-    control = c;
-    signal.addEventListener('abort', () => c.abort());
-    openStream(
-      { types: 'request', appId: filters.appId },
-      (type, data) => {
-        if (type === 'request' && matches(data as JournalDetail, filters)) batch.push(data as JournalDetail);
+  const list = liveList<JournalDetail>(
+    {
+      type: 'request',
+      pageSize: PAGE,
+      window: LIVE_WINDOW,
+      fetchPage: (offset) => api.requests({ ...filters, order: 'desc', limit: PAGE, offset }),
+      streamQuery: () => filters,
+      showPage: (body, items) => fill(body, items.map(row)),
+      showLive(body, items) {
+        const fragment = document.createDocumentFragment();
+        const fresh = items.slice(-LIVE_WINDOW);
+        for (let i = fresh.length - 1; i >= 0; i--) fragment.append(row(fresh[i]!));
+        body.prepend(fragment);
+        while (body.rows.length > LIVE_WINDOW) body.lastElementChild!.remove();
+        return items.length;
       },
-      c.signal,
-      (state) => fill(status, state === 'live' ? 'Live: new requests appear at the top.' : 'Reconnecting…'),
-    );
-  }
-
+      liveText: 'Live: new requests appear at the top.',
+    },
+    { main, signal, offset: offsetOf(query) },
+  );
   main.append(
     h('h1', { tabindex: '-1' }, 'Requests'),
     filterForm(FIELDS, filters, (next) => {
       filters = next;
-      void load().catch((e: unknown) => showError(main, e));
+      void list.reload().catch((e: unknown) => showError(main, e));
     }),
-    status,
+    list.status,
     table(
       'API requests, newest first',
       ['Time (UTC)', 'Method', 'Path', 'App', 'Status', 'Error code', 'Scenario / rule', 'Duration'],
-      body,
+      list.body,
     ),
-    pages,
+    list.pages,
   );
-  await load();
+  await list.reload();
 }
 
 /** A curl command that sends the same request again (the masked API key needs replacing). */

@@ -4,7 +4,7 @@
 import { api } from '../api.js';
 import { fill, h } from '../dom.js';
 import { showError } from '../router.js';
-import type { ViewContext } from '../main.js';
+import type { ViewContext } from '../view.js';
 
 export async function resetView({ main, query }: ViewContext): Promise<void> {
   const apps = await api.apps().catch(() => ({ items: [] as { appId: string }[] }));

@@ -7,7 +7,7 @@ import { api, client, type ScenarioView } from '../api.js';
 import { badge, fill, h } from '../dom.js';
 import { cell, table } from '../list.js';
 import { showError } from '../router.js';
-import type { ViewContext } from '../main.js';
+import type { ViewContext } from '../view.js';
 
 function rules(s: ScenarioView): HTMLElement {
   return table(

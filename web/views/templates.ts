@@ -7,7 +7,7 @@ import { badge, copyButton, fill, h, pre, shellQuote } from '../dom.js';
 import { cell, table } from '../list.js';
 import { renderContent } from '../render.js';
 import { setQuery, showError } from '../router.js';
-import type { ViewContext } from '../main.js';
+import type { ViewContext } from '../view.js';
 
 export function sendCurl(appId: string, apiKey: string, t: TemplateInfo): string {
   const body = {

@@ -58,9 +58,10 @@ export type RenderContent = (variables: Record<string, unknown>) => Record<strin
 /** One value for every user of a batch, or one per user (in the order of its user ids). */
 export type PerUser<T> = { readonly all: T } | { readonly each: readonly T[] };
 
+/** How a delivery failed: its record's `failureReason` (never null here) and `scenario`. */
 export interface DeliveryFailureMark {
-  reason: string;
-  scenario: string | null;
+  reason: NonNullable<Delivery['failureReason']>;
+  scenario: Delivery['scenario'];
 }
 
 /** The deliveries of one send (or one chunk of a campaign), as plain data. */

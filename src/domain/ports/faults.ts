@@ -1,4 +1,6 @@
 /** How the scenario engine's delivery faults reach a send, without the domain knowing the engine. */
+import type { Delivery } from '../../schemas/records.js';
+import type { DeliveryFailureMark } from './deliveries.js';
 
 export interface DeliveryFacts {
   appId: string;
@@ -7,9 +9,9 @@ export interface DeliveryFacts {
   campaignId: string | null;
 }
 
-export interface DeliveryFailure {
-  reason: string;
-  scenario: string;
+/** A failure a scenario decided: a DeliveryFailureMark that always names its scenario. */
+export interface DeliveryFailure extends DeliveryFailureMark {
+  scenario: NonNullable<Delivery['scenario']>;
 }
 
 /** Asked once per recipient: should this delivery fail, and because of which scenario? */

@@ -1,36 +1,50 @@
 /**
- * The control plane's route table (paths start with /__; mounted at the root) (never needs appid/apikey).
+ * The control plane (paths start with /__; never needs appid/apikey): every resource in one
+ * table, each with the file that answers it, mounted once behind the admin token and the
+ * body limit. The web inspector's page itself needs no token: it asks for one (admin-auth.ts).
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { adminAuth } from '../middleware/admin-auth.js';
 import { limitBody } from '../middleware/body-limit.js';
-import { healthRoutes } from './health.js';
-import { inspectRoutes } from './inspect.js';
-import { scenarioControlRoutes } from './scenarios.js';
-import { inspectCampaignRoutes } from './inspect-campaigns.js';
-import { streamRoutes } from './stream.js';
+import { appRoutes } from './apps.js';
 import { clockRoutes } from './clock.js';
+import { healthRoutes } from './health.js';
+import { inspectCampaignRoutes } from './inspect-campaigns.js';
+import { inspectClearRoutes } from './inspect-clear.js';
+import { inspectDeliveryRoutes } from './inspect-deliveries.js';
+import { inspectDeliveryStatsRoutes } from './inspect-delivery-stats.js';
+import { inspectNotificationRoutes } from './inspect-notifications.js';
+import { inspectRequestRoutes } from './inspect-requests.js';
+import { inspectStreamRoutes } from './inspect-stream.js';
+import { inspectorRoutes } from './inspector.js';
 import { openapiRoutes } from './openapi.js';
 import { resetRoutes } from './reset.js';
-import { inspectorRoutes } from './inspector.js';
-import { appRoutes, deliveryDetailRoutes, deliveryStatsRoutes } from './inspector-data.js';
+import { scenarioControlRoutes } from './scenarios.js';
+
+/** Every control resource: its path and the routes under it (methods: test/http/routes.test.ts's snapshot). */
+const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator) => Hono<AppEnv>][] = [
+  ['/__health', healthRoutes],
+  ['/__clock', clockRoutes],
+  ['/__reset', resetRoutes],
+  ['/__scenarios', scenarioControlRoutes],
+  ['/__apps', appRoutes],
+  ['/__inspect', inspectClearRoutes],
+  ['/__inspect/deliveries', inspectDeliveryRoutes],
+  ['/__inspect/delivery-stats', inspectDeliveryStatsRoutes],
+  ['/__inspect/notifications', inspectNotificationRoutes],
+  ['/__inspect/requests', inspectRequestRoutes],
+  ['/__inspect/campaigns', (e) => inspectCampaignRoutes(e.services)],
+  ['/__inspect/stream', inspectStreamRoutes],
+  ['/__openapi.json', () => openapiRoutes()],
+];
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
-  return new Hono<AppEnv>()
-    .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
+  const app = new Hono<AppEnv>()
+    .route('/', inspectorRoutes())
     .use('/__*', limitBody(emulator.options)) // the API's JSON limit: no control body comes near it
-    .use('/__*', adminAuth(emulator.options))
-    .route('/__apps', appRoutes(emulator))
-    .route('/__inspect/delivery-stats', deliveryStatsRoutes(emulator))
-    .route('/__health', healthRoutes(emulator))
-    .route('/__inspect/campaigns', inspectCampaignRoutes(emulator.services))
-    .route('/__inspect/stream', streamRoutes(emulator))
-    .route('/__clock', clockRoutes(emulator))
-    .route('/__reset', resetRoutes(emulator))
-    .route('/__inspect', inspectRoutes(emulator))
-    .route('/__inspect/deliveries', deliveryDetailRoutes(emulator))
-    .route('/__scenarios', scenarioControlRoutes(emulator))
-    .route('/__openapi.json', openapiRoutes());
+    .use('/__*', adminAuth(emulator.options));
+  for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator));
+  return app;
 }

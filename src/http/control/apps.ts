@@ -1,0 +1,51 @@
+/**
+ * /__apps: the apps this emulator knows (src/inspect/app-list.ts) and, per app, its templates
+ * with its channels and a preview rendered from generated sample values.
+ */
+import { Hono } from 'hono';
+import { ApiError } from '../../domain/errors.js';
+import { renderContent } from '../../domain/variables.js';
+import { rowContentByType } from '../../domain/template-channels.js';
+import { AppTemplatesQuerySchema } from '../../schemas/control-inspector.js';
+import { NoQuerySchema } from '../../schemas/control.js';
+import { toTemplateView, type AppTemplates, type TemplateSample } from '../../domain/template-view.js';
+import { appList } from '../../inspect/app-list.js';
+import type { AppEnv } from '../context.js';
+import type { Emulator } from '../../emulator.js';
+import { parseQuery } from '../validate.js';
+
+export function appRoutes({
+  apps,
+  templates,
+  store,
+  channels,
+}: Pick<Emulator, 'apps' | 'templates' | 'store' | 'channels'>) {
+  return new Hono<AppEnv>()
+    .get('/', (c) => {
+      parseQuery(c, NoQuerySchema);
+      return c.json(appList(apps, templates));
+    })
+    .get('/:appId/templates', async (c) => {
+      const { seed } = parseQuery(c, AppTemplatesQuerySchema);
+      const appId = c.req.param('appId');
+      if (apps.mode === 'strict' && !apps.list().some((a) => a.appId === appId)) {
+        throw new ApiError('ERR_NOT_FOUND', `No app "${appId}" is configured; GET /__apps lists the apps.`, {
+          message: 'The requested resource was not found.',
+        });
+      }
+      // Loaded on use: faker is large and only this endpoint and generate-csv need it.
+      const { sampleVariables } = await import('../../platform/fake-data.js');
+      const items = templates.list(appId).map((template): TemplateSample => {
+        const variables = sampleVariables(template, seed ?? 1);
+        // As a send renders it: template-channel rows replace the template's content of their channel type.
+        const rows = rowContentByType(store, channels, appId, template);
+        const content = rows.size ? { ...template.content, ...Object.fromEntries(rows) } : template.content;
+        return {
+          ...toTemplateView(channels, appId, template),
+          variableList: template.variableSchema,
+          sample: { variables, rendered: renderContent(content, variables) as Record<string, unknown> },
+        };
+      });
+      return c.json({ appId, authMode: apps.mode, channels: channels.list(appId), items } satisfies AppTemplates);
+    });
+}
