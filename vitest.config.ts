@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 /** Tests that run what users install (node dist/cli.js, npm pack, the built inspector): only they need dist/. */
 const DIST_TESTS = [
   'test/browser/**/*.test.ts',
+  'test/deploy/cluster.test.ts',
   'test/http/inspector-page.test.ts',
   'test/server/cli.test.ts',
   'test/server/cli-bundle.test.ts',

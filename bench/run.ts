@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: measures the emulator (built dist/, in child processes) against its
  * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
- * some metrics only (throughput, batch, store, cold, csv, campaign, stall, soak).
+ * some metrics only (throughput, batch, store, cold, csv, campaign, stall, soak, cluster).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,6 +103,11 @@ async function main(): Promise<void> {
     // Not in the default run (60 s of 1,000 connections): BENCH_ONLY=soak.
     const { soak } = await import('./metrics/soak.js');
     rows.push(...(await guarded('soak', '0 errors, p99 <= 50 ms, heap within 15%', soak)));
+  }
+  if (only?.includes('cluster')) {
+    // Not in the default run: it needs haproxy on the PATH (BENCH_ONLY=cluster).
+    const { clusterThroughput } = await import('./metrics/cluster.js');
+    rows.push(...(await guarded('realtime sends through HAProxy, 1 vs 2 replicas', 'reported', clusterThroughput)));
   }
   if (wanted('store'))
     rows.push(

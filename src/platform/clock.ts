@@ -135,8 +135,10 @@ export class EmulatorClock implements Clock {
       // Fire on the next turn so callers finish registering first.
       timer.handle = setTimeout(() => this.#fireDue(), 0);
     } else {
+      // Re-armed when not due yet: past MAX_TIMEOUT_MS, and when the timer (monotonic clock)
+      // comes due a millisecond before Date.now() reaches the instant, which would lose it.
       timer.handle = setTimeout(
-        () => (wait > MAX_TIMEOUT_MS ? this.#arm(timer) : this.#fireDue()),
+        () => (Date.now() < timer.at ? this.#arm(timer) : this.#fireDue()),
         Math.min(wait, MAX_TIMEOUT_MS),
       );
     }
