@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { adminAuth } from '../middleware/admin-auth.js';
+import { hostOriginGuard } from '../middleware/host-origin-guard.js';
 import { limitBody } from '../middleware/body-limit.js';
 import { healthRoutes } from './health.js';
 import { inspectRoutes } from './inspect.js';
@@ -19,6 +20,7 @@ import { appRoutes, deliveryDetailRoutes, deliveryStatsRoutes } from './inspecto
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   return new Hono<AppEnv>()
+    .use('/__*', hostOriginGuard(emulator.options)) // first: before the page, the token and any body is read
     .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
     .use('/__*', limitBody(emulator.options)) // the API's JSON limit: no control body comes near it
     .use('/__*', adminAuth(emulator.options))
