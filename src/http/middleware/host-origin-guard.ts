@@ -25,7 +25,7 @@ const NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
 const AUTHORITY = /^(?:\[([0-9a-f:.]+(?:%[\w.~-]+)?)\]|([^\s:[\]/\\@?#]+))(?::(\d{0,5}))?$/i;
 
 /** `name`, `name:port`, `1.2.3.4:80`, `[::1]:4010` → its parts; null for anything that is no host. */
-export function parseHost(value: string): HostParts | null {
+function parseHost(value: string): HostParts | null {
   const match = AUTHORITY.exec(value);
   if (!match) return null;
   const port = match[3] ?? '';
@@ -68,7 +68,7 @@ interface OriginParts {
 }
 
 /** `scheme://host[:port]` → its parts, the scheme's default port as ''; null for `null` or anything else. */
-export function parseOrigin(value: string): OriginParts | null {
+function parseOrigin(value: string): OriginParts | null {
   const match = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(value);
   const host = match ? parseHost(match[2]!) : null;
   if (!match || !host) return null;
@@ -80,7 +80,7 @@ export function parseOrigin(value: string): OriginParts | null {
 export const isOriginEntry = (entry: string): boolean => entry === '*' || parseOrigin(entry) !== null;
 
 /** No Origin, the emulator's own, one listed with --allowed-origins, or another site's. */
-export type OriginStanding = 'absent' | 'own' | 'listed' | 'foreign';
+type OriginStanding = 'absent' | 'own' | 'listed' | 'foreign';
 
 /**
  * Where a request's Origin stands. Its own origin is the Host it was reached by, under http or
