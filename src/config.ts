@@ -12,6 +12,7 @@ import { ConfigError } from './domain/errors.js';
 import { AppConfigSchema, parseAppsEnv } from './catalog/apps.js';
 import { LOG_LEVELS } from './platform/logger.js';
 import { wholeNumberOf } from './platform/whole-number.js';
+import { isHostEntry, isOriginEntry } from './http/middleware/host-origin-guard.js';
 
 /** A whole number from `min` to `max`: a number, or (from a flag or variable) its digits. */
 const intFrom = (min: number, max: number) =>
@@ -48,6 +49,21 @@ export const EmulatorOptionsSchema = z.object({
   seed: intFrom(0, 2 ** 31 - 1).optional(),
   /** When set, everything under /__ needs `authorization: Bearer <token>`. */
   adminToken: z.string().min(1).optional(),
+  /** Host names the control plane answers besides localhost, IP literals and one-label names; "*": any. @default [] */
+  allowedHosts: z
+    .array(
+      z
+        .string()
+        .refine(
+          isHostEntry,
+          'expected a host name without scheme or port, ".domain" for it and every name under it, or *',
+        ),
+    )
+    .default([]),
+  /** Origins (scheme://host[:port]) that may write to the control plane and read its answers (CORS); "*": any. @default [] */
+  allowedOrigins: z
+    .array(z.string().refine(isOriginEntry, 'expected an origin such as https://tools.example:8443 (no path), or *'))
+    .default([]),
   /** Retention caps: past each, the oldest records of that kind are dropped (and counted in /__health). */
   /** @default 1000000 */
   maxDeliveries: intFrom(1, 100_000_000).default(1_000_000),
@@ -106,6 +122,8 @@ Flags (environment variable in brackets; flags win):
   --data-file FILE     keep state in a JSON file               [EMULATOR_DATA_FILE]
   --seed N             seed for probabilities and fake data    [EMULATOR_SEED]
   --admin-token T      protect /__ with "Bearer T"             [EMULATOR_ADMIN_TOKEN]
+  --allowed-hosts H,…  more host names /__ answers, * for any  [EMULATOR_ALLOWED_HOSTS]
+  --allowed-origins O,…  origins that may write to /__ (CORS)  [EMULATOR_ALLOWED_ORIGINS]
   --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (1000000)
   --max-notifications N  retention cap                         [EMULATOR_MAX_NOTIFICATIONS] (200000)
   --max-journal N      request journal entries kept            [EMULATOR_MAX_JOURNAL] (10000)
@@ -147,6 +165,8 @@ const SOURCES = {
   dataFile: { flag: 'data-file', env: 'EMULATOR_DATA_FILE' },
   seed: { flag: 'seed', env: 'EMULATOR_SEED' },
   adminToken: { flag: 'admin-token', env: 'EMULATOR_ADMIN_TOKEN' },
+  allowedHosts: { flag: 'allowed-hosts', env: 'EMULATOR_ALLOWED_HOSTS' },
+  allowedOrigins: { flag: 'allowed-origins', env: 'EMULATOR_ALLOWED_ORIGINS' },
   maxDeliveries: { flag: 'max-deliveries', env: 'EMULATOR_MAX_DELIVERIES' },
   maxNotifications: { flag: 'max-notifications', env: 'EMULATOR_MAX_NOTIFICATIONS' },
   maxJournal: { flag: 'max-journal', env: 'EMULATOR_MAX_JOURNAL' },
@@ -236,6 +256,8 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
     activeScenarios: values.scenario ?? splitList(env.EMULATOR_SCENARIOS),
     bodyLimitBytes: parseSize(given('bodyLimitBytes')),
     uploadLimitBytes: parseSize(given('uploadLimitBytes')),
+    allowedHosts: splitList(given('allowedHosts')),
+    allowedOrigins: splitList(given('allowedOrigins')),
     apps,
     watch: values['no-watch'] ? false : undefined,
   };

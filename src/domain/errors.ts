@@ -6,6 +6,8 @@
 export const ERROR_STATUS = {
   ERR_BAD_REQUEST: 400,
   ERR_UNAUTHORIZED: 401,
+  /** The emulator's own: the control plane refusing another host or origin (its real service answers no 403 code). */
+  ERR_FORBIDDEN: 403,
   ERR_NOT_FOUND: 404,
   ERR_TEMPLATE_NOT_APPROVED: 400,
   ERR_INVALID_VARIABLES: 400,
@@ -23,6 +25,7 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   ERR_BAD_REQUEST: 'The request is invalid.',
   ERR_UNAUTHORIZED: 'Authentication failed: check the appid and apikey headers.',
+  ERR_FORBIDDEN: 'This host or origin may not use the control plane.',
   ERR_NOT_FOUND: 'The requested resource was not found.',
   ERR_TEMPLATE_NOT_APPROVED: 'The template is not approved for sending.',
   ERR_INVALID_VARIABLES: 'The template variables are missing or invalid.',

@@ -42,7 +42,8 @@ const API_ERRORS: Partial<Record<number, ErrorCode[]>> = {
   429: ['ERR_TOO_MANY_REQUESTS'],
   500: ['ERR_OPERATION_FAILED'],
 };
-const CONTROL_ERRORS: Partial<Record<number, ErrorCode[]>> = { 401: ['ERR_UNAUTHORIZED'] };
+/** 401: the admin token; 403: a Host or write Origin it refuses (http/middleware/host-origin-guard.ts). */
+const CONTROL_ERRORS: Partial<Record<number, ErrorCode[]>> = { 401: ['ERR_UNAUTHORIZED'], 403: ['ERR_FORBIDDEN'] };
 /** What a control operation that takes a body may answer too: the JSON body limit holds there. */
 const CONTROL_BODY_ERRORS: Partial<Record<number, ErrorCode[]>> = { 413: ['ERR_PAYLOAD_TOO_LARGE'] };
 

@@ -166,7 +166,7 @@ describe('loadConfig', () => {
   it('reads every flag and variable --help lists', () => {
     const flags = [...HELP.matchAll(/^ {2}(?:-\w, )?--([a-z-]+) [A-Z]/gm)].map((m) => `--${m[1]!}`);
     const variables = [...HELP.matchAll(/\[([A-Z_]+)(?:=[^\]]*)?\]/g)].map((m) => m[1]!);
-    expect([flags.length, variables.length]).toEqual([18, 18]);
+    expect([flags.length, variables.length]).toEqual([20, 20]);
     expect(HELP).toContain('EMULATOR_APPS="app1:key1[:region],app2:key2"');
     variables.push('EMULATOR_APPS');
     const defaults = JSON.stringify(options([]));
@@ -180,6 +180,27 @@ describe('loadConfig', () => {
     };
     for (const flag of flags) expect(reads(flag, [flag, '7'], {}), flag).toBe(true);
     for (const name of variables) expect(reads(name, [], { [name]: '7' }), name).toBe(true);
+  });
+
+  it('reads --allowed-hosts and --allowed-origins as comma-separated lists (flags win over env)', () => {
+    expect(options([]).allowedHosts).toEqual([]);
+    expect(options([]).allowedOrigins).toEqual([]);
+    expect(options(['--allowed-hosts', 'emu.example, .corp.example'])).toMatchObject({
+      allowedHosts: ['emu.example', '.corp.example'],
+    });
+    expect(
+      options(['--allowed-origins', 'http://localhost:5173'], {
+        EMULATOR_ALLOWED_ORIGINS: 'https://a.example',
+        EMULATOR_ALLOWED_HOSTS: '*',
+      }),
+    ).toMatchObject({ allowedHosts: ['*'], allowedOrigins: ['http://localhost:5173'] });
+  });
+
+  it('refuses an allowed host or origin that is not one, naming the flag or variable', () => {
+    expect(problems(['--allowed-hosts', 'emu.example:4010'])).toMatch(/^--allowed-hosts: expected a host name/);
+    expect(problems([], { EMULATOR_ALLOWED_ORIGINS: 'tools.example' })).toMatch(
+      /^EMULATOR_ALLOWED_ORIGINS: expected an origin such as https:\/\/tools.example:8443/,
+    );
   });
 
   it('answers help for --help and -h', () => {
