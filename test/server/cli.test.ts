@@ -128,6 +128,32 @@ describe('notification-emulator CLI', () => {
     expect(result.stdout).toMatch(/--port/);
   });
 
+  it.each([
+    [['--port', '-1'], '--port: expected a whole number from 0 to 65535, written in digits (got "-1")'],
+    [['--port', '70000'], '--port: expected a whole number from 0 to 65535, written in digits (got "70000")'],
+    [
+      ['--body-limit', '5xb'],
+      '--body-limit: expected a size in bytes, or with a unit: 512kb, 50mb, 1gb (at most 2gb) (got "5xb")',
+    ],
+  ])('refuses %j in one plain line naming the flag and what it accepts, exit 2', (args, line) => {
+    const result = run(args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`notification-emulator: cannot start:\n  - ${line}\n`);
+  });
+
+  it('gives pull and check-fixtures the same usage in the top-level help as in their own', () => {
+    const top = run(['--help']).stdout;
+    for (const command of ['pull', 'check-fixtures']) {
+      const own = run([command, '--help']).stdout;
+      // The usage, which may wrap onto an indented second line, as one line.
+      const usage = /^Usage: (.+(?:\n {5,}.+)?)/.exec(own)![1]!.replace(/\s*\n\s+/g, ' ');
+      expect(top, command).toContain(`  ${usage}\n`);
+      for (const flag of own.match(/^ {2}--[a-z-]+/gm)!.map((f) => f.trim())) {
+        if (flag !== '--help') expect(top, `${command} ${flag}`).toContain(flag);
+      }
+    }
+  });
+
   it('exits 0 on SIGINT sent the moment the startup line appears', async () => {
     const child = spawn(process.execPath, [CLI, '--port', '0', '--fixtures', FIXTURES, '--log-level', 'silent'], {
       env: cleanEnv(),
