@@ -133,7 +133,7 @@ Flags (environment variable in brackets; flags win):
 `;
 
 /** Whether the fixtures and scenarios folders were named (flag or env) or left to the defaults. */
-interface NamedFolders {
+export interface NamedFolders {
   fixtures: boolean;
   scenarios: boolean;
 }
@@ -339,6 +339,20 @@ export function resolveFolders(
         '(it should hold scenario *.json files)',
     );
   if (problems.length) throw new ConfigError(problems);
+  return withBundledFolders(options, named, exists, bundled);
+}
+
+/**
+ * The bundled examples in place of a folder left to its default that holds none of its own:
+ * ./fixtures without templates/ or apps.json, ./scenarios missing. The CLI and createApp()
+ * share this rule.
+ */
+export function withBundledFolders(
+  options: EmulatorOptions,
+  named: NamedFolders,
+  exists: (path: string) => boolean = existsSync,
+  bundled: { fixtures: string; scenarios: string } = BUNDLED_FOLDERS,
+): { options: EmulatorOptions; source: FolderChoice } {
   // ./fixtures counts only when it looks like emulator fixtures: many projects have an unrelated fixtures/ folder.
   const ownFixtures = exists(join(options.fixturesDir, 'templates')) || exists(join(options.fixturesDir, 'apps.json'));
   const useBundledFixtures = !named.fixtures && !ownFixtures && exists(bundled.fixtures);
