@@ -12,7 +12,14 @@ import { createTemplateService, type TemplateService } from './domain/templates.
 import { createChannelService, type ChannelService } from './domain/channels.js';
 import { createTemplateChannelService, type TemplateChannelService } from './domain/template-channels.js';
 import { createAnalyticsService, type AnalyticsService } from './domain/analytics.js';
-import { EmulatorOptionsSchema, retentionOf, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
+import {
+  EmulatorOptionsSchema,
+  retentionOf,
+  withBundledFolders,
+  type EmulatorOptions,
+  type EmulatorOptionsInput,
+  type FolderChoice,
+} from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
 import {
@@ -92,6 +99,8 @@ interface Platform {
   ids: Ids;
   store: Store;
   events: Events;
+  /** Where the fixtures and scenarios folders come from: named, the defaults, or the bundled examples. */
+  folders: FolderChoice;
 }
 
 /** Step 1: the options (validated) and the platform parts: logger, clock, random, ids, store, events. */
@@ -99,7 +108,11 @@ function createPlatform(input: CreateAppOptions): { platform: Platform; override
   const { clock, random, store, templates, channels, scenarios, logger, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
-  const options = parsed.data;
+  // As the CLI does: the bundled examples for a folder left to its default that holds none.
+  const { options, source: folders } = withBundledFolders(parsed.data, {
+    fixtures: rest.fixturesDir !== undefined || templates !== undefined || channels !== undefined,
+    scenarios: rest.scenariosDir !== undefined || scenarios !== undefined,
+  });
   const emulatorClock = clock ?? new EmulatorClock();
   const randomSource = random ?? createRandom(options.seed);
   const platform: Platform = {
@@ -110,7 +123,15 @@ function createPlatform(input: CreateAppOptions): { platform: Platform; override
     ids: createIds(emulatorClock, randomSource),
     store: store ?? createMemoryStore(retentionOf(options)),
     events: createEventBus(),
+    folders,
   };
+  for (const what of ['fixtures', 'scenarios'] as const) {
+    if (folders[what] !== 'bundled') continue;
+    platform.logger.info(
+      `${what}: the bundled examples (${what === 'fixtures' ? options.fixturesDir : options.scenariosDir}): ` +
+        `./${what} holds none and no ${what}Dir was given`,
+    );
+  }
   return { platform, overrides: { templates, channels, scenarios } };
 }
 
@@ -164,6 +185,8 @@ function loadSources(platform: Platform, overrides: EmulatorOverrides) {
     });
   } else {
     collect(() => scenarioFiles!.loadAtStart(), undefined);
+    if (platform.folders.scenarios === 'named' && scenarios.names().length === 0 && !problems.length)
+      logger.warn(`no scenarios found in ${scenariosDir}: it holds no scenario *.json files`);
   }
   if (problems.length) throw new ConfigError(problems);
   if (!inline && templates.count() === 0) {

@@ -129,7 +129,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
               faults,
               compile,
               rowContent,
-              channels: deliveredChannels(template, deps.channels.list(campaign.appId)),
+              channels: deliveredChannels(deps.channels, campaign.appId, template),
             }
           : null;
       do deliverBatch(ctx, at);

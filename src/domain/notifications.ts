@@ -150,7 +150,7 @@ export function createNotificationService(deps: SendDeps) {
       const variables = resolveVariables(template, mode, body.template.variables ?? {}, targets);
 
       const createdAt = deps.clock.nowIso();
-      const channels = deliveredChannels(template, deps.channels.list(appId));
+      const channels = deliveredChannels(deps.channels, appId, template);
       const notification: Notification = {
         notificationId: deps.ids.notificationId(),
         templateKey: template.key,

@@ -50,8 +50,9 @@ function linkedChannels(channels: ChannelCatalog, appId: string, template: Templ
 
 /**
  * Channel type → the content a send renders for it from rows (the app's, else the fixture
- * file's): the first linked channel of that type with a row, enabled channels first, in
- * the template's channel order. Types without a row are absent: the template's `content`
+ * file's): the first enabled linked channel of that type with a row, in the template's
+ * channel order. A disabled channel's row is never sent (its type may still go out through
+ * another linked channel). Types without a row are absent: the template's `content`
  * applies to them. Asked on every send, so the common case (no rows) returns at once.
  */
 export function rowContentByType(
@@ -63,7 +64,7 @@ export function rowContentByType(
   const stored = store.listTemplateChannels(appId, template.id);
   const fixtureRows = template.rows ?? [];
   if (stored.length === 0 && fixtureRows.length === 0) return NO_CONTENT;
-  const linked = linkedChannels(channels, appId, template).sort((a, b) => Number(b.enabled) - Number(a.enabled));
+  const linked = linkedChannels(channels, appId, template).filter((ch) => ch.enabled);
   const byType = new Map<string, Record<string, unknown>>();
   for (const channel of linked) {
     if (byType.has(channel.type)) continue;
