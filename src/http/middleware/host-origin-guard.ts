@@ -7,7 +7,7 @@
  */
 import { isIP } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
-import { ApiError } from '../../domain/errors.js';
+import { hostRefused, originRefused } from '../../domain/error-messages.js';
 import type { EmulatorOptions } from '../../config.js';
 import type { AppEnv } from '../context.js';
 import { requestHeader } from '../plain-headers.js';
@@ -110,24 +110,6 @@ export function originStanding(
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-const hostRefused = (host: string) =>
-  new ApiError(
-    'ERR_FORBIDDEN',
-    `The control plane (/__…) does not answer requests for host "${host}": it answers localhost, IP addresses, ` +
-      'one-label names (a compose service) and the names listed with --allowed-hosts (EMULATOR_ALLOWED_HOSTS). ' +
-      `Start the emulator with --allowed-hosts ${parseHost(host)?.name ?? '<name>'} to reach it under this name.`,
-    { message: `Host "${host}" is not allowed on the control plane.`, details: { host: 'not in --allowed-hosts' } },
-  );
-
-const originRefused = (origin: string, method: string, path: string) =>
-  new ApiError(
-    'ERR_FORBIDDEN',
-    `${method} ${path} from origin "${origin}" is refused: a control-plane write is accepted without an Origin ` +
-      '(curl, test clients), from the emulator’s own origin, or from one listed with --allowed-origins ' +
-      `(EMULATOR_ALLOWED_ORIGINS). Start the emulator with --allowed-origins ${origin} to allow it.`,
-    { message: `Origin "${origin}" may not change this emulator.`, details: { origin: 'not in --allowed-origins' } },
-  );
-
 /** A preflight's answer for a listed origin: any control method, the headers asked for, cached 10 minutes. */
 const preflightHeaders = (origin: string, requested: string | undefined): Record<string, string> => ({
   'access-control-allow-origin': origin,
@@ -143,7 +125,7 @@ export function hostOriginGuard(
   return async (c, next) => {
     // In process (app.request) a request may carry no Host header: its URL's host is what it was sent to.
     const host = requestHeader(c, 'host') ?? new URL(c.req.url).host;
-    if (!isHostAllowed(host, options.allowedHosts)) throw hostRefused(host);
+    if (!isHostAllowed(host, options.allowedHosts)) throw hostRefused(host, parseHost(host)?.name);
     const origin = requestHeader(c, 'origin');
     const standing = originStanding(origin, host, options.allowedOrigins);
     const preflight = c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method') !== undefined;
