@@ -12,7 +12,7 @@ import { ConfigError } from './domain/errors.js';
 import { AppConfigSchema, parseAppsEnv } from './catalog/apps.js';
 import { LOG_LEVELS } from './platform/logger.js';
 import { wholeNumberOf } from './platform/whole-number.js';
-import { isHostEntry, isOriginEntry } from './http/middleware/host-origin-guard.js';
+import { isHostEntry, isOriginEntry } from './platform/host-origin.js';
 
 /** A whole number from `min` to `max`: a number, or (from a flag or variable) its digits. */
 const intFrom = (min: number, max: number) =>
