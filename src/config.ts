@@ -12,7 +12,7 @@ import { ConfigError } from './domain/errors.js';
 import { AppConfigSchema, parseAppsEnv } from './catalog/apps.js';
 import { LOG_LEVELS } from './platform/logger.js';
 import { wholeNumberOf } from './platform/whole-number.js';
-import { isHostEntry, isOriginEntry } from './http/middleware/host-origin-guard.js';
+import { isHostEntry, isOriginEntry } from './platform/host-origin.js';
 
 /** 65535 → "65535", 100000000 → "100,000,000": the bounds as a user reads them. */
 const shownNumber = (n: number) => (n >= 10_000_000 ? n.toLocaleString('en-US') : String(n));

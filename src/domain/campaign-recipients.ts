@@ -8,6 +8,7 @@ import { assertDraft, findOwnedCampaign } from './campaign-status.js';
 import { distinctStrings } from './distinct-strings.js';
 import { createRecipientsCsvReader, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
+import { campaignTemplateGone, uploadStepFailed } from './error-messages.js';
 import type { CampaignDeps, Page } from './ports.js';
 
 /** docs/reference.md#upload-recipients-csv: the response lists at most this many row errors. */
@@ -25,25 +26,12 @@ export interface UploadResult {
 /** Anything but an ApiError while parsing or storing is the spec's ERR_OPERATION_FAILED. */
 function asOperationFailed(step: string, error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  return new ApiError(
-    'ERR_OPERATION_FAILED',
-    `${step} failed: ${(error as Error)?.message ?? String(error)}. Nothing was added; retry the upload.`,
-  );
+  return uploadStepFailed(step, error);
 }
 
 function campaignTemplate(deps: CampaignDeps, campaign: Campaign): Template {
   const template = deps.templates.findById(campaign.appId, campaign.templateId);
-  if (!template) {
-    throw new ApiError(
-      'ERR_NOT_FOUND',
-      `Campaign ${campaign.id} uses template ${campaign.templateId}, which no longer exists; its CSV columns ` +
-        `cannot be checked.`,
-      {
-        message: 'The template was not found.',
-        details: { templateId: `template ${campaign.templateId} no longer exists` },
-      },
-    );
-  }
+  if (!template) throw campaignTemplateGone(campaign);
   return template;
 }
 

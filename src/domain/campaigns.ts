@@ -9,7 +9,8 @@ import { slicePage } from '../schemas/paging.js';
 import { createCampaignRunner } from './campaign-runner.js';
 import { createRecipientService } from './campaign-recipients.js';
 import { assertDraft, changeCampaignStatus, findOwnedCampaign } from './campaign-status.js';
-import { badRequest, notFoundInAnyApp, templateNotFound } from './errors.js';
+import { badRequest, notFound } from './errors.js';
+import { templateNotFound } from './error-messages.js';
 import { assertApproved } from './notifications.js';
 import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './ports.js';
 
@@ -18,7 +19,7 @@ export type CampaignView = Campaign & { templateName: string | null; channelType
 
 function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string): Campaign {
   const campaign = deps.store.getCampaign(id);
-  if (!campaign) throw notFoundInAnyApp('campaign', id);
+  if (!campaign) throw notFound('campaign', id, { inAnyApp: true });
   return campaign;
 }
 

@@ -17,7 +17,8 @@ import type {
   TemplateChannelRecord,
   UpdateTemplateChannelBody,
 } from '../schemas/template-channels.js';
-import { ApiError, badRequest } from './errors.js';
+import { badRequest, notFound } from './errors.js';
+import { templateChannelRowMissing } from './error-messages.js';
 import type { ChannelCatalog, Clock, ListResult, Store, TemplateCatalog } from './ports.js';
 import { channelIdsOf } from './template-view.js';
 
@@ -77,21 +78,13 @@ export function rowContentByType(
 export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
   function findTemplate(appId: string, ref: string, field: string): Template {
     const template = deps.templates.find(appId, ref);
-    if (!template)
-      throw new ApiError('ERR_NOT_FOUND', `No template with id or slug "${ref}" exists for this app (${field}).`, {
-        message: 'The template was not found.',
-        details: { [field]: `no template "${ref}" in this app` },
-      });
+    if (!template) throw notFound('template', ref, { by: 'id or slug', field });
     return template;
   }
 
   function findChannel(appId: string, ref: string, field: string): Channel {
     const channel = deps.channels.find(appId, ref);
-    if (!channel)
-      throw new ApiError('ERR_NOT_FOUND', `No channel with id or key "${ref}" exists for this app (${field}).`, {
-        message: 'The channel was not found.',
-        details: { [field]: `no channel "${ref}" in this app` },
-      });
+    if (!channel) throw notFound('channel', ref, { by: 'id or key', field });
     return channel;
   }
 
@@ -125,15 +118,6 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
     return deps.store.getTemplateChannel(appId, template.id, channel.id) ?? derivedRow(appId, template, channel);
   }
 
-  function missingRow(template: Template, channel: Channel): ApiError {
-    return new ApiError(
-      'ERR_NOT_FOUND',
-      `Template "${template.key}" (${template.id}) has no row for channel "${channel.key}" (${channel.id}) in this ` +
-        `app; create it with POST /api/template-channels.`,
-      { message: 'The template-channel row was not found.' },
-    );
-  }
-
   return {
     list(appId: string, templateRef: string, page: PageWindow): ListResult<TemplateChannel> {
       const template = findTemplate(appId, templateRef, 'templateId');
@@ -145,7 +129,7 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
       const template = findTemplate(appId, templateRef, 'templateId');
       const channel = findChannel(appId, channelRef, 'channelId');
       const row = rowOf(appId, template, channel);
-      if (!row) throw missingRow(template, channel);
+      if (!row) throw templateChannelRowMissing(template, channel);
       return toRow(row);
     },
 
@@ -191,7 +175,7 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
       const template = findTemplate(appId, templateRef, 'templateId');
       const channel = findChannel(appId, channelRef, 'channelId');
       const current = rowOf(appId, template, channel);
-      if (!current) throw missingRow(template, channel);
+      if (!current) throw templateChannelRowMissing(template, channel);
       // A new record (never an in-place edit): deliveries already made keep the renderer of the
       // old content (they render when read), and the compiled-content cache, keyed by content
       // object, sees new content as new.

@@ -7,7 +7,8 @@
 import type { Template } from '../schemas/records.js';
 import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/templates.js';
 import { toVariableArray } from '../schemas/template-file.js';
-import { badRequest, templateNotFound, type ErrorDetails } from './errors.js';
+import { badRequest, type ErrorDetails } from './errors.js';
+import { templateNotFound } from './error-messages.js';
 import type { ChannelCatalog, Clock, Ids, Store, TemplateCatalog } from './ports.js';
 import { slugFromName } from './slug.js';
 import { channelIdsOf, extrasOf, toTemplateView, type RuntimeTemplate, type TemplateView } from './template-view.js';

@@ -16,7 +16,7 @@ import type {
 } from '../domain/ports.js';
 import { deliveryAt, indexesOf, memberStatus, packedRun, SingleDelivery, type DeliveryRun } from './delivery-run.js';
 import { Deque } from './deque.js';
-import { deliveryMatcher, isFiltered } from './filters.js';
+import { deliveryMatcher, isFiltered } from '../domain/record-filters.js';
 import { PositionIndex } from './position-index.js';
 
 export interface DeliveryLog {

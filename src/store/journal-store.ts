@@ -5,7 +5,7 @@
 import type { JournalEntry } from '../schemas/records.js';
 import type { JournalStore } from '../domain/ports.js';
 import { Deque } from './deque.js';
-import { isFiltered, journalPredicate, paginate } from './filters.js';
+import { isFiltered, journalPredicate, paginate } from '../domain/record-filters.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 export interface JournalLimits {

@@ -5,7 +5,7 @@
 import type { NotificationRecord } from '../schemas/records.js';
 import type { ListResult, NotificationFilter, Page } from '../domain/ports.js';
 import { Deque } from './deque.js';
-import { isFiltered, notificationPredicate, paginate } from './filters.js';
+import { isFiltered, notificationPredicate, paginate } from '../domain/record-filters.js';
 
 export interface NotificationLog {
   readonly length: number;

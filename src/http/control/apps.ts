@@ -3,7 +3,7 @@
  * with its channels and a preview rendered from generated sample values.
  */
 import { Hono } from 'hono';
-import { ApiError } from '../../domain/errors.js';
+import { appNotConfigured } from '../../domain/error-messages.js';
 import { renderContent } from '../../domain/variables.js';
 import { rowContentByType } from '../../domain/template-channels.js';
 import { AppTemplatesQuerySchema } from '../../schemas/control-inspector.js';
@@ -29,9 +29,7 @@ export function appRoutes({
       const { seed } = parseQuery(c, AppTemplatesQuerySchema);
       const appId = c.req.param('appId');
       if (apps.mode === 'strict' && !apps.list().some((a) => a.appId === appId)) {
-        throw new ApiError('ERR_NOT_FOUND', `No app "${appId}" is configured; GET /__apps lists the apps.`, {
-          message: 'The requested resource was not found.',
-        });
+        throw appNotConfigured(appId);
       }
       // Loaded on use: faker is large and only this endpoint and generate-csv need it.
       const { sampleVariables } = await import('../../platform/fake-data.js');

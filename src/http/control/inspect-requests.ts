@@ -1,6 +1,7 @@
 /** /__inspect/requests: the journal of API calls, and one entry by id. */
 import { Hono } from 'hono';
-import { ApiError, badRequest, ERROR_CODES } from '../../domain/errors.js';
+import { badRequest, ERROR_CODES } from '../../domain/errors.js';
+import { journalEntryNotFound } from '../../domain/error-messages.js';
 import { JournalQuerySchema, NoQuerySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
@@ -22,12 +23,7 @@ export function inspectRequestRoutes({ store }: Pick<Emulator, 'store'>) {
       const id = c.req.param('id');
       const entry = store.getJournalEntry(id);
       if (!entry) {
-        throw new ApiError(
-          'ERR_NOT_FOUND',
-          `No journal entry with id "${id}" (it may have been dropped by the journal cap or cleared); GET ` +
-            `/__inspect/requests lists them.`,
-          { message: 'The journal entry was not found.' },
-        );
+        throw journalEntryNotFound(id);
       }
       return c.json(entry);
     });

@@ -3,17 +3,13 @@
  * load or replace one, reset counters, delete one, and set the active set (docs/reference.md#scenarios).
  */
 import { Hono } from 'hono';
-import { ApiError, badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../domain/errors.js';
+import { scenarioNotLoaded } from '../../domain/error-messages.js';
 import { parseScenario } from '../../scenario-engine/load-scenarios.js';
 import { ActiveScenariosBodySchema, NoQuerySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { parseQuery, parseWith, readJson } from '../validate.js';
-
-const notLoaded = (name: string) =>
-  new ApiError('ERR_NOT_FOUND', `No scenario named "${name}" is loaded; GET /__scenarios lists them.`, {
-    message: 'The scenario was not found.',
-  });
 
 export function scenarioControlRoutes({ scenarios: engine }: Pick<Emulator, 'scenarios'>) {
   return new Hono<AppEnv>()
@@ -30,7 +26,7 @@ export function scenarioControlRoutes({ scenarios: engine }: Pick<Emulator, 'sce
       parseQuery(c, NoQuerySchema);
       const name = c.req.param('name');
       const view = engine.explainOne(name);
-      if (!view) throw notLoaded(name);
+      if (!view) throw scenarioNotLoaded(name);
       return c.json(view);
     })
     .post('/', async (c) => {
@@ -58,7 +54,7 @@ export function scenarioControlRoutes({ scenarios: engine }: Pick<Emulator, 'sce
     })
     .delete('/:name', (c) => {
       const name = c.req.param('name');
-      if (!engine.remove(name)) throw notLoaded(name);
+      if (!engine.remove(name)) throw scenarioNotLoaded(name);
       return c.json({ deleted: name, active: engine.active() });
     });
 }

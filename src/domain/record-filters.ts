@@ -1,5 +1,7 @@
 /**
- * Pure predicates and paging shared by every list the store answers.
+ * Pure predicates and paging shared by every list the store answers: what each filter of the
+ * ports means. The inspect stream tests events with the same predicates, so a live list and
+ * the same list read page by page agree on what matches.
  */
 import type { JournalEntry, NotificationRecord } from '../schemas/records.js';
 import type {
@@ -9,7 +11,7 @@ import type {
   NotificationFilter,
   Page,
   SharedDeliveryFields,
-} from '../domain/ports.js';
+} from './ports.js';
 
 const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
 
