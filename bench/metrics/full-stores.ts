@@ -5,11 +5,16 @@
  * inspect kind: 100 concurrent queries while /__health is probed every 10 ms (health p99 and
  * max, the slowest of the 100), and each documented filter's p99 over sequential queries.
  */
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fillDeliveries } from './store-scale.js';
 import { API_HEADERS, percentile, now, QUICK, rssOf, sleep, spawnServer, type Child } from '../util.js';
 import { fmt, type Row } from './types.js';
 
 const HEAP_FLAGS = ['--expose-gc', '--max-old-space-size=384'];
+/** Where the child writes what it measured while filling (FULL_STORE_REPORT). */
+const STARTUP_LOG = join(tmpdir(), `full-stores-${process.pid}.json`);
 
 /** Each inspect kind's documented filters (a query each), user ids and campaigns filled by the child. */
 function kinds(campaignId: string): Record<string, ((i: number) => string)[]> {
@@ -26,7 +31,7 @@ function kinds(campaignId: string): Record<string, ((i: number) => string)[]> {
     requests: [
       () => '/__inspect/requests?appId=bench-app&method=GET',
       () => '/__inspect/requests?path=/api/notifications/send&status=400',
-      () => '/__inspect/requests?errorCode=ERR_VALIDATION',
+      () => '/__inspect/requests?errorCode=ERR_BAD_REQUEST',
       () => '/__inspect/requests?scenario=flaky',
       () => `/__inspect/requests?since=${since}`,
     ],
@@ -44,6 +49,8 @@ function kinds(campaignId: string): Record<string, ((i: number) => string)[]> {
   };
 }
 
+const mib = (bytes: number) => fmt(bytes / 2 ** 20, 0);
+
 async function get(url: string): Promise<number> {
   const started = now();
   const res = await fetch(url, { headers: url.includes('/api/') ? API_HEADERS : {} });
@@ -58,7 +65,7 @@ function probeHealth(url: string): () => Promise<number[]> {
   let running = true;
   const loop = (async () => {
     while (running) {
-      times.push(await get(`${url}/__health`));
+      times.push(await get(`${url}/__health`).catch(() => Number.POSITIVE_INFINITY));
       await sleep(10);
     }
   })();
@@ -70,7 +77,13 @@ function probeHealth(url: string): () => Promise<number[]> {
 }
 
 export async function fullStores(): Promise<Row[]> {
+  process.env.FULL_STORE_REPORT = STARTUP_LOG;
   const emulator: Child = await spawnServer(['bench/full-store-server.mjs'], HEAP_FLAGS, 300_000);
+  let stderr = '';
+  /** What the child printed while filling: heap per record, and each filter's p99 in the store itself. */
+  const startup = readFileSync(STARTUP_LOG, 'utf8');
+  emulator.process.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  emulator.process.once('exit', (code) => process.stderr.write(`full-store server exited (${code}): ${stderr}\n`));
   try {
     const health0 = (await (await fetch(`${emulator.url}/__health`)).json()) as {
       retention: { deliveries: { max: number } };
@@ -121,10 +134,11 @@ export async function fullStores(): Promise<Row[]> {
       ratio: '-',
       target: '<= 512 MiB, no heap exhaustion',
       pass: peakMb <= 512 && emulator.process.exitCode === null,
-      note: `heap at the end ${fmt(memory.memory.heapUsedBytes / 2 ** 20, 0)} of ${fmt(memory.memory.heapLimitBytes / 2 ** 20, 0)} MiB`,
+      note: `${startup}; heap at the end ${mib(memory.memory.heapUsedBytes)} of ${mib(memory.memory.heapLimitBytes)} MiB`,
     });
     return rows;
   } finally {
     await emulator.stop();
+    rmSync(STARTUP_LOG, { force: true });
   }
 }

@@ -214,7 +214,7 @@ export class KeyedLog<T> {
   }
 
   #underKey(index: PositionIndex, key: string): Candidates {
-    return { count: index.count(key), at: (i) => index.positionAt(key, i)! };
+    return index.list(key);
   }
 
   /** The first candidate whose time passes `after` against `bound` (times ascend, so a binary search). */
