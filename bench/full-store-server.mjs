@@ -1,4 +1,4 @@
-/* global gc, Buffer, performance */
+/* global gc, Buffer, performance, setImmediate */
 // Run as its own process (with the heap limit a 512 MiB container gives Node) by the
 // full-stores metric: fills every store but deliveries to its default cap through the store
 // ports, with records shaped as the emulator makes them (fresh id and time strings per record),

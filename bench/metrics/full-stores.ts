@@ -49,7 +49,7 @@ function kinds(campaignId: string): Record<string, ((i: number) => string)[]> {
   };
 }
 
-const mib = (bytes: number) => fmt(bytes / 2 ** 20, 0);
+const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 0)} MiB`;
 
 async function get(url: string): Promise<number> {
   const started = now();
@@ -134,7 +134,7 @@ export async function fullStores(): Promise<Row[]> {
       ratio: '-',
       target: '<= 512 MiB, no heap exhaustion',
       pass: peakMb <= 512 && emulator.process.exitCode === null,
-      note: `${startup}; heap at the end ${mib(memory.memory.heapUsedBytes)} of ${mib(memory.memory.heapLimitBytes)} MiB`,
+      note: `${startup}; heap at the end ${mib(memory.memory.heapUsedBytes)} of ${mib(memory.memory.heapLimitBytes)}`,
     });
     return rows;
   } finally {
