@@ -35,6 +35,7 @@ import { createEventBus } from './inspect/events.js';
 import { EmulatorClock, realNow } from './platform/clock.js';
 import { createIds, createRandom } from './platform/random.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import { readProcessMemory, watchHeap, type MemoryReader } from './platform/memory.js';
 import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
 import { createScenarioFiles, parseScenario, watchScenarioDir } from './scenario-engine/load-scenarios.js';
 
@@ -52,6 +53,8 @@ export interface EmulatorOverrides {
   /** Scenario definitions (docs/reference.md#scenarios format); when given, the scenarios directory is not read. */
   scenarios?: unknown[];
   logger?: Logger;
+  /** Reads the process's memory (/__health, the heap warning); tests inject one. */
+  memory?: MemoryReader;
 }
 
 export type CreateAppOptions = EmulatorOptionsInput & EmulatorOverrides;
@@ -67,6 +70,7 @@ export interface Emulator {
   readonly apps: AppRegistry;
   readonly events: Events;
   readonly logger: Logger;
+  readonly memory: MemoryReader;
   readonly startedAt: number;
   readonly services: {
     notifications: NotificationService;
@@ -94,6 +98,7 @@ type Cleanup = () => void | Promise<void>;
 interface Platform {
   options: EmulatorOptions;
   logger: Logger;
+  memory: MemoryReader;
   clock: EmulatorClock;
   random: RandomSource;
   ids: Ids;
@@ -105,7 +110,7 @@ interface Platform {
 
 /** Step 1: the options (validated) and the platform parts: logger, clock, random, ids, store, events. */
 function createPlatform(input: CreateAppOptions): { platform: Platform; overrides: EmulatorOverrides } {
-  const { clock, random, store, templates, channels, scenarios, logger, ...rest } = input;
+  const { clock, random, store, templates, channels, scenarios, logger, memory, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
   // As the CLI does: the bundled examples for a folder left to its default that holds none.
@@ -118,6 +123,7 @@ function createPlatform(input: CreateAppOptions): { platform: Platform; override
   const platform: Platform = {
     options,
     logger: logger ?? createLogger(options.logLevel),
+    memory: memory ?? readProcessMemory,
     clock: emulatorClock,
     random: randomSource,
     ids: createIds(emulatorClock, randomSource),
@@ -307,6 +313,8 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
   const cleanups = watchSources(platform, sources);
   sources.scenarios.setActive(platform.options.activeScenarios);
   const services = createServices(platform, sources, cleanups);
+  const heapWatch = watchHeap(platform.memory, platform.logger);
+  cleanups.push(heapWatch.stop);
   // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
   services.campaigns.restore(sources.scenarios.deliveryFaults([]));
 

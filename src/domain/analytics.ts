@@ -98,7 +98,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     user(appId: string, userId: string): UserInsights {
       const deliveries = deps.store.queryDeliveries({ appId, userId }, ALL).items;
-      const events = deps.store.listAnalyticsEvents(appId).filter((e) => e.userId === userId);
+      const events = deps.store.listUserAnalyticsEvents(appId, userId);
       const rows = engagementRows(deliveries, events).sort((a, b) =>
         a.firstAt < b.firstAt ? 1 : a.firstAt > b.firstAt ? -1 : 0,
       );

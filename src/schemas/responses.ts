@@ -156,6 +156,8 @@ export const HealthSchema = z.object({
     apps: RetentionCountSchema,
   }),
   clock: ClockStateSchema,
+  /** The process's memory: resident set size, V8 heap in use and the heap's limit, in bytes. */
+  memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number(), heapLimitBytes: z.number() }),
 });
 
 const pageOf = <T extends z.ZodType>(item: T) => z.object({ total: z.number(), items: z.array(item) });

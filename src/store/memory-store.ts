@@ -14,7 +14,7 @@ import { createResourceStore } from './resource-store.js';
 import type { RetentionLimits, StoreData, StoreSnapshot } from './store-data.js';
 
 export interface MemoryStoreOptions extends RetentionLimits {
-  /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 64 MiB */
+  /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 16 MiB */
   maxJournalBodyChars?: number;
   initial?: StoreData;
   /** Called after every mutation (the lowdb store schedules a write). */
@@ -43,18 +43,18 @@ function appsIn(data: StoreData | undefined): readonly string[] {
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const changed = options.onChange ?? (() => {});
   const part = { initial: options.initial, changed };
-  const deliveries = createDeliveryStore(options.maxDeliveries ?? 1_000_000, part);
-  const notifications = createNotificationStore(options.maxNotifications ?? 200_000, part);
+  const deliveries = createDeliveryStore(options.maxDeliveries ?? 500_000, part);
+  const notifications = createNotificationStore(options.maxNotifications ?? 100_000, part);
   const campaigns = createCampaignStore(
-    { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 1_000_000 },
+    { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 200_000 },
     part,
   );
   const journal = createJournalStore(
-    { maxJournal: options.maxJournal ?? 10_000, maxJournalBodyChars: options.maxJournalBodyChars ?? 64 * 1024 * 1024 },
+    { maxJournal: options.maxJournal ?? 10_000, maxJournalBodyChars: options.maxJournalBodyChars ?? 16 * 1024 * 1024 },
     part,
   );
   const resources = createResourceStore(part);
-  const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 1_000_000, part);
+  const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 100_000, part);
   /** What clear() and reset() go over. stats() and the snapshots spread the parts in the order of StoreData's
    * and StoreStats' keys, which the data file and /__stats have always had. */
   const kinds = [deliveries, notifications, campaigns, journal, resources, analytics];

@@ -40,17 +40,17 @@ export type StoreSnapshot = { [K in keyof StoreData]: StoreData[K] extends (infe
 
 /** Retention caps: past each, the oldest records of that kind are dropped and counted (stats()). */
 export interface RetentionLimits {
-  /** @default 1_000_000 */
+  /** @default 500_000 */
   maxDeliveries?: number;
-  /** @default 200_000 */
+  /** @default 100_000 */
   maxNotifications?: number;
   /** Journal entries kept (oldest dropped first). @default 10_000 */
   maxJournal?: number;
   /** Campaigns with their recipients; a sending or scheduled campaign is never dropped. @default 1_000 */
   maxCampaigns?: number;
-  /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 1_000_000 */
+  /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 200_000 */
   maxRecipients?: number;
-  /** Recorded analytics events (oldest dropped first). @default 1_000_000 */
+  /** Recorded analytics events (oldest dropped first). @default 100_000 */
   maxAnalyticsEvents?: number;
 }
 

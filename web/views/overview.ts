@@ -66,6 +66,11 @@ function chart(stats: DeliveryStats): Element {
 }
 
 const count = (n: unknown): string => Number(n ?? 0).toLocaleString('en');
+const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024).toLocaleString('en')} MiB`;
+/** RSS, and the heap in use against its limit (the emulator warns in its log past 80%). */
+const memoryLine = (m: { rssBytes: number; heapUsedBytes: number; heapLimitBytes: number }): string =>
+  `${mib(m.rssBytes)} RSS, heap ${mib(m.heapUsedBytes)} of ${mib(m.heapLimitBytes)} ` +
+  `(${Math.round((100 * m.heapUsedBytes) / m.heapLimitBytes)}%)`;
 
 export async function overviewView({ main, signal }: ViewContext): Promise<void> {
   const health = h('div');
@@ -89,6 +94,7 @@ export async function overviewView({ main, signal }: ViewContext): Promise<void>
       ['Templates', String(hl.templates)],
       ['Deliveries stored', Number(hl.deliveries ?? 0).toLocaleString('en')],
       ['Dropped by the cap', `${count(hl.droppedDeliveries)} (cap ${count(hl.maxDeliveries)})`],
+      ['Memory', memoryLine(hl.memory)],
       ['Active scenarios', hl.activeScenarios.length ? hl.activeScenarios.join(', ') : 'none'],
       [
         'Clock',
