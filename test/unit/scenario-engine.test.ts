@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createScenarioEngine } from '../../src/scenario-engine/engine.js';
 import type { FaultResponder } from '../../src/scenario-engine/fault-kinds.js';
-import { isSubset, normalisePath, rulePath } from '../../src/scenario-engine/match.js';
+import { normalisePath } from '../../src/domain/api-path.js';
+import { isSubset, rulePath } from '../../src/scenario-engine/match.js';
 import type { RequestFacts } from '../../src/scenario-engine/match.js';
 import { createRandom } from '../../src/platform/random.js';
 import { ScenarioSchema } from '../../src/scenario-engine/load-scenarios.js';
