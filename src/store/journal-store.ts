@@ -54,16 +54,26 @@ export function createJournalStore(
 
   for (const e of initial?.journal ?? []) push(normaliseJournalEntry(e));
 
+  function find(id: string): JournalEntry | undefined {
+    // Newest first: the entry a test just made is near the end.
+    for (let i = journal.length - 1; i >= 0; i--) if (journal.at(i)!.id === id) return journal.at(i);
+    return undefined;
+  }
+
   const port: JournalStore = {
     addJournal(entry) {
       push(entry);
       changed();
     },
     queryJournal: (filter, page) => paginate(journal, isFiltered(filter) ? journalPredicate(filter) : null, page),
-    getJournalEntry(id) {
-      // Newest first: the entry a test just made is near the end.
-      for (let i = journal.length - 1; i >= 0; i--) if (journal.at(i)!.id === id) return journal.at(i);
-      return undefined;
+    getJournalEntry: find,
+    setJournalRules(id, rules) {
+      const entry = find(id);
+      if (entry === undefined) return;
+      const last = rules.at(-1);
+      // In place: the entry keeps its position, and a reader holding it sees the rules too.
+      Object.assign(entry, { rules, scenario: last?.scenario ?? null, rule: last?.rule ?? null });
+      changed();
     },
   };
   return {
