@@ -45,6 +45,15 @@ describe('campaign status machine', () => {
     }
   }
 
+  it('refuses a status the table does not know (a record from elsewhere) instead of throwing a TypeError', () => {
+    const unknown = 'archived' as (typeof CAMPAIGN_STATUSES)[number];
+    expect(canTransition('campaign', unknown, 'sent')).toBe(false);
+    expect(thrown(() => assertCampaignStatusChange('campaign', unknown, 'sent'))).toMatchObject({
+      devMessage:
+        'A campaign in status "archived" cannot become "sent"; from "archived" it can become: nothing (final state).',
+    });
+  });
+
   it('has final states sent and failed with no way out', () => {
     expect(CAMPAIGN_TRANSITIONS.sent).toEqual([]);
     expect(CAMPAIGN_TRANSITIONS.failed).toEqual([]);

@@ -39,6 +39,12 @@ describe('matchers', () => {
   it('normalises the production prefix to the /api form', () => {
     expect(normalisePath('/v3/business-messaging/api/campaigns/')).toBe('/api/campaigns');
     expect(normalisePath('/api')).toBe('/api');
+    expect(normalisePath('/v3/business-messaging/api')).toBe('/api');
+    expect(normalisePath('/api//')).toBe('/api');
+    expect(normalisePath('/')).toBe('/');
+    // Only a leading production prefix, and only before /api.
+    expect(normalisePath('/x/v3/business-messaging/api/send')).toBe('/x/v3/business-messaging/api/send');
+    expect(normalisePath('/v3/business-messaging/apis')).toBe('/v3/business-messaging/apis');
   });
 
   it('compiles :param segments and * globs, either API prefix', () => {

@@ -92,6 +92,8 @@ describe('body', () => {
     expect(isSubset(null, {})).toBe(false);
     expect(isSubset({}, null)).toBe(false);
     expect(isSubset({ a: 1 }, [1])).toBe(false);
+    expect(isSubset({}, 'text')).toBe(false);
+    expect(isSubset({}, 5)).toBe(false);
     expect(isSubset({ a: undefined }, {})).toBe(false);
     expect(isSubset({ a: undefined }, { a: undefined })).toBe(true);
     expect(isSubset({ a: 1, b: 2 }, { a: 1 })).toBe(false);
