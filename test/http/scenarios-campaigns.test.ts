@@ -77,7 +77,7 @@ describe('scenarios on campaigns', () => {
     expect(await sendEntryOf(clean)).toMatchObject({ rules: [], scenario: null, rule: null });
   });
 
-  it('adds the rules to the entry of a scheduled send when the campaign runs, under a scenario active then', async () => {
+  it("adds the rules to a scheduled send's entry when it runs, under a scenario active then", async () => {
     app = makeTestApp({ scenarios: [ALL_FAIL], clock: manualClock() });
     const id = await sendCampaign(['user-1', 'user-2'], undefined, { scheduledAt: '2030-01-01T01:00:00Z' });
     expect(await sendEntryOf(id)).toMatchObject({ rules: [], scenario: null });
@@ -92,7 +92,7 @@ describe('scenarios on campaigns', () => {
     expect((await journal('scenario=blackout')).map((e) => e.path)).toEqual([`/api/campaigns/${id}/send`]);
   });
 
-  it('keeps the request rule that answered a send first, then the delivery rules, on the full base path too', async () => {
+  it('keeps the request rule that answered a send first, then the delivery rules (full base path)', async () => {
     const slow = { name: 'slow', rules: [{ match: { path: '/api/campaigns/:id/send' }, fault: { delayMs: 1 } }] };
     app = makeTestApp({ scenarios: [ALL_FAIL, slow], activeScenarios: ['blackout', 'slow'] });
     const campaign = await createCampaign(app);
