@@ -145,3 +145,25 @@ describe('a per-user variable map', () => {
     }
   });
 });
+
+describe('a template named twice', () => {
+  it('answers 400 naming both when key and id name different templates, and sends when they agree', async () => {
+    const res = await send(app, {
+      template: { key: 'plain', id: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+      targets: ['a'],
+      mode: 'realtime',
+    });
+    expect(expectApiError(res, 400, 'ERR_BAD_REQUEST')).toMatchObject({
+      devMessage:
+        '"template.key" (plain) and "template.id" (aaaaaaaaaaaaaaaaaaaaaaaa) name different templates; ' +
+        'give one of them.',
+      details: { 'template.id': 'names template "order-confirmation", not "plain"' },
+    });
+    const same = {
+      key: 'order-confirmation',
+      id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+      variables: { customerName: 'A', cta: CTA },
+    };
+    await sendOk(app, { template: same, targets: ['a'], mode: 'realtime' });
+  });
+});
