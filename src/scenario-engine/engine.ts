@@ -71,6 +71,12 @@ export interface RequestScope {
    * that fires one per recipient keeps one entry).
    */
   appliedRules(): AppliedRuleInfo[];
+  /**
+   * Calls `listener` with appliedRules() whenever a failDelivery rule first fires after this
+   * call: a campaign delivers after its send was answered (and journaled), so the journal
+   * brings that entry up to date this way.
+   */
+  followRules(listener: (rules: AppliedRuleInfo[]) => void): void;
 }
 
 const NO_RULES_APPLIED: AppliedRuleInfo[] = Object.freeze([]) as unknown as AppliedRuleInfo[];
@@ -80,6 +86,8 @@ const IDLE_SCOPE: RequestScope = Object.freeze({
   decision: Object.freeze({ delayMs: 0, fault: null, applied: NO_RULES_APPLIED }),
   deliveryFaults: NO_DELIVERY_FAULTS,
   appliedRules: () => NO_RULES_APPLIED,
+  // Its policy never fires a rule.
+  followRules: () => {},
 });
 
 /** A loaded scenario as the control plane shows it (its response schema, schemas/responses.ts). */
@@ -302,14 +310,21 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     forRequest(facts: RequestFacts, requestScenarios: readonly string[]): RequestScope {
       const decision = decide(facts, requestScenarios);
       const deliveryRules: AppliedRuleInfo[] = [];
+      const listeners: ((rules: AppliedRuleInfo[]) => void)[] = [];
+      const appliedRules = () => (deliveryRules.length ? [...decision.applied, ...deliveryRules] : decision.applied);
       const onDeliveryRule = (info: AppliedRuleInfo) => {
-        if (!deliveryRules.some((r) => r.index === info.index && r.scenario === info.scenario))
-          deliveryRules.push(info);
+        if (deliveryRules.some((r) => r.index === info.index && r.scenario === info.scenario)) return;
+        deliveryRules.push(info);
+        if (listeners.length) {
+          const rules = appliedRules();
+          for (const listener of listeners) listener(rules);
+        }
       };
       return {
         decision,
         deliveryFaults: deliveryFaults(requestScenarios, facts, onDeliveryRule),
-        appliedRules: () => (deliveryRules.length ? [...decision.applied, ...deliveryRules] : decision.applied),
+        appliedRules,
+        followRules: (listener) => void listeners.push(listener),
       };
     },
     /**

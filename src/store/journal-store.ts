@@ -6,6 +6,7 @@
 import type { JournalEntry } from '../schemas/records.js';
 import type { JournalStore } from '../domain/ports.js';
 import { journalPredicate } from '../domain/record-filters.js';
+import { normalisePath } from '../domain/api-path.js';
 import { filterKeys } from './filter-keys.js';
 import { KeyedLog, type KeyValue } from './keyed-log.js';
 import type { KindOptions, RecordKind } from './store-data.js';
@@ -44,7 +45,7 @@ const keys = filterKeys<JournalEntry>(
   [
     { valueOf: (e) => e.id, withApp: false },
     { valueOf: (e) => e.method, withApp: true },
-    { valueOf: (e) => e.path, withApp: true },
+    { valueOf: (e) => normalisePath(e.path), withApp: true },
     { valueOf: (e) => String(e.status), withApp: true },
     { valueOf: (e) => e.errorCode, withApp: true },
     { valueOf: scenariosOf, withApp: true },
@@ -91,13 +92,24 @@ export function createJournalStore(
       const { keys: read, exact } = keys.keysFor(filter.appId, [
         undefined,
         filter.method?.toUpperCase(),
-        filter.path,
+        filter.path === undefined ? undefined : normalisePath(filter.path),
         filter.status === undefined ? undefined : String(filter.status),
         filter.errorCode,
         filter.scenario,
       ]);
       const q = { keys: read, exact: exact && filter.bodyContains === undefined, matches: journalPredicate(filter) };
       return log.query({ ...q, since: iso(filter.since), until: iso(filter.until) }, page);
+    },
+    setJournalRules(id, rules) {
+      const entry = log.newest(ID_FAMILY, id);
+      if (entry === undefined) return;
+      const last = rules.at(-1);
+      // In place: the entry keeps its position, and a reader holding it sees the rules too.
+      Object.assign(entry, { rules, scenario: last?.scenario ?? null, rule: last?.rule ?? null });
+      // Its scenarios are index keys: file every entry again (at most --max-journal of them,
+      // once per rule that first fails a campaign's deliveries, not per delivery).
+      log.retain(() => true);
+      changed();
     },
     getJournalEntry: (id) => log.newest(ID_FAMILY, id),
   };

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createScenarioEngine } from '../../src/scenario-engine/engine.js';
 import type { FaultResponder } from '../../src/scenario-engine/fault-kinds.js';
-import { isSubset, normalisePath, rulePath } from '../../src/scenario-engine/match.js';
+import { normalisePath } from '../../src/domain/api-path.js';
+import { isSubset, rulePath } from '../../src/scenario-engine/match.js';
 import type { RequestFacts } from '../../src/scenario-engine/match.js';
 import { createRandom } from '../../src/platform/random.js';
 import { ScenarioSchema } from '../../src/scenario-engine/load-scenarios.js';
@@ -38,6 +39,12 @@ describe('matchers', () => {
   it('normalises the production prefix to the /api form', () => {
     expect(normalisePath('/v3/business-messaging/api/campaigns/')).toBe('/api/campaigns');
     expect(normalisePath('/api')).toBe('/api');
+    expect(normalisePath('/v3/business-messaging/api')).toBe('/api');
+    expect(normalisePath('/api//')).toBe('/api');
+    expect(normalisePath('/')).toBe('/');
+    // Only a leading production prefix, and only before /api.
+    expect(normalisePath('/x/v3/business-messaging/api/send')).toBe('/x/v3/business-messaging/api/send');
+    expect(normalisePath('/v3/business-messaging/apis')).toBe('/v3/business-messaging/apis');
   });
 
   it('compiles :param segments and * globs, either API prefix', () => {
