@@ -12,7 +12,7 @@ export default {
     '!src/domain/ports.ts',
     '!src/domain/ports/**',
     'src/scenario-engine/match.ts',
-    'src/store/filters.ts',
+    'src/domain/record-filters.ts',
   ],
   coverageAnalysis: 'perTest',
   concurrency: 2,

@@ -1,5 +1,5 @@
 /**
- * The store's filters and paging as plain functions (src/store/filters.ts): each filter field
+ * The store's filters and paging as plain functions (src/domain/record-filters.ts): each filter field
  * narrows on its own, the time range is inclusive, and a page is a window over the matches.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import {
   journalPredicate,
   notificationPredicate,
   paginate,
-} from '../../src/store/filters.js';
+} from '../../src/domain/record-filters.js';
 import type { SharedDeliveryFields } from '../../src/domain/ports.js';
 import { at, journalEntry, notification } from '../helpers/store-contract/records.js';
 
