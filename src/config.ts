@@ -71,8 +71,8 @@ export const EmulatorOptionsSchema = z.object({
     .array(z.string().refine(isOriginEntry, 'expected an origin such as https://tools.example:8443 (no path), or *'))
     .default([]),
   /** Retention caps: past each, the oldest records of that kind are dropped (and counted in /__health). */
-  /** @default 500000 (memory: docs/performance.md#memory) */
-  maxDeliveries: intFrom(1, 100_000_000).default(500_000),
+  /** @default 1000000 (the documented retention default; memory: docs/performance.md#memory) */
+  maxDeliveries: intFrom(1, 100_000_000).default(1_000_000),
   /** @default 100000 */
   maxNotifications: intFrom(1, 100_000_000).default(100_000),
   /** Request-journal entries kept, oldest dropped first. @default 10000 */
@@ -131,7 +131,7 @@ Flags (environment variable in brackets; flags win):
   --admin-token T      protect /__ with "Bearer T"             [EMULATOR_ADMIN_TOKEN]
   --allowed-hosts H,…  more host names /__ answers, * for any  [EMULATOR_ALLOWED_HOSTS]
   --allowed-origins O,…  origins that may write to /__ (CORS)  [EMULATOR_ALLOWED_ORIGINS]
-  --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (500000)
+  --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (1000000)
   --max-notifications N  retention cap                         [EMULATOR_MAX_NOTIFICATIONS] (100000)
   --max-journal N      request journal entries kept            [EMULATOR_MAX_JOURNAL] (10000)
   --max-campaigns N    retention cap (with their recipients)   [EMULATOR_MAX_CAMPAIGNS] (1000)

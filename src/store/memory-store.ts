@@ -43,7 +43,7 @@ function appsIn(data: StoreData | undefined): readonly string[] {
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const changed = options.onChange ?? (() => {});
   const part = { initial: options.initial, changed };
-  const deliveries = createDeliveryStore(options.maxDeliveries ?? 500_000, part);
+  const deliveries = createDeliveryStore(options.maxDeliveries ?? 1_000_000, part);
   const notifications = createNotificationStore(options.maxNotifications ?? 100_000, part);
   const campaigns = createCampaignStore(
     { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 200_000 },

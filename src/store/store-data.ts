@@ -40,7 +40,7 @@ export type StoreSnapshot = { [K in keyof StoreData]: StoreData[K] extends (infe
 
 /** Retention caps: past each, the oldest records of that kind are dropped and counted (stats()). */
 export interface RetentionLimits {
-  /** @default 500_000 */
+  /** @default 1_000_000 */
   maxDeliveries?: number;
   /** @default 100_000 */
   maxNotifications?: number;

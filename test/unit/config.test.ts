@@ -30,7 +30,7 @@ describe('loadConfig', () => {
       fixturesDir: './fixtures',
       scenariosDir: './scenarios',
       activeScenarios: [],
-      maxDeliveries: 500_000,
+      maxDeliveries: 1_000_000,
       logLevel: 'info',
       apps: [],
       watch: true,
