@@ -60,6 +60,8 @@ export const AppTemplatesSchema = z.object({
     }),
   ),
 });
+const ScenarioDeletedSchema = z.object({ deleted: z.string(), active: z.array(z.string()) });
+
 /** The by-id inspect routes' `?appId=`. */
 const BY_ID_APP =
   'With `appId`, only a record of that app is found (another app’s answers 404): behind a load balancer that ' +
@@ -252,7 +254,7 @@ export const controlResource: Resource = {
         'header counters summed over every app.',
       query: AppScopeQuerySchema,
       responses: { 200: { description: 'The scenarios.', schema: ScenarioListSchema } },
-      errors: { 400: ['ERR_BAD_REQUEST'] },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
       method: 'post',
@@ -299,7 +301,12 @@ export const controlResource: Resource = {
       summary: 'Return an app to the global active set',
       description: '`appId` is required (without it, and with a scenario named "active" loaded, that one is unloaded).',
       query: AppScopeQuerySchema,
-      responses: { 200: { description: 'The set that now applies to the app.', schema: ActiveScenariosSchema } },
+      responses: {
+        200: {
+          description: 'The set that now applies to the app (or, without `appId`, the scenario "active" unloaded).',
+          schema: z.union([ActiveScenariosSchema, ScenarioDeletedSchema]),
+        },
+      },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
@@ -308,12 +315,7 @@ export const controlResource: Resource = {
       operationId: 'deleteScenario',
       summary: 'Unload a scenario',
       pathParams: z.object({ name: z.string().describe('The scenario name.') }),
-      responses: {
-        200: {
-          description: 'Unloaded.',
-          schema: z.object({ deleted: z.string(), active: z.array(z.string()) }),
-        },
-      },
+      responses: { 200: { description: 'Unloaded.', schema: ScenarioDeletedSchema } },
       errors: { 404: ['ERR_NOT_FOUND'] },
     },
     {
@@ -381,7 +383,9 @@ export const controlResource: Resource = {
       path: '/__scenarios/{name}',
       operationId: 'getScenario',
       summary: 'One scenario, with the counters of both layers',
+      description: 'With `appId`: the counters of that app (its own set, or the global one, and its header).',
       pathParams: z.object({ name: z.string().describe('The scenario name.') }),
+      query: AppScopeQuerySchema,
       responses: { 200: { description: 'The scenario.', schema: ScenarioDetailSchema } },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
