@@ -55,7 +55,8 @@ export async function scopeToApp(baseUrl: string, appId: string) {
   const active = await control.PUT('/__scenarios/active', { params: { query }, body: { names: [] } });
   const list = await control.GET('/__scenarios', { params: { query } });
   const released = await control.DELETE('/__clock', { params: { query } });
-  return { now: moved.data.now, scope, setScope: active.data?.scope, listScope: list.data?.scope, back: released.data?.scope };
+  const back = released.data?.scope;
+  return { now: moved.data.now, scope, setScope: active.data?.scope, listScope: list.data?.scope, back };
 }
 
 /** Never called: the compiler must refuse what the document forbids. */
