@@ -6,36 +6,24 @@
  * fail (`deliveryFaults`). `forRequest` answers both for one API request,
  * from a snapshot of its facts, as a plain object that outlives the request without holding it.
  */
+import { type DeliveryFacts, type DeliveryFaultPolicy, type RandomSource } from '../domain/ports.js';
+import type { Scenario } from '../schemas/scenario-file.js';
+import type { RequestFacts } from './match.js';
 import {
-  NO_DELIVERY_FAULTS,
-  type DeliveryFacts,
-  type DeliveryFaultPolicy,
-  type RandomSource,
-} from '../domain/ports.js';
-import type { Scenario, ScenarioRule } from '../schemas/scenario-file.js';
-import { buildMatchers, explainMatchers, type Matcher, type RequestFacts } from './match.js';
-import { explainFault, isDeliveryFault, toRequestFault, type RequestFault } from './fault-kinds.js';
-import type { z } from 'zod';
-import type { scenarioViewSchema } from '../schemas/responses.js';
-import type { createScenarioSchema } from '../schemas/scenario-file.js';
+  compile,
+  explainRule,
+  scenarioView,
+  type CompiledRule,
+  type LoadedScenario,
+  type RuleView,
+  type ScenarioView,
+} from './compiled.js';
 import { RuleCounters, type Counter, type CountersSnapshot, type Layer } from './counters.js';
 import { AppActivation, type AppActivationSnapshot } from './app-activation.js';
 
-interface CompiledRule {
-  /** 1-based, as people count rules. */
-  index: number;
-  rule: ScenarioRule;
-  matchers: Matcher[];
-  delivery: boolean;
-  final: RequestFault | null;
-}
-
-interface LoadedScenario {
-  scenario: Scenario;
-  source: string;
-  rules: CompiledRule[];
-  json: string;
-}
+export type { RuleView, ScenarioView } from './compiled.js';
+export type { AppliedRuleInfo, Decision, RequestScope } from './scope.js';
+import { IDLE_SCOPE, type AppliedRuleInfo, type Decision, type RequestScope } from './scope.js';
 
 /** The engine's per-app state as plain data (snapshot/restore): app sets and every counter. */
 export interface ScenarioStateSnapshot {
@@ -46,53 +34,6 @@ export interface ScenarioStateSnapshot {
 const headerLayer = (appId: string | null): Layer => `header:${appId ?? ''}`;
 const isHeaderLayer = (layer: Layer) => layer.startsWith('header:');
 
-export interface AppliedRuleInfo {
-  scenario: string;
-  /** 1-based position of the rule in its scenario. */
-  index: number;
-  /** The rule explained, with its counters as they were when it applied. */
-  rule: string;
-}
-
-export interface Decision {
-  /** Real-time delay before answering (sum of the delays of every applied rule). */
-  delayMs: number;
-  /** The final fault, or null to go on normally after the delay. */
-  fault: RequestFault | null;
-  /** Every rule that applied, in order; the last one decided the fault (if any). */
-  applied: AppliedRuleInfo[];
-}
-
-/** One API request's answers from the engine; holds plain data only (no request or context). */
-export interface RequestScope {
-  /** What the request itself gets: delay, final fault, and the rules that applied. */
-  readonly decision: Decision;
-  /** Which deliveries of the work this request starts fail: now, or when a scheduled campaign runs. */
-  readonly deliveryFaults: DeliveryFaultPolicy;
-  /**
-   * Every rule that shaped this request, for the journal: the request-level rules, then each
-   * failDelivery rule the first time it fired for its deliveries (once per rule, so a campaign
-   * that fires one per recipient keeps one entry).
-   */
-  appliedRules(): AppliedRuleInfo[];
-}
-
-const NO_RULES_APPLIED: AppliedRuleInfo[] = Object.freeze([]) as unknown as AppliedRuleInfo[];
-
-/** The scope of every request while no scenario is active or named (see idleScope). */
-const IDLE_SCOPE: RequestScope = Object.freeze({
-  decision: Object.freeze({ delayMs: 0, fault: null, applied: NO_RULES_APPLIED }),
-  deliveryFaults: NO_DELIVERY_FAULTS,
-  appliedRules: () => NO_RULES_APPLIED,
-});
-
-/** A loaded scenario as the control plane shows it (its response schema, schemas/responses.ts). */
-export type ScenarioView = z.infer<
-  ReturnType<typeof scenarioViewSchema<ReturnType<typeof createScenarioSchema>['shape']['rules']['element']>>
->;
-/** One rule of a ScenarioView, with its counters in one layer (global, or header activation). */
-export type RuleView = ScenarioView['rules'][number];
-
 /** A scenario file refused at load or reload, with what is wrong with it. */
 export interface ScenarioLoadError {
   file: string;
@@ -100,17 +41,6 @@ export interface ScenarioLoadError {
 }
 
 export type ScenarioEngine = ReturnType<typeof createScenarioEngine>;
-
-function compile(scenario: Scenario, source: string): LoadedScenario {
-  const rules = scenario.rules.map((rule, i) => ({
-    index: i + 1,
-    rule,
-    matchers: buildMatchers(rule.match),
-    delivery: isDeliveryFault(rule.fault),
-    final: toRequestFault(rule.fault),
-  }));
-  return { scenario, source, rules, json: JSON.stringify(scenario) };
-}
 
 /**
  * `random` draws for requests of no app; `randomFor(appId)` makes an app's own source (the
@@ -150,17 +80,6 @@ export function createScenarioEngine(deps: {
     return true;
   };
 
-  const explainRule = (compiled: CompiledRule, c: Counter | undefined): string => {
-    const { times, after, probability } = compiled.rule;
-    const notes: string[] = [];
-    if (times !== undefined) notes.push(`${Math.max(0, times - (c?.applied ?? 0))} of ${times} left`);
-    if (after > 0) notes.push(`skips the first ${after} match${after === 1 ? '' : 'es'}, ${c?.matched ?? 0} seen`);
-    if (probability !== undefined) notes.push(`probability ${probability}`);
-    const suffix = notes.length ? ` (${notes.join('; ')})` : '';
-    const fault = explainFault(compiled.rule.fault);
-    return `rule ${compiled.index}: ${explainMatchers(compiled.matchers)} → ${fault}${suffix}`;
-  };
-
   const appliedInfo = (layer: Layer, name: string, compiled: CompiledRule): AppliedRuleInfo => ({
     scenario: name,
     index: compiled.index,
@@ -190,34 +109,15 @@ export function createScenarioEngine(deps: {
 
   /** A scenario with its counters in `layer`, or summed over the layers `layer` keeps. */
   const view = (
-    { scenario, source, rules }: LoadedScenario,
+    s: LoadedScenario,
     layer: Layer | ((layer: Layer) => boolean),
     activeSet: readonly string[] = active,
-  ): ScenarioView => ({
-    name: scenario.name,
-    description: scenario.description ?? null,
-    source,
-    active: activeSet.includes(scenario.name),
-    rules: rules.map((compiled) => {
-      const c =
-        typeof layer === 'function'
-          ? counters.sum(scenario.name, compiled.index, layer)
-          : counters.peek(layer, scenario.name, compiled.index);
-      const { times, after, probability, match, fault } = compiled.rule;
-      return {
-        rule: compiled.index,
-        explanation: explainRule(compiled, c),
-        match,
-        fault,
-        times: times ?? null,
-        after,
-        probability: probability ?? null,
-        matched: c?.matched ?? 0,
-        applied: c?.applied ?? 0,
-        remaining: times === undefined ? null : Math.max(0, times - (c?.applied ?? 0)),
-      };
-    }),
-  });
+  ): ScenarioView =>
+    scenarioView(s, activeSet.includes(s.scenario.name), (index) =>
+      typeof layer === 'function'
+        ? counters.sum(s.scenario.name, index, layer)
+        : counters.peek(layer, s.scenario.name, index),
+    );
 
   const noteHeader = (appId: string | null, name: string) => {
     let names = headerActivated.get(appId ?? '');
