@@ -92,7 +92,7 @@ export function createRecipientService(deps: CampaignDeps) {
     addRecipients(appId: string, campaignId: string, userIds: string[]): { added: number; total: number } {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'adding recipients');
-      const at = deps.clock.nowIso();
+      const at = deps.clocks.clockFor(appId).nowIso();
       const fresh = distinctStrings(userIds).filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
       const total = addAll(
         campaign,
@@ -111,7 +111,7 @@ export function createRecipientService(deps: CampaignDeps) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'a CSV upload');
       const template = campaignTemplate(deps, campaign);
-      const at = deps.clock.nowIso();
+      const at = deps.clocks.clockFor(appId).nowIso();
       // A user already on the campaign, or earlier in the file, skips the row.
       const seen = new Set<string>();
       const storedBefore = deps.store.recipients(campaign.id).length;

@@ -72,7 +72,11 @@ export function changeCampaignStatus(
   patch: Partial<Campaign> = {},
 ): Campaign {
   assertCampaignStatusChange('campaign', campaign.status, to);
-  const next = deps.store.updateCampaign(campaign.id, { ...patch, status: to, updatedAt: deps.clock.nowIso() });
+  const next = deps.store.updateCampaign(campaign.id, {
+    ...patch,
+    status: to,
+    updatedAt: deps.clocks.clockFor(campaign.appId).nowIso(),
+  });
   deps.events.emit({ type: 'campaign', campaign: next });
   return next;
 }

@@ -168,6 +168,12 @@ export const deliveryNotStored = (id: string): ApiError =>
     message: 'The requested resource was not found.',
   });
 
+/** `/__inspect/requests/{id}?appId=` for an entry of another app. */
+export const journalEntryOfOtherApp = (id: string, appId: string): ApiError =>
+  new ApiError('ERR_NOT_FOUND', `No journal entry with id "${id}" exists for app "${appId}".`, {
+    message: 'The journal entry was not found.',
+  });
+
 export const journalEntryNotFound = (id: string): ApiError =>
   new ApiError(
     'ERR_NOT_FOUND',

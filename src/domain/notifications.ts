@@ -125,7 +125,7 @@ export function createNotificationService(deps: SendDeps) {
       const targets = distinctStrings(body.targets);
       const variables = resolveVariables(template, mode, body.template.variables ?? {}, targets);
 
-      const createdAt = deps.clock.nowIso();
+      const createdAt = deps.clocks.clockFor(appId).nowIso();
       const channels = deliveredChannels(deps.channels, appId, template);
       const notification: Notification = {
         notificationId: deps.ids.notificationId(),

@@ -19,14 +19,14 @@ import type {
 } from '../schemas/template-channels.js';
 import { badRequest, notFound } from './errors.js';
 import { templateChannelRowMissing } from './error-messages.js';
-import type { ChannelCatalog, Clock, ListResult, Store, TemplateCatalog } from './ports.js';
+import type { AppClockSource, ChannelCatalog, ListResult, Store, TemplateCatalog } from './ports.js';
 import { channelIdsOf } from './template-view.js';
 
 export interface TemplateChannelServiceDeps {
   store: Store;
   templates: TemplateCatalog;
   channels: ChannelCatalog;
-  clock: Clock;
+  clocks: AppClockSource;
 }
 
 const toRow = (r: TemplateChannelRecord): TemplateChannel => ({
@@ -157,7 +157,7 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
           { channelId: `a row for template ${template.id} and channel ${channel.id} already exists` },
         );
       }
-      const now = deps.clock.nowIso();
+      const now = deps.clocks.clockFor(appId).nowIso();
       const row: TemplateChannelRecord = {
         appId,
         templateId: template.id,
@@ -179,7 +179,11 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
       // A new record (never an in-place edit): deliveries already made keep the renderer of the
       // old content (they render when read), and the compiled-content cache, keyed by content
       // object, sees new content as new.
-      const next: TemplateChannelRecord = { ...current, content: body.content, updatedAt: deps.clock.nowIso() };
+      const next: TemplateChannelRecord = {
+        ...current,
+        content: body.content,
+        updatedAt: deps.clocks.clockFor(appId).nowIso(),
+      };
       deps.store.putTemplateChannel(next);
       return toRow(next);
     },

@@ -6,7 +6,7 @@ import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, T
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import type { Channel } from '../schemas/channels.js';
 import type { TemplateChannelRecord } from '../schemas/template-channels.js';
-import type { StoreStats } from '../domain/ports.js';
+import type { AppState, StoreStats } from '../domain/ports.js';
 
 /** Everything the store holds, as plain JSON (what the data file contains). */
 export interface StoreData {
@@ -20,6 +20,8 @@ export interface StoreData {
   channels: Channel[];
   templateChannels: TemplateChannelRecord[];
   analyticsEvents: AnalyticsEvent[];
+  /** Each app's own clock and active scenario set (older files lack it). */
+  appStates: AppState[];
 }
 
 export const emptyStoreData = (): StoreData => ({
@@ -33,6 +35,7 @@ export const emptyStoreData = (): StoreData => ({
   channels: [],
   templateChannels: [],
   analyticsEvents: [],
+  appStates: [],
 });
 
 /** StoreData with its lists as iterables: references taken now, serialised later (lowdb-store.ts). */

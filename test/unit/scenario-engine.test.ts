@@ -223,9 +223,9 @@ describe('engine', () => {
 describe('idleScope', () => {
   it('answers as forRequest does while nothing is active, and is undefined while a scenario is', () => {
     const engine = engineWith(outage);
-    expect(engine.idleScope()).toBeUndefined();
+    expect(engine.idleScope('app-1')).toBeUndefined();
     engine.setActive([]);
-    const idle = engine.idleScope()!;
+    const idle = engine.idleScope('app-1')!;
     const asked = engine.forRequest(facts(), []);
     expect(idle.decision).toEqual(asked.decision);
     expect(idle.appliedRules()).toEqual(asked.appliedRules());

@@ -6,6 +6,7 @@ import { api, client, type DeliveryStats } from '../api.js';
 import { badge, duration, fill, h, svg, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import type { ViewContext } from '../view.js';
+import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
 
 function chart(stats: DeliveryStats): Element {
   const W = 720;
@@ -72,19 +73,43 @@ const memoryLine = (m: { rssBytes: number; heapUsedBytes: number; heapLimitBytes
   `${mib(m.rssBytes)} RSS, heap ${mib(m.heapUsedBytes)} of ${mib(m.heapLimitBytes)} ` +
   `(${Math.round((100 * m.heapUsedBytes) / m.heapLimitBytes)}%)`;
 
-export async function overviewView({ main, signal }: ViewContext): Promise<void> {
+export async function overviewView({ main, signal, query }: ViewContext): Promise<void> {
+  const appId = scopedApp(query);
   const health = h('div');
   const stats = h('div');
   main.append(
-    h('h1', { tabindex: '-1' }, 'Overview'),
+    h('h1', { tabindex: '-1' }, appId === undefined ? 'Overview' : `Overview of ${appId}`),
+    appSelector({ query, signal }),
     health,
     h('h2', null, 'Deliveries per minute, last hour'),
     stats,
   );
 
   async function load(): Promise<void> {
-    const [hl, st] = await Promise.all([client.health(), api.stats()]);
+    const mine = appId === undefined ? undefined : client.forApp(appId);
+    const [hl, st, clock, scenarios] = await Promise.all([
+      client.health(),
+      appId === undefined ? api.stats() : client.deliveryStats({ appId }),
+      mine?.clock.get(),
+      mine?.scenarios.list(),
+    ]);
     if (signal.aborted) return;
+    // An app's own clock and set, or the shared ones it follows.
+    const appFacts: [string, unknown][] =
+      clock && scenarios
+        ? [
+            ['App', appId],
+            [
+              'Its active scenarios',
+              [
+                scenarios.active.length ? scenarios.active.join(', ') : 'none',
+                ' ',
+                scopeBadge(scenarios.scope, 'own set', 'global set'),
+              ],
+            ],
+            ['Its clock', [time(clock.now), ` (${clock.mode}) `, scopeBadge(clock.scope, 'own clock', 'shared clock')]],
+          ]
+        : [];
     const facts: [string, unknown][] = [
       ['Status', badge(hl.status)],
       ['Version', hl.version],
@@ -95,7 +120,8 @@ export async function overviewView({ main, signal }: ViewContext): Promise<void>
       ['Deliveries stored', Number(hl.deliveries ?? 0).toLocaleString('en')],
       ['Dropped by the cap', `${count(hl.droppedDeliveries)} (cap ${count(hl.maxDeliveries)})`],
       ['Memory', memoryLine(hl.memory)],
-      ['Active scenarios', hl.activeScenarios.length ? hl.activeScenarios.join(', ') : 'none'],
+      ...appFacts,
+      ['Active scenarios (global)', hl.activeScenarios.length ? hl.activeScenarios.join(', ') : 'none'],
       [
         'Clock',
         [

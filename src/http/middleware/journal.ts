@@ -203,7 +203,8 @@ export function requestRecorder(emulator: Emulator): RequestRecorder {
     const last = rules?.at(-1);
     const entry: JournalEntry = {
       id: emulator.ids.objectId(),
-      time: emulator.clock.nowIso(),
+      // The app's clock: an app on a clock of its own finds its requests at its own instants.
+      time: (answered.appId === null ? emulator.clock : emulator.clocks.currentOf(answered.appId)).nowIso(),
       method: answered.method,
       path: answered.path,
       query: answered.query,

@@ -163,8 +163,9 @@ export function scenarioFaults(engine: ScenarioEngine, clock: Clock, limits: Lim
     const names = headerScenarios(c, engine);
     // Nothing active and nothing named: no rule can fire now, so the body is not read. The
     // facts are still taken: a scheduled campaign's policy reads the active set when it runs.
-    const idle = names.length === 0 && !engine.hasActive();
-    if (!idle && engine.needsBody(names))
+    const appId = c.get('appId') ?? null;
+    const idle = names.length === 0 && !engine.hasActive(appId);
+    if (!idle && engine.needsBody(names, appId))
       return readBodyFacts(c, limits).then((read) => apply(c, next, decide(c, snapshotFacts(c, read), names)));
     const scope = decide(c, snapshotFacts(c, NO_BODY_FACTS), names);
     return scope.decision.delayMs > 0 || scope.decision.fault ? apply(c, next, scope) : next();
