@@ -16,6 +16,11 @@ import { appScope } from './app-scope.js';
 
 export function scenarioControlRoutes({ scenarios: engine, apps }: Pick<Emulator, 'scenarios' | 'apps'>) {
   /** The active set (global, or the app's effective one), and with an app whose set it is. */
+  /** Unloads a scenario (the answer of DELETE /__scenarios/{name}). */
+  const removeScenario = (name: string) => {
+    if (!engine.remove(name)) throw scenarioNotLoaded(name);
+    return { deleted: name, active: engine.active() };
+  };
   const activeState = (appId: string | undefined) =>
     appId === undefined
       ? { active: engine.active() }
@@ -62,11 +67,11 @@ export function scenarioControlRoutes({ scenarios: engine, apps }: Pick<Emulator
       engine.setActive(names, appId);
       return c.json(activeState(appId));
     })
-    .delete('/active', (c, next) => {
+    .delete('/active', (c) => {
       const appId = appScope(c, apps, { write: true });
       // Without an app this is the scenario named "active", if one is loaded.
       if (appId === undefined) {
-        if (engine.has('active')) return next();
+        if (engine.has('active')) return c.json(removeScenario('active'));
         throw badRequest('DELETE /__scenarios/active needs ?appId=: it returns that app to the global set.', {
           appId: 'is required',
         });
@@ -74,9 +79,5 @@ export function scenarioControlRoutes({ scenarios: engine, apps }: Pick<Emulator
       engine.useGlobal(appId);
       return c.json(activeState(appId));
     })
-    .delete('/:name', (c) => {
-      const name = c.req.param('name');
-      if (!engine.remove(name)) throw scenarioNotLoaded(name);
-      return c.json({ deleted: name, active: engine.active() });
-    });
+    .delete('/:name', (c) => c.json(removeScenario(c.req.param('name'))));
 }
