@@ -263,16 +263,20 @@ describe('pull', () => {
   });
 });
 
+/** A source emulator on the bundled fixture templates, with one strict app to pull from. */
+const startBundledSource = (appId: string) =>
+  startEmulator({
+    port: 0,
+    fixturesDir: join(process.cwd(), 'fixtures'),
+    scenariosDir: join(root, 'no-scenarios'),
+    logLevel: 'silent',
+    watch: false,
+    apps: [{ appId, apiKey: LIVE_KEY, region: 'us' }],
+  });
+
 describe('pull from an emulator with fixture templates and no channels', () => {
   it('keeps content by channel type, and the result checks clean', async () => {
-    const source = await startEmulator({
-      port: 0,
-      fixturesDir: join(process.cwd(), 'fixtures'),
-      scenariosDir: join(root, 'no-scenarios'),
-      logLevel: 'silent',
-      watch: false,
-      apps: [{ appId: 'bundled', apiKey: LIVE_KEY, region: 'us' }],
-    });
+    const source = await startBundledSource('bundled');
     try {
       const out = join(root, 'bundled', 'fixtures');
       const args = ['--app-id', 'bundled', '--base-url', source.url, '--out', out];
@@ -294,14 +298,7 @@ describe('pull from an emulator with fixture templates and no channels', () => {
   });
 
   it('pulls every type a template is delivered on, beyond its linked channels, and checks channels', async () => {
-    const source = await startEmulator({
-      port: 0,
-      fixturesDir: join(process.cwd(), 'fixtures'),
-      scenariosDir: join(root, 'no-scenarios'),
-      logLevel: 'silent',
-      watch: false,
-      apps: [{ appId: 'inbox-only', apiKey: LIVE_KEY, region: 'us' }],
-    });
+    const source = await startBundledSource('inbox-only');
     try {
       // The account has an in_app channel and no push channel: order-confirmation goes out on both.
       const headers = { appid: 'inbox-only', apikey: LIVE_KEY, 'content-type': 'application/json' };
