@@ -1,6 +1,6 @@
 /**
  * `npm run screenshots`: a PNG of each view of the web inspector over seeded data, written to
- * docs/images/ (the README shows some of them).
+ * docs/images/ (the README and docs/web-inspector.md show some of them).
  */
 import { mkdirSync } from 'node:fs';
 import { CHROMIUM, HAS_BROWSER, launchBrowser, openPage } from './harness.js';
