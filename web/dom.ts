@@ -50,6 +50,16 @@ export function svg(tag: string, attrs?: Attrs | null, ...children: Child[]): SV
   return el;
 }
 
+/** A form whose submit calls `onSubmit` rather than loading a page. */
+export function submitForm(attrs: Attrs, onSubmit: () => unknown, ...children: Child[]): HTMLFormElement {
+  const form = h('form', attrs, ...children);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void onSubmit();
+  });
+  return form;
+}
+
 /** Replaces the children of `el`. */
 export function fill(el: Element, ...children: Child[]): void {
   el.replaceChildren();

@@ -26,9 +26,11 @@ import type { ScenarioEngine } from '../scenario-engine/engine.js';
 import type { Logger } from '../platform/logger.js';
 import { realNow } from '../platform/clock.js';
 import { authenticatedApp } from './middleware/auth.js';
+import { declaredSize } from './middleware/body-limit.js';
 import { durationSince, keptText, type RequestRecorder } from './middleware/journal.js';
 import { SCENARIO_HEADER } from './middleware/scenario-faults.js';
-import { nodeHeader, type NodeHeaders } from './plain-headers.js';
+import { nodeHeader } from './plain-headers.js';
+import type { NodeHeaders } from './request-seams.js';
 import { asApiError, CLIENT_CLOSED_REQUEST } from './render-error.js';
 import type { SendPipeline } from './send-pipeline.js';
 import { isJsonContentType } from './validate.js';
@@ -79,9 +81,7 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
     const headers = req.headers as NodeHeaders;
     const header = (name: string) => nodeHeader(headers, name);
     // Whatever these checks refuse is the app's to answer: the request goes there untouched.
-    const length = header('content-length');
-    if (length === undefined || header('transfer-encoding') !== undefined) return false;
-    if (!(Number.parseInt(length, 10) <= bodyLimitBytes)) return false;
+    if (declaredSize(header, bodyLimitBytes) !== 'within') return false;
     if (header(SCENARIO_HEADER) !== undefined) return false;
     const contentType = header('content-type') ?? '';
     if (!isJsonContentType(contentType)) return false;

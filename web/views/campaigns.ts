@@ -5,7 +5,7 @@
  */
 import { api, client, frameBatcher, openStream, type Campaign } from '../api.js';
 import { badge, fill, h, time } from '../dom.js';
-import { cell, filterForm, pager, table, valuesFrom, type Field } from '../list.js';
+import { cell, pager, table, type Field } from '../list.js';
 import { liveList } from '../live-list.js';
 import { setQuery, showError } from '../router.js';
 import { offsetOf, type ViewContext } from '../view.js';
@@ -59,16 +59,16 @@ function row(c: Campaign): HTMLTableRowElement {
 
 export async function campaignsView({ main, query, signal }: ViewContext): Promise<void> {
   const offset = offsetOf(query);
-  let filters = valuesFrom(FIELDS, query);
   const list = liveList<Campaign>(
     {
       type: 'campaign',
+      fields: FIELDS,
       pageSize: PAGE,
-      fetchPage: (at) => api.campaigns({ ...filters, order: 'desc', limit: PAGE, offset: at }),
+      fetchPage: api.campaigns,
       // The status filter stays in the page: a campaign leaves the list when its status moves on.
-      streamQuery: () => ({ appId: filters.appId }),
+      streamQuery: (filters) => ({ appId: filters.appId }),
       showPage: (body, items) => fill(body, items.map(row)),
-      showLive(body, items) {
+      showLive(body, items, filters) {
         let added = 0;
         for (const c of new Map(items.map((c) => [c.id, c])).values()) {
           const existing = body.querySelector(`tr[data-id="${CSS.escape(c.id)}"]`);
@@ -83,23 +83,14 @@ export async function campaignsView({ main, query, signal }: ViewContext): Promi
       },
       liveText: 'Live: campaigns update as they change.',
       liveOnOlderPages: true,
+      table: {
+        caption: 'Campaigns, newest first',
+        headings: ['Name', 'App', 'Status', 'Mode', 'Progress', 'Scheduled (UTC)', 'Created'],
+      },
     },
-    { main, signal, offset },
+    { main, signal, query },
   );
-  main.append(
-    h('h1', { tabindex: '-1' }, 'Campaigns'),
-    filterForm(FIELDS, filters, (next) => {
-      filters = next;
-      void list.reload().catch((e: unknown) => showError(main, e));
-    }),
-    list.status,
-    table(
-      'Campaigns, newest first',
-      ['Name', 'App', 'Status', 'Mode', 'Progress', 'Scheduled (UTC)', 'Created'],
-      list.body,
-    ),
-    list.pages,
-  );
+  main.append(h('h1', { tabindex: '-1' }, 'Campaigns'), ...list.elements());
   await list.reload();
 }
 
@@ -128,7 +119,7 @@ function timeline(c: Campaign): HTMLElement {
 export async function campaignDetail({ main, params, query, signal }: ViewContext): Promise<void> {
   const id = params[0]!;
   let recipientStatus = query.get('recipients') ?? '';
-  const roffset = Math.max(0, Number(query.get('offset')) || 0);
+  const roffset = offsetOf(query);
   const head = h('div');
   const recipients = h('tbody');
   const rpages = h('div');

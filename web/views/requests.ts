@@ -5,10 +5,9 @@
  */
 import { api, type JournalDetail } from '../api.js';
 import { badge, copyButton, fill, h, pre, shellQuote, time } from '../dom.js';
-import { cell, filterForm, table, valuesFrom, type Field } from '../list.js';
+import { cell, table, type Field } from '../list.js';
 import { liveList } from '../live-list.js';
-import { showError } from '../router.js';
-import { offsetOf, type ViewContext } from '../view.js';
+import type { ViewContext } from '../view.js';
 
 const PAGE = 100;
 const LIVE_WINDOW = 500;
@@ -43,14 +42,13 @@ function row(e: JournalDetail): HTMLTableRowElement {
 }
 
 export async function requestsView({ main, query, signal }: ViewContext): Promise<void> {
-  let filters = valuesFrom(FIELDS, query);
   const list = liveList<JournalDetail>(
     {
       type: 'request',
+      fields: FIELDS,
       pageSize: PAGE,
       window: LIVE_WINDOW,
-      fetchPage: (offset) => api.requests({ ...filters, order: 'desc', limit: PAGE, offset }),
-      streamQuery: () => filters,
+      fetchPage: api.requests,
       showPage: (body, items) => fill(body, items.map(row)),
       showLive(body, items) {
         const fragment = document.createDocumentFragment();
@@ -61,23 +59,14 @@ export async function requestsView({ main, query, signal }: ViewContext): Promis
         return items.length;
       },
       liveText: 'Live: new requests appear at the top.',
+      table: {
+        caption: 'API requests, newest first',
+        headings: ['Time (UTC)', 'Method', 'Path', 'App', 'Status', 'Error code', 'Scenario / rule', 'Duration'],
+      },
     },
-    { main, signal, offset: offsetOf(query) },
+    { main, signal, query },
   );
-  main.append(
-    h('h1', { tabindex: '-1' }, 'Requests'),
-    filterForm(FIELDS, filters, (next) => {
-      filters = next;
-      void list.reload().catch((e: unknown) => showError(main, e));
-    }),
-    list.status,
-    table(
-      'API requests, newest first',
-      ['Time (UTC)', 'Method', 'Path', 'App', 'Status', 'Error code', 'Scenario / rule', 'Duration'],
-      list.body,
-    ),
-    list.pages,
-  );
+  main.append(h('h1', { tabindex: '-1' }, 'Requests'), ...list.elements());
   await list.reload();
 }
 

@@ -3,7 +3,7 @@
  * rendered with sample values (the generator generate-csv uses) and a ready send request.
  */
 import { api, type TemplateInfo } from '../api.js';
-import { badge, copyButton, fill, h, pre, shellQuote } from '../dom.js';
+import { badge, copyButton, fill, h, pre, shellQuote, submitForm } from '../dom.js';
 import { cell, table } from '../list.js';
 import { renderContent } from '../render.js';
 import { setQuery, showError } from '../router.js';
@@ -35,9 +35,12 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
   const appId = query.get('app') || apps.items[0]?.appId || 'my-app';
   const selected = query.get('template') ?? '';
   const input = h('input', { id: 'app', name: 'app', value: appId, list: 'app-list', spellcheck: 'false' });
-  const form = h(
-    'form',
+  const form = submitForm(
     { class: 'filters', role: 'search', 'aria-label': 'App' },
+    () => {
+      setQuery({ app: input.value.trim() || undefined });
+      void load(input.value.trim() || appId).catch((e: unknown) => showError(content, e));
+    },
     h('div', { class: 'field' }, h('label', { for: 'app' }, 'App'), input),
     h(
       'datalist',
@@ -155,11 +158,6 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
     content.querySelector(`details[data-template="${CSS.escape(selected)}"]`)?.scrollIntoView();
   }
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    setQuery({ app: input.value.trim() || undefined });
-    void load(input.value.trim() || appId).catch((e: unknown) => showError(content, e));
-  });
   content.addEventListener(
     'toggle',
     (event) => {

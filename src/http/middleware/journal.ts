@@ -13,7 +13,8 @@ import type { Emulator } from '../../emulator.js';
 import type { JournalEntry } from '../../schemas/records.js';
 import type { AppliedRuleInfo, RequestScope } from '../../scenario-engine/engine.js';
 import { realNow } from '../../platform/clock.js';
-import { headersToRead, joined, plainNodeHeaders, requestHeader, type NodeHeaders } from '../plain-headers.js';
+import { headersToRead, joined, plainNodeHeaders, requestHeader } from '../plain-headers.js';
+import type { NodeHeaders } from '../request-seams.js';
 
 /** Each body is kept up to this many bytes of UTF-8. */
 const JOURNAL_BODY_LIMIT = 64 * 1024;
