@@ -21,7 +21,7 @@ import { DeliverySchema, JournalEntrySchema, NotificationRecordSchema } from '..
 import {
   ActiveScenariosSchema,
   CampaignPageSchema,
-  CampaignViewSchema,
+  InspectCampaignSchema,
   ClearResultSchema,
   ClockStateSchema,
   ResetResultSchema,
@@ -82,6 +82,7 @@ export const controlResource: Resource = {
     NotificationPage: NotificationPageSchema,
     JournalEntry: JournalEntrySchema,
     JournalPage: JournalPageSchema,
+    InspectCampaign: InspectCampaignSchema,
     CampaignPage: CampaignPageSchema,
     RecipientPage: RecipientPageSchema,
     ClearResult: ClearResultSchema,
@@ -185,9 +186,14 @@ export const controlResource: Resource = {
       method: 'get',
       path: '/__inspect/campaigns/{id}',
       operationId: 'inspectCampaign',
-      summary: 'One campaign, whatever its app',
+      summary: 'One campaign, whatever its app, with its last CSV upload',
       pathParams: CampaignIdParams,
-      responses: { 200: { description: 'The campaign.', schema: CampaignViewSchema } },
+      responses: {
+        200: {
+          description: 'The campaign, and `lastUpload`: what its last accepted CSV upload added and skipped, and why.',
+          schema: InspectCampaignSchema,
+        },
+      },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
