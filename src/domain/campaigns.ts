@@ -17,7 +17,7 @@ import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './port
 export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
 
 /** What /__inspect answers: the view, and the campaign's last accepted CSV upload (docs/reference.md#inspect). */
-export type InspectCampaignView = CampaignView & { lastUpload: CampaignUpload | null };
+export type InspectCampaignView = CampaignView & { templateKey: string | null; lastUpload: CampaignUpload | null };
 
 function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string): Campaign {
   const campaign = deps.store.getCampaign(id);
@@ -78,6 +78,7 @@ export function createCampaignService(deps: CampaignDeps) {
 
   const inspectView = (campaign: Campaign): InspectCampaignView => ({
     ...toCampaignView(deps, campaign),
+    templateKey: deps.templates.findById(campaign.appId, campaign.templateId)?.key ?? null,
     lastUpload: deps.store.lastUpload(campaign.id) ?? null,
   });
 

@@ -78,6 +78,7 @@ export const CampaignViewSchema = CampaignSchema.extend({
 
 /** /__inspect's campaign: the view and the last accepted CSV upload (null before one). */
 export const InspectCampaignSchema = CampaignViewSchema.extend({
+  templateKey: z.string().nullable().describe("The template's key (null when the template is gone)."),
   lastUpload: CampaignUploadSchema.nullable().describe(
     "The campaign's last accepted CSV upload: what it added, what it skipped and why. null before one.",
   ),

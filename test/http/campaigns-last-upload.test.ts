@@ -1,6 +1,7 @@
 /**
- * /__inspect/campaigns remembers each campaign's last accepted CSV upload (what it added, what it
- * skipped and why), for the web inspector's campaign page; the public API answers as before.
+ * /__inspect/campaigns names each campaign's template key and remembers its last accepted CSV
+ * upload (what it added, what it skipped and why), for the web inspector's campaign page; the
+ * public API answers as before.
  */
 import { describe, expect, it } from 'vitest';
 import { call, expectApiError, makeTestApp, type List } from '../helpers/app.js';
@@ -19,7 +20,9 @@ describe('/__inspect/campaigns: the last CSV upload', () => {
   it('is null before an upload, then the upload summary with the skipped rows and their reasons', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    expect((await call<InspectCampaign>(app, 'GET', `/__inspect/campaigns/${c.id}`)).body.lastUpload).toBeNull();
+    const before = (await call<InspectCampaign>(app, 'GET', `/__inspect/campaigns/${c.id}`)).body;
+    expect(before).toMatchObject({ templateName: 'Order Confirmation', templateKey: 'order-confirmation' });
+    expect(before.lastUpload).toBeNull();
     const answer = (await upload(app, CSV_WITH_SKIPS, c.id)).body;
     const inspected = (await call<InspectCampaign>(app, 'GET', `/__inspect/campaigns/${c.id}`)).body;
     expect(inspected.lastUpload).toEqual({
