@@ -6,7 +6,7 @@
 import { api, type Delivery } from '../api.js';
 import { badge, copyButton, esc, fill, h, pre, time } from '../dom.js';
 import { cell, datalist, filterForm, table, valuesFrom, type Field } from '../list.js';
-import { liveList } from '../live-list.js';
+import { liveList, openableRowHtml } from '../live-list.js';
 import { renderContent } from '../render.js';
 import { showError } from '../router.js';
 import { offsetOf, type ViewContext } from '../view.js';
@@ -42,7 +42,8 @@ function rowHtml(d: Delivery): string {
       : '<span class="muted">—</span>';
   const reason = d.failureReason ? `<div class="reason">${esc(d.failureReason)}</div>` : '';
   return (
-    `<tr data-id="${esc(d.id)}"${d.status === 'failed' ? ' class="row-failed"' : ''}>` +
+    `<tr data-id="${esc(d.id)}" ${openableRowHtml(`/__/deliveries/${d.id}`)}` +
+    `${d.status === 'failed' ? ' class="row-failed"' : ''}>` +
     `<td><a href="/__/deliveries/${esc(d.id)}" aria-label="Delivery ${esc(d.id)}">` +
     `<time datetime="${esc(d.createdAt)}">${esc(at)}</time></a></td>` +
     `<td>${esc(d.appId)}</td><td>${esc(d.userId)}</td><td>${esc(d.templateKey)}</td>` +

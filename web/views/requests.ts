@@ -6,7 +6,7 @@
 import { api, type JournalDetail } from '../api.js';
 import { badge, copyButton, fill, h, pre, shellQuote, time } from '../dom.js';
 import { cell, filterForm, table, valuesFrom, type Field } from '../list.js';
-import { liveList } from '../live-list.js';
+import { liveList, openableRow } from '../live-list.js';
 import { showError } from '../router.js';
 import { offsetOf, type ViewContext } from '../view.js';
 
@@ -30,7 +30,7 @@ const statusWord = (status: number) => (status >= 500 ? 'error' : status >= 400 
 function row(e: JournalDetail): HTMLTableRowElement {
   return h(
     'tr',
-    { 'data-id': e.id, class: e.status >= 400 ? 'row-failed' : undefined },
+    { 'data-id': e.id, class: e.status >= 400 ? 'row-failed' : undefined, ...openableRow(`/__/requests/${e.id}`) },
     cell(h('a', { href: `/__/requests/${e.id}`, 'aria-label': `Request ${e.method} ${e.path}` }, time(e.time, true))),
     cell(h('code', null, e.method)),
     cell(h('code', null, e.path)),
