@@ -31,6 +31,8 @@ export interface LiveListSpec<T> {
   liveOnOlderPages?: boolean;
   /** A "Pause live" button that holds new records back. */
   pausable?: boolean;
+  /** What to say when there is nothing at all (no filter set) instead of "Nothing matches.". */
+  whenEmpty?: () => HTMLElement | null;
 }
 
 export interface LiveList {
@@ -100,7 +102,10 @@ export function liveList<T>(
   let paused = false;
   let held = 0;
   let stream: AbortController | undefined;
-  const showTotal = () => fill(pages, pager(total, offset, spec.pageSize, body.rows.length));
+  const showTotal = () => {
+    const empty = total === 0 && offset === 0 ? (spec.whenEmpty?.() ?? null) : null;
+    fill(pages, empty ?? pager(total, offset, spec.pageSize, body.rows.length));
+  };
 
   const batch = frameBatcher<T>((items, skipped) => {
     total += spec.showLive(body, items) + skipped;

@@ -4,7 +4,7 @@
  * and one delivery's detail: its content as the user sees it, variables, raw record.
  */
 import { api, type Delivery } from '../api.js';
-import { badge, copyButton, esc, fill, h, pre, time } from '../dom.js';
+import { badge, copyButton, esc, fill, h, pre, shellQuote, time } from '../dom.js';
 import { cell, datalist, filterForm, table, valuesFrom, type Field } from '../list.js';
 import { liveList, openableRowHtml } from '../live-list.js';
 import { renderContent } from '../render.js';
@@ -26,8 +26,8 @@ const FIELDS: Field[] = [
   { name: 'mode', label: 'Mode', options: ['realtime', 'batch'] },
   { name: 'status', label: 'Status', options: ['sent', 'failed'] },
   { name: 'tag', label: 'Tag' },
-  { name: 'since', label: 'Since', placeholder: '2030-01-01T00:00:00Z' },
-  { name: 'until', label: 'Until', placeholder: 'ISO instant' },
+  { name: 'since', label: 'Since', placeholder: 'e.g. 2030-01-01T00:00:00Z' },
+  { name: 'until', label: 'Until', placeholder: 'e.g. 2030-01-02T00:00:00Z' },
 ];
 
 const SYMBOL: Record<string, string> = { sent: '✓', failed: '✕' };
@@ -75,6 +75,35 @@ function prependLive(body: HTMLTableSectionElement, items: Delivery[]): number {
   return items.length;
 }
 
+/** One send of a bundled example template, as a user would paste it into a shell. */
+function firstSendCurl(origin = location.origin): string {
+  const body = {
+    template: { key: 'welcome-message', variables: { name: 'Ada' } },
+    targets: ['user-1'],
+    mode: 'realtime',
+  };
+  return (
+    `curl -sS ${shellQuote(`${origin}/api/notifications/send`)} -H 'appid: my-app' -H 'apikey: my-key' ` +
+    `-H 'content-type: application/json' -d ${shellQuote(JSON.stringify(body))}`
+  );
+}
+
+/** An empty store (no filter set) says so and shows the one command that makes a delivery. */
+function noDeliveriesYet(): HTMLElement {
+  const command = firstSendCurl();
+  return h(
+    'div',
+    { class: 'empty-state' },
+    h('p', null, h('strong', null, 'No deliveries yet.'), ' Send one (it appears here at once):'),
+    h(
+      'div',
+      { class: 'title-row' },
+      pre(command, 'A send with curl'),
+      copyButton('Copy', () => command),
+    ),
+  );
+}
+
 export async function deliveriesView({ main, query, signal }: ViewContext): Promise<void> {
   let filters = valuesFrom(FIELDS, query);
   const list = liveList<Delivery>(
@@ -92,6 +121,7 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
       showLive: prependLive,
       liveText: 'Live: new deliveries appear at the top.',
       pausable: true,
+      whenEmpty: () => (Object.values(filters).some((v) => v !== '') ? null : noDeliveriesYet()),
     },
     { main, signal, offset: offsetOf(query) },
   );
