@@ -97,7 +97,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: lists and details', () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows the upload\'s skipped rows, the template by name and key, "not scheduled", a failed end in red', async () => {
+  it('campaign page: skipped upload rows, template by name and key, "not scheduled", a red failed end', async () => {
     const created = await fetch(`${emu.url}/api/campaigns`, {
       method: 'POST',
       headers: HEADERS,
