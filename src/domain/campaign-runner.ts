@@ -69,7 +69,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
       sentCount: sent,
       failedCount: failed,
-      completedAt: deps.clock.nowIso(),
+      completedAt: deps.clocks.clockFor(campaign.appId).nowIso(),
     });
   }
 
@@ -113,7 +113,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
       const campaign = deps.store.getCampaign(id);
       if (closed || !campaign) return void running.delete(id); // emulator closed or data cleared
       const started = deps.runtime.elapsed();
-      const at = deps.clock.nowIso();
+      const at = deps.clocks.clockFor(campaign.appId).nowIso();
       const ctx: DeliveryContext | null =
         template && !unusable
           ? {
@@ -129,7 +129,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
               faults,
               compile,
               rowContent,
-              channels: deliveredChannels(template, deps.channels.list(campaign.appId)),
+              channels: deliveredChannels(deps.channels, campaign.appId, template),
             }
           : null;
       do deliverBatch(ctx, at);
@@ -142,7 +142,9 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
 
   return {
     start(campaign, faults) {
-      const sending = changeCampaignStatus(deps, campaign, 'sending', { startedAt: deps.clock.nowIso() });
+      const sending = changeCampaignStatus(deps, campaign, 'sending', {
+        startedAt: deps.clocks.clockFor(campaign.appId).nowIso(),
+      });
       run(sending, faults);
       return sending;
     },

@@ -104,6 +104,9 @@ export const JournalQuerySchema = PageQuerySchema.extend({
 /** DELETE /__inspect and POST /__reset: everything, or one app's. */
 export const ClearQuerySchema = z.object({ appId: z.string().min(1).optional() });
 
+/** `?appId=` of the app-scoped control routes (clock, scenarios, by-id inspect). */
+export const AppScopeQuerySchema = z.object({ appId: z.string().optional() });
+
 /** PUT /__scenarios/active: the whole active set. */
 export const ActiveScenariosBodySchema = z.strictObject({
   names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
@@ -117,6 +120,7 @@ export const InspectCampaignsQuerySchema = PageQuerySchema.extend({
 });
 
 export const InspectRecipientsQuerySchema = PageQuerySchema.extend({
+  appId: z.string().optional(),
   status: z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
 });
 

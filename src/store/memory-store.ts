@@ -6,6 +6,7 @@
  */
 import type { Store } from '../domain/ports.js';
 import { createAnalyticsStore } from './analytics-store.js';
+import { createAppStateStore } from './app-state-store.js';
 import { createCampaignStore } from './campaign-store.js';
 import { createDeliveryStore } from './delivery-store.js';
 import { createJournalStore } from './journal-store.js';
@@ -14,7 +15,7 @@ import { createResourceStore } from './resource-store.js';
 import type { RetentionLimits, StoreData, StoreSnapshot } from './store-data.js';
 
 export interface MemoryStoreOptions extends RetentionLimits {
-  /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 64 MiB */
+  /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 16 MiB */
   maxJournalBodyChars?: number;
   initial?: StoreData;
   /** Called after every mutation (the lowdb store schedules a write). */
@@ -34,7 +35,14 @@ export interface MemoryStore extends Store {
 /** The records of a data file that name the apps open mode remembers (appsInInitialData). */
 function appsIn(data: StoreData | undefined): readonly string[] {
   if (!data) return [];
-  const owners = [data.notifications, data.campaigns, data.templates, data.channels ?? [], data.analyticsEvents ?? []];
+  const owners = [
+    data.notifications,
+    data.campaigns,
+    data.templates,
+    data.channels ?? [],
+    data.analyticsEvents ?? [],
+    data.appStates ?? [],
+  ];
   const apps = new Set<string>();
   for (const records of owners) for (const { appId } of records) if (appId) apps.add(appId);
   return [...apps];
@@ -44,20 +52,21 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const changed = options.onChange ?? (() => {});
   const part = { initial: options.initial, changed };
   const deliveries = createDeliveryStore(options.maxDeliveries ?? 1_000_000, part);
-  const notifications = createNotificationStore(options.maxNotifications ?? 200_000, part);
+  const notifications = createNotificationStore(options.maxNotifications ?? 100_000, part);
   const campaigns = createCampaignStore(
-    { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 1_000_000 },
+    { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 200_000 },
     part,
   );
   const journal = createJournalStore(
-    { maxJournal: options.maxJournal ?? 10_000, maxJournalBodyChars: options.maxJournalBodyChars ?? 64 * 1024 * 1024 },
+    { maxJournal: options.maxJournal ?? 10_000, maxJournalBodyChars: options.maxJournalBodyChars ?? 16 * 1024 * 1024 },
     part,
   );
   const resources = createResourceStore(part);
-  const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 1_000_000, part);
+  const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 100_000, part);
+  const appStates = createAppStateStore(part);
   /** What clear() and reset() go over. stats() and the snapshots spread the parts in the order of StoreData's
    * and StoreStats' keys, which the data file and /__stats have always had. */
-  const kinds = [deliveries, notifications, campaigns, journal, resources, analytics];
+  const kinds = [deliveries, notifications, campaigns, journal, resources, analytics, appStates];
   const initialApps = appsIn(options.initial);
 
   return {
@@ -67,6 +76,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     ...journal.port,
     ...resources.port,
     ...analytics.port,
+    ...appStates.port,
     clear(appId) {
       for (const kind of kinds) kind.clear(appId);
       changed();
@@ -92,6 +102,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       ...journal.persistable(),
       ...resources.persistable(),
       ...analytics.persistable(),
+      ...appStates.persistable(),
     }),
     snapshot: () => ({
       ...deliveries.snapshot(),
@@ -100,6 +111,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       ...journal.snapshot(),
       ...resources.snapshot(),
       ...analytics.snapshot(),
+      ...appStates.snapshot(),
     }),
   };
 }

@@ -100,12 +100,12 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [['--port', '1e3'], {}, /^--port: expected a whole number written in digits \(got "1e3"\)/],
+    [['--port', '1e3'], {}, /^--port: expected a whole number from 0 to 65535, written in digits \(got "1e3"\)/],
     [['--port', '0x10'], {}, /^--port: expected a whole number/],
     [['--max-journal', '2.5'], {}, /^--max-journal: expected a whole number/],
     [[], { PORT: ' ' }, /^PORT: expected a whole number/],
     [[], { EMULATOR_SEED: '+7' }, /^EMULATOR_SEED: expected a whole number/],
-    [['--seed', '99999999999999999999'], {}, /^--seed: Too big/],
+    [['--seed', '99999999999999999999'], {}, /^--seed: expected a whole number from 0 to 2,147,483,647, written/],
   ])('refuses %j %j: numbers are digits only, as in every command', (argv, env, pattern) => {
     expect(problems(argv, env)).toMatch(pattern);
   });
@@ -135,13 +135,21 @@ describe('loadConfig', () => {
     expect(text).toMatch(/EMULATOR_APPS/);
   });
 
-  it('explains a flag value that starts with a dash on one line, and reads it written with =', () => {
-    expect(problems(['--port', '-1'])).toBe(
-      "Option '--port' argument is ambiguous. Did you forget to specify the option argument for '--port'? " +
-        "To specify an option argument starting with a dash use '--port=-XYZ'. Run with --help for the list of flags.",
+  it('reads a negative number after a flag as its value, and says in one line what the flag accepts', () => {
+    const port = '--port: expected a whole number from 0 to 65535, written in digits';
+    expect(problems(['--port', '-1'])).toBe(`${port} (got "-1")`);
+    expect(problems(['--port=-1'])).toBe(`${port} (got "-1")`);
+    expect(problems(['--port', '70000'])).toBe(`${port} (got "70000")`);
+    expect(problems(['--seed', '-5', '--no-watch'])).toMatch(
+      /^--seed: expected a whole number from 0 to 2,147,483,647/,
     );
-    expect(problems(['--port=-1'])).toMatch(/^--port: expected a whole number written in digits \(got "-1"\)/);
     expect(problems(['--nope'])).toMatch(/^Unknown option '--nope'.*\. Run with --help for the list of flags\.$/);
+  });
+
+  it('says what a size flag accepts, showing the value as given', () => {
+    const size = 'expected a size in bytes, or with a unit: 512kb, 50mb, 1gb (at most 2gb)';
+    expect(problems(['--body-limit', '5xb'])).toBe(`--body-limit: ${size} (got "5xb")`);
+    expect(problems(['--upload-limit', '3gb'])).toBe(`--upload-limit: ${size} (got "3gb")`);
   });
 
   it('names EMULATOR_BODY_LIMIT when only the env value is bad', () => {

@@ -1,17 +1,12 @@
 /**
- * The control plane's Host and Origin decisions (src/http/middleware/host-origin-guard.ts) as
+ * The control plane's Host and Origin decisions (src/platform/host-origin.ts) as
  * properties: every loopback, IP and one-label form is accepted with any port, case or
  * trailing dot; a name with a dot only when listed; `*` accepts all; an Origin is the
  * emulator's own exactly when it names the Host it was sent to.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  isHostAllowed,
-  isHostEntry,
-  isOriginEntry,
-  originStanding,
-} from '../../src/http/middleware/host-origin-guard.js';
+import { isHostAllowed, isHostEntry, isOriginEntry, originStanding } from '../../src/platform/host-origin.js';
 
 const label = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,14}[a-z0-9]$/);
 /** Names of two labels or more, none of them under localhost. */

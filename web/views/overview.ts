@@ -6,6 +6,7 @@ import { api, client, type DeliveryStats } from '../api.js';
 import { badge, duration, fill, h, svg, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import type { ViewContext } from '../view.js';
+import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
 
 /**
  * Drawn at `width` CSS pixels (the box it goes in), so it fills the width and its labels keep
@@ -74,20 +75,49 @@ function chart(stats: DeliveryStats, width: number): Element {
 }
 
 const count = (n: unknown): string => Number(n ?? 0).toLocaleString('en');
+const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024).toLocaleString('en')} MiB`;
+/** RSS, and the heap in use against its limit (the emulator warns in its log past 80%). */
+const memoryLine = (m: { rssBytes: number; heapUsedBytes: number; heapLimitBytes: number }): string =>
+  `${mib(m.rssBytes)} RSS, heap ${mib(m.heapUsedBytes)} of ${mib(m.heapLimitBytes)} ` +
+  `(${Math.round((100 * m.heapUsedBytes) / m.heapLimitBytes)}%)`;
 
-export async function overviewView({ main, signal }: ViewContext): Promise<void> {
+export async function overviewView({ main, signal, query }: ViewContext): Promise<void> {
+  const appId = scopedApp(query);
   const health = h('div');
   const stats = h('div');
   main.append(
-    h('h1', { tabindex: '-1' }, 'Overview'),
+    h('h1', { tabindex: '-1' }, appId === undefined ? 'Overview' : `Overview of ${appId}`),
+    appSelector({ query, signal }),
     health,
     h('h2', null, 'Deliveries per minute, last hour'),
     stats,
   );
 
   async function load(): Promise<void> {
-    const [hl, st] = await Promise.all([client.health(), api.stats()]);
+    const mine = appId === undefined ? undefined : client.forApp(appId);
+    const [hl, st, clock, scenarios] = await Promise.all([
+      client.health(),
+      appId === undefined ? api.stats() : client.deliveryStats({ appId }),
+      mine?.clock.get(),
+      mine?.scenarios.list(),
+    ]);
     if (signal.aborted) return;
+    // An app's own clock and set, or the shared ones it follows.
+    const appFacts: [string, unknown][] =
+      clock && scenarios
+        ? [
+            ['App', appId],
+            [
+              'Its active scenarios',
+              [
+                scenarios.active.length ? scenarios.active.join(', ') : 'none',
+                ' ',
+                scopeBadge(scenarios.scope, 'own set', 'global set'),
+              ],
+            ],
+            ['Its clock', [time(clock.now), ` (${clock.mode}) `, scopeBadge(clock.scope, 'own clock', 'shared clock')]],
+          ]
+        : [];
     const facts: [string, unknown][] = [
       ['Status', badge(hl.status)],
       ['Version', hl.version],
@@ -97,7 +127,9 @@ export async function overviewView({ main, signal }: ViewContext): Promise<void>
       ['Templates', String(hl.templates)],
       ['Deliveries stored', Number(hl.deliveries ?? 0).toLocaleString('en')],
       ['Dropped by the cap', `${count(hl.droppedDeliveries)} (cap ${count(hl.maxDeliveries)})`],
-      ['Active scenarios', hl.activeScenarios.length ? hl.activeScenarios.join(', ') : 'none'],
+      ['Memory', memoryLine(hl.memory)],
+      ...appFacts,
+      ['Active scenarios (global)', hl.activeScenarios.length ? hl.activeScenarios.join(', ') : 'none'],
       [
         'Clock',
         [

@@ -12,6 +12,14 @@ export interface Clock {
   schedule(atMs: number, fn: () => void): () => void;
 }
 
+/**
+ * Each app's clock (an app follows the shared clock until it has its own): what the domain
+ * reads time from for an app's records and schedules that app's work with.
+ */
+export interface AppClockSource {
+  clockFor(appId: string): Clock;
+}
+
 /** Ids reserved together, named by index when asked. */
 export interface IdRange {
   /** The id at `index` of the range. */

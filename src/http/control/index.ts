@@ -36,7 +36,7 @@ const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator) => Hono<AppEnv
   ['/__inspect/delivery-stats', inspectDeliveryStatsRoutes],
   ['/__inspect/notifications', inspectNotificationRoutes],
   ['/__inspect/requests', inspectRequestRoutes],
-  ['/__inspect/campaigns', (e) => inspectCampaignRoutes(e.services)],
+  ['/__inspect/campaigns', inspectCampaignRoutes],
   ['/__inspect/stream', inspectStreamRoutes],
   ['/__openapi.json', () => openapiRoutes()],
 ];
