@@ -196,15 +196,32 @@ describe.skipIf(!HAS_BROWSER)('web inspector: lists and details', () => {
     await page.goto(`${emu.url}/__/`);
     await page.getByText('No deliveries yet.').waitFor();
     const command = await page.getByLabel('A send with curl').textContent();
-    expect(command).toMatch(/^curl .*\/api\/notifications\/send/);
+    // a template these fixtures have, with its sample values, to this emulator
+    expect(command).toMatch(/^curl .*'http:\/\/127\.0\.0\.1:\d+\/api\/notifications\/send'/);
     expect(command).not.toContain('\n');
     // not execFileSync: the emulator answering the curl runs in this process
     await promisify(execFile)('sh', ['-c', command!]);
-    await page.getByRole('cell', { name: 'user-1' }).waitFor();
+    await page.getByRole('cell', { name: 'user-000001' }).waitFor();
     expect(await page.getByText('No deliveries yet.').count()).toBe(0);
     // with a filter set, an empty list is "Nothing matches."
     await page.goto(`${emu.url}/__/?userId=nobody`);
     await page.getByText('Nothing matches.').waitFor();
     expect(problems).toEqual([]);
+  });
+
+  it("in strict mode the empty store's curl reads the app's key from $APIKEY", async () => {
+    const strict = await startPageEmulator({ apps: [{ appId: 'shop-app', apiKey: 'shop-key' }] });
+    try {
+      const { page, problems } = await openPage(browser);
+      await page.goto(`${strict.url}/__/`);
+      await page.getByText(/put the app’s key in \$APIKEY first/).waitFor();
+      const command = (await page.getByLabel('A send with curl').textContent())!;
+      expect(command).toContain(`-H 'appid: shop-app' -H "apikey: $APIKEY"`);
+      await promisify(execFile)('sh', ['-c', command], { env: { ...process.env, APIKEY: 'shop-key' } });
+      await page.getByRole('cell', { name: 'user-000001' }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -4,11 +4,12 @@
  * and one delivery's detail: its content as the user sees it, variables, raw record.
  */
 import { api, type Delivery } from '../api.js';
-import { badge, copyButton, esc, fill, h, pre, shellQuote, time } from '../dom.js';
+import { badge, copyButton, esc, fill, h, pre, time } from '../dom.js';
 import { cell, datalist, filterForm, table, valuesFrom, type Field } from '../list.js';
 import { liveList, openableRowHtml } from '../live-list.js';
 import { renderContent } from '../render.js';
 import { showError } from '../router.js';
+import { noDeliveriesYet } from './first-send.js';
 import { offsetOf, type ViewContext } from '../view.js';
 
 const PAGE = 100;
@@ -75,37 +76,9 @@ function prependLive(body: HTMLTableSectionElement, items: Delivery[]): number {
   return items.length;
 }
 
-/** One send of a bundled example template, as a user would paste it into a shell. */
-function firstSendCurl(origin = location.origin): string {
-  const body = {
-    template: { key: 'welcome-message', variables: { name: 'Ada' } },
-    targets: ['user-1'],
-    mode: 'realtime',
-  };
-  return (
-    `curl -sS ${shellQuote(`${origin}/api/notifications/send`)} -H 'appid: my-app' -H 'apikey: my-key' ` +
-    `-H 'content-type: application/json' -d ${shellQuote(JSON.stringify(body))}`
-  );
-}
-
-/** An empty store (no filter set) says so and shows the one command that makes a delivery. */
-function noDeliveriesYet(): HTMLElement {
-  const command = firstSendCurl();
-  return h(
-    'div',
-    { class: 'empty-state' },
-    h('p', null, h('strong', null, 'No deliveries yet.'), ' Send one (it appears here at once):'),
-    h(
-      'div',
-      { class: 'title-row' },
-      pre(command, 'A send with curl'),
-      copyButton('Copy', () => command),
-    ),
-  );
-}
-
 export async function deliveriesView({ main, query, signal }: ViewContext): Promise<void> {
   let filters = valuesFrom(FIELDS, query);
+  const emptyStore = noDeliveriesYet();
   const list = liveList<Delivery>(
     {
       type: 'delivery',
@@ -121,7 +94,7 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
       showLive: prependLive,
       liveText: 'Live: new deliveries appear at the top.',
       pausable: true,
-      whenEmpty: () => (Object.values(filters).some((v) => v !== '') ? null : noDeliveriesYet()),
+      whenEmpty: () => (Object.values(filters).some((v) => v !== '') ? null : emptyStore()),
     },
     { main, signal, offset: offsetOf(query) },
   );
