@@ -60,9 +60,26 @@ describe.skipIf(!HAS_BROWSER)('web inspector: lists and details', () => {
     await row.getByRole('cell', { name: 'black-friday-promo' }).click();
     await page.getByRole('heading', { level: 1, name: 'Delivery to row-user-1' }).waitFor();
     await page.goBack();
+    // newest first: row-user-2, then row-user-1; the arrow keys move between rows
     await page.getByRole('row', { name: /row-user-2/ }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown'); // the last row: focus stays
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: 'Delivery to row-user-2' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Delivery to row-user-1' }).waitFor();
+    await page.goBack();
+    // Ctrl+click opens the row in a new tab, and this page stays
+    const [tab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page
+        .getByRole('row', { name: /row-user-2/ })
+        .getByRole('cell', { name: 'black-friday-promo' })
+        .click({ modifiers: ['Control'] }),
+    ]);
+    await tab.getByRole('heading', { level: 1, name: 'Delivery to row-user-2' }).waitFor();
+    await tab.close();
+    expect(page.url()).toBe(`${emu.url}/__/`);
 
     await page.goto(`${emu.url}/__/requests`);
     const upload = page.getByRole('row', { name: /\/api\/campaigns\/upload/ });
