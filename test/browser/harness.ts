@@ -4,6 +4,7 @@
  * errors and failed requests, and API helpers that act as a user's app would.
  */
 import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { EmulatorClock, startEmulator, type CreateAppOptions, type RunningEmulator } from '../../src/index.js';
 
@@ -25,6 +26,28 @@ export function startPageEmulator(options: CreateAppOptions = {}): Promise<Runni
   });
 }
 export const HAS_BROWSER = existsSync(CHROMIUM);
+
+/**
+ * For a describe block: one browser for all its tests and a fresh page emulator for each (closed
+ * after it). Read `browser` and `emu` inside the tests, not at describe time.
+ */
+export function browserWithFreshEmulator(options: CreateAppOptions = {}): {
+  readonly browser: Browser;
+  readonly emu: RunningEmulator;
+} {
+  const state = {} as { browser: Browser; emu: RunningEmulator };
+  beforeAll(async () => {
+    state.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+  });
+  beforeEach(async () => {
+    state.emu = await startPageEmulator(options);
+    return () => state.emu.close();
+  });
+  return state;
+}
 
 export const CHROMIUM_ARGS = [
   '--headless',
