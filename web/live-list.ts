@@ -1,14 +1,16 @@
 /**
+/**
  * The one live list every list view uses: filters that live in the URL and a form that
  * changes them, a page from the server (newest first, paged by links), kept live on the newest
  * page by the event stream with the same filters (the server applies them), stream events
  * rendered at most once per animation frame, and an optional pause that holds new records
- * back until the user resumes.
+ * back until the user resumes. A row whose view gives it a detail address (openableRow) opens
+ * that detail on a click anywhere in it, or on Enter or Space when focused.
  */
 import { frameBatcher, openStream, type StreamState, type StreamType } from './api.js';
-import { fill, h } from './dom.js';
+import { esc, fill, h } from './dom.js';
 import { filterForm, pager, table, valuesFrom, type Field, type Values } from './list.js';
-import { showError } from './router.js';
+import { navigate, showError } from './router.js';
 import { offsetOf, type ViewContext } from './view.js';
 import type { ListResult } from '../src/domain/ports.js';
 
@@ -36,6 +38,8 @@ export interface LiveListSpec<T> {
   pausable?: boolean;
   /** The table: its caption (read by screen readers), column headings and class. */
   table: { caption: string; headings: string[]; className?: string };
+  /** What to say when there is nothing at all (no filter set) instead of "Nothing matches.". */
+  whenEmpty?: (filters: Values) => HTMLElement | null;
 }
 
 export interface LiveList {
@@ -50,6 +54,49 @@ export interface LiveList {
   reload(): Promise<void>;
 }
 
+/**
+ * The attributes that make a table row open `href`: it keeps its row role (the table still reads
+ * as a table, its cells as cells) and takes focus from Tab; the row's own link stays for a
+ * middle click or "open in new tab".
+ */
+export const openableRow = (href: string) => ({ tabindex: '0', 'data-href': href });
+/** The same as HTML text, for rows built as text. */
+export const openableRowHtml = (href: string): string => `tabindex="0" data-href="${esc(href)}"`;
+
+/** A click on a row's own link, button or field, or one that ends a text selection, is not "open this row". */
+const isOwnControl = (target: Element) => target.closest('a, button, input, select, textarea, summary') !== null;
+
+/** One listener for the whole body: rows come and go by the hundred on a live page. */
+function openRowsOn(body: HTMLTableSectionElement): void {
+  const open = (row: HTMLElement, newTab: boolean) => {
+    const href = row.dataset.href;
+    if (!href) return;
+    if (newTab) window.open(href, '_blank', 'noopener');
+    else navigate(href);
+  };
+  body.addEventListener('click', (event) => {
+    const target = event.target as Element;
+    const row = target.closest<HTMLElement>('tr[data-href]');
+    if (!row || isOwnControl(target) || event.button !== 0) return;
+    if (getSelection()?.toString()) return;
+    open(row, event.ctrlKey || event.metaKey);
+  });
+  body.addEventListener('keydown', (event) => {
+    const row = event.target as HTMLElement;
+    if (!row.matches('tr[data-href]')) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault(); // Space would scroll the page
+      open(row, event.ctrlKey || event.metaKey);
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      const next = event.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling;
+      if (next instanceof HTMLElement && next.matches('tr[data-href]')) {
+        event.preventDefault();
+        next.focus();
+      }
+    }
+  });
+}
+
 export function liveList<T>(
   spec: LiveListSpec<T>,
   { main, signal, query }: Pick<ViewContext, 'main' | 'signal' | 'query'>,
@@ -57,13 +104,17 @@ export function liveList<T>(
   const offset = offsetOf(query);
   let filters = valuesFrom(spec.fields, query);
   const body = h('tbody');
+  openRowsOn(body);
   const status = h('p', { class: 'live-state', 'aria-live': 'polite' });
   const pages = h('div');
   let total = 0;
   let paused = false;
   let held = 0;
   let stream: AbortController | undefined;
-  const showTotal = () => fill(pages, pager(total, offset, spec.pageSize, body.rows.length));
+  const showTotal = () => {
+    const empty = total === 0 && offset === 0 ? (spec.whenEmpty?.(filters) ?? null) : null;
+    fill(pages, empty ?? pager(total, offset, spec.pageSize, body.rows.length));
+  };
 
   const batch = frameBatcher<T>((items, skipped) => {
     total += spec.showLive(body, items, filters) + skipped;

@@ -5,7 +5,8 @@
 import { client, EmulatorClientError, token, whenUnauthorized } from './api.js';
 import { navigate, setRenderer, showError } from './router.js';
 import { fill, h, submitForm } from './dom.js';
-import { campaignDetail, campaignsView } from './views/campaigns.js';
+import { campaignDetail } from './views/campaign.js';
+import { campaignsView } from './views/campaigns.js';
 import { clockView } from './views/clock.js';
 import { deliveriesView, deliveryDetail } from './views/deliveries.js';
 import { overviewView } from './views/overview.js';

@@ -24,7 +24,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppRegistry } from '../catalog/apps.js';
 import type { ScenarioEngine } from '../scenario-engine/engine.js';
 import type { Logger } from '../platform/logger.js';
-import { realNow } from '../platform/clock.js';
+import type { Stopwatch } from '../platform/clock.js';
 import { authenticatedApp } from './middleware/auth.js';
 import { declaredSize } from './middleware/body-limit.js';
 import { durationSince, keptText, type RequestRecorder } from './middleware/journal.js';
@@ -67,12 +67,14 @@ export interface SendFastPathDeps {
   bodyLimitBytes: number;
   send: SendPipeline;
   record: RequestRecorder;
+  /** What request durations are measured on (the emulator's stopwatch). */
+  stopwatch: Stopwatch;
   /** Where the API is mounted (app.ts). */
   prefixes: readonly string[];
 }
 
 export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
-  const { apps, scenarios, logger, bodyLimitBytes, send, record } = deps;
+  const { apps, scenarios, logger, bodyLimitBytes, send, record, stopwatch } = deps;
   const sendPaths = new Set(deps.prefixes.map((prefix) => `${prefix}/notifications/send`));
 
   return (req, res) => {
@@ -96,7 +98,7 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
     const scope = scenarios.idleScope(appId);
     if (scope === undefined) return false;
 
-    const started = realNow();
+    const started = stopwatch();
     const journal = (status: number, errorCode: string | null, request: string | null, response: string | null) =>
       record({
         method: 'POST',
@@ -109,7 +111,7 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
         headers,
         request: keptText(request),
         response: keptText(response),
-        durationMs: durationSince(started),
+        durationMs: durationSince(stopwatch, started),
       });
 
     const chunks: Buffer[] = [];

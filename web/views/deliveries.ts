@@ -6,8 +6,9 @@
 import { api, type Delivery } from '../api.js';
 import { badge, copyButton, esc, fill, h, pre, time } from '../dom.js';
 import { cell, datalist, table, type Field } from '../list.js';
-import { liveList } from '../live-list.js';
+import { liveList, openableRowHtml } from '../live-list.js';
 import { renderContent } from '../render.js';
+import { noDeliveriesYet } from './first-send.js';
 import type { ViewContext } from '../view.js';
 
 const PAGE = 100;
@@ -25,8 +26,8 @@ const FIELDS: Field[] = [
   { name: 'mode', label: 'Mode', options: ['realtime', 'batch'] },
   { name: 'status', label: 'Status', options: ['sent', 'failed'] },
   { name: 'tag', label: 'Tag' },
-  { name: 'since', label: 'Since', placeholder: '2030-01-01T00:00:00Z' },
-  { name: 'until', label: 'Until', placeholder: 'ISO instant' },
+  { name: 'since', label: 'Since', placeholder: 'e.g. 2030-01-01T00:00:00Z' },
+  { name: 'until', label: 'Until', placeholder: 'e.g. 2030-01-02T00:00:00Z' },
 ];
 
 const SYMBOL: Record<string, string> = { sent: '✓', failed: '✕' };
@@ -41,7 +42,8 @@ function rowHtml(d: Delivery): string {
       : '<span class="muted">—</span>';
   const reason = d.failureReason ? `<div class="reason">${esc(d.failureReason)}</div>` : '';
   return (
-    `<tr data-id="${esc(d.id)}"${d.status === 'failed' ? ' class="row-failed"' : ''}>` +
+    `<tr data-id="${esc(d.id)}" ${openableRowHtml(`/__/deliveries/${d.id}`)}` +
+    `${d.status === 'failed' ? ' class="row-failed"' : ''}>` +
     `<td><a href="/__/deliveries/${esc(d.id)}" aria-label="Delivery ${esc(d.id)}">` +
     `<time datetime="${esc(d.createdAt)}">${esc(at)}</time></a></td>` +
     `<td>${esc(d.appId)}</td><td>${esc(d.userId)}</td><td>${esc(d.templateKey)}</td>` +
@@ -74,6 +76,7 @@ function prependLive(body: HTMLTableSectionElement, items: Delivery[]): number {
 }
 
 export async function deliveriesView({ main, query, signal }: ViewContext): Promise<void> {
+  const emptyStore = noDeliveriesYet();
   const list = liveList<Delivery>(
     {
       type: 'delivery',
@@ -94,6 +97,7 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
         headings: ['Time (UTC)', 'App', 'User', 'Template', 'Channels', 'Mode', 'Status', 'Campaign / notification'],
         className: 'fixed deliveries',
       },
+      whenEmpty: (filters) => (Object.values(filters).some((v) => v !== '') ? null : emptyStore()),
     },
     { main, signal, query },
   );

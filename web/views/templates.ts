@@ -9,7 +9,8 @@ import { renderContent } from '../render.js';
 import { setQuery, showError } from '../router.js';
 import type { ViewContext } from '../view.js';
 
-export function sendCurl(appId: string, apiKey: string, t: TemplateInfo): string {
+/** A send of `t` with its sample values, as one shell line; in strict mode the key is read from $APIKEY. */
+export function sendCurl(appId: string, authMode: 'open' | 'strict', t: TemplateInfo): string {
   const body = {
     template: { key: t.key, variables: t.sample.variables },
     targets: ['user-000001'],
@@ -23,7 +24,7 @@ export function sendCurl(appId: string, apiKey: string, t: TemplateInfo): string
     '-H',
     shellQuote(`appid: ${appId}`),
     '-H',
-    apiKey.startsWith('$') ? `"apikey: ${apiKey}"` : shellQuote(`apikey: ${apiKey}`),
+    authMode === 'open' ? shellQuote('apikey: any-key') : '"apikey: $APIKEY"',
     '--data-binary',
     shellQuote(JSON.stringify(body)),
   ].join(' ');
@@ -55,7 +56,6 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
   async function load(app: string): Promise<void> {
     const data = await api.templates(app);
     if (signal.aborted) return;
-    const apiKey = data.authMode === 'open' ? 'any-key' : '$APIKEY';
     const firstApproved = data.items.find((t) => t.status === 'approved') ?? data.items[0];
     fill(
       content,
@@ -118,9 +118,9 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
                 'div',
                 { class: 'title-row' },
                 h('h3', null, 'Send request'),
-                copyButton('Copy send request', () => sendCurl(app, apiKey, t)),
+                copyButton('Copy send request', () => sendCurl(app, data.authMode, t)),
               ),
-              pre(sendCurl(app, apiKey, t), 'Send request'),
+              pre(sendCurl(app, data.authMode, t), 'Send request'),
             ),
             h(
               'section',
