@@ -129,5 +129,6 @@ describe('renderContent', () => {
     expect(valueAsText({ url: 7, data: 'd' })).toBe('d');
     expect(valueAsText({ url: 'u', data: 'd' })).toBe('u');
     expect(valueAsText(['a'])).toBe('["a"]');
+    expect(valueAsText(null)).toBe('null');
   });
 });
