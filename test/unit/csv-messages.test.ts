@@ -53,7 +53,7 @@ describe('the header row refusal', () => {
         `letters, digits, "_" and "-"; column user_id is missing: the header row needs a user_id (or userId) ` +
         `column. The header row looks ${shape}-delimited: the delimiter must be a comma (",").`,
     );
-    expect(error.details.delimiter).toBe(`must be a comma; the header row holds ${JSON.stringify(delimiter)} instead`);
+    expect(error.details?.delimiter).toBe(`must be a comma; the header row holds ${JSON.stringify(delimiter)} instead`);
   });
 
   it('gives no hint when the header has several columns, or one without another delimiter', () => {
@@ -66,7 +66,7 @@ describe('the header row refusal', () => {
 
   it('is raised with data rows after it, and hands none of them to the sink', () => {
     const { error, seen } = refuse(LOOSE, [bytes('user_id,coupon\nu1,x\nu2,y\n')]);
-    expect(Object.keys(error.details)).toEqual(['column coupon']);
+    expect(Object.keys(error.details ?? {})).toEqual(['column coupon']);
     expect(seen).toEqual([]);
   });
 });
@@ -84,7 +84,7 @@ describe('a quoting error', () => {
   it('lists at most 20 rows in details', () => {
     const bad = Array.from({ length: 25 }, (_, i) => `"u${i}"x"`); // one error per row
     const error = fileError(`user_id\n${bad.join('\n')}\n`, NO_VARIABLES);
-    expect(Object.keys(error.details)).toEqual(Array.from({ length: 20 }, (_, i) => `row ${i + 2}`));
+    expect(Object.keys(error.details ?? {})).toEqual(Array.from({ length: 20 }, (_, i) => `row ${i + 2}`));
   });
 
   it('stops rows reaching the sink: the file is refused whatever follows', () => {
