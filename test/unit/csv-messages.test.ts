@@ -57,7 +57,7 @@ describe('the header row refusal', () => {
   });
 
   it('gives no hint when the header has several columns, or one without another delimiter', () => {
-    for (const text of ['user_id,a;b\nu1,x\n', 'a\nx\n']) {
+    for (const text of ['user_id,a;b\nu1,x\n', 'a;b,user_id\nx,u1\n', 'a\nx\n']) {
       const error = fileError(text, LOOSE);
       expect(error.devMessage).not.toContain('delimited');
       expect(error.details).not.toHaveProperty('delimiter');
