@@ -7,7 +7,12 @@ import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } 
 import type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
 import type { AppTemplates } from '../domain/template-view.js';
 import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter } from '../domain/ports.js';
-import type { ClockStateSchema, HealthSchema, scenarioAnswerSchemas } from '../schemas/responses.js';
+import type {
+  ActiveScenariosSchema,
+  ClockStateSchema,
+  HealthSchema,
+  scenarioAnswerSchemas,
+} from '../schemas/responses.js';
 import type { createScenarioSchema } from '../schemas/scenario-file.js';
 import type { z } from 'zod';
 
@@ -194,8 +199,4 @@ export interface AppClient {
 }
 
 /** PUT and DELETE /__scenarios/active. */
-export interface ActiveScenarios {
-  active: string[];
-  appId?: string;
-  scope?: 'app' | 'global';
-}
+export type ActiveScenarios = z.infer<typeof ActiveScenariosSchema>;
