@@ -23,6 +23,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on the 2-core CI machine. Many
+    // files wait on a browser, a child process or a socket, so two run side by side in about
+    // two thirds of the time.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, openLowdbStore, type EmulatorApp } from '../../src/index.js';
 import { BANNER, CTA, call, callOk, makeTestApp, manualClock, TEST_TEMPLATES } from '../helpers/app.js';
 import { createCampaign, upload } from '../helpers/campaigns.js';
-import { expectClean, prototypeWatch } from '../helpers/fuzz.js';
+import { expectClean, prototypeWatch, SWEEP_TIMEOUT } from '../helpers/fuzz.js';
 import { findOperation, openApiDocument } from '../helpers/openapi.js';
 import type { Campaign, Health } from '../helpers/api-types.js';
 
@@ -444,41 +444,50 @@ describe('fuzz: one part of a valid request made hostile', () => {
     }
   });
 
-  it('each value, array and object of a valid body of every JSON route, and hostile keys in each object', async () => {
-    await readAll(app, await sweepBodies(app));
-  });
+  it(
+    'each value, array and object of a valid body of every JSON route, and hostile keys in each object',
+    async () => {
+      await readAll(app, await sweepBodies(app));
+    },
+    SWEEP_TIMEOUT,
+  );
 
-  it('with --data-file: what was accepted is written, and reads the same after a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emu-fuzz-'));
-    const file = join(dir, 'state.json');
-    const open = async () =>
-      makeTestApp({ clock: manualClock(), store: await openLowdbStore(file, { debounceMs: 10, maxWaitMs: 50 }) });
-    try {
-      const first = await open();
-      const reads = await sweepBodies(first);
-      // Scenarios loaded over HTTP and the clock live in the process, not the file (delivery
-      // stats default to the clock's last hour); the journal gains the reads themselves.
-      const notKept = ['/__scenarios', '/__clock', '/__health', '/__inspect/delivery-stats', '/__inspect/requests'];
-      const kept = reads.filter((path) => !notKept.some((prefix) => path.startsWith(prefix)));
-      const before = await readAll(first, kept);
-      await first.close();
-      const second = await open();
+  it(
+    'with --data-file: what was accepted is written, and reads the same after a restart',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'emu-fuzz-'));
+      const file = join(dir, 'state.json');
+      const open = async () =>
+        makeTestApp({ clock: manualClock(), store: await openLowdbStore(file, { debounceMs: 10, maxWaitMs: 50 }) });
       try {
-        const after = await readAll(second, kept);
-        for (const path of kept.filter((p) => p !== '/__apps')) expect(after.get(path), path).toEqual(before.get(path));
-        // Open mode forgets an app whose every request was refused (it left no record to remember it by).
-        type Apps = { items: { appId: string }[] };
-        const appsBefore = (before.get('/__apps') as Apps).items;
-        const appsAfter = (after.get('/__apps') as Apps).items;
-        expect(appsBefore).toEqual(expect.arrayContaining(appsAfter));
-        expect(appsAfter.map((a) => a.appId)).toContain('app-test');
+        const first = await open();
+        const reads = await sweepBodies(first);
+        // Scenarios loaded over HTTP and the clock live in the process, not the file (delivery
+        // stats default to the clock's last hour); the journal gains the reads themselves.
+        const notKept = ['/__scenarios', '/__clock', '/__health', '/__inspect/delivery-stats', '/__inspect/requests'];
+        const kept = reads.filter((path) => !notKept.some((prefix) => path.startsWith(prefix)));
+        const before = await readAll(first, kept);
+        await first.close();
+        const second = await open();
+        try {
+          const after = await readAll(second, kept);
+          for (const path of kept.filter((p) => p !== '/__apps'))
+            expect(after.get(path), path).toEqual(before.get(path));
+          // Open mode forgets an app whose every request was refused (it left no record to remember it by).
+          type Apps = { items: { appId: string }[] };
+          const appsBefore = (before.get('/__apps') as Apps).items;
+          const appsAfter = (after.get('/__apps') as Apps).items;
+          expect(appsBefore).toEqual(expect.arrayContaining(appsAfter));
+          expect(appsAfter.map((a) => a.appId)).toContain('app-test');
+        } finally {
+          await second.close();
+        }
       } finally {
-        await second.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+    SWEEP_TIMEOUT,
+  );
 });
 
 describe('fuzz: one cell of a valid CSV upload made hostile', () => {
@@ -561,39 +570,43 @@ describe('fuzz: each query parameter of every GET route made hostile', () => {
     '__proto__',
   ];
 
-  it('each parameter openapi.json lists, alone with each value and given twice', async () => {
-    const doc = openApiDocument() as {
-      paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
-    };
-    const campaign = await callOk<{ id: string }>(app, 'POST', '/api/campaigns', {
-      name: 'fuzz-query',
-      templateId: 'plain',
-      deliveryMode: 'batch',
-    });
-    const params: Record<string, string> = { id: campaign.id, userId: 'u1', name: 'fuzz', appId: 'app-test' };
-    let sent = 0;
-    for (const [template, operations] of Object.entries(doc.paths)) {
-      // The stream never ends by itself (tested over a socket elsewhere); one base path is enough.
-      if (!operations.get || template.startsWith('/v3/') || template === '/__inspect/stream') continue;
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? 'x');
-      const names = (operations.get.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
-      for (const name of names) {
-        for (const value of QUERY_VALUES) {
-          const query = new URLSearchParams([[name, value]]);
-          // A waitFor must not wait: the fuzz is about the answer, not the clock.
-          if (name !== 'timeoutMs' && names.includes('timeoutMs')) query.set('timeoutMs', '0');
-          for (const twice of [false, true]) {
-            if (twice) query.append(name, value);
-            const res = await call(app, 'GET', `${path}?${query}`);
-            expectClean(res, `GET ${path}?${query.toString().slice(0, 200)}`);
-            if (res.status === 200) sent++;
+  it(
+    'each parameter openapi.json lists, alone with each value and given twice',
+    async () => {
+      const doc = openApiDocument() as {
+        paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
+      };
+      const campaign = await callOk<{ id: string }>(app, 'POST', '/api/campaigns', {
+        name: 'fuzz-query',
+        templateId: 'plain',
+        deliveryMode: 'batch',
+      });
+      const params: Record<string, string> = { id: campaign.id, userId: 'u1', name: 'fuzz', appId: 'app-test' };
+      let sent = 0;
+      for (const [template, operations] of Object.entries(doc.paths)) {
+        // The stream never ends by itself (tested over a socket elsewhere); one base path is enough.
+        if (!operations.get || template.startsWith('/v3/') || template === '/__inspect/stream') continue;
+        const path = template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? 'x');
+        const names = (operations.get.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+        for (const name of names) {
+          for (const value of QUERY_VALUES) {
+            const query = new URLSearchParams([[name, value]]);
+            // A waitFor must not wait: the fuzz is about the answer, not the clock.
+            if (name !== 'timeoutMs' && names.includes('timeoutMs')) query.set('timeoutMs', '0');
+            for (const twice of [false, true]) {
+              if (twice) query.append(name, value);
+              const res = await call(app, 'GET', `${path}?${query}`);
+              expectClean(res, `GET ${path}?${query.toString().slice(0, 200)}`);
+              if (res.status === 200) sent++;
+            }
           }
         }
       }
-    }
-    // Many values are valid for some parameters: those requests reached the query itself.
-    expect(sent).toBeGreaterThan(200);
-  });
+      // Many values are valid for some parameters: those requests reached the query itself.
+      expect(sent).toBeGreaterThan(200);
+    },
+    SWEEP_TIMEOUT,
+  );
 });
 
 describe('fuzz: the headers of a valid send made hostile', () => {
@@ -615,50 +628,57 @@ describe('fuzz: the headers of a valid send made hostile', () => {
 });
 
 describe('fuzz: one part of a valid fixture set made hostile', () => {
-  it('each value refused at load with a ConfigError, or loaded and then sent with, listed and previewed', async () => {
-    // The test app's order template linked to two fixture channels, with a row for one of them (README: fixtures).
-    const inApp = '664a1b2c3d4e5f6a7b8c9d0e';
-    const push = '664a1b2c3d4e5f6a7b8c9d0f';
-    const base = {
-      templates: [
-        {
-          ...ORDER_TEMPLATE,
-          channelIds: [inApp, push],
-          content: { ...ORDER_TEMPLATE.content, push: { title: 'For {{customerName}}', data: { deep: ['{{cta}}'] } } },
-          rows: [{ channelId: inApp, channelType: 'in_app', content: { title: 'Thanks, {{customerName}}' } }],
-        },
-      ],
-      channels: [
-        { id: inApp, name: 'In-App Alerts', key: 'in-app-alerts', type: 'in_app', templateType: 'ui', config: {} },
-        { id: push, name: 'Mobile Push', type: 'push', templateType: 'data', enabled: true, appId: 'app-test' },
-      ],
-    };
-    let loaded = 0;
-    for (const text of mutations(base)) {
-      const what = text.slice(0, 200);
-      let fuzzed: ReturnType<typeof makeTestApp>;
-      try {
-        // The set itself replaced (null, a number…) leaves neither list: the defaults load.
-        const { templates, channels } = (JSON.parse(text) ?? {}) as { templates: unknown[]; channels: unknown[] };
-        fuzzed = makeTestApp({ templates, channels });
-      } catch (error) {
-        expect(error, what).toBeInstanceOf(ConfigError);
-        continue;
+  it(
+    'each value refused at load with a ConfigError, or loaded and then sent with, listed and previewed',
+    async () => {
+      // The test app's order template linked to two fixture channels, with a row for one of them (README: fixtures).
+      const inApp = '664a1b2c3d4e5f6a7b8c9d0e';
+      const push = '664a1b2c3d4e5f6a7b8c9d0f';
+      const base = {
+        templates: [
+          {
+            ...ORDER_TEMPLATE,
+            channelIds: [inApp, push],
+            content: {
+              ...ORDER_TEMPLATE.content,
+              push: { title: 'For {{customerName}}', data: { deep: ['{{cta}}'] } },
+            },
+            rows: [{ channelId: inApp, channelType: 'in_app', content: { title: 'Thanks, {{customerName}}' } }],
+          },
+        ],
+        channels: [
+          { id: inApp, name: 'In-App Alerts', key: 'in-app-alerts', type: 'in_app', templateType: 'ui', config: {} },
+          { id: push, name: 'Mobile Push', type: 'push', templateType: 'data', enabled: true, appId: 'app-test' },
+        ],
+      };
+      let loaded = 0;
+      for (const text of mutations(base)) {
+        const what = text.slice(0, 200);
+        let fuzzed: ReturnType<typeof makeTestApp>;
+        try {
+          // The set itself replaced (null, a number…) leaves neither list: the defaults load.
+          const { templates, channels } = (JSON.parse(text) ?? {}) as { templates: unknown[]; channels: unknown[] };
+          fuzzed = makeTestApp({ templates, channels });
+        } catch (error) {
+          expect(error, what).toBeInstanceOf(ConfigError);
+          continue;
+        }
+        loaded++;
+        try {
+          const sent = await call(fuzzed, 'POST', '/api/notifications/send', {
+            template: { key: 'order-confirmation', variables: { customerName: 'Ann', banner: BANNER, cta: CTA } },
+            targets: ['u1'],
+            mode: 'realtime',
+          });
+          expectClean(sent, `send, ${what}`);
+          const reads = ['/api/templates', '/api/channels', '/__apps/app-test/templates', '/__inspect/deliveries'];
+          for (const path of reads) expect((await call(fuzzed, 'GET', path)).status, `GET ${path}, ${what}`).toBe(200);
+        } finally {
+          await fuzzed.close();
+        }
       }
-      loaded++;
-      try {
-        const sent = await call(fuzzed, 'POST', '/api/notifications/send', {
-          template: { key: 'order-confirmation', variables: { customerName: 'Ann', banner: BANNER, cta: CTA } },
-          targets: ['u1'],
-          mode: 'realtime',
-        });
-        expectClean(sent, `send, ${what}`);
-        const reads = ['/api/templates', '/api/channels', '/__apps/app-test/templates', '/__inspect/deliveries'];
-        for (const path of reads) expect((await call(fuzzed, 'GET', path)).status, `GET ${path}, ${what}`).toBe(200);
-      } finally {
-        await fuzzed.close();
-      }
-    }
-    expect(loaded).toBeGreaterThan(HOSTILE.length);
-  });
+      expect(loaded).toBeGreaterThan(HOSTILE.length);
+    },
+    SWEEP_TIMEOUT,
+  );
 });

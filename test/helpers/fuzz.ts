@@ -35,3 +35,9 @@ export function prototypeWatch(): () => void {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   };
 }
+
+/**
+ * A sweep sends thousands of requests (~14,000 for the field sweep): seconds alone, several
+ * times that beside other test files on a busy machine.
+ */
+export const SWEEP_TIMEOUT = 120_000;
