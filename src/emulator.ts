@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import { type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
+import { type Events, type RandomSource } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
 import { createCampaignService, type CampaignService } from './domain/campaigns.js';
 import { createTemplateService, type TemplateService } from './domain/templates.js';
@@ -23,20 +23,22 @@ import {
   watchFixtures,
 } from './catalog/load-fixtures.js';
 import { createChannelCatalog, type MutableChannelCatalog } from './catalog/channels.js';
-import { createMemoryStore } from './store/memory-store.js';
+import { createMemoryStore, type MemoryStore } from './store/memory-store.js';
 import { createEventBus } from './inspect/events.js';
 import { EmulatorClock, realNow } from './platform/clock.js';
-import { createIds, createRandom } from './platform/random.js';
+import { createIds, createRandom, type SequencedIds } from './platform/random.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
 import { createScenarioFiles, parseScenario, watchScenarioDir } from './scenario-engine/load-scenarios.js';
+import type { TraceOrigin } from './trace/apply.js';
 
 /** Parts a test (or startEmulator) may inject instead of the defaults. */
 export interface EmulatorOverrides {
   /** A clock to control; `new EmulatorClock('2030-01-01T00:00:00Z')` starts in manual mode. */
   clock?: EmulatorClock;
   random?: RandomSource;
-  store?: Store;
+  /** A memory store (createMemoryStore) or one persisted in a file (openLowdbStore). */
+  store?: MemoryStore;
   /** Template definitions in the fixture file format; when given (or `channels` is), fixtures/ is not read. */
   templates?: unknown[];
   /** Channel definitions in the fixtures/channels.json format; when given (or `templates` is), fixtures/ is
@@ -53,8 +55,8 @@ export interface Emulator {
   readonly options: EmulatorOptions;
   readonly clock: EmulatorClock;
   readonly random: RandomSource;
-  readonly ids: Ids;
-  readonly store: Store;
+  readonly ids: SequencedIds;
+  readonly store: MemoryStore;
   readonly templates: MutableTemplateCatalog;
   readonly channels: MutableChannelCatalog;
   readonly apps: AppRegistry;
@@ -71,6 +73,8 @@ export interface Emulator {
   };
   /** Loaded scenarios, the active set and rule counters (docs/reference.md#scenarios). */
   readonly scenarios: ScenarioEngine;
+  /** The trace the running state was imported from (docs/reference.md#traces); null once reset or never. */
+  readonly traceOrigin: { current: TraceOrigin | null };
   /**
    * Back to the state at start (POST /__reset). Everything: records, runtime templates and
    * channels, open-mode apps, scenarios (runtime-loaded ones removed, file/option ones as
@@ -89,8 +93,8 @@ interface Platform {
   logger: Logger;
   clock: EmulatorClock;
   random: RandomSource;
-  ids: Ids;
-  store: Store;
+  ids: SequencedIds;
+  store: MemoryStore;
   events: Events;
 }
 
@@ -289,6 +293,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
 
   const { clock, store, options } = platform;
   const { apps, scenarios, baseScenarios } = sources;
+  const traceOrigin: Emulator['traceOrigin'] = { current: null };
   return {
     ...platform,
     templates: sources.templates,
@@ -296,6 +301,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     apps: sources.apps,
     scenarios: sources.scenarios,
     services,
+    traceOrigin,
     reset(appId) {
       // Timers first: a scheduled campaign must not start between the clear and the clock reset.
       services.campaigns.cancelScheduled(appId);
@@ -307,6 +313,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       scenarios.reset();
       scenarios.setActive(options.activeScenarios.filter((name) => scenarios.has(name)));
       clock.reset();
+      traceOrigin.current = null;
     },
     startedAt: realNow(),
     async close() {

@@ -15,6 +15,7 @@ import { notificationsResource } from './notifications.js';
 import type { Operation, Resource } from './operation.js';
 import { templateChannelsResource } from './template-channels.js';
 import { templatesResource } from './templates.js';
+import { traceResource } from './trace.js';
 
 const RESOURCES: readonly Resource[] = [
   notificationsResource,
@@ -24,6 +25,7 @@ const RESOURCES: readonly Resource[] = [
   channelsResource,
   analyticsResource,
   controlResource,
+  traceResource,
 ];
 
 const SERVERS = [

@@ -95,6 +95,21 @@ export interface ScenarioLoadError {
   problems: string[];
 }
 
+/** One rule's counts in one layer, as a trace keeps them (rule counts from 1). */
+export interface RuleCounter {
+  layer: Layer;
+  scenario: string;
+  rule: number;
+  matched: number;
+  applied: number;
+}
+
+/** The engine's counts: every rule counter and the scenarios request headers have named. */
+export interface ScenarioCounts {
+  counters: RuleCounter[];
+  headerActivated: string[];
+}
+
 export type ScenarioEngine = ReturnType<typeof createScenarioEngine>;
 
 function compile(scenario: Scenario, source: string): LoadedScenario {
@@ -340,6 +355,22 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     loadErrors: (): ScenarioLoadError[] => loadErrors.map((e) => ({ file: e.file, problems: [...e.problems] })),
     setLoadErrors(errors: ScenarioLoadError[]): void {
       loadErrors = errors;
+    },
+    /** Every rule counter and the header-named scenarios, as plain data (a trace's export). */
+    counts(): ScenarioCounts {
+      const list = [...counters].map(([k, c]): RuleCounter => {
+        const [layer, scenario, index] = k.split('\u0000') as [Layer, string, string];
+        return { layer, scenario, rule: Number(index), matched: c.matched, applied: c.applied };
+      });
+      return { counters: list, headerActivated: [...headerActivated] };
+    },
+    /** Replaces the counters and header-named scenarios with saved ones (a trace's import). */
+    restoreCounts(saved: ScenarioCounts): void {
+      counters.clear();
+      headerActivated.clear();
+      for (const c of saved.counters)
+        counters.set(key(c.layer, c.scenario, c.rule), { matched: c.matched, applied: c.applied });
+      for (const name of saved.headerActivated) headerActivated.add(name);
     },
     /** Restores every counter (global and per-header), as if no request had been seen. */
     reset(): void {

@@ -29,6 +29,22 @@ export interface MemoryStore extends Store {
    * turns, because no stored record is changed in place (an update stores a new one).
    */
   persistable(): StoreSnapshot;
+  /**
+   * Replaces every record with `data` (an imported trace, POST /__import): each kind is built
+   * anew from it as from a data file, so ids, order and indexes are as the data gives them.
+   */
+  restore(data: StoreData): void;
+}
+
+/**
+ * An object with the methods of `current()`'s port that calls whichever port is current at
+ * the call: restore() swaps the parts, and the composed store keeps answering through them.
+ */
+function delegating<Port extends object>(current: () => Port): Port {
+  const methods: Record<string, (...args: unknown[]) => unknown> = {};
+  for (const name of Object.keys(current()))
+    methods[name] = (...args) => (current() as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
+  return methods as Port;
 }
 
 /** The records of a data file that name the apps open mode remembers (appsInInitialData). */
@@ -42,64 +58,76 @@ function appsIn(data: StoreData | undefined): readonly string[] {
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const changed = options.onChange ?? (() => {});
-  const part = { initial: options.initial, changed };
-  const deliveries = createDeliveryStore(options.maxDeliveries ?? 1_000_000, part);
-  const notifications = createNotificationStore(options.maxNotifications ?? 200_000, part);
-  const campaigns = createCampaignStore(
-    { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 1_000_000 },
-    part,
-  );
-  const journal = createJournalStore(
-    { maxJournal: options.maxJournal ?? 10_000, maxJournalBodyChars: options.maxJournalBodyChars ?? 64 * 1024 * 1024 },
-    part,
-  );
-  const resources = createResourceStore(part);
-  const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 1_000_000, part);
+  const partsOf = (initial: StoreData | undefined) => {
+    const part = { initial, changed };
+    return {
+      deliveries: createDeliveryStore(options.maxDeliveries ?? 1_000_000, part),
+      notifications: createNotificationStore(options.maxNotifications ?? 200_000, part),
+      campaigns: createCampaignStore(
+        { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 1_000_000 },
+        part,
+      ),
+      journal: createJournalStore(
+        {
+          maxJournal: options.maxJournal ?? 10_000,
+          maxJournalBodyChars: options.maxJournalBodyChars ?? 64 * 1024 * 1024,
+        },
+        part,
+      ),
+      resources: createResourceStore(part),
+      analytics: createAnalyticsStore(options.maxAnalyticsEvents ?? 1_000_000, part),
+    };
+  };
+  let parts = partsOf(options.initial);
   /** What clear() and reset() go over. stats() and the snapshots spread the parts in the order of StoreData's
    * and StoreStats' keys, which the data file and /__stats have always had. */
-  const kinds = [deliveries, notifications, campaigns, journal, resources, analytics];
+  const kinds = () => Object.values(parts);
   const initialApps = appsIn(options.initial);
 
   return {
-    ...deliveries.port,
-    ...notifications.port,
-    ...campaigns.port,
-    ...journal.port,
-    ...resources.port,
-    ...analytics.port,
+    ...delegating(() => parts.deliveries.port),
+    ...delegating(() => parts.notifications.port),
+    ...delegating(() => parts.campaigns.port),
+    ...delegating(() => parts.journal.port),
+    ...delegating(() => parts.resources.port),
+    ...delegating(() => parts.analytics.port),
     clear(appId) {
-      for (const kind of kinds) kind.clear(appId);
+      for (const kind of kinds()) kind.clear(appId);
       changed();
     },
     reset(appId) {
-      for (const kind of kinds) kind.reset(appId);
+      for (const kind of kinds()) kind.reset(appId);
+      changed();
+    },
+    restore(data) {
+      parts = partsOf(data);
       changed();
     },
     appsInInitialData: () => initialApps,
     stats: () => ({
-      ...deliveries.stats(),
-      ...notifications.stats(),
-      ...campaigns.stats(),
-      ...journal.stats(),
-      ...analytics.stats(),
+      ...parts.deliveries.stats(),
+      ...parts.notifications.stats(),
+      ...parts.campaigns.stats(),
+      ...parts.journal.stats(),
+      ...parts.analytics.stats(),
     }),
     async flush() {},
     async close() {},
     persistable: () => ({
-      ...deliveries.persistable(),
-      ...notifications.persistable(),
-      ...campaigns.persistable(),
-      ...journal.persistable(),
-      ...resources.persistable(),
-      ...analytics.persistable(),
+      ...parts.deliveries.persistable(),
+      ...parts.notifications.persistable(),
+      ...parts.campaigns.persistable(),
+      ...parts.journal.persistable(),
+      ...parts.resources.persistable(),
+      ...parts.analytics.persistable(),
     }),
     snapshot: () => ({
-      ...deliveries.snapshot(),
-      ...notifications.snapshot(),
-      ...campaigns.snapshot(),
-      ...journal.snapshot(),
-      ...resources.snapshot(),
-      ...analytics.snapshot(),
+      ...parts.deliveries.snapshot(),
+      ...parts.notifications.snapshot(),
+      ...parts.campaigns.snapshot(),
+      ...parts.journal.snapshot(),
+      ...parts.resources.snapshot(),
+      ...parts.analytics.snapshot(),
     }),
   };
 }

@@ -8,9 +8,21 @@ import { VERSION } from '../../version.js';
 import { realNow } from '../../platform/clock.js';
 
 /** What the health answer reads: the counters and settings of one emulator. */
-type HealthDeps = Pick<Emulator, 'store' | 'startedAt' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock'>;
+type HealthDeps = Pick<
+  Emulator,
+  'store' | 'startedAt' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock' | 'traceOrigin'
+>;
 
-export function healthRoutes({ store, startedAt, apps, templates, scenarios, options, clock }: HealthDeps) {
+export function healthRoutes({
+  store,
+  startedAt,
+  apps,
+  templates,
+  scenarios,
+  options,
+  clock,
+  traceOrigin,
+}: HealthDeps) {
   return new Hono<AppEnv>().get('/', (c) => {
     const stats = store.stats();
     return c.json({
@@ -46,6 +58,7 @@ export function healthRoutes({ store, startedAt, apps, templates, scenarios, opt
         apps: { stored: apps.count(), max: options.maxApps, dropped: apps.dropped },
       },
       clock: { now: clock.nowIso(), mode: clock.mode },
+      trace: traceOrigin.current,
     });
   });
 }

@@ -1,0 +1,80 @@
+/**
+ * What an export writes: the emulator's state as a TraceSource, taken at one instant without
+ * copying records (the store's persistable view stays that instant's while it streams out).
+ */
+import type { Emulator } from '../emulator.js';
+import { retentionOf } from '../config.js';
+import { realNow } from '../platform/clock.js';
+import { VERSION } from '../version.js';
+import type { Campaign, Recipient } from '../schemas/records.js';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceSource } from './schema.js';
+
+type TraceParts = Pick<Emulator, 'store' | 'clock' | 'ids' | 'apps' | 'scenarios' | 'options'>;
+
+/** How an app's key shows in a trace: whether one was configured, never what it is. */
+export const MASKED_KEY = '***';
+
+/** Yields the records of `list` that belong to `appId` (every one when undefined). */
+function* ofApp<T extends { appId: string | null }>(list: Iterable<T>, appId: string | undefined): Iterable<T> {
+  for (const record of list) if (appId === undefined || record.appId === appId) yield record;
+}
+
+/** Campaigns with their recipients nested, as the trace holds them. */
+function* withRecipients(
+  campaigns: Iterable<Campaign>,
+  recipients: Iterable<Recipient>,
+): Iterable<Campaign & { recipients: Recipient[] }> {
+  const byCampaign = new Map<string, Recipient[]>();
+  for (const r of recipients) {
+    let list = byCampaign.get(r.campaignId);
+    if (!list) byCampaign.set(r.campaignId, (list = []));
+    list.push(r);
+  }
+  for (const campaign of campaigns) yield { ...campaign, recipients: byCampaign.get(campaign.id) ?? [] };
+}
+
+/** The state of `parts` now (one app's when `appId` is given) as a trace to write. */
+export function captureTrace(parts: TraceParts, appId?: string): TraceSource {
+  const { store, clock, ids, apps, scenarios, options } = parts;
+  const data = store.persistable();
+  const counts = scenarios.counts();
+  const { seed } = options;
+  return {
+    format: TRACE_FORMAT,
+    version: TRACE_VERSION,
+    emulatorVersion: VERSION,
+    exportedAt: new Date(realNow()).toISOString(),
+    appId: appId ?? null,
+    options: {
+      seed: seed ?? null,
+      authMode: apps.mode,
+      adminTokenRequired: options.adminToken !== undefined,
+      activeScenarios: options.activeScenarios,
+      limits: retentionOf(options),
+    },
+    clocks: { shared: { now: clock.nowIso(), mode: clock.mode }, apps: {} },
+    ids: ids.sequence(),
+    apps: apps
+      .list()
+      .filter((app) => appId === undefined || app.appId === appId)
+      .map(({ appId: id, apiKey, region }) => ({
+        appId: id,
+        apiKey: apiKey ? MASKED_KEY : '',
+        ...(region ? { region } : {}),
+      })),
+    scenarios: {
+      loaded: scenarios.names().map((name) => ({ source: scenarios.sourceOf(name)!, scenario: scenarios.get(name)! })),
+      active: { global: scenarios.active(), apps: {} },
+      counters: { rules: counts.counters, headerActivated: counts.headerActivated, apps: {} },
+    },
+    droppedDeliveries: appId === undefined ? data.droppedDeliveries : 0,
+    templates: ofApp(data.templates, appId),
+    channels: ofApp(data.channels, appId),
+    templateChannels: ofApp(data.templateChannels, appId),
+    campaigns: withRecipients(ofApp(data.campaigns, appId), ofApp(data.recipients, appId)),
+    notifications: ofApp(data.notifications, appId),
+    deliveries: ofApp(data.deliveries, appId),
+    journal: ofApp(data.journal, appId),
+    analyticsEvents: ofApp(data.analyticsEvents, appId),
+  };
+}
