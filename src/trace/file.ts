@@ -8,6 +8,7 @@ import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { makeFolder } from '../platform/make-folder.js';
 import { readTrace, TraceProblem } from './read.js';
 import type { Trace, TraceSource } from './schema.js';
 import { traceChunks } from './write.js';
@@ -34,9 +35,10 @@ export async function readTraceFile(file: string): Promise<Trace> {
   }
 }
 
-/** Writes the trace to `file` atomically (temp file in the same folder, then rename). */
+/** Writes the trace to `file` atomically (temp file in the same folder, then rename), its folder made if missing. */
 export async function writeTraceFile(file: string, source: TraceSource): Promise<void> {
   const target = resolve(file);
+  makeFolder(dirname(target));
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
   const output = createWriteStream(temp, { encoding: 'utf8' });
   try {
