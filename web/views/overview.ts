@@ -6,6 +6,7 @@ import { api, client, type DeliveryStats } from '../api.js';
 import { badge, duration, fill, h, svg, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import type { ViewContext } from '../view.js';
+import { downloadTraceControl } from './download-trace.js';
 
 function chart(stats: DeliveryStats): Element {
   const W = 720;
@@ -70,17 +71,35 @@ const count = (n: unknown): string => Number(n ?? 0).toLocaleString('en');
 export async function overviewView({ main, signal }: ViewContext): Promise<void> {
   const health = h('div');
   const stats = h('div');
+  const trace = h('div');
   main.append(
     h('h1', { tabindex: '-1' }, 'Overview'),
+    trace,
     health,
     h('h2', null, 'Deliveries per minute, last hour'),
     stats,
   );
 
   async function load(): Promise<void> {
-    const [hl, st] = await Promise.all([client.health(), api.stats()]);
+    const [hl, st, apps] = await Promise.all([client.health(), api.stats(), api.apps()]);
     if (signal.aborted) return;
+    if (!trace.firstChild) fill(trace, downloadTraceControl(apps.items.map((a) => a.appId)));
+    // Where the state came from, when it was imported from a trace (--import, view, POST /__import).
+    const origin = hl.trace
+      ? [
+          [
+            'From trace',
+            [
+              hl.trace.fileName ?? 'a trace sent to POST /__import',
+              hl.trace.appId ? ` (app ${hl.trace.appId})` : '',
+              ', exported at ',
+              time(hl.trace.exportedAt),
+            ],
+          ] as [string, unknown],
+        ]
+      : [];
     const facts: [string, unknown][] = [
+      ...origin,
       ['Status', badge(hl.status)],
       ['Version', hl.version],
       ['Uptime', duration(hl.uptimeMs)],
