@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: measures the emulator (built dist/, in child processes) against its
  * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
- * some metrics only (throughput, batch, store, cold, csv, campaign, stall, soak, cluster).
+ * some metrics only (throughput, batch, store, cold, csv, campaign, stall, soak, cluster, trace).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -113,6 +113,10 @@ async function main(): Promise<void> {
     rows.push(
       ...(await guarded('inspect / memory at 1M deliveries', '<= 10 ms, <= 700 MB', () => withEmulator(storeScale))),
     );
+  if (wanted('trace')) {
+    const { traceScale } = await import('./metrics/trace.js');
+    rows.push(...(await guarded('trace export / import at 1M deliveries', '/__health <= 100 ms', traceScale)));
+  }
   if (wanted('cold')) rows.push(...(await guarded('cold start', '<= 500 ms', coldStart)));
   printTable(rows);
   process.stderr.write(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);

@@ -89,7 +89,7 @@ export interface Child {
 }
 
 /** Spawns a node process and resolves once it prints a line containing `http://…`. */
-export function spawnServer(args: string[], nodeFlags: string[] = []): Promise<Child> {
+export function spawnServer(args: string[], nodeFlags: string[] = [], listenWithinMs = 20_000): Promise<Child> {
   const started = now();
   const child = spawn(process.execPath, [...nodeFlags, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -124,14 +124,18 @@ export function spawnServer(args: string[], nodeFlags: string[] = []): Promise<C
     setTimeout(() => {
       if (child.exitCode === null && !/http:\/\//.test(stdout)) {
         child.kill('SIGKILL');
-        reject(new Error(`${args.join(' ')} did not print its URL within 20 s:\n${stderr}`));
+        reject(new Error(`${args.join(' ')} did not print its URL within ${listenWithinMs / 1000} s:\n${stderr}`));
       }
-    }, 20_000).unref();
+    }, listenWithinMs).unref();
   });
 }
 
 /** The emulator as users run it: dist/cli.js, open auth, quiet, seeded, no file watching. */
-export function startEmulatorChild(extra: string[] = [], nodeFlags: string[] = []): Promise<Child> {
+export function startEmulatorChild(
+  extra: string[] = [],
+  nodeFlags: string[] = [],
+  listenWithinMs?: number,
+): Promise<Child> {
   return spawnServer(
     [
       `${DIST}/cli.js`,
@@ -149,6 +153,7 @@ export function startEmulatorChild(extra: string[] = [], nodeFlags: string[] = [
       ...extra,
     ],
     nodeFlags,
+    listenWithinMs,
   );
 }
 
