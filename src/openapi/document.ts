@@ -15,7 +15,6 @@ import { notificationsResource } from './notifications.js';
 import type { Operation, Resource } from './operation.js';
 import { templateChannelsResource } from './template-channels.js';
 import { templatesResource } from './templates.js';
-import { traceResource } from './trace.js';
 
 const RESOURCES: readonly Resource[] = [
   notificationsResource,
@@ -25,7 +24,6 @@ const RESOURCES: readonly Resource[] = [
   channelsResource,
   analyticsResource,
   controlResource,
-  traceResource,
 ];
 
 const SERVERS = [

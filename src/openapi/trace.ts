@@ -1,12 +1,12 @@
 /**
- * OpenAPI operations of traces: the running state exported as one file and imported back,
+ * OpenAPI operations of traces (control plane): the running state exported as one file and imported back,
  * and the request journal as HAR (docs/reference.md#traces).
  */
 import { z } from 'zod';
 import { HarQuerySchema, TraceExportQuerySchema, TraceImportQuerySchema } from '../schemas/control.js';
 import { TraceOriginSchema } from '../schemas/responses.js';
 import { TraceDocumentSchema } from '../trace/schema.js';
-import type { Resource } from './operation.js';
+import type { Operation } from './operation.js';
 
 const ImportResultSchema = z.object({
   imported: TraceOriginSchema.extend({ stats: z.record(z.string(), z.number()) }),
@@ -21,56 +21,50 @@ const HarSchema = z.object({
   }),
 });
 
-export const traceResource: Resource = {
-  tag: {
-    name: 'Traces',
+/** The trace file, named in components.schemas (the import's body is named Trace). */
+export const traceComponents = { TraceFile: TraceDocumentSchema };
+
+/** The trace operations: part of the control plane (its tag, its admin token). */
+export const traceOperations: Operation[] = [
+  {
+    method: 'get',
+    path: '/__export',
+    operationId: 'exportTrace',
+    summary: 'The whole state (or one app’s) as a trace file, streamed',
     description:
-      'The whole run in one file: export it (from CI), import it (at start with --import, or here), open it with ' +
-      '`notification-emulator view FILE`; and the request journal as HAR 1.2.',
-  },
-  control: true,
-  components: { TraceFile: TraceDocumentSchema },
-  operations: [
-    {
-      method: 'get',
-      path: '/__export',
-      operationId: 'exportTrace',
-      summary: 'The whole state (or one app’s) as a trace file, streamed',
-      description:
-        'Records, runtime resources, clock, scenarios with counters, apps (keys masked) and the id sequence. ' +
-        'Streamed one record per line; other requests keep being answered meanwhile.',
-      query: TraceExportQuerySchema,
-      responses: {
-        200: {
-          description: 'The trace.',
-          schema: TraceDocumentSchema,
-          headers: { 'content-disposition': 'attachment; filename="notification-emulator-trace-<instant>.json"' },
-        },
+      'Records, runtime resources, clock, scenarios with counters, apps (keys masked) and the id sequence. ' +
+      'Streamed one record per line; other requests keep being answered meanwhile.',
+    query: TraceExportQuerySchema,
+    responses: {
+      200: {
+        description: 'The trace.',
+        schema: TraceDocumentSchema,
+        headers: { 'content-disposition': 'attachment; filename="notification-emulator-trace-<instant>.json"' },
       },
-      errors: { 400: ['ERR_BAD_REQUEST'] },
     },
-    {
-      method: 'post',
-      path: '/__import',
-      operationId: 'importTrace',
-      summary: 'Replace the running state (or one app’s) with a trace',
-      description:
-        'The trace is checked whole first: a trace of another version, a truncated one or one that does not ' +
-        'validate answers 400 and nothing changes. Its size limit is the upload limit (--upload-limit).',
-      query: TraceImportQuerySchema,
-      body: { schema: TraceDocumentSchema, name: 'Trace' },
-      responses: { 200: { description: 'Imported.', schema: ImportResultSchema } },
-      errors: { 400: ['ERR_BAD_REQUEST'], 413: ['ERR_PAYLOAD_TOO_LARGE'] },
-    },
-    {
-      method: 'get',
-      path: '/__inspect/requests.har',
-      operationId: 'inspectRequestsHar',
-      summary: 'The request journal as HAR 1.2, filtered as /__inspect/requests is',
-      description: 'Every kept entry unless `limit` says less. Opens in browser devtools and HAR viewers.',
-      query: HarQuerySchema,
-      responses: { 200: { description: 'The HAR document.', schema: HarSchema } },
-      errors: { 400: ['ERR_BAD_REQUEST'] },
-    },
-  ],
-};
+    errors: { 400: ['ERR_BAD_REQUEST'] },
+  },
+  {
+    method: 'post',
+    path: '/__import',
+    operationId: 'importTrace',
+    summary: 'Replace the running state (or one app’s) with a trace',
+    description:
+      'The trace is checked whole first: a trace of another version, a truncated one or one that does not ' +
+      'validate answers 400 and nothing changes. Its size limit is the upload limit (--upload-limit).',
+    query: TraceImportQuerySchema,
+    body: { schema: TraceDocumentSchema, name: 'Trace' },
+    responses: { 200: { description: 'Imported.', schema: ImportResultSchema } },
+    errors: { 400: ['ERR_BAD_REQUEST'], 413: ['ERR_PAYLOAD_TOO_LARGE'] },
+  },
+  {
+    method: 'get',
+    path: '/__inspect/requests.har',
+    operationId: 'inspectRequestsHar',
+    summary: 'The request journal as HAR 1.2, filtered as /__inspect/requests is',
+    description: 'Every kept entry unless `limit` says less. Opens in browser devtools and HAR viewers.',
+    query: HarQuerySchema,
+    responses: { 200: { description: 'The HAR document.', schema: HarSchema } },
+    errors: { 400: ['ERR_BAD_REQUEST'] },
+  },
+];
