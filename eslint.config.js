@@ -7,7 +7,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -40,7 +40,9 @@ export default tseslint.config(
     },
   },
   {
-    // These walk the OpenAPI document as plain JSON (its own shape is OpenAPI 3.1's, not ours).
+    // The only `any` of the project: these two walk the OpenAPI document as plain JSON (its shape is
+    // OpenAPI 3.1's, not ours: no schema of ours describes it, and typing every level they read would
+    // be a second OpenAPI model). Everywhere else a value of unknown shape is `unknown`, narrowed.
     files: ['test/helpers/openapi.ts', 'test/openapi/document.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -1,9 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-/** Tests that run what users install (node dist/cli.js, npm pack, the built inspector): only they need dist/. */
+/**
+ * Tests that run what users install (node dist/cli.js, npm pack, the built inspector): only they need dist/.
+ * The fuzz suite is one: its requests reach the inspector's page, which answers 503 until dist/ui is built.
+ */
 const DIST_TESTS = [
   'test/browser/**/*.test.ts',
   'test/deploy/cluster.test.ts',
+  'test/fuzz/fuzz.test.ts',
   'test/http/inspector-page.test.ts',
   'test/server/cli.test.ts',
   'test/server/cli-bundle.test.ts',

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: measures the emulator (built dist/, in child processes) against its
  * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
- * some metrics only (throughput, batch, store, cold, csv, campaign, stall, soak, cluster, trace).
+ * some metrics only (throughput, batch, store, full, cold, csv, campaign, stall, soak, cluster, trace).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -111,8 +111,20 @@ async function main(): Promise<void> {
   }
   if (wanted('store'))
     rows.push(
-      ...(await guarded('inspect / memory at 1M deliveries', '<= 10 ms, <= 700 MB', () => withEmulator(storeScale))),
+      ...(await guarded('inspect / memory at 1M deliveries', '<= 10 ms, <= 700 MB', async () => {
+        // 1,000,000 deliveries: twice the default cap (docs/performance.md#memory), as the metric has always measured.
+        const emulator = await startEmulatorChild(['--max-deliveries', '1000000']);
+        try {
+          return await storeScale(emulator);
+        } finally {
+          await emulator.stop();
+        }
+      })),
     );
+  if (wanted('full')) {
+    const { fullStores } = await import('./metrics/full-stores.js');
+    rows.push(...(await guarded('inspect bursts and memory, every store at its default cap', 'see rows', fullStores)));
+  }
   if (wanted('trace')) {
     const { traceScale } = await import('./metrics/trace.js');
     rows.push(...(await guarded('trace export / import at 1M deliveries', '/__health <= 100 ms', traceScale)));

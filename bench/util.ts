@@ -89,7 +89,8 @@ export interface Child {
 }
 
 /** Spawns a node process and resolves once it prints a line containing `http://…`. */
-export function spawnServer(args: string[], nodeFlags: string[] = [], listenWithinMs = 20_000): Promise<Child> {
+/** `readyWithinMs`: how long the child may take to print its URL (one that fills a store first takes longer). */
+export function spawnServer(args: string[], nodeFlags: string[] = [], readyWithinMs = 20_000): Promise<Child> {
   const started = now();
   const child = spawn(process.execPath, [...nodeFlags, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -124,9 +125,9 @@ export function spawnServer(args: string[], nodeFlags: string[] = [], listenWith
     setTimeout(() => {
       if (child.exitCode === null && !/http:\/\//.test(stdout)) {
         child.kill('SIGKILL');
-        reject(new Error(`${args.join(' ')} did not print its URL within ${listenWithinMs / 1000} s:\n${stderr}`));
+        reject(new Error(`${args.join(' ')} did not print its URL within ${readyWithinMs / 1000} s:\n${stderr}`));
       }
-    }, listenWithinMs).unref();
+    }, readyWithinMs).unref();
   });
 }
 

@@ -4,7 +4,7 @@
  * onError and one notFound, on this root app.
  */
 import { Hono } from 'hono';
-import { ApiError } from './domain/errors.js';
+import { methodNotAllowed } from './domain/error-messages.js';
 import { createEmulator, type CreateAppOptions, type Emulator } from './emulator.js';
 import type { AppEnv } from './http/context.js';
 import { errorResponse, onError, onNotFound } from './http/render-error.js';
@@ -62,15 +62,7 @@ export function createServedApp(options: CreateAppOptions = {}): ServedApp {
     if (c.req.path === '/' && wantsHtml(c)) return c.redirect('/__/');
     const methods = allowedMethods(c.req.path);
     if (methods.length === 0 || methods.includes(c.req.method)) return onNotFound(c);
-    const allow = methods.join(', ');
-    return errorResponse(
-      c,
-      new ApiError('ERR_BAD_REQUEST', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}.`, {
-        message: 'Method not allowed.',
-        status: 405,
-        headers: { Allow: allow },
-      }),
-    );
+    return errorResponse(c, methodNotAllowed(c.req.method, c.req.path, methods.join(', ')));
   });
   // The transport's seams on c.env (http/request-seams.ts), made from what the caller's server
   // gives fetch: served by @hono/node-server (getRequestListener, serve) the app can drop a

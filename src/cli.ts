@@ -140,35 +140,49 @@ function size(bytes: number): string {
 
 /**
  * `npm start` and `npx` run the CLI under a shell that npm does not always pass SIGTERM to,
- * so `kill $NPM_PID` would leave the server holding its port. Under those two commands only
- * (not `npm run x`, where `cmd &` may mean to outlive npm), stop when the parent is gone.
+ * so `kill $NPM_PID` would leave the server holding its port, and `kill -9` of npm always
+ * does. Under those two commands only (not `npm run x`, where `cmd &` may mean to outlive
+ * npm), stop when the npm process is gone: a link of the chain up to it (us → shell → npm)
+ * changes, as the orphan is adopted by another process. Checked every 250 ms, so the server
+ * stops within a second.
  */
 function exitWithNpm(onGone: () => void): void {
-  if (!startedByNpm()) return;
-  const parent = process.ppid;
+  const chain = npmChain();
+  if (chain === null) return;
   const timer = setInterval(() => {
-    if (parentAlive(parent)) return;
+    if (chain.every(linkHolds)) return;
     clearInterval(timer);
     onGone();
-  }, 500);
+  }, 250);
   timer.unref();
 }
 
+/** A child and the parent it had when the emulator started. */
+interface ParentLink {
+  pid: number;
+  parent: number;
+}
+
 /**
- * `npm start` / `npx` (npm_command start or exec), and on Linux the parent really is that npm
- * process or the shell it runs scripts in: the variables are inherited by everything below
- * `npx vitest` too, where a test's own `sh -c "… &"` must be free to outlive its shell.
+ * The parent links from this process up to the npm process, when started by `npm start` /
+ * `npx` (npm_command start or exec) and, on Linux, the parent really is that npm process or
+ * the shell it runs scripts in: the variables are inherited by everything below `npx vitest`
+ * too, where a test's own `sh -c "… &"` must be free to outlive its shell. Null otherwise.
  */
-function startedByNpm(): boolean {
+function npmChain(): ParentLink[] | null {
   const command = process.env.npm_command;
-  if (command !== 'start' && command !== 'exec') return false;
+  if (command !== 'start' && command !== 'exec') return null;
+  const self: ParentLink = { pid: process.pid, parent: process.ppid };
   try {
     const name = (pid: number) => readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
     const parent = process.ppid;
-    if (name(parent).startsWith('npm')) return true;
-    return /^(sh|bash|dash|ash|zsh)$/.test(name(parent)) && name(parentOf(parent)).startsWith('npm');
+    if (name(parent).startsWith('npm')) return [self];
+    const grandparent = parentOf(parent);
+    if (/^(sh|bash|dash|ash|zsh)$/.test(name(parent)) && name(grandparent).startsWith('npm'))
+      return [self, { pid: parent, parent: grandparent }];
+    return null;
   } catch {
-    return true; // no /proc (macOS): the environment has to do
+    return [self]; // no /proc (macOS): the environment has to do
   }
 }
 
@@ -177,13 +191,14 @@ function parentOf(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
-function parentAlive(parent: number): boolean {
+function linkHolds(link: ParentLink): boolean {
   try {
-    // Linux: the live parent id (a dead parent leaves us reparented, and a zombie still answers kill 0).
-    return parentOf(process.pid) === parent;
+    // Linux: the live parent id (a dead parent leaves its child reparented; a zombie still answers kill 0).
+    return parentOf(link.pid) === link.parent;
   } catch {
+    if (link.pid !== process.pid) return false; // the shell itself is gone
     try {
-      process.kill(parent, 0);
+      process.kill(link.parent, 0);
       return true;
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === 'EPERM';

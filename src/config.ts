@@ -12,24 +12,31 @@ import { ConfigError } from './domain/errors.js';
 import { AppConfigSchema, parseAppsEnv } from './catalog/apps.js';
 import { LOG_LEVELS } from './platform/logger.js';
 import { wholeNumberOf } from './platform/whole-number.js';
+import { isHostEntry, isOriginEntry } from './platform/host-origin.js';
 
-/** A whole number from `min` to `max`: a number, or (from a flag or variable) its digits. */
-const intFrom = (min: number, max: number) =>
+/** 65535 → "65535", 100000000 → "100,000,000": the bounds as a user reads them. */
+const shownNumber = (n: number) => (n >= 10_000_000 ? n.toLocaleString('en-US') : String(n));
+
+/**
+ * A whole number from `min` to `max`: a number, or (from a flag or variable) its digits. Every
+ * refusal says what the option accepts, in one phrase.
+ */
+const intFrom = (
+  min: number,
+  max: number,
+  accepts = `a whole number from ${min} to ${shownNumber(max)}, written in digits`,
+) =>
   z.preprocess(
     (value) => (typeof value === 'string' ? (wholeNumberOf(value) ?? value) : value),
     z
-      .number({
-        error: (issue) =>
-          issue.code !== 'invalid_type'
-            ? undefined
-            : typeof issue.input === 'string'
-              ? 'expected a whole number written in digits'
-              : 'expected a whole number',
-      })
-      .min(min)
-      .max(max, { abort: true }) // past 2^53 `int()` would refuse it a second time, less clearly
-      .int(),
+      .number({ error: `expected ${accepts}` })
+      .min(min, { error: `expected ${accepts}` })
+      .max(max, { abort: true, error: `expected ${accepts}` }) // past 2^53 `int()` would refuse it a second time
+      .int({ error: `expected ${accepts}` }),
   );
+
+/** What a size option (`--body-limit`, `--upload-limit`) accepts. */
+const SIZE_ACCEPTS = 'a size in bytes, or with a unit: 512kb, 50mb, 1gb (at most 2gb)';
 
 export const EmulatorOptionsSchema = z.object({
   /** @default 4010 */
@@ -48,19 +55,34 @@ export const EmulatorOptionsSchema = z.object({
   seed: intFrom(0, 2 ** 31 - 1).optional(),
   /** When set, everything under /__ needs `authorization: Bearer <token>`. */
   adminToken: z.string().min(1).optional(),
+  /** Host names the control plane answers besides localhost, IP literals and one-label names; "*": any. @default [] */
+  allowedHosts: z
+    .array(
+      z
+        .string()
+        .refine(
+          isHostEntry,
+          'expected a host name without scheme or port, ".domain" for it and every name under it, or *',
+        ),
+    )
+    .default([]),
+  /** Origins (scheme://host[:port]) that may write to the control plane and read its answers (CORS); "*": any. @default [] */
+  allowedOrigins: z
+    .array(z.string().refine(isOriginEntry, 'expected an origin such as https://tools.example:8443 (no path), or *'))
+    .default([]),
   /** Retention caps: past each, the oldest records of that kind are dropped (and counted in /__health). */
-  /** @default 1000000 */
+  /** @default 1000000 (the documented retention default; memory: docs/performance.md#memory) */
   maxDeliveries: intFrom(1, 100_000_000).default(1_000_000),
-  /** @default 200000 */
-  maxNotifications: intFrom(1, 100_000_000).default(200_000),
+  /** @default 100000 */
+  maxNotifications: intFrom(1, 100_000_000).default(100_000),
   /** Request-journal entries kept, oldest dropped first. @default 10000 */
   maxJournal: intFrom(1, 10_000_000).default(10_000),
   /** Campaigns, with their recipients; one sending or scheduled is never dropped. @default 1000 */
   maxCampaigns: intFrom(1, 10_000_000).default(1_000),
-  /** Recipients of every campaign together; past it the oldest campaigns go, whole. @default 1000000 */
-  maxRecipients: intFrom(1, 100_000_000).default(1_000_000),
-  /** Recorded analytics events (POST /api/analytics/events), oldest dropped first. @default 1000000 */
-  maxAnalyticsEvents: intFrom(1, 100_000_000).default(1_000_000),
+  /** Recipients of every campaign together; past it the oldest campaigns go, whole. @default 200000 */
+  maxRecipients: intFrom(1, 100_000_000).default(200_000),
+  /** Recorded analytics events (POST /api/analytics/events), oldest dropped first. @default 100000 */
+  maxAnalyticsEvents: intFrom(1, 100_000_000).default(100_000),
   /** Apps open mode remembers (first seen longest ago forgotten first; configured apps always stay). @default 10000 */
   maxApps: intFrom(1, 10_000_000).default(10_000),
   /** @default "info" */
@@ -68,9 +90,9 @@ export const EmulatorOptionsSchema = z.object({
   /** Apps for strict auth; when empty and fixtures have no apps.json, auth is open. */
   apps: z.array(AppConfigSchema).default([]),
   /** JSON body limit in bytes (`--body-limit`). @default 52428800 (50 MB) */
-  bodyLimitBytes: intFrom(1, 2 ** 31).default(50 * 1024 * 1024),
+  bodyLimitBytes: intFrom(1, 2 ** 31, SIZE_ACCEPTS).default(50 * 1024 * 1024),
   /** CSV upload limit in bytes (`--upload-limit`). @default 104857600 (100 MB) */
-  uploadLimitBytes: intFrom(1, 2 ** 31).default(100 * 1024 * 1024),
+  uploadLimitBytes: intFrom(1, 2 ** 31, SIZE_ACCEPTS).default(100 * 1024 * 1024),
   /** Reload fixtures and scenarios when their files change. @default true */
   watch: z.boolean().default(true),
   /** A trace (GET /__export) to start from (startEmulator and the CLI; docs/reference.md#traces). */
@@ -97,10 +119,11 @@ export const HELP = `notification-emulator: an emulator of the business-messagin
 Usage:
   notification-emulator [flags]
   notification-emulator generate-csv --template KEY --rows N [--seed S] [--fixtures DIR] [--out FILE]
-  notification-emulator pull --app-id A --region R [--base-url URL] [--out DIR]
-  notification-emulator check-fixtures --app-id A --region R [--base-url URL] [--fixtures DIR] [--json]
+  notification-emulator pull --app-id A (--region R | --base-url URL) [--out DIR]
+  notification-emulator check-fixtures --app-id A (--region R | --base-url URL) [--fixtures DIR] [--json]
   notification-emulator view FILE   (open a trace in the web inspector on a free port)
-  (pull and check-fixtures read the API key from EMULATOR_PULL_API_KEY; --help on each for more)
+  (both also take --api-key-file F, --timeout-ms N and --max-retries N; they read the API key
+  from EMULATOR_PULL_API_KEY or that file, never from a flag; --help on each for more)
 
 Flags (environment variable in brackets; flags win):
   --port N             port to listen on, 0 picks a free one   [PORT]            (4010)
@@ -111,12 +134,14 @@ Flags (environment variable in brackets; flags win):
   --data-file FILE     keep state in a JSON file               [EMULATOR_DATA_FILE]
   --seed N             seed for probabilities and fake data    [EMULATOR_SEED]
   --admin-token T      protect /__ with "Bearer T"             [EMULATOR_ADMIN_TOKEN]
+  --allowed-hosts H,…  more host names /__ answers, * for any  [EMULATOR_ALLOWED_HOSTS]
+  --allowed-origins O,…  origins that may write to /__ (CORS)  [EMULATOR_ALLOWED_ORIGINS]
   --max-deliveries N   retention cap, oldest dropped first     [EMULATOR_MAX_DELIVERIES] (1000000)
-  --max-notifications N  retention cap                         [EMULATOR_MAX_NOTIFICATIONS] (200000)
+  --max-notifications N  retention cap                         [EMULATOR_MAX_NOTIFICATIONS] (100000)
   --max-journal N      request journal entries kept            [EMULATOR_MAX_JOURNAL] (10000)
   --max-campaigns N    retention cap (with their recipients)   [EMULATOR_MAX_CAMPAIGNS] (1000)
-  --max-recipients N   cap on all campaigns' recipients        [EMULATOR_MAX_RECIPIENTS] (1000000)
-  --max-analytics-events N  recorded analytics events kept     [EMULATOR_MAX_ANALYTICS_EVENTS] (1000000)
+  --max-recipients N   cap on all campaigns' recipients        [EMULATOR_MAX_RECIPIENTS] (200000)
+  --max-analytics-events N  recorded analytics events kept     [EMULATOR_MAX_ANALYTICS_EVENTS] (100000)
   --max-apps N         apps open mode remembers                [EMULATOR_MAX_APPS] (10000)
   --log-level L        silent|error|warn|info|debug (debug: one line per request)
                                                                [EMULATOR_LOG_LEVEL] (info)
@@ -133,7 +158,7 @@ Flags (environment variable in brackets; flags win):
 `;
 
 /** Whether the fixtures and scenarios folders were named (flag or env) or left to the defaults. */
-interface NamedFolders {
+export interface NamedFolders {
   fixtures: boolean;
   scenarios: boolean;
 }
@@ -154,6 +179,8 @@ const SOURCES = {
   dataFile: { flag: 'data-file', env: 'EMULATOR_DATA_FILE' },
   seed: { flag: 'seed', env: 'EMULATOR_SEED' },
   adminToken: { flag: 'admin-token', env: 'EMULATOR_ADMIN_TOKEN' },
+  allowedHosts: { flag: 'allowed-hosts', env: 'EMULATOR_ALLOWED_HOSTS' },
+  allowedOrigins: { flag: 'allowed-origins', env: 'EMULATOR_ALLOWED_ORIGINS' },
   maxDeliveries: { flag: 'max-deliveries', env: 'EMULATOR_MAX_DELIVERIES' },
   maxNotifications: { flag: 'max-notifications', env: 'EMULATOR_MAX_NOTIFICATIONS' },
   maxJournal: { flag: 'max-journal', env: 'EMULATOR_MAX_JOURNAL' },
@@ -204,6 +231,25 @@ export function parseSize(value: string | undefined): number | string | undefine
   return match && unit !== undefined ? Math.round(Number(match[1]) * unit) : value;
 }
 
+/**
+ * `--port -1` → `--port=-1`: parseArgs takes a value starting with "-" for a missing one
+ * ("argument is ambiguous"); a negative number after a flag that takes a value is that value,
+ * refused then with what the flag accepts.
+ */
+function withNegativeValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const next = argv[i + 1];
+    const takesValue = flag.startsWith('--') && FLAGS[flag.slice(2) as keyof typeof FLAGS]?.type === 'string';
+    if (takesValue && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${flag}=${next}`);
+      i++;
+    } else out.push(flag);
+  }
+  return out;
+}
+
 const splitList = (v: string | undefined) =>
   v
     ?.split(',')
@@ -219,7 +265,7 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
   >;
   let values: ReturnType<typeof parseArgs<{ options: typeof FLAGS; strict: true; allowPositionals: false }>>['values'];
   try {
-    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: withNegativeValues(argv), options: FLAGS, strict: true, allowPositionals: false }));
   } catch (error) {
     // parseArgs's messages may span lines (a value starting with "-") and end with a period.
     const message = (error as Error).message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
@@ -245,6 +291,8 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
     activeScenarios: values.scenario ?? splitList(env.EMULATOR_SCENARIOS),
     bodyLimitBytes: parseSize(given('bodyLimitBytes')),
     uploadLimitBytes: parseSize(given('uploadLimitBytes')),
+    allowedHosts: splitList(given('allowedHosts')),
+    allowedOrigins: splitList(given('allowedOrigins')),
     apps,
     watch: values['no-watch'] ? false : undefined,
   };
@@ -255,7 +303,9 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
       const source = key in SOURCES ? SOURCES[key as SourcedOption] : undefined;
       // Name where the bad value came from: the flag, or the env variable when no flag was given.
       const where = !source ? key : values[source.flag] === undefined ? source.env : `--${source.flag}`;
-      problems.push(`${where}: ${issue.message} (got ${JSON.stringify(raw[key])})`);
+      // The value as given (a size before its unit was applied).
+      const got = source ? given(key as SourcedOption) : raw[key];
+      problems.push(`${where}: ${issue.message} (got ${JSON.stringify(got)})`);
     }
   }
   if (problems.length || !parsed.success) throw new ConfigError(problems);
@@ -320,6 +370,20 @@ export function resolveFolders(
         '(it should hold scenario *.json files)',
     );
   if (problems.length) throw new ConfigError(problems);
+  return withBundledFolders(options, named, exists, bundled);
+}
+
+/**
+ * The bundled examples in place of a folder left to its default that holds none of its own:
+ * ./fixtures without templates/ or apps.json, ./scenarios missing. The CLI and createApp()
+ * share this rule.
+ */
+export function withBundledFolders(
+  options: EmulatorOptions,
+  named: NamedFolders,
+  exists: (path: string) => boolean = existsSync,
+  bundled: { fixtures: string; scenarios: string } = BUNDLED_FOLDERS,
+): { options: EmulatorOptions; source: FolderChoice } {
   // ./fixtures counts only when it looks like emulator fixtures: many projects have an unrelated fixtures/ folder.
   const ownFixtures = exists(join(options.fixturesDir, 'templates')) || exists(join(options.fixturesDir, 'apps.json'));
   const useBundledFixtures = !named.fixtures && !ownFixtures && exists(bundled.fixtures);

@@ -4,7 +4,9 @@
  * instances share nothing.
  */
 import { join, resolve } from 'node:path';
+import type { z } from 'zod';
 import { ConfigError } from './domain/errors.js';
+import type { TraceOriginSchema } from './schemas/responses.js';
 import { type Events, type RandomSource } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
 import { createCampaignService, type CampaignService } from './domain/campaigns.js';
@@ -12,7 +14,14 @@ import { createTemplateService, type TemplateService } from './domain/templates.
 import { createChannelService, type ChannelService } from './domain/channels.js';
 import { createTemplateChannelService, type TemplateChannelService } from './domain/template-channels.js';
 import { createAnalyticsService, type AnalyticsService } from './domain/analytics.js';
-import { EmulatorOptionsSchema, retentionOf, type EmulatorOptions, type EmulatorOptionsInput } from './config.js';
+import {
+  EmulatorOptionsSchema,
+  retentionOf,
+  withBundledFolders,
+  type EmulatorOptions,
+  type EmulatorOptionsInput,
+  type FolderChoice,
+} from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
 import {
@@ -26,11 +35,12 @@ import { createChannelCatalog, type MutableChannelCatalog } from './catalog/chan
 import { createMemoryStore, type MemoryStore } from './store/memory-store.js';
 import { createEventBus } from './inspect/events.js';
 import { EmulatorClock, realNow } from './platform/clock.js';
-import { createIds, createRandom, type SequencedIds } from './platform/random.js';
+import { AppClocks } from './platform/app-clocks.js';
+import { createIds, createRandom, stableId, type SequencedIds } from './platform/random.js';
 import { createLogger, type Logger } from './platform/logger.js';
+import { readProcessMemory, watchHeap, type MemoryReader } from './platform/memory.js';
 import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
 import { createScenarioFiles, parseScenario, watchScenarioDir } from './scenario-engine/load-scenarios.js';
-import type { TraceOrigin } from './trace/apply.js';
 
 /** Parts a test (or startEmulator) may inject instead of the defaults. */
 export interface EmulatorOverrides {
@@ -47,13 +57,18 @@ export interface EmulatorOverrides {
   /** Scenario definitions (docs/reference.md#scenarios format); when given, the scenarios directory is not read. */
   scenarios?: unknown[];
   logger?: Logger;
+  /** Reads the process's memory (/__health, the heap warning); tests inject one. */
+  memory?: MemoryReader;
 }
 
 export type CreateAppOptions = EmulatorOptionsInput & EmulatorOverrides;
 
 export interface Emulator {
   readonly options: EmulatorOptions;
+  /** The shared clock: what every app without a clock of its own follows. */
   readonly clock: EmulatorClock;
+  /** Each app's clock (its own, or the shared one): docs/reference.md#clock. */
+  readonly clocks: AppClocks;
   readonly random: RandomSource;
   readonly ids: SequencedIds;
   readonly store: MemoryStore;
@@ -62,6 +77,7 @@ export interface Emulator {
   readonly apps: AppRegistry;
   readonly events: Events;
   readonly logger: Logger;
+  readonly memory: MemoryReader;
   readonly startedAt: number;
   readonly services: {
     notifications: NotificationService;
@@ -74,13 +90,14 @@ export interface Emulator {
   /** Loaded scenarios, the active set and rule counters (docs/reference.md#scenarios). */
   readonly scenarios: ScenarioEngine;
   /** The trace the running state was imported from (docs/reference.md#traces); null once reset or never. */
-  readonly traceOrigin: { current: TraceOrigin | null };
+  readonly traceOrigin: { current: z.infer<typeof TraceOriginSchema> | null };
   /**
    * Back to the state at start (POST /__reset). Everything: records, runtime templates and
    * channels, open-mode apps, scenarios (runtime-loaded ones removed, file/option ones as
    * loaded, counters and active set as at start), the clock's start mode; scheduled campaigns
    * never start. With `appId`: that app's records, runtime templates, channels, scheduled
-   * campaigns and (open mode) the app itself; scenarios and the clock are shared and stay.
+   * campaigns, (open mode) the app itself, its own clock and active set (back to the shared
+   * ones) and its scenario counters; what other apps have stays.
    */
   reset(appId?: string): void;
   close(): Promise<void>;
@@ -91,30 +108,58 @@ type Cleanup = () => void | Promise<void>;
 interface Platform {
   options: EmulatorOptions;
   logger: Logger;
+  memory: MemoryReader;
   clock: EmulatorClock;
+  clocks: AppClocks;
+  /** Told when an app's own clock or active set changes. */
+  onAppChange: (appId: string) => void;
   random: RandomSource;
   ids: SequencedIds;
   store: MemoryStore;
   events: Events;
+  /** Where the fixtures and scenarios folders come from: named, the defaults, or the bundled examples. */
+  folders: FolderChoice;
 }
 
 /** Step 1: the options (validated) and the platform parts: logger, clock, random, ids, store, events. */
-function createPlatform(input: CreateAppOptions): { platform: Platform; overrides: EmulatorOverrides } {
-  const { clock, random, store, templates, channels, scenarios, logger, ...rest } = input;
+/**
+ * `onAppChange(appId)` is told when an app's own clock or active set changes (createEmulator
+ * keeps both on the store, so a data file has them after a restart).
+ */
+function createPlatform(
+  input: CreateAppOptions,
+  onAppChange: (appId: string) => void,
+): { platform: Platform; overrides: EmulatorOverrides } {
+  const { clock, random, store, templates, channels, scenarios, logger, memory, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
-  const options = parsed.data;
+  // As the CLI does: the bundled examples for a folder left to its default that holds none.
+  const { options, source: folders } = withBundledFolders(parsed.data, {
+    fixtures: rest.fixturesDir !== undefined || templates !== undefined || channels !== undefined,
+    scenarios: rest.scenariosDir !== undefined || scenarios !== undefined,
+  });
   const emulatorClock = clock ?? new EmulatorClock();
   const randomSource = random ?? createRandom(options.seed);
   const platform: Platform = {
     options,
     logger: logger ?? createLogger(options.logLevel),
+    memory: memory ?? readProcessMemory,
     clock: emulatorClock,
+    clocks: new AppClocks(emulatorClock, onAppChange),
+    onAppChange,
     random: randomSource,
     ids: createIds(emulatorClock, randomSource),
     store: store ?? createMemoryStore(retentionOf(options)),
     events: createEventBus(),
+    folders,
   };
+  for (const what of ['fixtures', 'scenarios'] as const) {
+    if (folders[what] !== 'bundled') continue;
+    platform.logger.info(
+      `${what}: the bundled examples (${what === 'fixtures' ? options.fixturesDir : options.scenariosDir}): ` +
+        `./${what} holds none and no ${what}Dir was given`,
+    );
+  }
   return { platform, overrides: { templates, channels, scenarios } };
 }
 
@@ -155,7 +200,12 @@ function loadSources(platform: Platform, overrides: EmulatorOverrides) {
   // Open mode remembers apps on first use; those a data file holds records of used it before the restart.
   for (const appId of store.appsInInitialData()) apps.remember(appId);
 
-  const scenarios = createScenarioEngine({ random });
+  // With --seed, an app's draws come from a source seeded from the seed and its id alone.
+  const randomFor = (appId: string) =>
+    createRandom(
+      options.seed === undefined ? undefined : (options.seed ^ parseInt(stableId(appId).slice(0, 8), 16)) >>> 0,
+    );
+  const scenarios = createScenarioEngine({ random, randomFor, onAppChange: platform.onAppChange });
   const scenariosDir = resolve(options.scenariosDir);
   const scenarioFiles = rawScenarios ? undefined : createScenarioFiles(scenariosDir, scenarios, logger);
   if (rawScenarios) {
@@ -168,6 +218,8 @@ function loadSources(platform: Platform, overrides: EmulatorOverrides) {
     });
   } else {
     collect(() => scenarioFiles!.loadAtStart(), undefined);
+    if (platform.folders.scenarios === 'named' && scenarios.names().length === 0 && !problems.length)
+      logger.warn(`no scenarios found in ${scenariosDir}: it holds no scenario *.json files`);
   }
   if (problems.length) throw new ConfigError(problems);
   if (!inline && templates.count() === 0) {
@@ -259,39 +311,59 @@ function watchSources(platform: Platform, sources: Sources): Cleanup[] {
 
 /** Step 4: the domain services over the shared parts. */
 function createServices(platform: Platform, sources: Sources, cleanups: Cleanup[]): Emulator['services'] {
-  const { store, clock, ids, events } = platform;
+  const { store, clocks, ids, events } = platform;
   const { templates, channels } = sources;
   // Campaign delivery yields with setImmediate between time-boxed chunks (docs/reference.md#send-a-campaign).
   const campaigns = createCampaignService({
     store,
     templates,
     channels,
-    clock,
+    clocks,
     ids,
     events,
     runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow },
   });
   cleanups.push(() => campaigns.close());
   return {
-    notifications: createNotificationService({ store, templates, channels, clock, ids, events }),
+    notifications: createNotificationService({ store, templates, channels, clocks, ids, events }),
     campaigns,
-    templates: createTemplateService({ store, templates, channels, clock, ids }),
-    channels: createChannelService({ store, channels, clock, ids }),
-    templateChannels: createTemplateChannelService({ store, templates, channels, clock }),
-    analytics: createAnalyticsService({ store, templates, channels, clock, ids }),
+    templates: createTemplateService({ store, templates, channels, clocks, ids }),
+    channels: createChannelService({ store, channels, clocks, ids }),
+    templateChannels: createTemplateChannelService({ store, templates, channels, clocks }),
+    analytics: createAnalyticsService({ store, templates, channels, clocks, ids }),
   };
 }
 
+/** The apps' own clocks and active sets a data file kept (scenarios no longer loaded are left out). */
+function restoreAppStates({ store, clocks }: Platform, scenarios: ScenarioEngine): void {
+  const states = store.appStates();
+  clocks.restore(Object.fromEntries(states.flatMap((s) => (s.clock ? [[s.appId, s.clock]] : []))));
+  scenarios.restore({
+    apps: Object.fromEntries(states.flatMap((s) => (s.activeScenarios ? [[s.appId, s.activeScenarios]] : []))),
+  });
+}
+
 export function createEmulator(input: CreateAppOptions = {}): Emulator {
-  const { platform, overrides } = createPlatform(input);
+  // An app's own clock and active set, as the store keeps them (set once the engine exists).
+  let saveApp = (_appId: string) => {};
+  const { platform, overrides } = createPlatform(input, (appId) => saveApp(appId));
   const sources = loadSources(platform, overrides);
   const cleanups = watchSources(platform, sources);
   sources.scenarios.setActive(platform.options.activeScenarios);
+  saveApp = (appId) =>
+    platform.store.saveAppState({
+      appId,
+      clock: platform.clocks.stateOf(appId),
+      activeScenarios: sources.scenarios.ownActive(appId),
+    });
+  restoreAppStates(platform, sources.scenarios);
   const services = createServices(platform, sources, cleanups);
+  const heapWatch = watchHeap(platform.memory, platform.logger);
+  cleanups.push(heapWatch.stop);
   // A reloaded data file may hold scheduled or half-sent campaigns: re-arm and resume them.
   services.campaigns.restore(sources.scenarios.deliveryFaults([]));
 
-  const { clock, store, options } = platform;
+  const { clock, clocks, store, options } = platform;
   const { apps, scenarios, baseScenarios } = sources;
   const traceOrigin: Emulator['traceOrigin'] = { current: null };
   return {
@@ -305,9 +377,16 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     reset(appId) {
       // Timers first: a scheduled campaign must not start between the clear and the clock reset.
       services.campaigns.cancelScheduled(appId);
+      if (appId !== undefined) {
+        clocks.release(appId);
+        scenarios.useGlobal(appId);
+        scenarios.reset(appId);
+      }
       store.reset(appId);
       apps.reset(appId);
       if (appId !== undefined) return;
+      clocks.release();
+      scenarios.useGlobalEverywhere();
       for (const name of scenarios.names()) scenarios.remove(name);
       for (const { scenario, source } of baseScenarios()) scenarios.load(scenario, source);
       scenarios.reset();
@@ -318,6 +397,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     startedAt: realNow(),
     async close() {
       for (const fn of cleanups.splice(0)) await fn();
+      clocks.close();
       clock.close();
       await store.close();
     },

@@ -59,13 +59,7 @@ async function importAtStart(app: EmulatorApp): Promise<void> {
   const { readTraceFile, TraceProblem, applyTrace } = await import('./trace/import-file.js');
   try {
     const trace = await readTraceFile(file);
-    applyTrace(emulator, trace, trace.appId ?? undefined);
-    emulator.traceOrigin.current = {
-      fileName: basename(file),
-      exportedAt: trace.exportedAt,
-      emulatorVersion: trace.emulatorVersion,
-      appId: trace.appId,
-    };
+    applyTrace(emulator, trace, trace.appId ?? undefined, basename(file));
   } catch (error) {
     if (error instanceof TraceProblem) throw new ConfigError(error.problems.map((p) => `--import ${p}`));
     throw error;

@@ -1,6 +1,7 @@
 /**
- * design.md §4.2: the dependency direction and where time and randomness may come from,
- * checked by reading the sources.
+ * The layers of src/ and where time and randomness may come from, checked by reading the
+ * sources. Which layer may import which, and which packages a layer may use, is data: the two
+ * tables of CONTRIBUTING.md#layers, read here, so the document and the check cannot disagree.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -17,23 +18,83 @@ const importsOf = (file: string) =>
       /(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
     ),
   ].map((m) => (m[1] ?? m[2])!);
-/** The src/ folder an import lands in ('' for a top-level file), or null for a package. */
-const folderOf = (file: string, spec: string): string | null => {
-  if (!spec.startsWith('.')) return null;
-  const target = rel(join(file, '..', spec));
-  return target.includes('/') ? target.split('/')[0]! : '';
-};
+/** The layer of a path under src/: its top folder as `name/`, or a top-level file as `name.ts`. */
+const layerOf = (path: string) => (path.includes('/') ? `${path.split('/')[0]}/` : path);
+/** The layer an import lands in, or null for a package. */
+const targetLayer = (file: string, spec: string): string | null =>
+  spec.startsWith('.') ? layerOf(rel(join(file, '..', spec)).replace(/\.js$/, '.ts')) : null;
 const stripComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
-describe('architecture (design.md §4.2)', () => {
-  it('src/domain imports no hono, node:*, lowdb, faker, nor src folders other than schemas', () => {
+/** The rows of the table after `<!-- marker -->` in CONTRIBUTING.md: the `code` spans of each row's first two cells. */
+function tableAfter(marker: string): [string[], string[]][] {
+  const text = readFileSync(join(process.cwd(), 'CONTRIBUTING.md'), 'utf8');
+  const start = text.indexOf(`<!-- ${marker} -->`);
+  if (start < 0) throw new Error(`CONTRIBUTING.md has no <!-- ${marker} --> table`);
+  const lines = text.slice(start).split('\n').slice(1);
+  // The table runs to its first line that is not a row; its header and rule are skipped.
+  const rows = lines.slice(
+    2,
+    lines.findIndex((line) => !line.startsWith('|')),
+  );
+  const spans = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  return rows.map((row) => {
+    const cells = row.split('|').slice(1, -1);
+    return [spans(cells[0]!), spans(cells[1]!)];
+  });
+}
+
+/** Layer → the layers it may import besides itself (`*`: any). */
+const MAY_IMPORT = new Map(tableAfter('import-table').map(([[layer], allowed]) => [layer!, allowed]));
+/** Package (a name, or a prefix ending in `…`) → the only layers that may import it. */
+const PACKAGE_LAYERS = tableAfter('package-table').flatMap(([names, layers]) => names.map((n) => [n, layers] as const));
+const packageMatches = (name: string, spec: string) =>
+  name.endsWith('…') ? spec.startsWith(name.slice(0, -1)) : spec === name || spec.startsWith(`${name}/`);
+
+describe('architecture (CONTRIBUTING.md#layers)', () => {
+  it('the import table has one row for each folder and top-level file of src/, and no other', () => {
+    const layers = [...new Set(files.map((f) => layerOf(rel(f))))].sort();
+    expect([...MAY_IMPORT.keys()].sort()).toEqual(layers);
+    for (const allowed of MAY_IMPORT.values())
+      for (const layer of allowed) if (layer !== '*') expect(layers, `${layer} in the table`).toContain(layer);
+  });
+
+  it('the import table has no cycle: the layers stay a hierarchy', () => {
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const cycles: string[] = [];
+    const visit = (layer: string, path: string[]) => {
+      if (done.has(layer)) return;
+      if (visiting.has(layer)) return void cycles.push([...path, layer].join(' → '));
+      visiting.add(layer);
+      for (const next of MAY_IMPORT.get(layer) ?? []) if (next !== '*') visit(next, [...path, layer]);
+      visiting.delete(layer);
+      done.add(layer);
+    };
+    for (const layer of MAY_IMPORT.keys()) visit(layer, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('every import between layers is one the import table allows', () => {
     const bad: string[] = [];
-    for (const file of files.filter((f) => rel(f).startsWith('domain/'))) {
+    for (const file of files) {
+      const from = layerOf(rel(file));
+      const allowed = MAY_IMPORT.get(from) ?? [];
       for (const spec of importsOf(file)) {
-        const folder = folderOf(file, spec);
-        const forbiddenPackage = folder === null && /^(hono|@hono\/|node:|lowdb|@faker-js\/faker)/.test(spec);
-        const forbiddenFolder = folder !== null && folder !== 'domain' && folder !== 'schemas';
-        if (forbiddenPackage || forbiddenFolder) bad.push(`${rel(file)} imports ${spec}`);
+        const to = targetLayer(file, spec);
+        if (to !== null && to !== from && !allowed.includes('*') && !allowed.includes(to))
+          bad.push(`${rel(file)} imports ${spec} (${from} may not import ${to})`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('packages of the package table are imported only by the layers it lists', () => {
+    const bad: string[] = [];
+    for (const file of files) {
+      const layer = layerOf(rel(file));
+      for (const spec of importsOf(file)) {
+        const rule = PACKAGE_LAYERS.find(([name]) => packageMatches(name, spec));
+        if (rule && !rule[1].includes(layer)) bad.push(`${rel(file)} imports ${spec}`);
       }
     }
     expect(bad).toEqual([]);
@@ -43,11 +104,18 @@ describe('architecture (design.md §4.2)', () => {
     const bad: string[] = [];
     for (const file of files.filter((f) => rel(f).startsWith('schemas/'))) {
       for (const spec of importsOf(file)) {
-        const folder = folderOf(file, spec);
-        if (folder === null ? spec !== 'zod' && !spec.startsWith('zod/') : folder !== 'schemas')
+        if (targetLayer(file, spec) === null && spec !== 'zod' && !spec.startsWith('zod/'))
           bad.push(`${rel(file)} imports ${spec}`);
       }
     }
+    expect(bad).toEqual([]);
+  });
+
+  it('an ApiError is made only by the factories of src/domain/errors.ts and error-messages.ts', () => {
+    const makers = ['domain/errors.ts', 'domain/error-messages.ts'];
+    const bad = files
+      .filter((f) => !makers.includes(rel(f)) && /\bnew ApiError\s*\(/.test(stripComments(readFileSync(f, 'utf8'))))
+      .map(rel);
     expect(bad).toEqual([]);
   });
 
@@ -67,8 +135,16 @@ describe('architecture (design.md §4.2)', () => {
     expect(bad).toEqual([]);
   });
 
-  it('the checks see the files they check', () => {
+  it('the checks see the files and the tables they check', () => {
     expect(files.some((f) => rel(f) === 'domain/notifications.ts')).toBe(true);
-    expect(importsOf(join(SRC, 'domain', 'notifications.ts'))).toContain('./variables.js');
+    const notifications = join(SRC, 'domain', 'notifications.ts');
+    expect(importsOf(notifications)).toContain('./variables.js');
+    expect(targetLayer(notifications, '../schemas/records.js')).toBe('schemas/');
+    expect(targetLayer(join(SRC, 'app.ts'), './emulator.js')).toBe('emulator.ts');
+    expect(MAY_IMPORT.get('domain/')).toEqual(['schemas/']);
+    expect(PACKAGE_LAYERS.some(([name, layers]) => name === 'hono' && layers.includes('http/'))).toBe(true);
+    expect(packageMatches('node:…', 'node:fs')).toBe(true);
+    expect(packageMatches('hono', 'hono/body-limit')).toBe(true);
+    expect(packageMatches('hono', 'honolulu')).toBe(false);
   });
 });

@@ -294,6 +294,9 @@ export function loadAppsFile(fixturesDir: string): AppConfig[] {
   return parsed.data;
 }
 
+/** How long after one watch fires the other may still ask for the same reload. */
+const COALESCE_MS = 50;
+
 /**
  * Watches the fixtures folder with one watcher on it and one on templates/: `reloadFixtures`
  * (debounced) after a change under templates/ or in the folder (channels.json), and
@@ -306,17 +309,26 @@ export function watchFixtures(
   reloadApps: (() => void) | undefined,
   options: WatchOptions = {},
 ): () => void {
-  const stopTemplates = watchDirectory(join(fixturesDir, 'templates'), reloadFixtures, options);
-  const stopFolder = watchDirectory(
-    fixturesDir,
-    () => {
-      // Which file changed is not told reliably on every platform: both reloads are cheap.
+  // One change can reach both watches (`pull` renames a new templates/ into the folder): the
+  // reloads they ask for within COALESCE_MS are done, and reported, once.
+  let timer: NodeJS.Timeout | undefined;
+  let appsToo = false;
+  const reload = (folder: boolean) => {
+    appsToo ||= folder;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const apps = appsToo;
+      appsToo = false;
       reloadFixtures();
-      reloadApps?.();
-    },
-    options,
-  );
+      // Which file of the folder changed is not told reliably on every platform: apps.json is cheap to read.
+      if (apps) reloadApps?.();
+    }, COALESCE_MS);
+    timer.unref();
+  };
+  const stopTemplates = watchDirectory(join(fixturesDir, 'templates'), () => reload(false), options);
+  const stopFolder = watchDirectory(fixturesDir, () => reload(true), options);
   return () => {
+    clearTimeout(timer);
     stopTemplates();
     stopFolder();
   };

@@ -18,6 +18,7 @@ import type {
   ScenarioInfo,
   ScenarioList,
 } from './types.js';
+import { appClient } from './for-app.js';
 
 export type * from './types.js';
 
@@ -86,7 +87,7 @@ export function createClient(options: ClientOptions): EmulatorClient {
     (await request(method, path, body)).body as T;
   const seg = encodeURIComponent;
 
-  return {
+  const client: EmulatorClient = {
     url: base,
     health: () => get<Health>('/__health'),
     deliveries: (query = {}) => get<ListResult<Delivery>>(`/__inspect/deliveries${queryString(query)}`),
@@ -138,5 +139,7 @@ export function createClient(options: ClientOptions): EmulatorClient {
       set: (instant) => send<ClockState>('POST', '/__clock', { now: toIso(instant) }),
       real: () => send<ClockState>('POST', '/__clock', { mode: 'real' }),
     },
+    forApp: (appId) => appClient(appId, { get, send, queryString, client }),
   };
+  return client;
 }

@@ -138,10 +138,64 @@ export interface EmulatorClient {
     reset(): Promise<ScenarioCounters>;
     remove(name: string): Promise<{ deleted: string; active: string[] }>;
   };
-  clock: {
-    get(): Promise<ClockState>;
-    advance(ms: number): Promise<ClockState>;
-    set(instant: Instant): Promise<ClockState>;
-    real(): Promise<ClockState>;
+  clock: ClockControl;
+  /**
+   * The same control plane scoped to one app (docs/reference.md#apps-as-namespaces): its own
+   * clock, its own scenario set and counters, its records, and a reset of it alone.
+   */
+  forApp(appId: string): AppClient;
+}
+
+/** POST/GET /__clock, of the shared clock or (AppClient) of one app's. */
+export interface ClockControl {
+  get(): Promise<ClockState>;
+  advance(ms: number): Promise<ClockState>;
+  set(instant: Instant): Promise<ClockState>;
+  real(): Promise<ClockState>;
+}
+
+/** A query of the client scoped to an app: every field but `appId`. */
+type AppQuery<Q> = Omit<Q, 'appId'>;
+
+/** createClient(…).forApp(appId): everything here reads or changes that app only. */
+export interface AppClient {
+  readonly appId: string;
+  /** The app's clock: the shared one until the first move gives it its own (`?appId=` on /__clock). */
+  clock: ClockControl & {
+    /** DELETE /__clock?appId=: back to the shared clock. */
+    useShared(): Promise<ClockState>;
   };
+  scenarios: {
+    /** The set that applies to the app, its counters and `scope` ("app" or "global"). */
+    list(): Promise<ScenarioList>;
+    get(name: string): Promise<ScenarioDetail>;
+    /** PUT /__scenarios/active?appId=: the app's own set, which alone then applies to it. */
+    activate(names: string[]): Promise<ActiveScenarios>;
+    /** DELETE /__scenarios/active?appId=: back to the global set. */
+    useGlobal(): Promise<ActiveScenarios>;
+    /** POST /__scenarios/reset?appId=: the app's counters (own set and header) restored. */
+    reset(): Promise<ScenarioCounters>;
+  };
+  /** POST /__reset?appId=: the app's records, runtime resources, own clock, own set and counters. */
+  reset(): Promise<void>;
+  /** DELETE /__inspect?appId=: the app's recorded traffic only. */
+  clear(): Promise<void>;
+  deliveries(query?: AppQuery<DeliveryQuery>): Promise<ListResult<Delivery>>;
+  /** Long-polls until `count` of the app's deliveries match; rejects with how many matched on timeout. */
+  waitFor(query: AppQuery<DeliveryQuery>, options: WaitOptions): Promise<ListResult<Delivery>>;
+  notifications(query?: AppQuery<NotificationQuery>): Promise<ListResult<NotificationRecord>>;
+  requests(query?: AppQuery<RequestQuery>): Promise<ListResult<JournalEntry>>;
+  campaigns(query?: AppQuery<CampaignQuery>): Promise<ListResult<Campaign>>;
+  /** GET /__inspect/campaigns/{id}?appId=: rejects with 404 when the campaign is another app's. */
+  campaign(id: string): Promise<Campaign>;
+  campaignRecipients(id: string, query?: RecipientQuery): Promise<ListResult<Recipient>>;
+  /** GET /__inspect/requests/{id}?appId=: rejects with 404 when the entry is another app's. */
+  request(id: string): Promise<JournalEntry>;
+}
+
+/** PUT and DELETE /__scenarios/active. */
+export interface ActiveScenarios {
+  active: string[];
+  appId?: string;
+  scope?: 'app' | 'global';
 }

@@ -6,7 +6,7 @@
 import type { AnalyticsEvent, ChannelAnalyticsQuery, RecordEventBody } from '../schemas/analytics.js';
 import { CHANNEL_TYPES } from '../schemas/channels.js';
 import { badRequest, notFound } from './errors.js';
-import type { ChannelCatalog, Clock, Ids, Store, TemplateCatalog } from './ports.js';
+import type { ChannelCatalog, AppClockSource, Ids, Store, TemplateCatalog } from './ports.js';
 import { engagementRows, type EngagementRow } from './analytics-facts.js';
 
 const ALL = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
@@ -44,7 +44,7 @@ export interface AnalyticsServiceDeps {
   store: Store;
   templates: TemplateCatalog;
   channels: ChannelCatalog;
-  clock: Clock;
+  clocks: AppClockSource;
   ids: Ids;
 }
 
@@ -90,7 +90,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         id: `evt_${deps.ids.objectId()}`,
         appId,
         ...body,
-        createdAt: deps.clock.nowIso(),
+        createdAt: deps.clocks.clockFor(appId).nowIso(),
       };
       deps.store.addAnalyticsEvent(event);
       return { success: true, eventId: event.id };
@@ -98,7 +98,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     user(appId: string, userId: string): UserInsights {
       const deliveries = deps.store.queryDeliveries({ appId, userId }, ALL).items;
-      const events = deps.store.listAnalyticsEvents(appId).filter((e) => e.userId === userId);
+      const events = deps.store.listUserAnalyticsEvents(appId, userId);
       const rows = engagementRows(deliveries, events).sort((a, b) =>
         a.firstAt < b.firstAt ? 1 : a.firstAt > b.firstAt ? -1 : 0,
       );

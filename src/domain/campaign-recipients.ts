@@ -8,6 +8,7 @@ import { assertDraft, findOwnedCampaign } from './campaign-status.js';
 import { distinctStrings } from './distinct-strings.js';
 import { createRecipientsCsvReader, type CsvRowError, type CsvRowSink } from './csv.js';
 import { ApiError } from './errors.js';
+import { campaignTemplateGone, uploadStepFailed } from './error-messages.js';
 import type { CampaignDeps, Page } from './ports.js';
 
 /** docs/reference.md#upload-recipients-csv: the response lists at most this many row errors. */
@@ -25,25 +26,12 @@ export interface UploadResult {
 /** Anything but an ApiError while parsing or storing is the spec's ERR_OPERATION_FAILED. */
 function asOperationFailed(step: string, error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  return new ApiError(
-    'ERR_OPERATION_FAILED',
-    `${step} failed: ${(error as Error)?.message ?? String(error)}. Nothing was added; retry the upload.`,
-  );
+  return uploadStepFailed(step, error);
 }
 
 function campaignTemplate(deps: CampaignDeps, campaign: Campaign): Template {
   const template = deps.templates.findById(campaign.appId, campaign.templateId);
-  if (!template) {
-    throw new ApiError(
-      'ERR_NOT_FOUND',
-      `Campaign ${campaign.id} uses template ${campaign.templateId}, which no longer exists; its CSV columns ` +
-        `cannot be checked.`,
-      {
-        message: 'The template was not found.',
-        details: { templateId: `template ${campaign.templateId} no longer exists` },
-      },
-    );
-  }
+  if (!template) throw campaignTemplateGone(campaign);
   return template;
 }
 
@@ -104,7 +92,7 @@ export function createRecipientService(deps: CampaignDeps) {
     addRecipients(appId: string, campaignId: string, userIds: string[]): { added: number; total: number } {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'adding recipients');
-      const at = deps.clock.nowIso();
+      const at = deps.clocks.clockFor(appId).nowIso();
       const fresh = distinctStrings(userIds).filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
       const total = addAll(
         campaign,
@@ -123,7 +111,7 @@ export function createRecipientService(deps: CampaignDeps) {
       const campaign = findOwnedCampaign(deps, appId, campaignId);
       assertDraft(campaign, 'a CSV upload');
       const template = campaignTemplate(deps, campaign);
-      const at = deps.clock.nowIso();
+      const at = deps.clocks.clockFor(appId).nowIso();
       // A user already on the campaign, or earlier in the file, skips the row.
       const seen = new Set<string>();
       const storedBefore = deps.store.recipients(campaign.id).length;

@@ -4,7 +4,8 @@
  * app's campaign is a 404) and the one function that changes a campaign's status (docs/reference.md#send-a-campaign).
  */
 import type { Campaign, CampaignStatus, RecipientStatus } from '../schemas/records.js';
-import { ApiError, badRequest, notFound } from './errors.js';
+import { badRequest, notFound } from './errors.js';
+import { statusChangeRefused } from './error-messages.js';
 import type { CampaignDeps } from './ports.js';
 
 /** draft → scheduled → sending → sent | failed; draft → sending directly when sent now. */
@@ -40,15 +41,7 @@ export function canTransition<M extends Machine>(machine: M, from: StatusOf<M>, 
 export function assertCampaignStatusChange<M extends Machine>(machine: M, from: StatusOf<M>, to: StatusOf<M>): void {
   if (canTransition(machine, from, to)) return;
   const allowed = (TABLES[machine] as Readonly<Record<string, readonly string[]>>)[from] ?? [];
-  throw new ApiError(
-    'ERR_BAD_REQUEST',
-    `A ${machine} in status "${from}" cannot become "${to}"; from "${from}" it can become: ` +
-      `${allowed.length ? allowed.join(', ') : 'nothing (final state)'}.`,
-    {
-      message: `The ${machine} is not in a state that allows this operation.`,
-      details: { status: `is "${from}"` },
-    },
-  );
+  throw statusChangeRefused(machine, from, to, allowed);
 }
 
 /**
@@ -79,7 +72,11 @@ export function changeCampaignStatus(
   patch: Partial<Campaign> = {},
 ): Campaign {
   assertCampaignStatusChange('campaign', campaign.status, to);
-  const next = deps.store.updateCampaign(campaign.id, { ...patch, status: to, updatedAt: deps.clock.nowIso() });
+  const next = deps.store.updateCampaign(campaign.id, {
+    ...patch,
+    status: to,
+    updatedAt: deps.clocks.clockFor(campaign.appId).nowIso(),
+  });
   deps.events.emit({ type: 'campaign', campaign: next });
   return next;
 }

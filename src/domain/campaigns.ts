@@ -9,16 +9,19 @@ import { slicePage } from '../schemas/paging.js';
 import { createCampaignRunner } from './campaign-runner.js';
 import { createRecipientService } from './campaign-recipients.js';
 import { assertDraft, changeCampaignStatus, findOwnedCampaign } from './campaign-status.js';
-import { badRequest, notFoundInAnyApp, templateNotFound } from './errors.js';
+import { badRequest, notFound } from './errors.js';
+import { templateNotFound } from './error-messages.js';
 import { assertApproved } from './notifications.js';
 import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './ports.js';
 
 /** List/get answer: the record plus the real service's enrichment (docs/fidelity.md#campaigns). */
 export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
 
-function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string): Campaign {
+/** Any app's campaign, or (with `appId`) only that app's: another app's is not found. */
+function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string, appId: string | undefined): Campaign {
   const campaign = deps.store.getCampaign(id);
-  if (!campaign) throw notFoundInAnyApp('campaign', id);
+  if (!campaign) throw notFound('campaign', id, { inAnyApp: true });
+  if (appId !== undefined && campaign.appId !== appId) throw notFound('campaign', id, { hint: `(app "${appId}")` });
   return campaign;
 }
 
@@ -38,11 +41,18 @@ export function createCampaignService(deps: CampaignDeps) {
   const runner = createCampaignRunner(deps);
   const recipients = createRecipientService(deps);
   const timers = new Map<string, () => void>();
+  const cancelScheduled = (appId?: string): void => {
+    for (const [id, cancel] of [...timers]) {
+      if (appId !== undefined && deps.store.getCampaign(id)?.appId !== appId) continue;
+      cancel();
+      timers.delete(id);
+    }
+  };
 
   /** Starts the campaign when the clock reaches scheduledAt (a real timer, or a manual advance). */
   function arm(campaign: Campaign, faults: DeliveryFaultPolicy): void {
     timers.get(campaign.id)?.();
-    const cancel = deps.clock.schedule(Date.parse(campaign.scheduledAt ?? ''), () => {
+    const cancel = deps.clocks.clockFor(campaign.appId).schedule(Date.parse(campaign.scheduledAt ?? ''), () => {
       timers.delete(campaign.id);
       const current = deps.store.getCampaign(campaign.id);
       if (current?.status === 'scheduled') runner.start(current, faults);
@@ -78,7 +88,7 @@ export function createCampaignService(deps: CampaignDeps) {
       const template = deps.templates.find(appId, body.templateId);
       if (!template) throw templateNotFound(body.templateId, deps.templates.origin);
       assertApproved(template);
-      const at = deps.clock.nowIso();
+      const at = deps.clocks.clockFor(appId).nowIso();
       const campaign: Campaign = {
         id: deps.ids.objectId(),
         appId,
@@ -111,7 +121,7 @@ export function createCampaignService(deps: CampaignDeps) {
     update(appId: string, id: string, body: UpdateCampaignBody): Campaign {
       const campaign = findOwnedCampaign(deps, appId, id);
       assertDraft(campaign, 'an update');
-      const patch: Partial<Campaign> = { updatedAt: deps.clock.nowIso() };
+      const patch: Partial<Campaign> = { updatedAt: deps.clocks.clockFor(appId).nowIso() };
       if (body.name !== undefined) patch.name = body.name;
       if (body.tag !== undefined) patch.tag = body.tag;
       if (body.deliveryMode !== undefined) patch.deliveryMode = body.deliveryMode;
@@ -129,9 +139,10 @@ export function createCampaignService(deps: CampaignDeps) {
       } else {
         // The schema takes four-digit years and real days only, so every scheduledAt is an instant a Date holds.
         const at = Date.parse(body.scheduledAt);
-        if (at <= deps.clock.now()) {
+        const clock = deps.clocks.clockFor(appId);
+        if (at <= clock.now()) {
           throw badRequest(
-            `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${deps.clock.nowIso()}); omit ` +
+            `scheduledAt ${body.scheduledAt} is not in the future (emulator clock: ${clock.nowIso()}); omit ` +
               `it to send now.`,
             {
               scheduledAt: 'must be in the future',
@@ -154,7 +165,10 @@ export function createCampaignService(deps: CampaignDeps) {
       for (const campaign of deps.store.listCampaigns({})) {
         if (campaign.status === 'sending') runner.resume(campaign, faults);
         // arm() fires a past-due time at once on a real clock; a manual clock would wait for the next move.
-        if (campaign.status === 'scheduled' && Date.parse(campaign.scheduledAt ?? '') <= deps.clock.now())
+        if (
+          campaign.status === 'scheduled' &&
+          Date.parse(campaign.scheduledAt ?? '') <= deps.clocks.clockFor(campaign.appId).now()
+        )
           startLater(campaign.id, faults);
         else if (campaign.status === 'scheduled') arm(campaign, faults);
       }
@@ -170,19 +184,22 @@ export function createCampaignService(deps: CampaignDeps) {
         if (page.order === 'desc') window.reverse();
         return { total: all.length, items: window.map((c) => toCampaignView(deps, c)) };
       },
-      get: (id: string): CampaignView => toCampaignView(deps, findCampaign(deps, id)),
-      recipients(id: string, filter: { status?: string }, page: Page) {
-        return deps.store.listRecipients(findCampaign(deps, id).id, filter, page);
+      get: (id: string, appId?: string): CampaignView => toCampaignView(deps, findCampaign(deps, id, appId)),
+      recipients(id: string, filter: { status?: string }, page: Page, appId?: string) {
+        return deps.store.listRecipients(findCampaign(deps, id, appId).id, filter, page);
       },
     },
 
     /** Cancels the start timers of scheduled campaigns (of one app when given): nothing of theirs is delivered. */
-    cancelScheduled(appId?: string): void {
-      for (const [id, cancel] of [...timers]) {
-        if (appId !== undefined && deps.store.getCampaign(id)?.appId !== appId) continue;
-        cancel();
-        timers.delete(id);
-      }
+    cancelScheduled,
+
+    /**
+     * Scheduled starts and running sends (of one app when given) stop: the state they belong
+     * to is being replaced (an imported trace), and restore() picks up the new one's.
+     */
+    stopAll(appId?: string): void {
+      cancelScheduled(appId);
+      runner.halt(appId);
     },
 
     close(): void {

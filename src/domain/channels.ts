@@ -11,7 +11,7 @@ import {
   type UpdateChannelBody,
 } from '../schemas/channels.js';
 import { badRequest, notFound, type ErrorDetails } from './errors.js';
-import type { ChannelCatalog, Clock, Ids, Store } from './ports.js';
+import type { ChannelCatalog, AppClockSource, Ids, Store } from './ports.js';
 import { slugFromName } from './slug.js';
 
 /** Research §2.2 availability: −1 unlimited, 0 needs a sales-provisioned plan. */
@@ -35,7 +35,7 @@ export interface ChannelAvailability {
 export interface ChannelServiceDeps {
   store: Store;
   channels: ChannelCatalog;
-  clock: Clock;
+  clocks: AppClockSource;
   ids: Ids;
 }
 
@@ -77,7 +77,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         );
       }
       assertWithinLimit(appId, body.type);
-      const now = deps.clock.nowIso();
+      const now = deps.clocks.clockFor(appId).nowIso();
       const channel: Channel = { id: deps.ids.objectId(), appId, key, ...body, createdAt: now, updatedAt: now };
       deps.store.putChannel(channel);
       return channel;
@@ -102,7 +102,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         enabled: body.enabled ?? current.enabled,
         templateType: body.templateType ?? current.templateType,
         config: body.config ?? current.config,
-        updatedAt: deps.clock.nowIso(),
+        updatedAt: deps.clocks.clockFor(appId).nowIso(),
       };
       // On a fixture channel this stores the app's own copy (same id and key), which wins over it.
       deps.store.putChannel(next);

@@ -3,7 +3,8 @@
  * spec's rules and the template's variableSchema, and precomputes column → variable mapping.
  */
 import type { Template, VariableSchemaEntry } from '../schemas/records.js';
-import { ApiError, type ErrorDetails } from './errors.js';
+import type { ErrorDetails } from './errors.js';
+import { csvFileError } from './error-messages.js';
 
 /** The spec's column-name charset: letters, digits, underscores, hyphens. */
 const COLUMN_NAME = /^[A-Za-z0-9_-]+$/;
@@ -25,14 +26,6 @@ export interface ColumnPlan {
   idName: string;
   width: number;
   variables: VariableColumn[];
-}
-
-/** A file-level refusal: nothing from the file is used (docs/reference.md#upload-recipients-csv). */
-export function csvFileError(devMessage: string, details?: ErrorDetails): ApiError {
-  return new ApiError('ERR_BAD_REQUEST', devMessage, {
-    message: 'The CSV file is invalid.',
-    ...(details ? { details } : {}),
-  });
 }
 
 /** Maps header cells to the id column and template variables; throws listing every problem. */

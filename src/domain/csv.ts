@@ -4,7 +4,8 @@
  */
 import Papa from 'papaparse';
 import type { Template } from '../schemas/records.js';
-import { csvFileError, planColumns } from './csv-header.js';
+import { planColumns } from './csv-header.js';
+import { csvFileError } from './error-messages.js';
 import { createRowReader, type CsvRowError, type CsvRowSink, type RowReader } from './csv-rows.js';
 import type { ErrorDetails } from './errors.js';
 

@@ -6,6 +6,7 @@
  */
 import type { Delivery, Template } from '../schemas/records.js';
 import type {
+  ChannelCatalog,
   DeliveryBatch,
   DeliveryFailureMark,
   DeliveryFaultPolicy,
@@ -15,6 +16,7 @@ import type {
   SharedDeliveryFields,
   StoredDeliveries,
 } from './ports.js';
+import { channelIdsOf } from './template-view.js';
 import { compileContent } from './variables.js';
 
 export interface DeliveryContext {
@@ -82,23 +84,31 @@ export function createContentCompiler(): ContentCompiler {
   };
 }
 
-const NO_CHANNEL_REASON = 'every channel of the template is disabled for this app';
+const NO_CHANNEL_REASON = 'no channel linked to the template is enabled in this app';
 const TEMPLATE_WITHOUT_CHANNELS = 'the template has no channels: give it channelIds (or content per channel type)';
 
 /**
- * The template's channel types minus those the app has switched off (real docs: "notifications
- * skip disabled channels"). A type the app has no channel record for stays, so fixture-only
- * setups deliver as declared. Returns the template's own array when nothing is skipped.
+ * The template's channel types a send goes out on, decided by the template's own linked
+ * channels (real docs: delivery goes through the linked channels and skips disabled ones): a
+ * type is kept when one of its linked channels is enabled. A type the app has no channel record
+ * of at all stays, so fixture-only setups deliver as declared; a type whose channels in the app
+ * are all unlinked from the template is left out. Returns the template's own array when nothing
+ * is skipped.
  */
-export function deliveredChannels(
-  template: Template,
-  appChannels: readonly { type: string; enabled: boolean }[],
-): string[] {
-  const switchedOff = (type: string) => {
-    const ofType = appChannels.filter((c) => c.type === type);
-    return ofType.length > 0 && ofType.every((c) => !c.enabled);
+export function deliveredChannels(channels: ChannelCatalog, appId: string, template: Template): string[] {
+  const appChannels = channels.list(appId);
+  if (appChannels.length === 0) return template.channels;
+  const linked = new Set(channelIdsOf(channels, appId, template));
+  const delivers = (type: string) => {
+    let ofType = false;
+    for (const ch of appChannels) {
+      if (ch.type !== type) continue;
+      if (linked.has(ch.id) && ch.enabled) return true;
+      ofType = true;
+    }
+    return !ofType;
   };
-  const kept = template.channels.filter((type) => !switchedOff(type));
+  const kept = template.channels.filter(delivers);
   return kept.length === template.channels.length ? template.channels : kept;
 }
 

@@ -1,11 +1,15 @@
 /**
  * The one error type of the emulated API. Its HTTP status is looked up from the
  * contract's code table (docs/reference.md#errors), so a code can never leave with the wrong status.
+ * Each refusal has a factory: `badRequest` and `notFound` here for a field or a record, the
+ * named ones (their words included) in error-messages.ts; `new ApiError(` appears nowhere else.
  */
 
 export const ERROR_STATUS = {
   ERR_BAD_REQUEST: 400,
   ERR_UNAUTHORIZED: 401,
+  /** The emulator's own: the control plane refusing another host or origin (its real service answers no 403 code). */
+  ERR_FORBIDDEN: 403,
   ERR_NOT_FOUND: 404,
   ERR_TEMPLATE_NOT_APPROVED: 400,
   ERR_INVALID_VARIABLES: 400,
@@ -23,6 +27,7 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   ERR_BAD_REQUEST: 'The request is invalid.',
   ERR_UNAUTHORIZED: 'Authentication failed: check the appid and apikey headers.',
+  ERR_FORBIDDEN: 'This host or origin may not use the control plane.',
   ERR_NOT_FOUND: 'The requested resource was not found.',
   ERR_TEMPLATE_NOT_APPROVED: 'The template is not approved for sending.',
   ERR_INVALID_VARIABLES: 'The template variables are missing or invalid.',
@@ -70,27 +75,31 @@ export const badRequest = (devMessage: string, details?: ErrorDetails): ApiError
   new ApiError('ERR_BAD_REQUEST', devMessage, { details });
 
 /**
- * `by`: what the reference may be, in the words ("id" for campaigns; "id or key" where keys
- * name things too); `hint`: a sentence after the message.
+ * The one 404 for a record looked up by reference. `by`: what the reference may be, in the
+ * words ("id" for campaigns; "id or key" where keys name things too); `field`: the body or
+ * query field that gave it (named in the message and the details); `inAnyApp`: for the
+ * control plane, which reads every app's records; `hint`: a sentence after the message.
+ * Other 404s have names in error-messages.ts.
  */
 export const notFound = (
   what: string,
   id: string,
-  { by = 'id', hint }: { by?: 'id' | 'id or key'; hint?: string } = {},
+  {
+    by = 'id',
+    field,
+    inAnyApp = false,
+    hint,
+  }: { by?: 'id' | 'id or key' | 'id or slug'; field?: string; inAnyApp?: boolean; hint?: string } = {},
 ): ApiError =>
-  new ApiError('ERR_NOT_FOUND', `No ${what} with ${by} "${id}" exists for this app.${hint ? ` ${hint}` : ''}`, {
-    message: `The ${what} was not found.`,
-  });
-
-/** For the control plane, which reads every app's records. */
-export const notFoundInAnyApp = (what: string, id: string): ApiError =>
-  new ApiError('ERR_NOT_FOUND', `No ${what} with id "${id}" exists (in any app).`, {
-    message: `The ${what} was not found.`,
-  });
-
-/** A missing template's 404 says where the shared templates were read from (an empty or wrong fixtures folder). */
-export const templateNotFound = (ref: string, origin: string | undefined): ApiError =>
-  notFound('template', ref, { by: 'id or key', hint: origin ? `Shared templates: ${origin}.` : undefined });
+  new ApiError(
+    'ERR_NOT_FOUND',
+    `No ${what} with ${by} "${id}" exists ${inAnyApp ? '(in any app)' : 'for this app'}` +
+      `${field ? ` (${field})` : ''}.${hint ? ` ${hint}` : ''}`,
+    {
+      message: `The ${what} was not found.`,
+      ...(field ? { details: { [field]: `no ${what} "${id}" in this app` } } : {}),
+    },
+  );
 
 /** Startup problems (bad flag, fixture, scenario file): every problem listed, file and field named. */
 export class ConfigError extends Error {

@@ -5,7 +5,14 @@
  */
 import type { SendNotificationBody } from '../schemas/notifications.js';
 import type { Notification, Template } from '../schemas/records.js';
-import { ApiError, badRequest, templateNotFound, type ErrorDetails } from './errors.js';
+import { badRequest, type ErrorDetails } from './errors.js';
+import {
+  invalidMode,
+  invalidVariables,
+  targetLimitExceeded,
+  templateNotApproved,
+  templateNotFound,
+} from './error-messages.js';
 import type { DeliveryFaultPolicy, PerUser, SendDeps } from './ports.js';
 import { createContentCompiler, createDeliveryBatch, deliveredChannels, emitDeliveries } from './deliveries.js';
 import { declaredKeys, variablesChecker } from './variables.js';
@@ -19,37 +26,16 @@ type Mode = keyof typeof TARGET_LIMITS;
 type Variables = Record<string, unknown>;
 
 export function assertMode(mode: string): asserts mode is Mode {
-  if (mode !== 'realtime' && mode !== 'batch') {
-    throw new ApiError('ERR_INVALID_MODE', `"mode" is "${mode}"; it must be "realtime" or "batch".`, {
-      details: { mode: 'must be "realtime" or "batch"' },
-    });
-  }
+  if (mode !== 'realtime' && mode !== 'batch') throw invalidMode(mode);
 }
 
 function assertTargetCount(mode: Mode, count: number): void {
   const limit = TARGET_LIMITS[mode];
-  if (count > limit) {
-    throw new ApiError(
-      'ERR_TARGET_LIMIT_EXCEEDED',
-      `${count} targets given; ${mode} mode allows at most ${limit}.` +
-        (mode === 'realtime'
-          ? ' Use mode "batch" for several users.'
-          : ' Use a campaign with a CSV upload for larger audiences.'),
-      { details: { targets: `at most ${limit} in ${mode} mode, got ${count}` } },
-    );
-  }
+  if (count > limit) throw targetLimitExceeded(mode, count, limit);
 }
 
 export function assertApproved(template: Template): void {
-  if (template.status !== 'approved') {
-    throw new ApiError(
-      'ERR_TEMPLATE_NOT_APPROVED',
-      `Template "${template.key}" is "${template.status}"; only approved templates can be sent.`,
-      {
-        details: { template: `status is "${template.status}"` },
-      },
-    );
-  }
+  if (template.status !== 'approved') throw templateNotApproved(template);
 }
 
 function findTemplate(deps: SendDeps, appId: string, ref: SendNotificationBody['template']): Template {
@@ -122,17 +108,7 @@ function resolveVariables(
     details = check(variables, 'template.variables') ?? {};
     resolved = { all: variables };
   }
-  const problems = Object.keys(details);
-  if (problems.length > 0) {
-    throw new ApiError(
-      'ERR_INVALID_VARIABLES',
-      `${problems.length} variable problem(s) for template "${template.key}": ${problems
-        .slice(0, 5)
-        .map((k) => `${k} ${details[k]}`)
-        .join('; ')}`,
-      { details },
-    );
-  }
+  if (Object.keys(details).length > 0) throw invalidVariables(template.key, details);
   return resolved;
 }
 
@@ -149,8 +125,8 @@ export function createNotificationService(deps: SendDeps) {
       const targets = distinctStrings(body.targets);
       const variables = resolveVariables(template, mode, body.template.variables ?? {}, targets);
 
-      const createdAt = deps.clock.nowIso();
-      const channels = deliveredChannels(template, deps.channels.list(appId));
+      const createdAt = deps.clocks.clockFor(appId).nowIso();
+      const channels = deliveredChannels(deps.channels, appId, template);
       const notification: Notification = {
         notificationId: deps.ids.notificationId(),
         templateKey: template.key,

@@ -12,6 +12,7 @@ export * from './ports/campaigns.js';
 export * from './ports/journal.js';
 export * from './ports/resources.js';
 export * from './ports/analytics.js';
+export * from './ports/app-states.js';
 export * from './ports/store.js';
 export * from './ports/catalogs.js';
 export * from './ports/events.js';

@@ -17,15 +17,16 @@ import type {
   TemplateChannelRecord,
   UpdateTemplateChannelBody,
 } from '../schemas/template-channels.js';
-import { ApiError, badRequest } from './errors.js';
-import type { ChannelCatalog, Clock, ListResult, Store, TemplateCatalog } from './ports.js';
+import { badRequest, notFound } from './errors.js';
+import { templateChannelRowMissing } from './error-messages.js';
+import type { AppClockSource, ChannelCatalog, ListResult, Store, TemplateCatalog } from './ports.js';
 import { channelIdsOf } from './template-view.js';
 
 export interface TemplateChannelServiceDeps {
   store: Store;
   templates: TemplateCatalog;
   channels: ChannelCatalog;
-  clock: Clock;
+  clocks: AppClockSource;
 }
 
 const toRow = (r: TemplateChannelRecord): TemplateChannel => ({
@@ -50,8 +51,9 @@ function linkedChannels(channels: ChannelCatalog, appId: string, template: Templ
 
 /**
  * Channel type → the content a send renders for it from rows (the app's, else the fixture
- * file's): the first linked channel of that type with a row, enabled channels first, in
- * the template's channel order. Types without a row are absent: the template's `content`
+ * file's): the first enabled linked channel of that type with a row, in the template's
+ * channel order. A disabled channel's row is never sent (its type may still go out through
+ * another linked channel). Types without a row are absent: the template's `content`
  * applies to them. Asked on every send, so the common case (no rows) returns at once.
  */
 export function rowContentByType(
@@ -63,7 +65,7 @@ export function rowContentByType(
   const stored = store.listTemplateChannels(appId, template.id);
   const fixtureRows = template.rows ?? [];
   if (stored.length === 0 && fixtureRows.length === 0) return NO_CONTENT;
-  const linked = linkedChannels(channels, appId, template).sort((a, b) => Number(b.enabled) - Number(a.enabled));
+  const linked = linkedChannels(channels, appId, template).filter((ch) => ch.enabled);
   const byType = new Map<string, Record<string, unknown>>();
   for (const channel of linked) {
     if (byType.has(channel.type)) continue;
@@ -76,21 +78,13 @@ export function rowContentByType(
 export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
   function findTemplate(appId: string, ref: string, field: string): Template {
     const template = deps.templates.find(appId, ref);
-    if (!template)
-      throw new ApiError('ERR_NOT_FOUND', `No template with id or slug "${ref}" exists for this app (${field}).`, {
-        message: 'The template was not found.',
-        details: { [field]: `no template "${ref}" in this app` },
-      });
+    if (!template) throw notFound('template', ref, { by: 'id or slug', field });
     return template;
   }
 
   function findChannel(appId: string, ref: string, field: string): Channel {
     const channel = deps.channels.find(appId, ref);
-    if (!channel)
-      throw new ApiError('ERR_NOT_FOUND', `No channel with id or key "${ref}" exists for this app (${field}).`, {
-        message: 'The channel was not found.',
-        details: { [field]: `no channel "${ref}" in this app` },
-      });
+    if (!channel) throw notFound('channel', ref, { by: 'id or key', field });
     return channel;
   }
 
@@ -124,15 +118,6 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
     return deps.store.getTemplateChannel(appId, template.id, channel.id) ?? derivedRow(appId, template, channel);
   }
 
-  function missingRow(template: Template, channel: Channel): ApiError {
-    return new ApiError(
-      'ERR_NOT_FOUND',
-      `Template "${template.key}" (${template.id}) has no row for channel "${channel.key}" (${channel.id}) in this ` +
-        `app; create it with POST /api/template-channels.`,
-      { message: 'The template-channel row was not found.' },
-    );
-  }
-
   return {
     list(appId: string, templateRef: string, page: PageWindow): ListResult<TemplateChannel> {
       const template = findTemplate(appId, templateRef, 'templateId');
@@ -144,7 +129,7 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
       const template = findTemplate(appId, templateRef, 'templateId');
       const channel = findChannel(appId, channelRef, 'channelId');
       const row = rowOf(appId, template, channel);
-      if (!row) throw missingRow(template, channel);
+      if (!row) throw templateChannelRowMissing(template, channel);
       return toRow(row);
     },
 
@@ -172,7 +157,7 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
           { channelId: `a row for template ${template.id} and channel ${channel.id} already exists` },
         );
       }
-      const now = deps.clock.nowIso();
+      const now = deps.clocks.clockFor(appId).nowIso();
       const row: TemplateChannelRecord = {
         appId,
         templateId: template.id,
@@ -190,11 +175,15 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
       const template = findTemplate(appId, templateRef, 'templateId');
       const channel = findChannel(appId, channelRef, 'channelId');
       const current = rowOf(appId, template, channel);
-      if (!current) throw missingRow(template, channel);
+      if (!current) throw templateChannelRowMissing(template, channel);
       // A new record (never an in-place edit): deliveries already made keep the renderer of the
       // old content (they render when read), and the compiled-content cache, keyed by content
       // object, sees new content as new.
-      const next: TemplateChannelRecord = { ...current, content: body.content, updatedAt: deps.clock.nowIso() };
+      const next: TemplateChannelRecord = {
+        ...current,
+        content: body.content,
+        updatedAt: deps.clocks.clockFor(appId).nowIso(),
+      };
       deps.store.putTemplateChannel(next);
       return toRow(next);
     },

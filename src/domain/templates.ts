@@ -7,8 +7,9 @@
 import type { Template } from '../schemas/records.js';
 import type { CreateTemplateBody, UpdateTemplateBody } from '../schemas/templates.js';
 import { toVariableArray } from '../schemas/template-file.js';
-import { badRequest, templateNotFound, type ErrorDetails } from './errors.js';
-import type { ChannelCatalog, Clock, Ids, Store, TemplateCatalog } from './ports.js';
+import { badRequest, type ErrorDetails } from './errors.js';
+import { templateNotFound } from './error-messages.js';
+import type { ChannelCatalog, AppClockSource, Ids, Store, TemplateCatalog } from './ports.js';
 import { slugFromName } from './slug.js';
 import { channelIdsOf, extrasOf, toTemplateView, type RuntimeTemplate, type TemplateView } from './template-view.js';
 
@@ -29,7 +30,7 @@ export interface TemplateServiceDeps {
   store: Store;
   templates: TemplateCatalog;
   channels: ChannelCatalog;
-  clock: Clock;
+  clocks: AppClockSource;
   ids: Ids;
 }
 
@@ -109,7 +110,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       }
       const variableSchema = toVariableArray(body.variableSchema);
       const linked = resolveChannels(appId, body.channelIds);
-      const now = deps.clock.nowIso();
+      const now = deps.clocks.clockFor(appId).nowIso();
       const template: RuntimeTemplate = {
         id: deps.ids.objectId(),
         key,
@@ -157,7 +158,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
         // A shared fixture becomes this app's override copy (same id and key) [decided].
         appId,
         source: 'runtime',
-        updatedAt: deps.clock.nowIso(),
+        updatedAt: deps.clocks.clockFor(appId).nowIso(),
         channelIds,
         config: body.config ?? extras.config,
         availability: body.availability !== undefined ? body.availability : extras.availability,

@@ -2,7 +2,7 @@
  * 405 for a path the emulator has under other methods only. Decided in the not-found
  * handler, so only unmatched requests pay for it: hono's methodNotAllowed middleware does the
  * same lookup but wraps every request, the hot send path included, in one more layer
- * (CONTRIBUTING.md#where-the-speed-comes-from).
+ * (docs/performance.md#where-the-speed-comes-from).
  */
 import type { Hono } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';

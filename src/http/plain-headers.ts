@@ -2,7 +2,7 @@
  * Request headers without the cost of a Headers object. On a socket, @hono/node-server
  * builds a full Headers object the first time anything reads the Request's `headers`
  * (`c.req.header(name)` included): a measurable share of a send's cost
- * (CONTRIBUTING.md#where-the-speed-comes-from). Node has already parsed them into a plain
+ * (docs/performance.md#where-the-speed-comes-from). Node has already parsed them into a plain
  * object, so on a socket both helpers read that; in process (app.request) the Request is a
  * platform one whose Headers already exist.
  */

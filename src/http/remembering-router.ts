@@ -6,7 +6,7 @@
  * same place (`/channels/availability` beside `/channels/:id`, `/campaigns/upload` beside
  * `/campaigns/:id/recipients`), and the API has both. Hono's default router then falls back
  * to the TrieRouter, which splits the path, walks the tree and sorts the handlers on every
- * request: about a tenth of a realtime send's cost over HTTP (CONTRIBUTING.md#where-the-speed-comes-from).
+ * request: about a tenth of a realtime send's cost over HTTP (docs/performance.md#where-the-speed-comes-from).
  *
  * A match is the same every time for a given method and path, so remembering it changes
  * nothing but the cost. Matches with parameters (`/campaigns/:id`) are not remembered: their

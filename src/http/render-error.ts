@@ -5,6 +5,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../domain/errors.js';
+import { internalError, payloadTooLarge, routeNotFound, unreadableRequest } from '../domain/error-messages.js';
 import type { Logger } from '../platform/logger.js';
 import type { AppEnv } from './context.js';
 import { answer } from './answer.js';
@@ -37,21 +38,10 @@ export const onError =
  */
 export function asApiError(error: unknown, logger: Logger, where: string): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof HTTPException && error.status === 413)
-    return new ApiError('ERR_PAYLOAD_TOO_LARGE', 'The request body exceeds the configured limit.');
-  if (error instanceof HTTPException && error.status < 500)
-    return new ApiError('ERR_BAD_REQUEST', error.message || 'The request could not be read.');
+  if (error instanceof HTTPException && error.status === 413) return payloadTooLarge();
+  if (error instanceof HTTPException && error.status < 500) return unreadableRequest(error.message);
   logger.error(`unexpected error on ${where}: ${(error as Error).stack ?? String(error)}`);
-  return new ApiError(
-    'ERR_OPERATION_FAILED',
-    `Internal emulator error: ${(error as Error).message}. This is a bug in the emulator, not an injected fault.`,
-  );
+  return internalError(error);
 }
 
-export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
-  errorResponse(
-    c,
-    new ApiError('ERR_NOT_FOUND', `No route for ${c.req.method} ${c.req.path}.`, {
-      message: 'The requested resource was not found.',
-    }),
-  );
+export const onNotFound: NotFoundHandler<AppEnv> = (c) => errorResponse(c, routeNotFound(c.req.method, c.req.path));

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
-import { tooLarge } from './middleware/body-limit.js';
+import { payloadTooLarge } from '../domain/error-messages.js';
 
 const decoder = new TextDecoder();
 
@@ -31,7 +31,7 @@ export async function readBodyBytes(c: Context<AppEnv>, limit: number): Promise<
   if (body) {
     for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
       size += chunk.length;
-      if (size > limit) throw tooLarge(limit);
+      if (size > limit) throw payloadTooLarge(limit);
       chunks.push(chunk);
     }
   }

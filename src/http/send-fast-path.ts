@@ -83,10 +83,6 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
     if (length === undefined || header('transfer-encoding') !== undefined) return false;
     if (!(Number.parseInt(length, 10) <= bodyLimitBytes)) return false;
     if (header(SCENARIO_HEADER) !== undefined) return false;
-    // A send's deliveries are made before it is answered, so while no scenario is active
-    // no rule can touch them (idleScope).
-    const scope = scenarios.idleScope();
-    if (scope === undefined) return false;
     const contentType = header('content-type') ?? '';
     if (!isJsonContentType(contentType)) return false;
     let appId: string;
@@ -95,6 +91,10 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
     } catch {
       return false;
     }
+    // A send's deliveries are made before it is answered, so while no scenario is active for
+    // the app no rule can touch them (idleScope).
+    const scope = scenarios.idleScope(appId);
+    if (scope === undefined) return false;
 
     const started = realNow();
     const journal = (status: number, errorCode: string | null, request: string | null, response: string | null) =>

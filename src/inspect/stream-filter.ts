@@ -1,11 +1,11 @@
 /**
  * Which events a GET /__inspect/stream client receives: its query as one predicate. Deliveries
- * are tested by the store's own delivery matcher and requests by its journal predicate, so a
- * live list and the same list read page by page agree on what matches.
+ * and requests are tested by the predicates the store's lists use (domain/record-filters.ts), so
+ * a live list and the same list read page by page agree on what matches.
  */
 import type { EmulatorEvent } from '../domain/ports.js';
 import { STREAM_EVENT_TYPES, type StreamQuery } from '../schemas/control.js';
-import { deliveryMatcher, journalPredicate } from '../store/filters.js';
+import { deliveryMatcher, journalPredicate } from '../domain/record-filters.js';
 
 /** The record an event carries: what the stream sends as `data`. */
 export function payloadOf(event: EmulatorEvent): { appId: string | null; campaignId?: string | null; userId?: string } {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ScenarioSchema } from '../scenario-engine/load-scenarios.js';
 import {
+  AppScopeQuerySchema,
   ClockBodySchema,
   InspectCampaignsQuerySchema,
   InspectRecipientsQuerySchema,
@@ -60,6 +61,12 @@ export const AppTemplatesSchema = z.object({
     }),
   ),
 });
+const ScenarioDeletedSchema = z.object({ deleted: z.string(), active: z.array(z.string()) });
+
+/** The by-id inspect routes' `?appId=`. */
+const BY_ID_APP =
+  'With `appId`, only a record of that app is found (another app’s answers 404): behind a load balancer that ' +
+  'hashes on appId, the request then reaches the app’s replica.';
 const CampaignIdParams = z.object({ id: z.string().describe('The campaign id (any app).') });
 
 /** The document itself, loosely: its own shape is OpenAPI 3.1's. */
@@ -117,19 +124,36 @@ export const controlResource: Resource = {
       method: 'get',
       path: '/__clock',
       operationId: 'getClock',
-      summary: 'The emulator clock',
+      summary: 'The emulator clock, or one app’s',
+      description:
+        'With `appId`: the clock that app reads (its own, or the shared one it follows) and `scope` saying which.',
+      query: AppScopeQuerySchema,
       responses: { 200: { description: 'Now, and whether the clock follows real time.', schema: ClockStateSchema } },
-      errors: {},
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
       method: 'post',
       path: '/__clock',
       operationId: 'setClock',
       summary: 'Move the clock, jump to an instant, or choose the mode',
-      description: 'Exactly one of `advanceMs`, `now` or `mode`. Scheduled campaigns that come due start at once.',
+      description:
+        'Exactly one of `advanceMs`, `now` or `mode`. Scheduled campaigns that come due start at once. With ' +
+        '`appId`: that app’s own clock (made at the shared clock’s instant on first use) moves, and only its ' +
+        'scheduled campaigns start; every other app keeps its time.',
+      query: AppScopeQuerySchema,
       body: { schema: ClockBodySchema, name: 'ClockRequest' },
       responses: { 200: { description: 'The clock after the change.', schema: ClockStateSchema } },
-      errors: { 400: ['ERR_BAD_REQUEST'] },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'delete',
+      path: '/__clock',
+      operationId: 'releaseAppClock',
+      summary: 'Return an app to the shared clock',
+      description: '`appId` is required. The app’s scheduled campaigns move with it to the shared clock.',
+      query: AppScopeQuerySchema,
+      responses: { 200: { description: 'The app’s clock, now the shared one.', schema: ClockStateSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
       method: 'get',
@@ -187,8 +211,10 @@ export const controlResource: Resource = {
       method: 'get',
       path: '/__inspect/campaigns/{id}',
       operationId: 'inspectCampaign',
-      summary: 'One campaign, whatever its app',
+      summary: 'One campaign, whatever its app (or only of `appId`)',
+      description: BY_ID_APP,
       pathParams: CampaignIdParams,
+      query: AppScopeQuerySchema,
       responses: { 200: { description: 'The campaign.', schema: CampaignViewSchema } },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
@@ -197,6 +223,7 @@ export const controlResource: Resource = {
       path: '/__inspect/campaigns/{id}/recipients',
       operationId: 'inspectCampaignRecipients',
       summary: "A campaign's recipients with their delivery status",
+      description: BY_ID_APP,
       pathParams: CampaignIdParams,
       query: InspectRecipientsQuerySchema,
       responses: { 200: { description: 'One page of recipients.', schema: RecipientPageSchema } },
@@ -223,8 +250,13 @@ export const controlResource: Resource = {
       path: '/__scenarios',
       operationId: 'listScenarios',
       summary: 'Loaded scenarios, each rule explained with its counters, and the active set',
+      description:
+        'With `appId`: the set that applies to that app (its own, or the global one: `scope`), the counters of ' +
+        'its own set and of its `x-emulator-scenario` header. Without: the global set and counters, and the ' +
+        'header counters summed over every app.',
+      query: AppScopeQuerySchema,
       responses: { 200: { description: 'The scenarios.', schema: ScenarioListSchema } },
-      errors: { 400: ['ERR_BAD_REQUEST'] },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
       method: 'post',
@@ -245,18 +277,39 @@ export const controlResource: Resource = {
       method: 'post',
       path: '/__scenarios/reset',
       operationId: 'resetScenarioCounters',
-      summary: 'Reset every rule counter',
+      summary: 'Reset every rule counter, or one app’s',
+      description: 'With `appId`: only the counters of that app’s own set and header, and its random draws.',
+      query: AppScopeQuerySchema,
       responses: { 200: { description: 'The scenarios, counters at zero.', schema: ScenarioCountersSchema } },
-      errors: {},
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
       method: 'put',
       path: '/__scenarios/active',
       operationId: 'setActiveScenarios',
-      summary: 'Set the active scenarios (the whole set)',
+      summary: 'Set the active scenarios (the whole set), globally or for one app',
+      description:
+        'With `appId`: the app’s own set, which from then on alone applies to its requests and deliveries (the ' +
+        'global set no longer does).',
+      query: AppScopeQuerySchema,
       body: { schema: ActiveScenariosBodySchema, name: 'ActiveScenariosRequest' },
       responses: { 200: { description: 'The active set.', schema: ActiveScenariosSchema } },
-      errors: { 400: ['ERR_BAD_REQUEST'] },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'delete',
+      path: '/__scenarios/active',
+      operationId: 'useGlobalScenarios',
+      summary: 'Return an app to the global active set',
+      description: '`appId` is required (without it, and with a scenario named "active" loaded, that one is unloaded).',
+      query: AppScopeQuerySchema,
+      responses: {
+        200: {
+          description: 'The set that now applies to the app (or, without `appId`, the scenario "active" unloaded).',
+          schema: z.union([ActiveScenariosSchema, ScenarioDeletedSchema]),
+        },
+      },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
       method: 'delete',
@@ -264,12 +317,7 @@ export const controlResource: Resource = {
       operationId: 'deleteScenario',
       summary: 'Unload a scenario',
       pathParams: z.object({ name: z.string().describe('The scenario name.') }),
-      responses: {
-        200: {
-          description: 'Unloaded.',
-          schema: z.object({ deleted: z.string(), active: z.array(z.string()) }),
-        },
-      },
+      responses: { 200: { description: 'Unloaded.', schema: ScenarioDeletedSchema } },
       errors: { 404: ['ERR_NOT_FOUND'] },
     },
     {
@@ -279,17 +327,20 @@ export const controlResource: Resource = {
       summary: 'Back to the start state, of every app or one',
       description:
         'Unlike DELETE /__inspect (recorded traffic only), this also drops runtime templates, channels and ' +
-        'template-channel rows, open-mode apps, runtime-loaded scenarios and counters, and restores the clock.',
+        'template-channel rows, open-mode apps, runtime-loaded scenarios and counters, and restores the clock. ' +
+        'With `appId`: that app only, its own clock and active set included (back to the shared ones).',
       query: ClearQuerySchema,
       responses: { 200: { description: 'Reset.', schema: ResetResultSchema } },
-      errors: { 400: ['ERR_BAD_REQUEST'] },
+      errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {
       method: 'get',
       path: '/__inspect/requests/{id}',
       operationId: 'inspectRequest',
       summary: 'One journal entry',
+      description: BY_ID_APP,
       pathParams: z.object({ id: z.string().describe('The journal entry id.') }),
+      query: AppScopeQuerySchema,
       responses: { 200: { description: 'The entry.', schema: JournalEntrySchema } },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
@@ -334,7 +385,9 @@ export const controlResource: Resource = {
       path: '/__scenarios/{name}',
       operationId: 'getScenario',
       summary: 'One scenario, with the counters of both layers',
+      description: 'With `appId`: the counters of that app (its own set, or the global one, and its header).',
       pathParams: z.object({ name: z.string().describe('The scenario name.') }),
+      query: AppScopeQuerySchema,
       responses: { 200: { description: 'The scenario.', schema: ScenarioDetailSchema } },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },

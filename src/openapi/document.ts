@@ -26,13 +26,36 @@ const RESOURCES: readonly Resource[] = [
   controlResource,
 ];
 
+/** Where the emulator listens: `--host` and `--port`, their defaults filled in. */
+const SERVER_VARIABLES = {
+  host: { default: '127.0.0.1', description: 'The address the emulator listens on (`--host`).' },
+  port: { default: '4010', description: 'The port the emulator listens on (`--port`).' },
+};
 const SERVERS = [
-  { url: 'http://localhost:4010', description: 'The emulator, short base path (`/api/…`)' },
   {
-    url: 'http://localhost:4010/v3/business-messaging',
+    url: 'http://{host}:{port}',
+    description: 'The emulator, short base path (`/api/…`)',
+    variables: SERVER_VARIABLES,
+  },
+  {
+    url: 'http://{host}:{port}/v3/business-messaging',
     description: 'The emulator under the real service’s base path (`/v3/business-messaging/api/…`)',
+    variables: SERVER_VARIABLES,
   },
 ];
+
+/**
+ * An operation without a description of its own is described by what it answers: its summary,
+ * the success answers and the error codes by status (the same table its responses give).
+ */
+function describedByAnswers(op: Operation, responses: Record<string, { description: string }>): string {
+  const answers = Object.entries(responses).map(([status, r]) =>
+    Number(status) < 400 ? `${status}: ${r.description}` : `${status} ${r.description}`,
+  );
+  const success = answers.filter((a) => /^[123]/.test(a));
+  const errors = answers.filter((a) => /^[45]/.test(a));
+  return `${op.summary}. Answers ${success.join(' ')}${errors.length ? ` Errors: ${errors.join('; ')}.` : ''}`;
+}
 
 /** What every operation of a plane may answer besides its own errors (auth, limits, injected faults). */
 const API_ERRORS: Partial<Record<number, ErrorCode[]>> = {
@@ -42,7 +65,8 @@ const API_ERRORS: Partial<Record<number, ErrorCode[]>> = {
   429: ['ERR_TOO_MANY_REQUESTS'],
   500: ['ERR_OPERATION_FAILED'],
 };
-const CONTROL_ERRORS: Partial<Record<number, ErrorCode[]>> = { 401: ['ERR_UNAUTHORIZED'] };
+/** 401: the admin token; 403: a Host or write Origin it refuses (http/middleware/host-origin-guard.ts). */
+const CONTROL_ERRORS: Partial<Record<number, ErrorCode[]>> = { 401: ['ERR_UNAUTHORIZED'], 403: ['ERR_FORBIDDEN'] };
 /** What a control operation that takes a body may answer too: the JSON body limit holds there. */
 const CONTROL_BODY_ERRORS: Partial<Record<number, ErrorCode[]>> = { 413: ['ERR_PAYLOAD_TOO_LARGE'] };
 
@@ -198,7 +222,7 @@ export function buildOpenApiDocument(version: string): Json {
         tags: [resource.tag.name],
         operationId: op.operationId,
         summary: op.summary,
-        ...(op.description !== undefined && { description: op.description }),
+        description: op.description ?? describedByAnswers(op, responses as Record<string, { description: string }>),
         ...(params.length > 0 && { parameters: params }),
         ...(requestBody && { requestBody }),
         responses,
@@ -218,6 +242,7 @@ export function buildOpenApiDocument(version: string): Json {
     info: {
       title: 'notification-emulator',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'The emulated business-messaging notification and campaign API (`/api/…`, under either server) and the ' +
         'emulator’s control plane (`/__…`). Every error answers with the envelope ' +

@@ -3,7 +3,7 @@
  * and the request journal as HAR (docs/reference.md#traces).
  */
 import { z } from 'zod';
-import { HarQuerySchema, TraceExportQuerySchema, TraceImportQuerySchema } from '../schemas/control.js';
+import { AppScopeQuerySchema, HarQuerySchema, TraceImportQuerySchema } from '../schemas/control.js';
 import { TraceOriginSchema } from '../schemas/responses.js';
 import { TraceDocumentSchema } from '../trace/schema.js';
 import type { Operation } from './operation.js';
@@ -34,7 +34,7 @@ export const traceOperations: Operation[] = [
     description:
       'Records, runtime resources, clock, scenarios with counters, apps (keys masked) and the id sequence. ' +
       'Streamed one record per line; other requests keep being answered meanwhile.',
-    query: TraceExportQuerySchema,
+    query: AppScopeQuerySchema,
     responses: {
       200: {
         description: 'The trace.',
@@ -42,7 +42,7 @@ export const traceOperations: Operation[] = [
         headers: { 'content-disposition': 'attachment; filename="notification-emulator-trace-<instant>.json"' },
       },
     },
-    errors: { 400: ['ERR_BAD_REQUEST'] },
+    errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
   },
   {
     method: 'post',
@@ -55,7 +55,7 @@ export const traceOperations: Operation[] = [
     query: TraceImportQuerySchema,
     body: { schema: TraceDocumentSchema, name: 'Trace' },
     responses: { 200: { description: 'Imported.', schema: ImportResultSchema } },
-    errors: { 400: ['ERR_BAD_REQUEST'], 413: ['ERR_PAYLOAD_TOO_LARGE'] },
+    errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'], 413: ['ERR_PAYLOAD_TOO_LARGE'] },
   },
   {
     method: 'get',

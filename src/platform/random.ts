@@ -6,11 +6,15 @@ import { createHash, randomInt } from 'node:crypto';
 import type { Clock, IdRange, Ids, RandomSource } from '../domain/ports.js';
 
 /** mulberry32: tiny, fast, good enough for fault probabilities and test data. */
-export function createRandom(seed?: number): RandomSource & { readonly seed: number } {
+export function createRandom(seed?: number): Required<RandomSource> & { readonly seed: number } {
   const initial = seed ?? randomInt(0, 2 ** 31);
   let state = initial >>> 0;
   return {
     seed: initial,
+    state: () => state,
+    resume(saved) {
+      state = saved >>> 0;
+    },
     next() {
       state = (state + 0x6d2b79f5) >>> 0;
       let t = state;

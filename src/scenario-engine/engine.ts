@@ -1,93 +1,35 @@
 /**
  * The scenario engine (docs/reference.md#scenarios), free of HTTP: loaded scenarios, the
- * globally active set, per-rule counters (kept apart for global and per-request header
- * activation), and the two questions it answers: what fault does this request get (`decide`)
- * and which deliveries fail (`deliveryFaults`). `forRequest` answers both for one API request,
+ * globally active set and each app's own set (app-activation.ts), per-rule counters (kept
+ * apart for global, per-app and per-app header activation: counters.ts), and the two
+ * questions it answers: what fault does this request get (`decide`) and which deliveries
+ * fail (`deliveryFaults`). `forRequest` answers both for one API request,
  * from a snapshot of its facts, as a plain object that outlives the request without holding it.
  */
+import { type DeliveryFacts, type DeliveryFaultPolicy, type RandomSource } from '../domain/ports.js';
+import type { Scenario } from '../schemas/scenario-file.js';
+import type { RequestFacts } from './match.js';
 import {
-  NO_DELIVERY_FAULTS,
-  type DeliveryFacts,
-  type DeliveryFaultPolicy,
-  type RandomSource,
-} from '../domain/ports.js';
-import type { Scenario, ScenarioRule } from '../schemas/scenario-file.js';
-import { buildMatchers, explainMatchers, type Matcher, type RequestFacts } from './match.js';
-import { explainFault, isDeliveryFault, toRequestFault, type RequestFault } from './fault-kinds.js';
-import type { z } from 'zod';
-import type { scenarioViewSchema } from '../schemas/responses.js';
-import type { createScenarioSchema } from '../schemas/scenario-file.js';
+  compile,
+  explainRule,
+  scenarioView,
+  type CompiledRule,
+  type LoadedScenario,
+  type RuleView,
+  type ScenarioView,
+} from './compiled.js';
+import { RuleCounters, type Counter, type Layer } from './counters.js';
+import { AppActivation } from './app-activation.js';
+import { ofApp, stateOf } from './state.js';
 
-interface CompiledRule {
-  /** 1-based, as people count rules. */
-  index: number;
-  rule: ScenarioRule;
-  matchers: Matcher[];
-  delivery: boolean;
-  final: RequestFault | null;
-}
+export type { RuleView, ScenarioView } from './compiled.js';
+export type { AppliedRuleInfo, Decision, RequestScope } from './scope.js';
+import { IDLE_SCOPE, type AppliedRuleInfo, type Decision, type RequestScope } from './scope.js';
 
-interface LoadedScenario {
-  scenario: Scenario;
-  source: string;
-  rules: CompiledRule[];
-  json: string;
-}
+export type { ScenarioStateSnapshot } from './state.js';
 
-interface Counter {
-  matched: number;
-  applied: number;
-}
-
-/** Header activation counts separately from global activation, so parallel tests do not share counters. */
-type Layer = 'global' | 'header';
-
-export interface AppliedRuleInfo {
-  scenario: string;
-  /** 1-based position of the rule in its scenario. */
-  index: number;
-  /** The rule explained, with its counters as they were when it applied. */
-  rule: string;
-}
-
-export interface Decision {
-  /** Real-time delay before answering (sum of the delays of every applied rule). */
-  delayMs: number;
-  /** The final fault, or null to go on normally after the delay. */
-  fault: RequestFault | null;
-  /** Every rule that applied, in order; the last one decided the fault (if any). */
-  applied: AppliedRuleInfo[];
-}
-
-/** One API request's answers from the engine; holds plain data only (no request or context). */
-export interface RequestScope {
-  /** What the request itself gets: delay, final fault, and the rules that applied. */
-  readonly decision: Decision;
-  /** Which deliveries of the work this request starts fail: now, or when a scheduled campaign runs. */
-  readonly deliveryFaults: DeliveryFaultPolicy;
-  /**
-   * Every rule that shaped this request, for the journal: the request-level rules, then each
-   * failDelivery rule the first time it fired for its deliveries (once per rule, so a campaign
-   * that fires one per recipient keeps one entry).
-   */
-  appliedRules(): AppliedRuleInfo[];
-}
-
-const NO_RULES_APPLIED: AppliedRuleInfo[] = Object.freeze([]) as unknown as AppliedRuleInfo[];
-
-/** The scope of every request while no scenario is active or named (see idleScope). */
-const IDLE_SCOPE: RequestScope = Object.freeze({
-  decision: Object.freeze({ delayMs: 0, fault: null, applied: NO_RULES_APPLIED }),
-  deliveryFaults: NO_DELIVERY_FAULTS,
-  appliedRules: () => NO_RULES_APPLIED,
-});
-
-/** A loaded scenario as the control plane shows it (its response schema, schemas/responses.ts). */
-export type ScenarioView = z.infer<
-  ReturnType<typeof scenarioViewSchema<ReturnType<typeof createScenarioSchema>['shape']['rules']['element']>>
->;
-/** One rule of a ScenarioView, with its counters in one layer (global, or header activation). */
-export type RuleView = ScenarioView['rules'][number];
+const headerLayer = (appId: string | null): Layer => `header:${appId ?? ''}`;
+const isHeaderLayer = (layer: Layer) => layer.startsWith('header:');
 
 /** A scenario file refused at load or reload, with what is wrong with it. */
 export interface ScenarioLoadError {
@@ -95,74 +37,44 @@ export interface ScenarioLoadError {
   problems: string[];
 }
 
-/** One rule's counts in one layer, as a trace keeps them (rule counts from 1). */
-export interface RuleCounter {
-  layer: Layer;
-  scenario: string;
-  rule: number;
-  matched: number;
-  applied: number;
-}
-
-/** The engine's counts: every rule counter and the scenarios request headers have named. */
-export interface ScenarioCounts {
-  counters: RuleCounter[];
-  headerActivated: string[];
-}
-
 export type ScenarioEngine = ReturnType<typeof createScenarioEngine>;
 
-function compile(scenario: Scenario, source: string): LoadedScenario {
-  const rules = scenario.rules.map((rule, i) => ({
-    index: i + 1,
-    rule,
-    matchers: buildMatchers(rule.match),
-    delivery: isDeliveryFault(rule.fault),
-    final: toRequestFault(rule.fault),
-  }));
-  return { scenario, source, rules, json: JSON.stringify(scenario) };
-}
-
-export function createScenarioEngine(deps: { random: RandomSource }) {
+/**
+ * `random` draws for requests of no app; `randomFor(appId)` makes an app's own source (the
+ * emulator seeds it from --seed and the app id). Without it apps draw from `random`.
+ */
+export function createScenarioEngine(deps: {
+  random: RandomSource;
+  randomFor?: (appId: string) => RandomSource;
+  /** Told after an app's own active set is set, changed or dropped (the data file keeps it). */
+  onAppChange?: (appId: string) => void;
+}) {
+  const changed = deps.onAppChange ?? (() => {});
   const loaded = new Map<string, LoadedScenario>();
   let active: string[] = [];
-  const counters = new Map<string, Counter>();
-  /** Scenarios a request header has named since the last reset (their header-layer counters are shown). */
-  const headerActivated = new Set<string>();
+  const counters = new RuleCounters();
+  const apps = new AppActivation(deps.randomFor ?? (() => deps.random));
+  /** Scenarios a request header has named since the last reset, per app ('' for none): their counters are shown. */
+  const headerActivated = new Map<string, Set<string>>();
   let loadErrors: ScenarioLoadError[] = [];
+  const counter = (layer: Layer, name: string, index: number): Counter => counters.of(layer, name, index);
 
-  const key = (layer: Layer, name: string, index: number) => `${layer}\u0000${name}\u0000${index}`;
-  const counter = (layer: Layer, name: string, index: number): Counter => {
-    const k = key(layer, name, index);
-    let c = counters.get(k);
-    if (!c) counters.set(k, (c = { matched: 0, applied: 0 }));
-    return c;
-  };
-  const clearCounters = (name: string) => {
-    for (const k of counters.keys()) if (k.split('\u0000')[1] === name) counters.delete(k);
-  };
+  /** The set that rules app `appId`'s requests: its own, or the global one. */
+  const effective = (appId: string | null): readonly string[] => apps.setOf(appId) ?? active;
+  const activeLayer = (appId: string | null): Layer =>
+    appId !== null && apps.setOf(appId) ? `app:${appId}` : 'global';
 
   /** Counts a match and says whether the rule applies now: after → times → probability. */
-  const activate = (layer: Layer, name: string, compiled: CompiledRule): boolean => {
+  const activate = (layer: Layer, name: string, compiled: CompiledRule, appId: string | null): boolean => {
     const c = counter(layer, name, compiled.index);
     const { after, times, probability } = compiled.rule;
     c.matched += 1;
     if (c.matched <= after) return false;
     if (times !== undefined && c.applied >= times) return false;
-    if (probability !== undefined && !(deps.random.next() < probability)) return false;
+    const random = appId === null ? deps.random : apps.random(appId);
+    if (probability !== undefined && !(random.next() < probability)) return false;
     c.applied += 1;
     return true;
-  };
-
-  const explainRule = (compiled: CompiledRule, c: Counter | undefined): string => {
-    const { times, after, probability } = compiled.rule;
-    const notes: string[] = [];
-    if (times !== undefined) notes.push(`${Math.max(0, times - (c?.applied ?? 0))} of ${times} left`);
-    if (after > 0) notes.push(`skips the first ${after} match${after === 1 ? '' : 'es'}, ${c?.matched ?? 0} seen`);
-    if (probability !== undefined) notes.push(`probability ${probability}`);
-    const suffix = notes.length ? ` (${notes.join('; ')})` : '';
-    const fault = explainFault(compiled.rule.fault);
-    return `rule ${compiled.index}: ${explainMatchers(compiled.matchers)} → ${fault}${suffix}`;
   };
 
   const appliedInfo = (layer: Layer, name: string, compiled: CompiledRule): AppliedRuleInfo => ({
@@ -171,51 +83,53 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     rule: explainRule(compiled, counter(layer, name, compiled.index)),
   });
 
-  /** Global active scenarios then the request's own; a name in both counts as the request's. */
-  const layers = (requestScenarios: readonly string[]): { name: string; layer: Layer; scenario: LoadedScenario }[] => {
+  /**
+   * The app's active scenarios (its own set, or the global one) then the request's own; a
+   * name in both counts as the request's.
+   */
+  const layers = (
+    requestScenarios: readonly string[],
+    appId: string | null,
+  ): { name: string; layer: Layer; scenario: LoadedScenario }[] => {
     const out: { name: string; layer: Layer; scenario: LoadedScenario }[] = [];
-    for (const name of active) {
+    const layer = activeLayer(appId);
+    for (const name of effective(appId)) {
       const s = loaded.get(name);
-      if (s && !requestScenarios.includes(name)) out.push({ name, layer: 'global', scenario: s });
+      if (s && !requestScenarios.includes(name)) out.push({ name, layer, scenario: s });
     }
     for (const name of new Set(requestScenarios)) {
       const s = loaded.get(name);
-      if (s) out.push({ name, layer: 'header', scenario: s });
+      if (s) out.push({ name, layer: headerLayer(appId), scenario: s });
     }
     return out;
   };
 
-  const view = ({ scenario, source, rules }: LoadedScenario, layer: Layer): ScenarioView => ({
-    name: scenario.name,
-    description: scenario.description ?? null,
-    source,
-    active: active.includes(scenario.name),
-    rules: rules.map((compiled) => {
-      const c = counters.get(key(layer, scenario.name, compiled.index));
-      const { times, after, probability, match, fault } = compiled.rule;
-      return {
-        rule: compiled.index,
-        explanation: explainRule(compiled, c),
-        match,
-        fault,
-        times: times ?? null,
-        after,
-        probability: probability ?? null,
-        matched: c?.matched ?? 0,
-        applied: c?.applied ?? 0,
-        remaining: times === undefined ? null : Math.max(0, times - (c?.applied ?? 0)),
-      };
-    }),
-  });
+  /** A scenario with its counters in `layer`, or summed over the layers `layer` keeps. */
+  const view = (
+    s: LoadedScenario,
+    layer: Layer | ((layer: Layer) => boolean),
+    activeSet: readonly string[] = active,
+  ): ScenarioView =>
+    scenarioView(s, activeSet.includes(s.scenario.name), (index) =>
+      typeof layer === 'function'
+        ? counters.sum(s.scenario.name, index, layer)
+        : counters.peek(layer, s.scenario.name, index),
+    );
+
+  const noteHeader = (appId: string | null, name: string) => {
+    let names = headerActivated.get(appId ?? '');
+    if (!names) headerActivated.set(appId ?? '', (names = new Set()));
+    names.add(name);
+  };
 
   function decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
     let delayMs = 0;
     const applied: AppliedRuleInfo[] = [];
-    for (const name of requestScenarios) if (loaded.has(name)) headerActivated.add(name);
-    for (const { name, layer, scenario } of layers(requestScenarios)) {
+    for (const name of requestScenarios) if (loaded.has(name)) noteHeader(facts.appId, name);
+    for (const { name, layer, scenario } of layers(requestScenarios, facts.appId)) {
       for (const compiled of scenario.rules) {
         if (compiled.delivery || !compiled.matchers.every((m) => m.test(facts, undefined))) continue;
-        if (!activate(layer, name, compiled)) continue;
+        if (!activate(layer, name, compiled, facts.appId)) continue;
         applied.push(appliedInfo(layer, name, compiled));
         delayMs += compiled.rule.fault.delayMs ?? 0;
         if (compiled.final) return { delayMs, fault: compiled.final, applied };
@@ -226,8 +140,8 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
 
   /**
    * The failDelivery policy for work started by a request with these facts (none: rules
-   * that match on the request never fire). The global active set is read at each call, so
-   * a scheduled campaign sees the scenarios active when it runs.
+   * that match on the request never fire). The app's active set is read at each call, so
+   * a scheduled campaign sees the scenarios active for its app when it runs.
    */
   function deliveryFaults(
     requestScenarios: readonly string[],
@@ -236,11 +150,12 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
   ): DeliveryFaultPolicy {
     const names = [...requestScenarios];
     const policy = (facts: DeliveryFacts) => {
-      if (names.length === 0 && active.length === 0) return null; // asked per target: 10,000 times for one batch
-      for (const { name, layer, scenario } of layers(names)) {
+      // Asked per target: 10,000 times for one batch.
+      if (names.length === 0 && effective(facts.appId).length === 0) return null;
+      for (const { name, layer, scenario } of layers(names, facts.appId)) {
         for (const compiled of scenario.rules) {
           if (!compiled.delivery || !compiled.matchers.every((m) => m.test(request, facts))) continue;
-          if (!activate(layer, name, compiled)) continue;
+          if (!activate(layer, name, compiled, facts.appId)) continue;
           onApplied?.(appliedInfo(layer, name, compiled));
           return { reason: compiled.rule.fault.failDelivery!, scenario: name };
         }
@@ -250,7 +165,8 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     // No failDelivery rule in any scenario that applies now: the answer is null for everyone,
     // and no counter moves, so a send may skip asking per recipient.
     const idle = () => {
-      for (const { scenario } of layers(names)) if (scenario.rules.some((rule) => rule.delivery)) return false;
+      for (const { scenario } of layers(names, request?.appId ?? null))
+        if (scenario.rules.some((rule) => rule.delivery)) return false;
       return true;
     };
     return Object.assign(policy, { idle });
@@ -265,15 +181,16 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
         loaded.set(scenario.name, { ...previous, source });
         return;
       }
-      clearCounters(scenario.name);
+      counters.clearScenario(scenario.name);
       loaded.set(scenario.name, next);
     },
     /** Unloads a scenario (and deactivates it); false when unknown. */
     remove(name: string): boolean {
       if (!loaded.delete(name)) return false;
       active = active.filter((n) => n !== name);
-      clearCounters(name);
-      headerActivated.delete(name);
+      for (const appId of apps.drop(name)) changed(appId);
+      counters.clearScenario(name);
+      for (const names of headerActivated.values()) names.delete(name);
       return true;
     },
     has: (name: string) => loaded.has(name),
@@ -289,16 +206,37 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
       const unknown = names.filter((n) => !loaded.has(n));
       if (unknown.length) throw refuse(unknown, [...loaded.keys()]);
     },
-    active: (): string[] => [...active],
-    /** Whether any scenario is globally active (checked on every request: no copy). */
-    hasActive: (): boolean => active.length > 0,
-    /** Replaces the global active set; the caller has checked the names with `requireLoaded`. */
-    setActive(names: readonly string[]): void {
-      active = [...new Set(names)];
+    /** The global active set, or the set that applies to app `appId` (its own, or the global one). */
+    active: (appId?: string): string[] => [...(appId === undefined ? active : effective(appId))],
+    /** Whether app `appId` has its own active set ('app') or follows the global one. */
+    scopeOf: (appId: string): 'app' | 'global' => (apps.setOf(appId) ? 'app' : 'global'),
+    /** Whether any scenario is active for the app (checked on every request: no copy). */
+    hasActive: (appId: string | null): boolean => effective(appId).length > 0,
+    /**
+     * Replaces the global active set, or app `appId`'s own (which then alone applies to it);
+     * the caller has checked the names with `requireLoaded`.
+     */
+    setActive(names: readonly string[], appId?: string): void {
+      if (appId === undefined) active = [...new Set(names)];
+      else {
+        apps.set(appId, names);
+        changed(appId);
+      }
     },
-    /** Whether any rule these scenarios would consult looks at the request body. */
-    needsBody(requestScenarios: readonly string[]): boolean {
-      return layers(requestScenarios).some(({ scenario }) =>
+    /** App `appId`'s own active set; null while the global set applies to it. */
+    ownActive: (appId: string): string[] | null => {
+      const own = apps.setOf(appId);
+      return own ? [...own] : null;
+    },
+    /** Returns app `appId` to the global set (its own counters stay until a reset); false when it had none. */
+    useGlobal(appId: string): boolean {
+      if (!apps.clear(appId)) return false;
+      changed(appId);
+      return true;
+    },
+    /** Whether any rule these scenarios would consult for the app looks at the request body. */
+    needsBody(requestScenarios: readonly string[], appId: string | null): boolean {
+      return layers(requestScenarios, appId).some(({ scenario }) =>
         scenario.rules.some(
           ({ rule }) =>
             rule.match.body !== undefined ||
@@ -317,14 +255,21 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
     forRequest(facts: RequestFacts, requestScenarios: readonly string[]): RequestScope {
       const decision = decide(facts, requestScenarios);
       const deliveryRules: AppliedRuleInfo[] = [];
+      const listeners: ((rules: AppliedRuleInfo[]) => void)[] = [];
+      const appliedRules = () => (deliveryRules.length ? [...decision.applied, ...deliveryRules] : decision.applied);
       const onDeliveryRule = (info: AppliedRuleInfo) => {
-        if (!deliveryRules.some((r) => r.index === info.index && r.scenario === info.scenario))
-          deliveryRules.push(info);
+        if (deliveryRules.some((r) => r.index === info.index && r.scenario === info.scenario)) return;
+        deliveryRules.push(info);
+        if (listeners.length) {
+          const rules = appliedRules();
+          for (const listener of listeners) listener(rules);
+        }
       };
       return {
         decision,
         deliveryFaults: deliveryFaults(requestScenarios, facts, onDeliveryRule),
-        appliedRules: () => (deliveryRules.length ? [...decision.applied, ...deliveryRules] : decision.applied),
+        appliedRules,
+        followRules: (listener) => void listeners.push(listener),
       };
     },
     /**
@@ -334,48 +279,59 @@ export function createScenarioEngine(deps: { random: RandomSource }) {
      * forRequest's policy, which reads the active set when it runs. Undefined while a
      * scenario is active.
      */
-    idleScope: (): RequestScope | undefined => (active.length === 0 ? IDLE_SCOPE : undefined),
-    /** Every loaded scenario with each rule explained and its global counters. */
-    explain(): ScenarioView[] {
-      return [...loaded.values()].map((s) => view(s, 'global'));
+    idleScope: (appId: string): RequestScope | undefined => (effective(appId).length === 0 ? IDLE_SCOPE : undefined),
+    /** Every loaded scenario with each rule explained, and the global counters or app `appId`'s. */
+    explain(appId?: string): ScenarioView[] {
+      const layer = appId === undefined ? 'global' : activeLayer(appId);
+      const set = appId === undefined ? active : effective(appId);
+      return [...loaded.values()].map((s) => view(s, layer, set));
     },
-    /** The scenarios a request header has named since the last reset, with the header layer's counters. */
-    explainHeaderActivated(): ScenarioView[] {
-      return [...headerActivated].flatMap((name) => {
+    /**
+     * The scenarios a request header has named since the last reset, with the header counters
+     * of app `appId`, or summed over every app.
+     */
+    explainHeaderActivated(appId?: string): ScenarioView[] {
+      const names = new Set(
+        appId === undefined
+          ? [...headerActivated.values()].flatMap((set) => [...set])
+          : [...(headerActivated.get(appId) ?? [])],
+      );
+      return [...names].flatMap((name) => {
         const s = loaded.get(name);
-        return s ? [view(s, 'header')] : [];
+        return s ? [view(s, appId === undefined ? isHeaderLayer : headerLayer(appId))] : [];
       });
     },
-    /** One scenario: its global view plus the rule views of the header layer; undefined when unknown. */
-    explainOne(name: string): (ScenarioView & { headerRules: RuleView[] }) | undefined {
+    /** One scenario: its view (global, or app `appId`'s) plus the rule views of header activation. */
+    explainOne(name: string, appId?: string): (ScenarioView & { headerRules: RuleView[] }) | undefined {
       const s = loaded.get(name);
-      return s && { ...view(s, 'global'), headerRules: view(s, 'header').rules };
+      if (!s) return undefined;
+      if (appId === undefined) return { ...view(s, 'global'), headerRules: view(s, isHeaderLayer).rules };
+      return { ...view(s, activeLayer(appId), effective(appId)), headerRules: view(s, headerLayer(appId)).rules };
     },
     /** Scenario files refused at the last load or reload (a fixed file drops out). */
     loadErrors: (): ScenarioLoadError[] => loadErrors.map((e) => ({ file: e.file, problems: [...e.problems] })),
     setLoadErrors(errors: ScenarioLoadError[]): void {
       loadErrors = errors;
     },
-    /** Every rule counter and the header-named scenarios, as plain data (a trace's export). */
-    counts(): ScenarioCounts {
-      const list = [...counters].map(([k, c]): RuleCounter => {
-        const [layer, scenario, index] = k.split('\u0000') as [Layer, string, string];
-        return { layer, scenario, rule: Number(index), matched: c.matched, applied: c.applied };
-      });
-      return { counters: list, headerActivated: [...headerActivated] };
+    /**
+     * Restores every counter (global, per app, per header), as if no request had been seen;
+     * with `appId` only that app's (its own set's and its header's) and its random draws.
+     */
+    reset(appId?: string): void {
+      if (appId === undefined) {
+        counters.clear();
+        headerActivated.clear();
+        apps.restartDraws();
+        return;
+      }
+      counters.clear(ofApp(appId));
+      headerActivated.delete(appId);
+      apps.restartDraws(appId);
     },
-    /** Replaces the counters and header-named scenarios with saved ones (a trace's import). */
-    restoreCounts(saved: ScenarioCounts): void {
-      counters.clear();
-      headerActivated.clear();
-      for (const c of saved.counters)
-        counters.set(key(c.layer, c.scenario, c.rule), { matched: c.matched, applied: c.applied });
-      for (const name of saved.headerActivated) headerActivated.add(name);
+    /** Every app back to the global set (POST /__reset); returns the apps that had their own. */
+    useGlobalEverywhere(): void {
+      for (const appId of apps.clearAll()) changed(appId);
     },
-    /** Restores every counter (global and per-header), as if no request had been seen. */
-    reset(): void {
-      counters.clear();
-      headerActivated.clear();
-    },
+    ...stateOf({ apps, counters, headerActivated, random: deps.random, isLoaded: (name) => loaded.has(name) }),
   };
 }

@@ -7,7 +7,8 @@
  * and the HTTP adapter (how a request fault is answered) all read this table. Adding a kind
  * is one entry here, its field in the file schema, and its test.
  */
-import { ApiError, type ErrorCode } from '../domain/errors.js';
+import type { ApiError, ErrorCode } from '../domain/errors.js';
+import { injectedError, injectedRateLimit } from '../domain/error-messages.js';
 import type { FaultKindInfo, ScenarioFault } from '../schemas/scenario-file.js';
 
 /**
@@ -49,10 +50,7 @@ export const FAULT_KINDS = {
     level: 'request',
     final: true,
     explain: (f) => `fail with ${f.error}`,
-    toFault: (f) => (responder, label) =>
-      responder.fail(
-        new ApiError(f.error as ErrorCode, `Injected by scenario ${label}.`, f.message ? { message: f.message } : {}),
-      ),
+    toFault: (f) => (responder, label) => responder.fail(injectedError(f.error as ErrorCode, label, f.message)),
   },
   status: {
     level: 'request',
@@ -76,20 +74,7 @@ export const FAULT_KINDS = {
       const { retryAfterSec } = f.rateLimit!;
       const limit = f.rateLimit!.limit ?? DEFAULT_RATE_LIMIT;
       return (responder, label, nowMs) =>
-        responder.fail(
-          new ApiError(
-            'ERR_TOO_MANY_REQUESTS',
-            `Rate limit injected by scenario ${label}; retry after ${retryAfterSec} s.`,
-            {
-              headers: {
-                'Retry-After': String(retryAfterSec),
-                'X-RateLimit-Limit': String(limit),
-                'X-RateLimit-Remaining': '0',
-                'X-RateLimit-Reset': String(Math.ceil(nowMs / 1000) + retryAfterSec),
-              },
-            },
-          ),
-        );
+        responder.fail(injectedRateLimit(label, retryAfterSec, limit, Math.ceil(nowMs / 1000) + retryAfterSec));
     },
   },
   drop: {

@@ -2,6 +2,7 @@
  * Matchers of a scenario rule (docs/reference.md#scenarios `match`): each tests request facts and/or
  * delivery facts and can explain itself in words for GET /__scenarios and the journal.
  */
+import { normalisePath } from '../domain/api-path.js';
 import type { DeliveryFacts } from '../domain/ports.js';
 import type { ScenarioMatch } from '../schemas/scenario-file.js';
 import { glob, pathPattern, type Wildcard } from './wildcard.js';
@@ -22,12 +23,6 @@ export interface RequestFacts {
 export interface Matcher {
   explain(): string;
   test(request: RequestFacts | undefined, delivery: DeliveryFacts | undefined): boolean;
-}
-
-/** Both API prefixes name the same rule (docs/reference.md#addressing), so paths are compared in the /api form. */
-export function normalisePath(path: string): string {
-  const stripped = path.replace(/^\/v3\/business-messaging(?=\/api(\/|$))/, '');
-  return stripped.length > 1 ? stripped.replace(/\/+$/, '') : stripped;
 }
 
 /** A rule's path (either API prefix) against request paths in the /api form. */

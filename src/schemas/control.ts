@@ -104,6 +104,9 @@ export const JournalQuerySchema = PageQuerySchema.extend({
 /** DELETE /__inspect and POST /__reset: everything, or one app's. */
 export const ClearQuerySchema = z.object({ appId: z.string().min(1).optional() });
 
+/** `?appId=` of the app-scoped control routes (clock, scenarios, by-id inspect). */
+export const AppScopeQuerySchema = z.object({ appId: z.string().optional() });
+
 /** PUT /__scenarios/active: the whole active set. */
 export const ActiveScenariosBodySchema = z.strictObject({
   names: z.array(z.string().min(1), { error: 'must be an array of scenario names' }),
@@ -117,6 +120,7 @@ export const InspectCampaignsQuerySchema = PageQuerySchema.extend({
 });
 
 export const InspectRecipientsQuerySchema = PageQuerySchema.extend({
+  appId: z.string().optional(),
   status: z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
 });
 
@@ -195,9 +199,6 @@ export const ClockBodySchema = z
   .refine((b) => [b.advanceMs, b.now, b.mode].filter((v) => v !== undefined).length === 1, {
     message: 'send exactly one of {"advanceMs": n}, {"now": "<ISO>"} or {"mode": "real"|"manual"}',
   });
-
-/** GET /__export: the whole state, or one app's. */
-export const TraceExportQuerySchema = z.object({ appId: z.string().optional() });
 
 /** POST /__import: the whole state, or one app's; `fileName` names the trace in the inspector's overview. */
 export const TraceImportQuerySchema = z.object({ appId: z.string().optional(), fileName: z.string().optional() });

@@ -127,7 +127,14 @@ export const RecordEventResultSchema = z.object({ success: z.literal(true), even
 // ---- control plane ----
 
 const ClockModeSchema = z.enum(['real', 'manual']);
-export const ClockStateSchema = z.object({ now: z.string(), mode: ClockModeSchema });
+export const ClockStateSchema = z.object({
+  now: z.string(),
+  mode: ClockModeSchema,
+  /** With `?appId=`: the app asked about. */
+  appId: z.string().optional(),
+  /** With `?appId=`: whether the app runs on a clock of its own ("app") or follows the shared one. */
+  scope: z.enum(['app', 'shared']).optional(),
+});
 
 const RetentionCountSchema = z.object({ stored: z.number(), max: z.number(), dropped: z.number() });
 
@@ -166,6 +173,8 @@ export const HealthSchema = z.object({
     apps: RetentionCountSchema,
   }),
   clock: ClockStateSchema,
+  /** The process's memory: resident set size, V8 heap in use and the heap's limit, in bytes. */
+  memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number(), heapLimitBytes: z.number() }),
   /** The trace the state was imported from; null when it was not (or was reset since). */
   trace: TraceOriginSchema.nullable(),
 });
@@ -206,12 +215,19 @@ export const scenarioViewSchema = <R extends z.ZodObject>(rule: R) =>
   });
 
 /** What the /__scenarios endpoints answer, built around the scenario file format's rule schema. */
+/** With `?appId=`: the app, and whether its own active set applies ("app") or the global one. */
+const AppActivationFields = {
+  appId: z.string().optional(),
+  scope: z.enum(['app', 'global']).optional(),
+};
+
 export function scenarioAnswerSchemas<R extends z.ZodObject>(rule: R) {
   const view = scenarioViewSchema(rule);
   return {
     view,
     list: z.object({
       active: z.array(z.string()),
+      ...AppActivationFields,
       scenarios: z.array(view),
       /** The views with the counters of the `x-emulator-scenario` header layer, one per scenario a header activated. */
       headerActivated: z.array(view),
@@ -219,7 +235,7 @@ export function scenarioAnswerSchemas<R extends z.ZodObject>(rule: R) {
       loadErrors: z.array(z.object({ file: z.string(), problems: z.array(z.string()) })),
     }),
     /** POST /__scenarios/reset answers the list without the header layer and load errors. */
-    counters: z.object({ active: z.array(z.string()), scenarios: z.array(view) }),
+    counters: z.object({ active: z.array(z.string()), ...AppActivationFields, scenarios: z.array(view) }),
     detail: view.extend({
       /** The rules with the counters of the header layer. */
       headerRules: view.shape.rules,
@@ -227,4 +243,4 @@ export function scenarioAnswerSchemas<R extends z.ZodObject>(rule: R) {
   };
 }
 
-export const ActiveScenariosSchema = z.object({ active: z.array(z.string()) });
+export const ActiveScenariosSchema = z.object({ active: z.array(z.string()), ...AppActivationFields });

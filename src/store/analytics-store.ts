@@ -1,68 +1,58 @@
 /**
  * Recorded analytics events in memory: the AnalyticsStore port, capped (oldest dropped
- * first), with each event indexed by app, campaign, user and type so recording one finds
- * its twin without a scan.
+ * first), indexed by app and by user (keyed-log.ts). Recording an event finds its twin
+ * among the user's events, and GET /api/analytics/users/{id} reads only that user's: no
+ * pass over a million events, and no key string built per event (a user index holds the
+ * event's own userId string).
  */
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import type { AnalyticsStore } from '../domain/ports.js';
-import { Deque } from './deque.js';
+import { filterKeys } from './filter-keys.js';
+import { KeyedLog } from './keyed-log.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
-const eventKey = (appId: string, e: Pick<AnalyticsEvent, 'campaignId' | 'userId' | 'eventType'>) =>
-  `${appId}\u0000${e.campaignId}\u0000${e.userId}\u0000${e.eventType}`;
+const keys = filterKeys<AnalyticsEvent>((e) => e.appId, [{ valueOf: (e) => e.userId, withApp: false }]);
+const EVERY = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
 
 export function createAnalyticsStore(
   maxAnalyticsEvents: number,
   { initial, changed }: KindOptions<'analyticsEvents'>,
 ): RecordKind<AnalyticsStore, 'analyticsEvents', 'analyticsEvents' | 'droppedAnalyticsEvents'> {
-  let events = new Deque<AnalyticsEvent>();
-  let byKey = new Map<string, AnalyticsEvent>();
-  let dropped = 0;
+  const options = { maxRecords: maxAnalyticsEvents, families: keys.families, keysOf: keys.keysOf, timeOf: () => '' };
+  let events = new KeyedLog<AnalyticsEvent>(options, initial?.analyticsEvents ?? []);
 
-  function push(event: AnalyticsEvent): void {
-    events.push(event);
-    byKey.set(eventKey(event.appId, event), event);
-    while (events.length > maxAnalyticsEvents) {
-      const oldest = events.shift()!;
-      const key = eventKey(oldest.appId, oldest);
-      if (byKey.get(key) === oldest) byKey.delete(key);
-      dropped++;
-    }
-  }
-
-  /** Keeps `list` (oldest first) within the cap, and its index. */
-  function setEvents(list: readonly AnalyticsEvent[]): void {
-    events = new Deque();
-    byKey = new Map();
-    for (const e of list) push(e);
-  }
-
-  function clear(appId: string | undefined): void {
-    setEvents(appId === undefined ? [] : events.toArray().filter((e) => e.appId !== appId));
-  }
-
-  setEvents(initial?.analyticsEvents ?? []);
+  const list = (appId: string, userId?: string) => {
+    const { keys: read, exact } = keys.keysFor(appId, [userId]);
+    const matches = (e: AnalyticsEvent) => e.appId === appId && (userId === undefined || e.userId === userId);
+    return events.query({ keys: read, exact, matches }, EVERY).items;
+  };
 
   const port: AnalyticsStore = {
     addAnalyticsEvent(event) {
-      push(event);
+      events.add(event);
       changed();
     },
-    listAnalyticsEvents(appId) {
-      const own: AnalyticsEvent[] = [];
-      for (const e of events) if (e.appId === appId) own.push(e);
-      return own;
+    listAnalyticsEvents: (appId) => list(appId),
+    listUserAnalyticsEvents: (appId, userId) => list(appId, userId),
+    findAnalyticsEvent(appId, event) {
+      const own = list(appId, event.userId);
+      for (let i = own.length - 1; i >= 0; i--) {
+        const e = own[i]!;
+        if (e.campaignId === event.campaignId && e.eventType === event.eventType) return e;
+      }
+      return undefined;
     },
-    findAnalyticsEvent: (appId, event) => byKey.get(eventKey(appId, event)),
   };
   return {
     port,
-    clear,
-    reset(appId) {
-      clear(appId);
-      if (appId === undefined) dropped = 0;
+    clear(appId) {
+      events.retain(appId === undefined ? () => false : (e) => e.appId !== appId);
     },
-    stats: () => ({ analyticsEvents: events.length, droppedAnalyticsEvents: dropped }),
+    reset(appId) {
+      if (appId === undefined) events = new KeyedLog<AnalyticsEvent>(options);
+      else events.retain((e) => e.appId !== appId);
+    },
+    stats: () => ({ analyticsEvents: events.length, droppedAnalyticsEvents: events.dropped }),
     snapshot: () => ({ analyticsEvents: events.toArray() }),
     persistable: () => ({ analyticsEvents: events.toArray() }),
   };

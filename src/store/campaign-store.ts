@@ -5,7 +5,7 @@
  */
 import type { Campaign, Recipient } from '../schemas/records.js';
 import type { CampaignStore } from '../domain/ports.js';
-import { paginate } from './filters.js';
+import { paginate } from '../domain/record-filters.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 type CampaignData = 'campaigns' | 'recipients';

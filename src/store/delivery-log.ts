@@ -1,9 +1,10 @@
 /**
  * Deliveries in arrival order: single records and runs (delivery-run.ts) on one line
  * of positions, with a retention cap that drops the oldest first. The per-key indexes are
- * brought up to date by the filtered queries that need them, a slice of at most 20 ms per
- * query (scanning meanwhile), not on every write: a send only appends, no query holds the
- * event loop long, and lookups stay fast at a million deliveries.
+ * brought up to date on later turns after a write, in slices of a few milliseconds (and by
+ * a filtered query that finds them behind, a slice of at most 20 ms, scanning meanwhile),
+ * not in the write: a send only appends, no task holds the event loop long, and lookups
+ * stay fast at a million deliveries.
  */
 import type { Delivery } from '../schemas/records.js';
 import type {
@@ -16,7 +17,7 @@ import type {
 } from '../domain/ports.js';
 import { deliveryAt, indexesOf, memberStatus, packedRun, SingleDelivery, type DeliveryRun } from './delivery-run.js';
 import { Deque } from './deque.js';
-import { deliveryMatcher, isFiltered } from './filters.js';
+import { deliveryMatcher, isFiltered } from '../domain/record-filters.js';
 import { PositionIndex } from './position-index.js';
 
 export interface DeliveryLog {
@@ -109,6 +110,14 @@ const timeBudget: CatchUpBudget = () => {
   return (done) => (done & 63) === 0 && performance.now() >= deadline;
 };
 
+/** How long one background slice of index building may hold the event loop. */
+const BACKGROUND_SLICE_MS = 4;
+
+const backgroundTimeBudget: CatchUpBudget = () => {
+  const deadline = performance.now() + BACKGROUND_SLICE_MS;
+  return (done) => (done & 63) === 0 && performance.now() >= deadline;
+};
+
 /** Runs `task` once the current turn of the event loop and its I/O are done. */
 export type Later = (task: () => void) => void;
 
@@ -119,7 +128,11 @@ export function createDeliveryLog(
   maxDeliveries: number,
   initial: readonly Delivery[] = [],
   initialDropped = 0,
-  { catchUpBudget = timeBudget, later = nextTurn }: { catchUpBudget?: CatchUpBudget; later?: Later } = {},
+  {
+    catchUpBudget = timeBudget,
+    backgroundBudget = backgroundTimeBudget,
+    later = nextTurn,
+  }: { catchUpBudget?: CatchUpBudget; backgroundBudget?: CatchUpBudget; later?: Later } = {},
 ): DeliveryLog {
   let entries = new Deque<Entry>();
   /** Position of member 0 of each entry; live members hold positions [nextPosition - length, nextPosition). */
@@ -139,6 +152,8 @@ export function createDeliveryLog(
   let unindexedKeys = ENTRY_KEYS.map(() => 0);
   /** Runs whose user ids are still the sender's array (packSoon). */
   let unpacked: RunEntry[] = [];
+  /** Whether an indexSlice is scheduled. */
+  let indexing = false;
 
   /**
    * Packs a run's user ids into one string on a later turn, after the send has been answered.
@@ -158,6 +173,26 @@ export function createDeliveryLog(
     for (const entry of waiting) entry.run = packedRun(entry.run);
   }
 
+  /**
+   * Brings every index up to date on later turns, a slice of at most BACKGROUND_SLICE_MS
+   * each, so the first burst of filtered queries finds them built: built on demand, the
+   * first ~30 queries by user after a million sends each spent their 20 ms building, back
+   * to back (~600 ms holding the event loop).
+   */
+  function indexSoon(): void {
+    if (indexing) return;
+    indexing = true;
+    later(indexSlice);
+  }
+
+  function indexSlice(): void {
+    indexing = false;
+    const spent = backgroundBudget();
+    let done = catchUpUsers(spent);
+    for (let k = 0; k < ENTRY_KEYS.length; k++) done = catchUpKey(k, spent) && done;
+    if (!done) indexSoon();
+  }
+
   function append(entry: Entry): void {
     const start = firstMember(entry);
     const size = memberCount(entry) - start;
@@ -168,6 +203,7 @@ export function createDeliveryLog(
     unindexedUsers++;
     for (let k = 0; k < unindexedKeys.length; k++) unindexedKeys[k]!++;
     if (length > maxDeliveries) dropOldest(length - maxDeliveries);
+    indexSoon();
   }
 
   /** Brings the user index up to date with the log, or as close as the budget allows; whether it is now. */

@@ -1,11 +1,14 @@
 /**
  * The journal in memory: the JournalStore port. Capped twice, by entries and by the body
- * text they keep in all; the oldest entries go first.
+ * text they keep in all; the oldest entries go first. Every filter but bodyContains is read
+ * from a key index (keyed-log.ts); bodyContains tests the entries the other filters leave.
  */
 import type { JournalEntry } from '../schemas/records.js';
 import type { JournalStore } from '../domain/ports.js';
-import { Deque } from './deque.js';
-import { isFiltered, journalPredicate, paginate } from './filters.js';
+import { journalPredicate } from '../domain/record-filters.js';
+import { normalisePath } from '../domain/api-path.js';
+import { filterKeys } from './filter-keys.js';
+import { KeyedLog, type KeyValue } from './keyed-log.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 export interface JournalLimits {
@@ -28,28 +31,54 @@ const normaliseJournalEntry = (e: JournalEntry): JournalEntry => ({
   responseBodyTruncated: e.responseBodyTruncated ?? false,
 });
 
+/** Every scenario an entry matches a `scenario` filter by, each once. */
+function scenariosOf(e: JournalEntry): KeyValue {
+  if (e.rules.length === 0) return e.scenario;
+  const names = new Set<string>();
+  if (e.scenario !== null) names.add(e.scenario);
+  for (const rule of e.rules) names.add(rule.scenario);
+  return [...names];
+}
+
+const keys = filterKeys<JournalEntry>(
+  (e) => e.appId,
+  [
+    { valueOf: (e) => e.id, withApp: false },
+    { valueOf: (e) => e.method, withApp: true },
+    { valueOf: (e) => normalisePath(e.path), withApp: true },
+    { valueOf: (e) => String(e.status), withApp: true },
+    { valueOf: (e) => e.errorCode, withApp: true },
+    { valueOf: scenariosOf, withApp: true },
+  ],
+);
+const ID_FAMILY = 1;
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
 export function createJournalStore(
   { maxJournal, maxJournalBodyChars }: JournalLimits,
   { initial, changed }: KindOptions<'journal'>,
 ): RecordKind<JournalStore, 'journal', 'journal' | 'droppedJournal'> {
-  let journal = new Deque<JournalEntry>();
+  // Both caps are applied here (the log's own is off): the body-text one needs each dropped entry.
+  const log = new KeyedLog<JournalEntry>({
+    maxRecords: Number.POSITIVE_INFINITY,
+    families: keys.families,
+    keysOf: keys.keysOf,
+    timeOf: (e) => e.time,
+  });
   let journalBodyChars = 0;
-  let dropped = 0;
 
   function push(entry: JournalEntry): void {
-    journal.push(entry);
+    log.add(entry);
     journalBodyChars += bodyChars(entry);
-    while (journal.length > maxJournal || (journalBodyChars > maxJournalBodyChars && journal.length > 1)) {
-      journalBodyChars -= bodyChars(journal.shift()!);
-      dropped++;
-    }
+    while (log.length > maxJournal || (journalBodyChars > maxJournalBodyChars && log.length > 1))
+      journalBodyChars -= bodyChars(log.dropOldest()!);
   }
 
   function clear(appId: string | undefined): void {
-    const kept = appId === undefined ? [] : journal.toArray().filter((e) => e.appId !== appId);
-    journal = new Deque();
+    log.retain(appId === undefined ? () => false : (e) => e.appId !== appId);
     journalBodyChars = 0;
-    for (const e of kept) push(e);
+    for (const e of log) journalBodyChars += bodyChars(e);
   }
 
   for (const e of initial?.journal ?? []) push(normaliseJournalEntry(e));
@@ -59,22 +88,40 @@ export function createJournalStore(
       push(entry);
       changed();
     },
-    queryJournal: (filter, page) => paginate(journal, isFiltered(filter) ? journalPredicate(filter) : null, page),
-    getJournalEntry(id) {
-      // Newest first: the entry a test just made is near the end.
-      for (let i = journal.length - 1; i >= 0; i--) if (journal.at(i)!.id === id) return journal.at(i);
-      return undefined;
+    queryJournal(filter, page) {
+      const { keys: read, exact } = keys.keysFor(filter.appId, [
+        undefined,
+        filter.method?.toUpperCase(),
+        filter.path === undefined ? undefined : normalisePath(filter.path),
+        filter.status === undefined ? undefined : String(filter.status),
+        filter.errorCode,
+        filter.scenario,
+      ]);
+      const q = { keys: read, exact: exact && filter.bodyContains === undefined, matches: journalPredicate(filter) };
+      return log.query({ ...q, since: iso(filter.since), until: iso(filter.until) }, page);
     },
+    setJournalRules(id, rules) {
+      const entry = log.newest(ID_FAMILY, id);
+      if (entry === undefined) return;
+      const last = rules.at(-1);
+      // In place: the entry keeps its position, and a reader holding it sees the rules too.
+      Object.assign(entry, { rules, scenario: last?.scenario ?? null, rule: last?.rule ?? null });
+      // Its scenarios are index keys: file every entry again (at most --max-journal of them,
+      // once per rule that first fails a campaign's deliveries, not per delivery).
+      log.retain(() => true);
+      changed();
+    },
+    getJournalEntry: (id) => log.newest(ID_FAMILY, id),
   };
   return {
     port,
     clear,
     reset(appId) {
       clear(appId);
-      if (appId === undefined) dropped = 0;
+      if (appId === undefined) log.resetDropped();
     },
-    stats: () => ({ journal: journal.length, droppedJournal: dropped }),
-    snapshot: () => ({ journal: journal.toArray() }),
-    persistable: () => ({ journal: journal.toArray() }),
+    stats: () => ({ journal: log.length, droppedJournal: log.dropped }),
+    snapshot: () => ({ journal: log.toArray() }),
+    persistable: () => ({ journal: log.toArray() }),
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Store } from '../domain/ports.js';
 import { createAnalyticsStore } from './analytics-store.js';
+import { createAppStateStore } from './app-state-store.js';
 import { createCampaignStore } from './campaign-store.js';
 import { createDeliveryStore } from './delivery-store.js';
 import { createJournalStore } from './journal-store.js';
@@ -14,7 +15,7 @@ import { createResourceStore } from './resource-store.js';
 import type { RetentionLimits, StoreData, StoreSnapshot } from './store-data.js';
 
 export interface MemoryStoreOptions extends RetentionLimits {
-  /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 64 MiB */
+  /** Journal request + response body text kept in all (UTF-16 units; oldest entries dropped first). @default 16 MiB */
   maxJournalBodyChars?: number;
   initial?: StoreData;
   /** Called after every mutation (the lowdb store schedules a write). */
@@ -50,7 +51,14 @@ function delegating<Port extends object>(current: () => Port): Port {
 /** The records of a data file that name the apps open mode remembers (appsInInitialData). */
 function appsIn(data: StoreData | undefined): readonly string[] {
   if (!data) return [];
-  const owners = [data.notifications, data.campaigns, data.templates, data.channels ?? [], data.analyticsEvents ?? []];
+  const owners = [
+    data.notifications,
+    data.campaigns,
+    data.templates,
+    data.channels ?? [],
+    data.analyticsEvents ?? [],
+    data.appStates ?? [],
+  ];
   const apps = new Set<string>();
   for (const records of owners) for (const { appId } of records) if (appId) apps.add(appId);
   return [...apps];
@@ -62,20 +70,21 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const part = { initial, changed };
     return {
       deliveries: createDeliveryStore(options.maxDeliveries ?? 1_000_000, part),
-      notifications: createNotificationStore(options.maxNotifications ?? 200_000, part),
+      notifications: createNotificationStore(options.maxNotifications ?? 100_000, part),
       campaigns: createCampaignStore(
-        { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 1_000_000 },
+        { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 200_000 },
         part,
       ),
       journal: createJournalStore(
         {
           maxJournal: options.maxJournal ?? 10_000,
-          maxJournalBodyChars: options.maxJournalBodyChars ?? 64 * 1024 * 1024,
+          maxJournalBodyChars: options.maxJournalBodyChars ?? 16 * 1024 * 1024,
         },
         part,
       ),
       resources: createResourceStore(part),
-      analytics: createAnalyticsStore(options.maxAnalyticsEvents ?? 1_000_000, part),
+      analytics: createAnalyticsStore(options.maxAnalyticsEvents ?? 100_000, part),
+      appStates: createAppStateStore(part),
     };
   };
   let parts = partsOf(options.initial);
@@ -91,6 +100,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     ...delegating(() => parts.journal.port),
     ...delegating(() => parts.resources.port),
     ...delegating(() => parts.analytics.port),
+    ...delegating(() => parts.appStates.port),
     clear(appId) {
       for (const kind of kinds()) kind.clear(appId);
       changed();
@@ -120,6 +130,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       ...parts.journal.persistable(),
       ...parts.resources.persistable(),
       ...parts.analytics.persistable(),
+      ...parts.appStates.persistable(),
     }),
     snapshot: () => ({
       ...parts.deliveries.snapshot(),
@@ -128,6 +139,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       ...parts.journal.snapshot(),
       ...parts.resources.snapshot(),
       ...parts.analytics.snapshot(),
+      ...parts.appStates.snapshot(),
     }),
   };
 }

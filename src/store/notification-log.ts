@@ -1,11 +1,13 @@
 /**
- * Notification records in arrival order, capped (oldest dropped first), with the by-id
- * index brought up to date when a lookup by id needs it rather than on every send.
+ * Notification records in arrival order, capped (oldest dropped first), every filter of
+ * /__inspect/notifications answered from a key index (keyed-log.ts): by id, app, template,
+ * mode and tag, and each of those within an app.
  */
 import type { NotificationRecord } from '../schemas/records.js';
 import type { ListResult, NotificationFilter, Page } from '../domain/ports.js';
-import { Deque } from './deque.js';
-import { isFiltered, notificationPredicate, paginate } from './filters.js';
+import { notificationPredicate } from '../domain/record-filters.js';
+import { filterKeys } from './filter-keys.js';
+import { KeyedLog } from './keyed-log.js';
 
 export interface NotificationLog {
   readonly length: number;
@@ -18,61 +20,45 @@ export interface NotificationLog {
   toArray(): NotificationRecord[];
 }
 
+const keys = filterKeys<NotificationRecord>(
+  (n) => n.appId,
+  [
+    { valueOf: (n) => n.notificationId, withApp: false },
+    { valueOf: (n) => n.templateKey, withApp: true },
+    { valueOf: (n) => n.mode, withApp: true },
+    { valueOf: (n) => n.tag, withApp: true },
+  ],
+);
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+
 export function createNotificationLog(
   maxRecords: number,
   initial: readonly NotificationRecord[] = [],
 ): NotificationLog {
-  let records = new Deque<NotificationRecord>();
-  let byId = new Map<string, NotificationRecord>();
-  /** Records at the end not yet in byId. */
-  let unindexed = 0;
-  let dropped = 0;
-
-  function add(record: NotificationRecord): void {
-    records.push(record);
-    unindexed++;
-    if (records.length <= maxRecords) return;
-    const indexed = records.length > unindexed;
-    const old = records.shift()!;
-    dropped++;
-    if (indexed) byId.delete(old.notificationId);
-    else unindexed--;
-  }
-
-  function findById(id: string): NotificationRecord | undefined {
-    for (let i = records.length - unindexed; i < records.length; i++) {
-      const record = records.at(i)!;
-      byId.set(record.notificationId, record);
-    }
-    unindexed = 0;
-    return byId.get(id);
-  }
-
-  for (const record of initial) add(record);
-
+  const log = new KeyedLog<NotificationRecord>(
+    { maxRecords, families: keys.families, keysOf: keys.keysOf, timeOf: (n) => n.createdAt },
+    initial,
+  );
   return {
     get length() {
-      return records.length;
+      return log.length;
     },
     get dropped() {
-      return dropped;
+      return log.dropped;
     },
-    add,
+    add: (record) => log.add(record),
     query(filter, page) {
-      if (filter.notificationId === undefined)
-        return paginate(records, isFiltered(filter) ? notificationPredicate(filter) : null, page);
-      const one = findById(filter.notificationId);
-      return paginate(one ? [one] : [], notificationPredicate(filter), page);
+      const { keys: read, exact } = keys.keysFor(filter.appId, [
+        filter.notificationId,
+        filter.templateKey,
+        filter.mode,
+        filter.tag,
+      ]);
+      const q = { keys: read, exact, matches: notificationPredicate(filter) };
+      return log.query({ ...q, since: iso(filter.since), until: iso(filter.until) }, page);
     },
-    retain(keep) {
-      const kept = records.toArray().filter(keep);
-      records = new Deque();
-      byId = new Map();
-      unindexed = 0;
-      const droppedBefore = dropped;
-      for (const record of kept) add(record);
-      dropped = droppedBefore;
-    },
-    toArray: () => records.toArray(),
+    retain: (keep) => log.retain(keep),
+    toArray: () => log.toArray(),
   };
 }

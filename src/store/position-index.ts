@@ -40,6 +40,14 @@ export class PositionIndex {
     return current?.at(i);
   }
 
+  /** The positions under `key` as a list by index, oldest first (read without a lookup per position). */
+  list(key: string): { readonly count: number; at(i: number): number } {
+    const current = this.#byKey.get(key);
+    if (current === undefined) return { count: 0, at: () => Number.NaN };
+    if (typeof current === 'number') return { count: 1, at: () => current };
+    return { count: current.length, at: (i) => current.at(i)! };
+  }
+
   /** Ascending, or newest first with `desc`. */
   positions(key: string, desc = false): Iterable<number> {
     const current = this.#byKey.get(key);

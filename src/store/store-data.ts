@@ -6,7 +6,7 @@ import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, T
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import type { Channel } from '../schemas/channels.js';
 import type { TemplateChannelRecord } from '../schemas/template-channels.js';
-import type { StoreStats } from '../domain/ports.js';
+import type { AppState, StoreStats } from '../domain/ports.js';
 
 /** Everything the store holds, as plain JSON (what the data file contains). */
 export interface StoreData {
@@ -20,6 +20,8 @@ export interface StoreData {
   channels: Channel[];
   templateChannels: TemplateChannelRecord[];
   analyticsEvents: AnalyticsEvent[];
+  /** Each app's own clock and active scenario set (older files lack it). */
+  appStates: AppState[];
 }
 
 export const emptyStoreData = (): StoreData => ({
@@ -33,6 +35,7 @@ export const emptyStoreData = (): StoreData => ({
   channels: [],
   templateChannels: [],
   analyticsEvents: [],
+  appStates: [],
 });
 
 /** StoreData with its lists as iterables: references taken now, serialised later (lowdb-store.ts). */
@@ -42,15 +45,15 @@ export type StoreSnapshot = { [K in keyof StoreData]: StoreData[K] extends (infe
 export interface RetentionLimits {
   /** @default 1_000_000 */
   maxDeliveries?: number;
-  /** @default 200_000 */
+  /** @default 100_000 */
   maxNotifications?: number;
   /** Journal entries kept (oldest dropped first). @default 10_000 */
   maxJournal?: number;
   /** Campaigns with their recipients; a sending or scheduled campaign is never dropped. @default 1_000 */
   maxCampaigns?: number;
-  /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 1_000_000 */
+  /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 200_000 */
   maxRecipients?: number;
-  /** Recorded analytics events (oldest dropped first). @default 1_000_000 */
+  /** Recorded analytics events (oldest dropped first). @default 100_000 */
   maxAnalyticsEvents?: number;
 }
 

@@ -3,7 +3,7 @@
  * "breaking": the fixtures would let a send pass that the live account refuses (a template
  * sendable here but missing, unapproved or under another id live; a variable the live account
  * requires and the fixtures do not; a variable declared here but unknown live, which a send
- * may then carry; a type change).
+ * may then carry; a type change), or delivers on fewer channel types than the live account.
  */
 import {
   canonicalJson,
@@ -134,14 +134,19 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
     live.channelIds.length === 0 ||
     canonicalJson([...fx.channelIds].sort(cmp)) === canonicalJson([...live.channelIds].sort(cmp));
   if (canonicalJson([...fx.channels].sort(cmp)) !== canonicalJson([...live.channels].sort(cmp))) {
+    // A type delivered live and not here: the emulator sends less than the account does.
+    const missing = live.channels.filter((type) => !fx.channels.includes(type));
+    const breaking = sendable && missing.length > 0;
     out.push({
       ...base,
       kind: 'template-channels',
-      breaking: false,
+      breaking,
       field: 'channels',
       fixtures: fx.channels,
       live: live.channels,
-      message: `${where}: delivers through ${q(live.channels)} on the live account, ${q(fx.channels)} in the fixtures`,
+      message:
+        `${where}: delivers through ${q(live.channels)} on the live account, ${q(fx.channels)} in the fixtures` +
+        (breaking ? ` (sends here skip ${missing.join(', ')}, which the live account delivers on)` : ''),
     });
   } else if (!sameIds) {
     out.push({

@@ -32,7 +32,10 @@ export interface TemplateSnapshot {
   channelIds: string[];
   /** One row per linked channel; null when the source has no rows (content by type only). */
   rows: TemplateRowSnapshot[] | null;
-  /** Content by channel type as the source gives it, when it has no rows. */
+  /**
+   * Content by channel type as the source gives it: all of it when it has no rows; with rows,
+   * that of the types no linked channel or row covers (set only when there are such types).
+   */
   contentByType?: Record<string, unknown>;
   variables: Record<string, VariableSnapshot>;
   /** What a send renders per channel type. */
@@ -154,7 +157,15 @@ export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnaps
     for (const type of [...linked.map((c) => c.type), ...(rows ?? []).map((r) => r.channelType)]) {
       if (!types.includes(type)) types.push(type);
     }
-    const fallback = rows === null ? (t.content ?? {}) : {};
+    // Every type the template is delivered on: its linked channels' and rows' types, then the
+    // ones its own `channels` adds (a type the account has no channel of still delivers), whose
+    // content comes from the template object.
+    const extraTypes = rows === null ? [] : (t.channels ?? []).filter((type) => !types.includes(type));
+    types.push(...extraTypes);
+    const fallback =
+      rows === null
+        ? (t.content ?? {})
+        : Object.fromEntries(extraTypes.flatMap((type) => (t.content?.[type] ? [[type, t.content[type]]] : [])));
     if (types.length === 0) types.push(...(rows === null && t.channels?.length ? t.channels : Object.keys(fallback)));
     const variables = Object.fromEntries(
       toVariableArray(t.variableSchema ?? {}).map((v) => [v.key, { type: v.type, name: v.name, required: v.required }]),
@@ -171,7 +182,7 @@ export function snapshotFromLive(account: LiveAccount): { snapshot: AccountSnaps
       rows,
       variables,
       content: renderedContent(linked, rows ?? [], fallback, types),
-      ...(rows === null ? { contentByType: fallback } : {}),
+      ...(rows === null || extraTypes.length ? { contentByType: fallback } : {}),
     };
   });
   templates.sort((a, b) => cmp(a.key, b.key));
@@ -249,7 +260,8 @@ function fileOfTemplate(fixturesDir: string): Map<string, string> {
 
 /**
  * The fixture file of one template, in the form the emulator loads: linked channel ids and one
- * row per channel when the source has rows; content by channel type when it has none.
+ * row per channel when the source has rows (plus `channels` and `content` for the types they do
+ * not cover); content by channel type when it has none.
  */
 export function templateFileOf(t: TemplateSnapshot): Record<string, unknown> {
   const links =
@@ -257,6 +269,8 @@ export function templateFileOf(t: TemplateSnapshot): Record<string, unknown> {
       ? {
           ...(t.channelIds.length ? { channelIds: t.channelIds } : {}),
           rows: t.rows.map((r) => ({ channelId: r.channelId, channelType: r.channelType, content: r.content })),
+          // Types beyond the links and rows: listed, with their content, so the emulator delivers on them too.
+          ...(t.contentByType ? { channels: t.channels, content: t.contentByType } : {}),
         }
       : { ...(t.channels.length ? { channels: t.channels } : {}), content: t.contentByType ?? t.content };
   return {

@@ -1,18 +1,29 @@
 /**
  * Puts a checked trace in place of the running state (--import, POST /__import): every
- * record, the clock, the scenarios with their counters, the apps open mode knows and the id
- * sequence; or one app's records only, the rest left as they are.
+ * record, the clocks, the scenarios with their app sets, counters and random draws, the apps
+ * open mode knows and the id sequence; or one app's records, clock and scenario state only,
+ * the rest left as they are.
  */
-import type { z } from 'zod';
 import type { Emulator } from '../emulator.js';
-import type { TraceOriginSchema } from '../schemas/responses.js';
+import type { AppState } from '../domain/ports.js';
+import type { CountersSnapshot } from '../scenario-engine/counters.js';
+import type { ScenarioStateSnapshot } from '../scenario-engine/engine.js';
 import type { StoreData } from '../store/store-data.js';
 import type { Trace } from './schema.js';
 
-type ApplyParts = Pick<Emulator, 'store' | 'clock' | 'ids' | 'apps' | 'scenarios' | 'services'>;
+type ApplyParts = Pick<
+  Emulator,
+  'store' | 'clock' | 'clocks' | 'ids' | 'apps' | 'scenarios' | 'services' | 'traceOrigin'
+>;
 
-/** Where the running state came from, when a trace: shown in the inspector's overview. */
-export type TraceOrigin = z.infer<typeof TraceOriginSchema>;
+/** Each app's own clock and active set, as the store keeps them (the data file has them after a restart). */
+function appStatesOf(trace: Trace, appId: string | undefined): AppState[] {
+  const { clocks, scenarios } = trace;
+  const ids = new Set([...Object.keys(clocks.apps), ...Object.keys(scenarios.active.apps)]);
+  return [...ids]
+    .filter((id) => appId === undefined || id === appId)
+    .map((id) => ({ appId: id, clock: clocks.apps[id] ?? null, activeScenarios: scenarios.active.apps[id] ?? null }));
+}
 
 /** The trace's records as the store holds them (recipients beside their campaigns), of one app when given. */
 function storeDataOf(trace: Trace, appId: string | undefined): StoreData {
@@ -30,6 +41,7 @@ function storeDataOf(trace: Trace, appId: string | undefined): StoreData {
     channels: mine(trace.channels),
     templateChannels: mine(trace.templateChannels),
     analyticsEvents: mine(trace.analyticsEvents),
+    appStates: appStatesOf(trace, appId),
   };
 }
 
@@ -44,34 +56,54 @@ function mergedWithApp(current: StoreData, imported: StoreData, appId: string): 
   return merged;
 }
 
-/** Replaces the running state with the trace's (one app's when `appId` is given). */
-export function applyTrace(parts: ApplyParts, trace: Trace, appId?: string): void {
-  const { store, clock, ids, apps, scenarios, services } = parts;
-  // Timers first: a scheduled campaign must not start from the state being replaced.
-  services.campaigns.cancelScheduled();
-  const imported = storeDataOf(trace, appId);
+/** The trace's scenario state as the engine takes it back. */
+function scenarioStateOf({ scenarios }: Trace): ScenarioStateSnapshot {
+  const counters: CountersSnapshot = scenarios.counters.map((c) => [
+    c.layer as CountersSnapshot[number][0],
+    c.scenario,
+    c.rule,
+    c.matched,
+    c.applied,
+  ]);
+  return { apps: scenarios.active.apps, counters, headerActivated: scenarios.headerActivated, draws: scenarios.draws };
+}
+
+/**
+ * Replaces the running state with the trace's (one app's when `appId` is given) and notes
+ * where it came from (`fileName`: the file's name when known), which the overview shows.
+ */
+export function applyTrace(parts: ApplyParts, trace: Trace, appId: string | undefined, fileName: string | null) {
+  const { store, clock, clocks, ids, apps, scenarios, services } = parts;
+  // First: no scheduled start nor running send of the state being replaced may go on.
+  services.campaigns.stopAll(appId);
   if (appId === undefined) {
-    store.restore(imported);
     apps.reset();
     for (const app of trace.apps) apps.remember(app.appId);
     for (const name of scenarios.names()) scenarios.remove(name);
     for (const { scenario, source } of trace.scenarios.loaded) scenarios.load(scenario, source);
     scenarios.setActive(trace.scenarios.active.global.filter((name) => scenarios.has(name)));
-    scenarios.restoreCounts({
-      counters: trace.scenarios.counters.rules,
-      headerActivated: trace.scenarios.counters.headerActivated,
-    });
+    scenarios.restore(scenarioStateOf(trace));
+    clocks.release();
     const { now, mode } = trace.clocks.shared;
     if (mode === 'manual') clock.set(now);
     else clock.useRealTime();
+    clocks.restore(trace.clocks.apps);
+    // Last: the store takes the apps' own clocks and sets from the trace, whatever the calls above saved.
+    store.restore(storeDataOf(trace, undefined));
     ids.resume(trace.ids);
   } else {
-    store.restore(mergedWithApp(store.snapshot(), imported, appId));
     apps.remember(appId);
+    scenarios.restore(scenarioStateOf(trace), appId);
+    const ownClock = trace.clocks.apps[appId];
+    if (ownClock) clocks.restore({ [appId]: ownClock });
+    else clocks.release(appId);
+    store.restore(mergedWithApp(store.snapshot(), storeDataOf(trace, appId), appId));
     // The running ids go on; from the same machine prefix, past the trace's too.
     const running = ids.sequence();
     if (running.machine === trace.ids.machine && trace.ids.counter > running.counter) ids.resume(trace.ids);
   }
   // Scheduled campaigns are armed again and half-sent ones go on, as after a restart with a data file.
   services.campaigns.restore(scenarios.deliveryFaults([]));
+  const { exportedAt, emulatorVersion } = trace;
+  return (parts.traceOrigin.current = { fileName, exportedAt, emulatorVersion, appId: appId ?? null });
 }

@@ -9,7 +9,7 @@ import { VERSION } from '../version.js';
 import type { Campaign, Recipient } from '../schemas/records.js';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceSource } from './schema.js';
 
-type TraceParts = Pick<Emulator, 'store' | 'clock' | 'ids' | 'apps' | 'scenarios' | 'options'>;
+type TraceParts = Pick<Emulator, 'store' | 'clock' | 'clocks' | 'ids' | 'apps' | 'scenarios' | 'options'>;
 
 /** How an app's key shows in a trace: whether one was configured, never what it is. */
 export const MASKED_KEY = '***';
@@ -35,9 +35,10 @@ function* withRecipients(
 
 /** The state of `parts` now (one app's when `appId` is given) as a trace to write. */
 export function captureTrace(parts: TraceParts, appId?: string): TraceSource {
-  const { store, clock, ids, apps, scenarios, options } = parts;
+  const { store, clock, clocks, ids, apps, scenarios, options } = parts;
   const data = store.persistable();
-  const counts = scenarios.counts();
+  const state = scenarios.snapshot(appId);
+  const ownClock = appId === undefined ? null : clocks.stateOf(appId);
   const { seed } = options;
   return {
     format: TRACE_FORMAT,
@@ -52,7 +53,10 @@ export function captureTrace(parts: TraceParts, appId?: string): TraceSource {
       activeScenarios: options.activeScenarios,
       limits: retentionOf(options),
     },
-    clocks: { shared: { now: clock.nowIso(), mode: clock.mode }, apps: {} },
+    clocks: {
+      shared: { now: clock.nowIso(), mode: clock.mode },
+      apps: appId === undefined ? clocks.snapshot() : ownClock ? { [appId]: ownClock } : {},
+    },
     ids: ids.sequence(),
     apps: apps
       .list()
@@ -64,8 +68,16 @@ export function captureTrace(parts: TraceParts, appId?: string): TraceSource {
       })),
     scenarios: {
       loaded: scenarios.names().map((name) => ({ source: scenarios.sourceOf(name)!, scenario: scenarios.get(name)! })),
-      active: { global: scenarios.active(), apps: {} },
-      counters: { rules: counts.counters, headerActivated: counts.headerActivated, apps: {} },
+      active: { global: scenarios.active(), apps: state.apps },
+      counters: state.counters.map(([layer, scenario, rule, matched, applied]) => ({
+        layer,
+        scenario,
+        rule,
+        matched,
+        applied,
+      })),
+      headerActivated: state.headerActivated,
+      draws: state.draws,
     },
     droppedDeliveries: appId === undefined ? data.droppedDeliveries : 0,
     templates: ofApp(data.templates, appId),

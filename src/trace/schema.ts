@@ -23,13 +23,17 @@ export const TRACE_VERSION = 1;
 
 const ClockStateSchema = z.object({ now: z.string(), mode: z.enum(['real', 'manual']) });
 
+/** One rule's counts in one layer: the global set, an app's own set (`app:A`), an app's header (`header:A`). */
 const RuleCounterSchema = z.object({
-  layer: z.enum(['global', 'header']),
+  layer: z.string().regex(/^(global|app:.+|header:.*)$/, 'must be global, app:<appId> or header:<appId>'),
   scenario: z.string(),
   rule: z.number().int().min(1),
   matched: z.number().int().min(0),
   applied: z.number().int().min(0),
 });
+
+/** A random source's place in its sequence (32-bit state). */
+const DrawStateSchema = z.number().int().min(0).max(0xffffffff);
 
 /** What the header holds besides the record lists. */
 export const TraceHeaderSchema = z.object({
@@ -47,17 +51,19 @@ export const TraceHeaderSchema = z.object({
     activeScenarios: z.array(z.string()),
     limits: z.record(z.string(), z.number()),
   }),
+  /** The shared clock, and the own clock of every app that has one. */
   clocks: z.object({ shared: ClockStateSchema, apps: z.record(z.string(), ClockStateSchema) }),
   ids: z.object({ machine: z.string().regex(/^[0-9a-f]{10}$/), counter: z.number().int().min(0).max(0xffffff) }),
   apps: z.array(z.object({ appId: z.string().min(1), apiKey: z.string(), region: z.string().optional() })),
   scenarios: z.object({
     loaded: z.array(z.object({ source: z.string(), scenario: ScenarioSchema })),
+    /** The global active set, and the own set of every app that has one. */
     active: z.object({ global: z.array(z.string()), apps: z.record(z.string(), z.array(z.string())) }),
-    counters: z.object({
-      rules: z.array(RuleCounterSchema),
-      headerActivated: z.array(z.string()),
-      apps: z.record(z.string(), z.unknown()),
-    }),
+    counters: z.array(RuleCounterSchema),
+    /** The scenarios a request header has named, per app ('' for requests of no app). */
+    headerActivated: z.record(z.string(), z.array(z.string())),
+    /** Where the random sources of `probability` rules stand: requests of no app's (null: unknown), each app's. */
+    draws: z.object({ shared: DrawStateSchema.nullable(), apps: z.record(z.string(), DrawStateSchema) }),
   }),
   droppedDeliveries: z.number().int().min(0),
 });

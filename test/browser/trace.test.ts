@@ -23,21 +23,20 @@ describe.skipIf(!HAS_BROWSER)('web inspector: traces', () => {
       await send(emu, ['other'], undefined, { headers: { appid: 'other-app', apikey: 'k' } });
       const { page, problems } = await openPage(browser);
       await page.goto(`${emu.url}/__/overview`);
-      await page.getByRole('button', { name: 'Download trace' }).waitFor();
-      const [all] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Download trace' }).click(),
-      ]);
+      const everyApp = page.getByRole('button', { name: 'Download trace', exact: true });
+      await everyApp.waitFor();
+      const [all] = await Promise.all([page.waitForEvent('download'), everyApp.click()]);
       expect(all.suggestedFilename()).toMatch(/^notification-emulator-trace-\d{4}-.*Z\.json$/);
       const whole = JSON.parse(readFileSync((await all.path())!, 'utf8')) as { appId: null; deliveries: unknown[] };
       expect(whole).toMatchObject({ format: 'notification-emulator-trace', appId: null });
       expect(whole.deliveries).toHaveLength(3);
 
-      await page.goto(`${emu.url}/__/overview?appId=other-app`);
-      await expect.poll(() => page.getByLabel('Apps in the trace').inputValue()).toBe('other-app');
+      // The overview scoped to an app (its app selector, ?app=) downloads that app's trace, or every app's.
+      await page.goto(`${emu.url}/__/overview?app=other-app`);
+      await page.getByRole('button', { name: 'Download trace of every app' }).waitFor();
       const [one] = await Promise.all([
         page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Download trace' }).click(),
+        page.getByRole('button', { name: 'Download trace of other-app' }).click(),
       ]);
       expect(one.suggestedFilename()).toMatch(/^notification-emulator-trace-other-app-/);
       const text = readFileSync((await one.path())!, 'utf8');

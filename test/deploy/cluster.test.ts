@@ -18,6 +18,9 @@ const APPS = 300;
 /** Apps exercised at once: enough to overlap, few enough for two shared cores and three replicas. */
 const PARALLEL = 50;
 const WELCOME = { key: 'welcome-message', variables: { name: 'Ada' } };
+/** Each app's own clock starts here; its scheduled campaign fires an hour later on it. */
+const APP_START = '2030-01-01T00:00:00.000Z';
+const APP_FIRES_AT = '2030-01-01T01:00:00.000Z';
 
 interface Answer<T> {
   status: number;
@@ -112,14 +115,19 @@ describe.skipIf(!HAS_HAPROXY)('three replicas behind HAProxy', () => {
 
     const now = await campaignWithRecipients(state, 'now');
     await expectCall(state, 'POST', `/api/campaigns/${now}/send`, { api: true, body: {} });
-    // Scheduled on the replica's real clock, a moment ahead: its own timer starts it.
+    // The app's own clock on its replica (?appId= hashes like the header): scheduled for a fixed
+    // instant, fired by moving that clock alone.
+    await expectCall(state, 'POST', `/__clock?appId=${app}`, { body: { now: APP_START } });
     const later = await campaignWithRecipients(state, 'later');
-    const scheduledAt = new Date(Date.now() + 1500).toISOString();
     const scheduled = await expectCall<Campaign>(state, 'POST', `/api/campaigns/${later}/send`, {
       api: true,
-      body: { scheduledAt },
+      body: { scheduledAt: APP_FIRES_AT },
     });
     expect(scheduled.status).toBe('scheduled');
+    const moved = await expectCall<{ now: string; scope: string }>(state, 'POST', `/__clock?appId=${app}`, {
+      body: { advanceMs: 3_600_000 },
+    });
+    expect(moved).toMatchObject({ now: APP_FIRES_AT, scope: 'app' });
     for (const id of [now, later]) {
       const deliveries = await expectCall<{ total: number }>(
         state,
@@ -128,20 +136,40 @@ describe.skipIf(!HAS_HAPROXY)('three replicas behind HAProxy', () => {
       );
       expect(deliveries.total).toBe(2);
     }
+    // The app's own scenario set on its replica: one send shows it applies (user-9* deliveries fail).
+    await expectCall(state, 'PUT', `/__scenarios/active?appId=${app}`, { body: { names: ['flaky-devices'] } });
+    await expectCall(state, 'POST', '/api/notifications/send', {
+      api: true,
+      body: { template: WELCOME, targets: [`user-9-${appId}`], mode: 'realtime' },
+    });
+    const failed = await expectCall<{ items: { status: string; scenario: string | null }[] }>(
+      state,
+      'GET',
+      `/__inspect/deliveries?appId=${app}&userId=user-9-${encodeURIComponent(appId)}&waitFor=1&timeoutMs=10000`,
+    );
+    expect(failed.items[0]).toMatchObject({ status: 'failed', scenario: 'flaky-devices' });
     return { appId, replica: state.replica!, notificationId: sent.notificationId, campaignIds: [now, later] };
   }
 
-  /** The app's records as its replica holds them: 5 deliveries, its notification, 2 sent campaigns. */
+  /**
+   * The app's records as its replica holds them: 6 deliveries, its 2 notifications, 2 sent
+   * campaigns; its own clock and its own active set.
+   */
   async function expectStateIntact(state: AppState): Promise<void> {
     const app = encodeURIComponent(state.appId);
     const deliveries = await expectCall<{ total: number }>(state, 'GET', `/__inspect/deliveries?appId=${app}`);
-    expect(deliveries.total).toBe(5);
+    expect(deliveries.total).toBe(6);
     const notifications = await expectCall<{ items: { notificationId: string }[] }>(
       state,
       'GET',
       `/__inspect/notifications?appId=${app}`,
     );
-    expect(notifications.items.map((n) => n.notificationId)).toEqual([state.notificationId]);
+    expect(notifications.items.map((n) => n.notificationId)[0]).toBe(state.notificationId);
+    expect(notifications.items).toHaveLength(2);
+    const clock = await expectCall<{ now: string; scope: string }>(state, 'GET', `/__clock?appId=${app}`);
+    expect(clock).toMatchObject({ now: APP_FIRES_AT, scope: 'app' });
+    const scenarios = await expectCall<{ active: string[]; scope: string }>(state, 'GET', `/__scenarios?appId=${app}`);
+    expect(scenarios).toMatchObject({ active: ['flaky-devices'], scope: 'app' });
     const campaigns = await expectCall<Campaign[]>(state, 'GET', '/api/campaigns', { api: true });
     expect(campaigns.map((c) => [c.id, c.status]).sort()).toEqual(state.campaignIds.map((id) => [id, 'sent']).sort());
   }

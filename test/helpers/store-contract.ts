@@ -8,6 +8,7 @@ import type { Store } from '../../src/index.js';
 import { analyticsContract } from './store-contract/analytics.js';
 import { campaignContract } from './store-contract/campaigns.js';
 import { deliveryContract } from './store-contract/deliveries.js';
+import { indexContract } from './store-contract/indexes.js';
 import { journalContract } from './store-contract/journal.js';
 import { lifecycleContract } from './store-contract/lifecycle.js';
 import { notificationContract } from './store-contract/notifications.js';
@@ -37,5 +38,6 @@ export function storeContract(name: string, factory: StoreFactory): void {
     resourceContract(make);
     analyticsContract(make);
     lifecycleContract(make);
+    indexContract(make);
   });
 }

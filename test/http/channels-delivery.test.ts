@@ -41,7 +41,7 @@ describe('disabled channels are skipped at delivery', () => {
     expect(one.body.items[0]).toMatchObject({
       channels: [],
       status: 'failed',
-      failureReason: expect.stringContaining('disabled'),
+      failureReason: 'no channel linked to the template is enabled in this app',
     });
 
     const created = await call<Campaign>(app, 'POST', '/api/campaigns', {
@@ -59,5 +59,74 @@ describe('disabled channels are skipped at delivery', () => {
       `/__inspect/deliveries?campaignId=${created.body.id}&waitFor=1&timeoutMs=5000`,
     );
     expect(waited.body.items[0]).toMatchObject({ channels: [], status: 'failed' });
+  });
+});
+
+describe('a send goes out on the template’s own linked channels', () => {
+  /** Two in_app channels; a runtime template linked to the first only, with a row for it; then that one disabled. */
+  async function linkedToDisabledInbox(app: ReturnType<typeof makeTestApp>, alsoPush: boolean) {
+    const linkedInbox = await channel(app, 'Linked inbox', 'in_app');
+    await channel(app, 'Other inbox', 'in_app');
+    const push = alsoPush ? await channel(app, 'Mobile Push', 'push') : null;
+    const template = await callOk<{ id: string }>(app, 'POST', '/api/templates', {
+      name: 'Linked only',
+      channelIds: push ? [linkedInbox, push] : [linkedInbox],
+      variableSchema: {},
+    });
+    for (const [id, type] of [[linkedInbox, 'in_app'], ...(push ? [[push, 'push']] : [])] as const) {
+      await callOk(app, 'POST', '/api/template-channels', {
+        templateId: template.id,
+        channelId: id,
+        channelType: type,
+        content: { title: `row of ${type}` },
+      });
+    }
+    await callOk(app, 'PUT', `/api/templates/${template.id}`, { status: 'approved' });
+    await callOk(app, 'PUT', `/api/channels/${linkedInbox}`, { enabled: false });
+    return template.id;
+  }
+
+  it('skips a disabled linked channel even when an unlinked channel of its type is enabled', async () => {
+    const app = makeTestApp();
+    await linkedToDisabledInbox(app, false);
+    const res = await send(app, { template: { key: 'linked-only' }, targets: ['u1'], mode: 'realtime' });
+    expect(res.status).toBe(200);
+    expect(res.body.channels).toEqual([]);
+    const { body } = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries?userId=u1');
+    expect(body.items[0]).toMatchObject({
+      channels: [],
+      status: 'failed',
+      failureReason: 'no channel linked to the template is enabled in this app',
+    });
+    expect(body.items[0]!.rendered).toEqual({});
+  });
+
+  it('keeps the enabled linked types, and a campaign decides the same way', async () => {
+    const app = makeTestApp();
+    const templateId = await linkedToDisabledInbox(app, true);
+    const res = await send(app, { template: { key: 'linked-only' }, targets: ['u1'], mode: 'realtime' });
+    expect(res.body.channels).toEqual(['push']);
+    const one = await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries?userId=u1');
+    expect(one.body.items[0]).toMatchObject({
+      channels: ['push'],
+      status: 'sent',
+      rendered: { push: { title: 'row of push' } },
+    });
+    expect(one.body.items[0]!.rendered).not.toHaveProperty('in_app');
+
+    const created = await callOk<Campaign>(app, 'POST', '/api/campaigns', {
+      name: 'c',
+      templateId,
+      deliveryMode: 'batch',
+    });
+    await callOk(app, 'POST', `/api/campaigns/${created.id}/recipients`, { userIds: ['u2'] });
+    await callOk(app, 'POST', `/api/campaigns/${created.id}/send`, {});
+    const waited = await call<List<Delivery>>(
+      app,
+      'GET',
+      `/__inspect/deliveries?campaignId=${created.id}&waitFor=1&timeoutMs=5000`,
+    );
+    expect(waited.body.items[0]).toMatchObject({ channels: ['push'], status: 'sent' });
+    expect(waited.body.items[0]!.rendered).not.toHaveProperty('in_app');
   });
 });

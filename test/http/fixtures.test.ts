@@ -10,6 +10,7 @@ import { ConfigError, createApp, type EmulatorApp, type Delivery, type Health } 
 import { expectApiError, type List, call, send, errorOf } from '../helpers/app.js';
 import type {} from '../helpers/api-types.js';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
+import { writeFixtureSet } from '../../src/tools/write-fixtures.js';
 
 const opened: EmulatorApp[] = [];
 afterEach(async () => {
@@ -343,6 +344,30 @@ describe('watching fixtures', () => {
       404,
       'ERR_NOT_FOUND',
     );
+  });
+
+  it('reports a pull that replaced templates/ once, though both watches see it', async () => {
+    const dir = fixturesDir({ 'a.json': tpl('first') });
+    const reloads: string[] = [];
+    const logger = {
+      error: () => {},
+      warn: () => {},
+      info: (m: string) => (m.includes('template(s)') ? reloads.push(m) : undefined),
+      debug: () => {},
+    };
+    const app = createApp({ fixturesDir: dir, scenariosDir: dir, watch: true, logger });
+    opened.push(app);
+    // What `pull` does: a new templates/ renamed into place, then channels.json beside it.
+    const files = new Map([
+      ['templates/first.json', JSON.stringify(tpl('first'))],
+      ['templates/second.json', JSON.stringify(tpl('second'))],
+      ['templates/third.json', JSON.stringify(tpl('third'))],
+      ['channels.json', '[]\n'],
+    ]);
+    writeFixtureSet(dir, files);
+    expect(await until(templatesCount(app), (n) => n === 3)).toBe(3);
+    await new Promise((r) => setTimeout(r, 600)); // a second report would have come by now
+    expect(reloads).toEqual([`reloaded 3 template(s) and 0 channel(s) from ${dir}`]);
   });
 
   it('reloads apps.json: strict when it appears, open when it goes, a bad edit keeps the previous apps', async () => {

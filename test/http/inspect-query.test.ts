@@ -212,3 +212,23 @@ describe('order=desc at a million deliveries', () => {
     expect(performance.now() - started).toBeLessThan(3000);
   }, 120_000);
 });
+
+describe('GET /__inspect/notifications?notificationId=', () => {
+  it('answers that one notification, of any position, and none for an unknown id', async () => {
+    const app = makeTestApp();
+    const sent = [];
+    for (const user of ['u1', 'u2', 'u3'])
+      sent.push(await sendOk(app, { template: { key: 'plain' }, targets: [user], mode: 'realtime' }));
+    for (const n of sent) {
+      const page = await callOk<NotificationPage>(
+        app,
+        'GET',
+        `/__inspect/notifications?notificationId=${n.notificationId}`,
+      );
+      expect(page.total).toBe(1);
+      expect(page.items.map((i) => i.notificationId)).toEqual([n.notificationId]);
+    }
+    const none = await callOk<NotificationPage>(app, 'GET', '/__inspect/notifications?notificationId=notif_nope');
+    expect(none).toMatchObject({ total: 0, items: [] });
+  });
+});

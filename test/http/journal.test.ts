@@ -200,6 +200,28 @@ describe('GET /__inspect/requests?bodyContains=', () => {
   });
 });
 
+describe('GET /__inspect/requests?path=', () => {
+  it('finds a request under either API base path, by either form, and shows the path as sent', async () => {
+    const app = makeTestApp();
+    const full = '/v3/business-messaging/api/notifications/send';
+    expect((await call(app, 'POST', full, plain(['u-full']), { appId: 'shop' })).status).toBe(200);
+    expect((await call(app, 'POST', '/api/notifications/send', plain(['u-short']), { appId: 'shop' })).status).toBe(
+      200,
+    );
+    expect((await call(app, 'GET', '/api/templates', undefined, { appId: 'shop' })).status).toBe(200);
+    for (const asked of ['/api/notifications/send', full, `${full}/`]) {
+      const page = await journal(app, `?path=${encodeURIComponent(asked)}`);
+      expect(page.total, asked).toBe(2);
+      expect(page.items.map((e) => e.path)).toEqual([full, '/api/notifications/send']);
+    }
+    // A path is matched whole: another endpoint, a prefix of it, or a longer path finds nothing.
+    expect((await journal(app, '?path=/api/templates')).items.map((e) => e.path)).toEqual(['/api/templates']);
+    expect((await journal(app, '?path=/api/notifications')).total).toBe(0);
+    expect((await journal(app, '?path=/v3/business-messaging/api/notifications/send/x')).total).toBe(0);
+    expect((await journal(app, '?path=/v3/api/notifications/send')).total).toBe(0);
+  });
+});
+
 describe('GET /__inspect/requests/{id}', () => {
   it('answers one entry, and 404 in the envelope for an unknown id', async () => {
     const app = makeTestApp();

@@ -159,7 +159,7 @@ describe('a template with no channels', () => {
     await callOk<Channel>(app, 'PUT', `/api/channels/${channel.body.id}`, { enabled: false });
     await send(app, { template: { key: 'plain' }, targets: ['u2'], mode: 'realtime' });
     const delivery = (await call<DeliveryPage>(app, 'GET', '/__inspect/deliveries?userId=u2')).body.items[0];
-    expect(delivery!.failureReason).toBe('every channel of the template is disabled for this app');
+    expect(delivery!.failureReason).toBe('no channel linked to the template is enabled in this app');
   });
 });
 

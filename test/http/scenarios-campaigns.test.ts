@@ -1,10 +1,12 @@
 /**
  * Scenario faults on campaigns: failDelivery for campaign recipients (a campaign whose
- * recipients all fail ends failed), campaignId matching from the path and the upload form.
+ * recipients all fail ends failed), the rules that failed them on the send's journal entry,
+ * campaignId matching from the path and the upload form.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorApp, Delivery } from '../../src/index.js';
-import { call, expectApiError, makeTestApp, callOk, type List } from '../helpers/app.js';
+import { call, expectApiError, makeTestApp, manualClock, callOk, type List } from '../helpers/app.js';
+import type { JournalEntry, JournalPage } from '../helpers/api-types.js';
 import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 
 let app: EmulatorApp;
@@ -21,12 +23,19 @@ const SOME_FAIL = {
   rules: [{ match: { userId: 'user-9*' }, fault: { failDelivery: 'device unreachable' } }],
 };
 
-async function sendCampaign(users: string[], headers?: Record<string, string>) {
+async function sendCampaign(users: string[], headers?: Record<string, string>, body: object = {}) {
   const campaign = await createCampaign(app);
   expect((await upload(app, orderCsv(users), campaign.id)).status).toBe(200);
-  expect((await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {}, { headers })).status).toBe(200);
+  expect((await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, body, { headers })).status).toBe(200);
   return campaign.id as string;
 }
+
+const journal = async (query: string) => (await callOk<JournalPage>(app, 'GET', `/__inspect/requests?${query}`)).items;
+const sendEntryOf = async (id: string): Promise<JournalEntry> => {
+  const [entry, ...more] = await journal(`path=/api/campaigns/${id}/send`);
+  expect(more).toEqual([]);
+  return entry!;
+};
 
 describe('scenarios on campaigns', () => {
   it('ends a campaign failed when a rule fails every recipient, recording the scenario on each delivery', async () => {
@@ -46,6 +55,58 @@ describe('scenarios on campaigns', () => {
     await waitForCampaignStatus(app, id, 'sent');
     const { body } = await call<List<Delivery>>(app, 'GET', `/__inspect/deliveries?campaignId=${id}&status=failed`);
     expect(body.items.map((d) => d.userId)).toEqual(['user-95']);
+  });
+
+  it("records the rules that failed a campaign's deliveries on its send's journal entry, each once", async () => {
+    app = makeTestApp({ scenarios: [SOME_FAIL, ALL_FAIL] });
+    const id = await sendCampaign(['user-1', 'user-91', 'user-92'], { 'x-emulator-scenario': 'flaky' });
+    await waitForCampaignStatus(app, id, 'sent');
+    const entry = await sendEntryOf(id);
+    expect(entry).toMatchObject({
+      status: 200,
+      scenario: 'flaky',
+      rule: expect.stringMatching(/^rule 1: user "user-9\*"/),
+    });
+    expect(entry.rules).toEqual([{ scenario: 'flaky', index: 1, rule: entry.rule }]);
+    expect((await journal('scenario=flaky')).map((e) => e.id)).toEqual([entry.id]);
+    expect(await journal('scenario=blackout')).toEqual([]);
+    expect((await callOk<JournalEntry>(app, 'GET', `/__inspect/requests/${entry.id}`)).rules).toEqual(entry.rules);
+    // A campaign no rule failed keeps an entry without rules.
+    const clean = await sendCampaign(['user-1'], { 'x-emulator-scenario': 'flaky' });
+    await waitForCampaignStatus(app, clean, 'sent');
+    expect(await sendEntryOf(clean)).toMatchObject({ rules: [], scenario: null, rule: null });
+  });
+
+  it("adds the rules to a scheduled send's entry when it runs, under a scenario active then", async () => {
+    app = makeTestApp({ scenarios: [ALL_FAIL], clock: manualClock() });
+    const id = await sendCampaign(['user-1', 'user-2'], undefined, { scheduledAt: '2030-01-01T01:00:00Z' });
+    expect(await sendEntryOf(id)).toMatchObject({ rules: [], scenario: null });
+    await callOk(app, 'PUT', '/__scenarios/active', { names: ['blackout'] });
+    await callOk(app, 'POST', '/__clock', { advanceMs: 3_600_000 });
+    await waitForCampaignStatus(app, id, 'failed');
+    const entry = await sendEntryOf(id);
+    expect(entry.rules).toEqual([
+      { scenario: 'blackout', index: 1, rule: expect.stringContaining('push provider outage') },
+    ]);
+    expect(entry).toMatchObject({ scenario: 'blackout', rule: entry.rules[0]!.rule });
+    expect((await journal('scenario=blackout')).map((e) => e.path)).toEqual([`/api/campaigns/${id}/send`]);
+  });
+
+  it('keeps the request rule that answered a send first, then the delivery rules (full base path)', async () => {
+    const slow = { name: 'slow', rules: [{ match: { path: '/api/campaigns/:id/send' }, fault: { delayMs: 1 } }] };
+    app = makeTestApp({ scenarios: [ALL_FAIL, slow], activeScenarios: ['blackout', 'slow'] });
+    const campaign = await createCampaign(app);
+    expect((await upload(app, orderCsv(['user-1']), campaign.id)).status).toBe(200);
+    const full = `/v3/business-messaging/api/campaigns/${campaign.id}/send`;
+    expect((await call(app, 'POST', full, {})).status).toBe(200);
+    await waitForCampaignStatus(app, campaign.id, 'failed');
+    const entry = await sendEntryOf(campaign.id);
+    expect(entry.path).toBe(full);
+    expect(entry.rules.map((r) => [r.scenario, r.index])).toEqual([
+      ['slow', 1],
+      ['blackout', 1],
+    ]);
+    expect(entry.scenario).toBe('blackout');
   });
 
   it('matches campaignId from the send path and from the upload form field', async () => {

@@ -72,15 +72,18 @@ describe('openapi.json', () => {
   it('serves both base paths; the control plane under its own tag, on the root server only', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers.map((s: { url: string }) => s.url)).toEqual([
-      'http://localhost:4010',
-      'http://localhost:4010/v3/business-messaging',
+      'http://{host}:{port}',
+      'http://{host}:{port}/v3/business-messaging',
     ]);
+    expect(doc.servers[0].variables).toMatchObject({ host: { default: '127.0.0.1' }, port: { default: '4010' } });
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
       const control = path.startsWith('/__');
       expect(path.startsWith('/api/') || control, path).toBe(true);
       for (const op of Object.values(item).filter((v: any) => v?.operationId)) {
         const o = op as any;
         expect(o.tags, path).toEqual(control ? ['Control plane'] : [expect.not.stringMatching(/^Control plane$/)]);
+        expect(o.description, o.operationId).toMatch(/\S/);
         if (control) {
           expect(item.servers).toEqual([doc.servers[0]]);
           expect(o.security).toEqual([{}, { adminToken: [] }]);

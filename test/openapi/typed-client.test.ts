@@ -45,6 +45,20 @@ export async function sendAndReadBack(baseUrl: string, userId: string) {
   return { notificationId, mode, total: found.data.total, userId: delivery?.userId, tag: delivery?.tag, code };
 }
 
+/** The app-scoped control plane: the app's own clock and its own active scenario set. */
+export async function scopeToApp(baseUrl: string, appId: string) {
+  const control = createClient<paths>({ baseUrl });
+  const query = { appId };
+  const moved = await control.POST('/__clock', { params: { query }, body: { now: '2031-01-01T00:00:00Z' } });
+  if (!moved.data) throw new Error(\`clock failed: \${moved.response.status}\`);
+  const scope: 'app' | 'shared' | undefined = moved.data.scope;
+  const active = await control.PUT('/__scenarios/active', { params: { query }, body: { names: [] } });
+  const list = await control.GET('/__scenarios', { params: { query } });
+  const released = await control.DELETE('/__clock', { params: { query } });
+  const back = released.data?.scope;
+  return { now: moved.data.now, scope, setScope: active.data?.scope, listScope: list.data?.scope, back };
+}
+
 /** Never called: the compiler must refuse what the document forbids. */
 export function refusedByTheTypes(baseUrl: string) {
   const api = createClient<paths>({ baseUrl });
@@ -54,6 +68,8 @@ export function refusedByTheTypes(baseUrl: string) {
   void api.GET('/api/notification');
   // @ts-expect-error status is one of the campaign statuses
   void api.GET('/api/campaigns', { params: { query: { status: 'delivered' } } });
+  // @ts-expect-error /__clock takes appId, not app
+  void api.GET('/__clock', { params: { query: { app: 'a' } } });
 }
 `;
 
@@ -86,6 +102,7 @@ describe('a client generated from openapi.json', () => {
     try {
       const client = (await import(pathToFileURL(clientFile).href)) as {
         sendAndReadBack(url: string, userId: string): Promise<Record<string, unknown>>;
+        scopeToApp(url: string, appId: string): Promise<Record<string, unknown>>;
       };
       const result = await client.sendAndReadBack(emu.url, 'typed-user');
       expect(result).toEqual({
@@ -95,6 +112,13 @@ describe('a client generated from openapi.json', () => {
         userId: 'typed-user',
         tag: 'typed',
         code: 'ERR_NOT_FOUND',
+      });
+      expect(await client.scopeToApp(emu.url, 'app-typed')).toEqual({
+        now: '2031-01-01T00:00:00.000Z',
+        scope: 'app',
+        setScope: 'app',
+        listScope: 'app',
+        back: 'shared',
       });
     } finally {
       await emu.close();

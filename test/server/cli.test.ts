@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
@@ -126,6 +127,32 @@ describe('notification-emulator CLI', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/Usage:/);
     expect(result.stdout).toMatch(/--port/);
+  });
+
+  it.each([
+    [['--port', '-1'], '--port: expected a whole number from 0 to 65535, written in digits (got "-1")'],
+    [['--port', '70000'], '--port: expected a whole number from 0 to 65535, written in digits (got "70000")'],
+    [
+      ['--body-limit', '5xb'],
+      '--body-limit: expected a size in bytes, or with a unit: 512kb, 50mb, 1gb (at most 2gb) (got "5xb")',
+    ],
+  ])('refuses %j in one plain line naming the flag and what it accepts, exit 2', (args, line) => {
+    const result = run(args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`notification-emulator: cannot start:\n  - ${line}\n`);
+  });
+
+  it('gives pull and check-fixtures the same usage in the top-level help as in their own', () => {
+    const top = run(['--help']).stdout;
+    for (const command of ['pull', 'check-fixtures']) {
+      const own = run([command, '--help']).stdout;
+      // The usage, which may wrap onto an indented second line, as one line.
+      const usage = /^Usage: (.+(?:\n {5,}.+)?)/.exec(own)![1]!.replace(/\s*\n\s+/g, ' ');
+      expect(top, command).toContain(`  ${usage}\n`);
+      for (const flag of own.match(/^ {2}--[a-z-]+/gm)!.map((f) => f.trim())) {
+        if (flag !== '--help') expect(top, `${command} ${flag}`).toContain(flag);
+      }
+    }
   });
 
   it('exits 0 on SIGINT sent the moment the startup line appears', async () => {
@@ -258,6 +285,67 @@ describe('notification-emulator CLI', () => {
     } finally {
       await emu.stop();
     }
+  });
+
+  /** Runs `script` (an ES module with `createApp` imported from the built package) in `cwd`; its stdout. */
+  const library = (script: string, cwd: string) => {
+    const index = pathToFileURL(join(process.cwd(), 'dist', 'index.js')).href;
+    const result = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', `import { createApp } from ${JSON.stringify(index)};\n${script}`],
+      { encoding: 'utf8', env: cleanEnv(), timeout: 20_000, cwd },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    return result.stdout;
+  };
+  const LOGGER = `const lines = [];
+    const logger = { error: (m) => lines.push('error: ' + m), warn: (m) => lines.push('warn: ' + m),
+      info: (m) => lines.push('info: ' + m), debug: () => {} };`;
+
+  it('createApp() falls back to the bundled examples like the CLI, in a log line', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'emu-lib-cwd-'));
+    const out = library(
+      `${LOGGER}
+      const app = createApp({ watch: false, logger });
+      const res = await app.request('/api/notifications/send', {
+        method: 'POST',
+        headers: { appid: 'a', apikey: 'k', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          template: { key: 'password-reset', variables: { resetLink: { type: 'web', data: 'x' } } },
+          targets: ['u1'],
+          mode: 'realtime',
+        }),
+      });
+      console.log(JSON.stringify({ status: res.status, templates: app.emulator.templates.count(), lines }));
+      await app.close();`,
+      empty,
+    );
+    const { status, templates, lines } = JSON.parse(out) as { status: number; templates: number; lines: string[] };
+    expect(templates).toBeGreaterThanOrEqual(5);
+    expect(status).not.toBe(404);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^info: fixtures: the bundled examples \(.*fixtures\): \.\/fixtures holds none/),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^info: scenarios: the bundled examples/));
+    expect(lines.filter((l) => l.startsWith('warn:'))).toEqual([]);
+  });
+
+  it('createApp() warns about named fixtures and scenarios folders that hold nothing loadable', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'emu-lib-named-'));
+    const out = library(
+      `${LOGGER}
+      const app = createApp({ watch: false, logger, fixturesDir: ${JSON.stringify(empty)},
+        scenariosDir: ${JSON.stringify(empty)} });
+      console.log(JSON.stringify(lines));
+      await app.close();`,
+      process.cwd(),
+    );
+    const lines = JSON.parse(out) as string[];
+    expect(lines).toContain(
+      `warn: no templates found in ${join(empty, 'templates')}: every send will answer 404 until one is added`,
+    );
+    expect(lines).toContain(`warn: no scenarios found in ${empty}: it holds no scenario *.json files`);
+    expect(lines.some((l) => l.includes('bundled'))).toBe(false);
   });
 
   it('--log-level debug logs one line per request; info does not', async () => {

@@ -256,3 +256,62 @@ describe('--data-file: kill -9 in the middle of a large write', () => {
     }
   }, 60_000);
 });
+
+describe('--data-file: app clocks and active sets', () => {
+  it("keeps each app's own clock and active set across a restart, and a reset of the app drops them", async () => {
+    const file = join(dir, 'app-states.json');
+    const control = (url: string, method: string, path: string, body?: unknown) =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+    const scenario = {
+      name: 'outage',
+      rules: [{ match: { path: '/api/campaigns/upload' }, fault: { error: 'ERR_OPERATION_FAILED' } }],
+    };
+    const first = await startEmulator({
+      port: 0,
+      dataFile: file,
+      templates: TEST_TEMPLATES,
+      scenarios: [scenario],
+      watch: false,
+      logLevel: 'silent',
+    });
+    expect((await control(first.url, 'POST', '/__clock?appId=app-a', { now: '2031-01-02T03:04:05Z' })).status).toBe(
+      200,
+    );
+    expect((await control(first.url, 'PUT', '/__scenarios/active?appId=app-b', { names: ['outage'] })).status).toBe(
+      200,
+    );
+    await first.close();
+
+    const second = await startEmulator({
+      port: 0,
+      dataFile: file,
+      templates: TEST_TEMPLATES,
+      scenarios: [scenario],
+      watch: false,
+      logLevel: 'silent',
+    });
+    try {
+      expect((await control(second.url, 'GET', '/__clock?appId=app-a')).body).toEqual({
+        now: '2031-01-02T03:04:05.000Z',
+        mode: 'manual',
+        appId: 'app-a',
+        scope: 'app',
+      });
+      expect((await control(second.url, 'GET', '/__scenarios?appId=app-b')).body).toMatchObject({
+        active: ['outage'],
+        scope: 'app',
+      });
+      expect((await control(second.url, 'GET', '/__clock?appId=app-b')).body).toMatchObject({ scope: 'shared' });
+      await control(second.url, 'POST', '/__reset?appId=app-a');
+      await second.app.emulator.store.flush();
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { appStates: { appId: string }[] };
+      expect(saved.appStates.map((s) => s.appId)).toEqual(['app-b']);
+    } finally {
+      await second.close();
+    }
+  });
+});

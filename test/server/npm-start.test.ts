@@ -1,7 +1,7 @@
 /**
  * `npm start` as a user runs it: the prestart step builds only when dist/ is stale (a fresh
- * `npm ci` has built it already), and `npm start &` then `kill $PID` (the npm process) stops
- * the server and frees its port.
+ * `npm ci` has built it already), and `npm start &` then `kill $PID` or `kill -9 $PID` (the
+ * npm process) stops the server and frees its port.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -39,41 +39,46 @@ async function refused(url: string, ms: number): Promise<number> {
   }
 }
 
+/** `npm start` on a free port; resolves with the child (the npm process) once the server listens. */
+async function npmStart() {
+  const started = Date.now();
+  const child = spawn(
+    npm,
+    [
+      'start',
+      '--silent',
+      '--',
+      '--port',
+      '0',
+      '--no-watch',
+      '--fixtures',
+      bundledTemplatesCopy(),
+      '--log-level',
+      'warn',
+    ],
+    { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited ${code}: ${stdout}${stderr}`)));
+  });
+  return { child, exited, url, startMs: Date.now() - started, stderr: () => stderr };
+}
+
 describe('npm start', () => {
   it('does not rebuild a current dist/, and kill <npm pid> stops the server', async () => {
     const cli = join(process.cwd(), 'dist', 'cli.js');
     const before = statSync(cli).mtimeMs;
-    const started = Date.now();
-    const child = spawn(
-      npm,
-      [
-        'start',
-        '--silent',
-        '--',
-        '--port',
-        '0',
-        '--no-watch',
-        '--fixtures',
-        bundledTemplatesCopy(),
-        '--log-level',
-        'warn',
-      ],
-      { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(stdout);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', (code) => reject(new Error(`npm start exited ${code}: ${stdout}${stderr}`)));
-    });
-    const startMs = Date.now() - started;
-    expect(stderr).not.toContain('building it first');
+    const { child, exited, url, startMs, stderr } = await npmStart();
+    expect(stderr()).not.toContain('building it first');
     expect(statSync(cli).mtimeMs).toBe(before);
     expect((await fetch(`${url}/__health`)).status).toBe(200);
 
@@ -82,6 +87,15 @@ describe('npm start', () => {
     await exited;
     // Figures for the report: start through npm (no build) and stop after the kill.
     console.log(`npm start → listening in ${startMs} ms; server gone ${stoppedMs} ms after kill <npm pid>`);
+  }, 60_000);
+
+  it('stops within about a second when the npm process is killed with SIGKILL', async () => {
+    const { child, exited, url } = await npmStart();
+    expect((await fetch(`${url}/__health`)).status).toBe(200);
+    child.kill('SIGKILL'); // npm cannot pass anything on: the server notices its parent is gone
+    await exited;
+    const stoppedMs = await refused(url, 1500);
+    expect(stoppedMs).toBeLessThan(1500);
   }, 60_000);
 });
 

@@ -23,7 +23,7 @@ import {
   type LiveApi,
 } from '../helpers/live-account.js';
 
-const APPS = ['render', 'repull', 'words', 'auth', ...Array.from({ length: 16 }, (_, i) => `drift-${i}`)];
+const APPS = ['render', 'repull', 'words', 'auth', ...Array.from({ length: 24 }, (_, i) => `drift-${i}`)];
 let live: LiveAccount;
 const root = tempDir('pull-test-');
 
@@ -263,16 +263,20 @@ describe('pull', () => {
   });
 });
 
+/** A source emulator on the bundled fixture templates, with one strict app to pull from. */
+const startBundledSource = (appId: string) =>
+  startEmulator({
+    port: 0,
+    fixturesDir: join(process.cwd(), 'fixtures'),
+    scenariosDir: join(root, 'no-scenarios'),
+    logLevel: 'silent',
+    watch: false,
+    apps: [{ appId, apiKey: LIVE_KEY, region: 'us' }],
+  });
+
 describe('pull from an emulator with fixture templates and no channels', () => {
   it('keeps content by channel type, and the result checks clean', async () => {
-    const source = await startEmulator({
-      port: 0,
-      fixturesDir: join(process.cwd(), 'fixtures'),
-      scenariosDir: join(root, 'no-scenarios'),
-      logLevel: 'silent',
-      watch: false,
-      apps: [{ appId: 'bundled', apiKey: LIVE_KEY, region: 'us' }],
-    });
+    const source = await startBundledSource('bundled');
     try {
       const out = join(root, 'bundled', 'fixtures');
       const args = ['--app-id', 'bundled', '--base-url', source.url, '--out', out];
@@ -288,6 +292,62 @@ describe('pull from an emulator with fixture templates and no channels', () => {
       expect(file).not.toHaveProperty('rows');
       const check = await checkFixtures(['--app-id', 'bundled', '--base-url', source.url, '--fixtures', out]);
       expect([check.code, check.stdout]).toEqual([0, expect.stringContaining('matches the live account')]);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('pulls every type a template is delivered on, beyond its linked channels, and checks channels', async () => {
+    const source = await startBundledSource('inbox-only');
+    try {
+      // The account has an in_app channel and no push channel: order-confirmation goes out on both.
+      const headers = { appid: 'inbox-only', apikey: LIVE_KEY, 'content-type': 'application/json' };
+      const post = (path: string, body: unknown) =>
+        fetch(`${source.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect((await post('/api/channels', { name: 'App inbox', type: 'in_app', templateType: 'ui' })).status).toBe(200);
+      const order = {
+        key: 'order-confirmation',
+        variables: { customerName: 'Ada', orderId: 'A1', cta: { type: 'web', data: 'x' } },
+      };
+      const liveSend = await post('/api/notifications/send', { template: order, targets: ['u1'], mode: 'realtime' });
+      expect(((await liveSend.json()) as { channels: string[] }).channels).toEqual(['in_app', 'push']);
+
+      const out = join(root, 'inbox-only', 'fixtures');
+      const args = ['--app-id', 'inbox-only', '--base-url', source.url, '--out', out];
+      expect((await pull(args)).code).toBe(0);
+      const file = JSON.parse(readFileSync(join(out, 'templates', 'order-confirmation.json'), 'utf8'));
+      expect(file.channels).toEqual(['in_app', 'push']);
+      expect(file.content.push).toMatchObject({ title: 'Order {{orderId}} confirmed' });
+      const check = await checkFixtures(['--app-id', 'inbox-only', '--base-url', source.url, '--fixtures', out]);
+      expect([check.code, check.stdout]).toEqual([0, expect.stringContaining('matches the live account')]);
+
+      const local = createApp({ fixturesDir: out, logLevel: 'silent', watch: false });
+      const sent = await local.request('/api/notifications/send', {
+        method: 'POST',
+        headers: { appid: 'inbox-only', apikey: 'any', 'content-type': 'application/json' },
+        body: JSON.stringify({ template: order, targets: ['u1'], mode: 'realtime' }),
+      });
+      const sentBody = (await sent.json()) as { channels: string[] };
+      expect(sentBody.channels, JSON.stringify(sentBody)).toEqual(['in_app', 'push']);
+      await local.close();
+
+      // Fixtures that lose push: a breaking difference.
+      writeFileSync(
+        join(out, 'templates', 'order-confirmation.json'),
+        JSON.stringify({ ...file, channels: ['in_app'], content: {} }),
+      );
+      const drift = await checkFixtures([
+        '--app-id',
+        'inbox-only',
+        '--base-url',
+        source.url,
+        '--fixtures',
+        out,
+        '--json',
+      ]);
+      const report = JSON.parse(drift.stdout) as { differences: { kind: string; breaking: boolean }[] };
+      expect(drift.code).toBe(1);
+      expect(report.differences).toContainEqual(expect.objectContaining({ kind: 'template-channels', breaking: true }));
     } finally {
       await source.close();
     }
@@ -428,6 +488,18 @@ const DRIFT: DriftCase[] = [
       ['content', false],
     ],
     code: 0,
+  },
+  {
+    name: 'an approved template linked to one more channel type live',
+    change: async (api, s) => {
+      await api.ok('PUT', `/api/templates/${s.welcome.id}`, { channelIds: [s.inbox.id, s.push.id] });
+      await setContent(api, s, s.welcome, { push: { title: 'Welcome' } });
+    },
+    expected: [
+      ['template-channels', true],
+      ['content', false],
+    ],
+    code: 1,
   },
   {
     name: 'name and category changed live',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SlicedJsonFile } from '../../src/store/sliced-json-file.js';
 import { ConfigError, openLowdbStore } from '../../src/index.js';
-import { addDeliveries, delivery, fill, storeContract } from '../helpers/store-contract.js';
+import { addDeliveries, delivery, fill, journalEntry, storeContract } from '../helpers/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emu-lowdb-'));
 let counter = 0;
@@ -95,6 +95,18 @@ describe('lowdb store: the data file', () => {
     await first.close();
     const second = await openLowdbStore(file, { maxDeliveries: 2 });
     expect(second.stats()).toMatchObject({ deliveries: 2, droppedDeliveries: 1 });
+    await second.close();
+  });
+
+  it("persists a journal entry's rules set after it was added", async () => {
+    const file = freshFile();
+    const first = await openLowdbStore(file);
+    first.addJournal(journalEntry(1));
+    await first.flush();
+    first.setJournalRules('j1', [{ scenario: 'blackout', index: 1, rule: 'rule 1: fail' }]);
+    await first.close();
+    const second = await openLowdbStore(file);
+    expect(second.getJournalEntry('j1')).toMatchObject({ scenario: 'blackout', rules: [{ scenario: 'blackout' }] });
     await second.close();
   });
 

@@ -1,7 +1,7 @@
 /**
  * A trace that cannot be used (another version, truncated, invalid records, not JSON) is
  * refused whole with what is wrong named, and the running state stays as it was; the admin
- * token guards the import; one app's trace replaces that app only.
+ * token guards the import.
  */
 import { describe, expect, it } from 'vitest';
 import { call, errorOf, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
@@ -68,47 +68,5 @@ describe('POST /__import refuses a bad trace and changes nothing', () => {
       headers: { authorization: 'Bearer secret' },
     });
     expect(res.status).toBe(200);
-  });
-});
-
-describe('one app', () => {
-  it('GET /__export?appId holds that app only, and ?appId on import replaces that app only', async () => {
-    const source = await withTraffic();
-    const trace = await exportText(source, '?appId=app-a');
-    const parsed = JSON.parse(trace) as { appId: string; deliveries: { appId: string }[] };
-    expect(parsed.appId).toBe('app-a');
-    expect(parsed.deliveries.map((d) => d.appId)).toEqual(['app-a', 'app-a']);
-
-    const target = makeTestApp({ clock: manualClock(), scenarios: [] });
-    await call(target, 'POST', '/api/notifications/send', sendBody(['b-own']), as('app-b'));
-    await call(target, 'POST', '/api/notifications/send', sendBody(['a-old']), as('app-a'));
-    const bBefore = await call(target, 'GET', '/__inspect/deliveries?appId=app-b');
-    const res = await importText(target, trace, '?appId=app-a&fileName=a.json');
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await call(target, 'GET', '/__inspect/deliveries?appId=app-b')).body).toEqual(bBefore.body);
-    expect((await call(target, 'GET', '/__inspect/deliveries?appId=app-a')).body).toEqual(
-      (await call(source, 'GET', '/__inspect/deliveries?appId=app-a')).body,
-    );
-    expect((await call(target, 'GET', '/__health')).body).toMatchObject({
-      trace: { fileName: 'a.json', appId: 'app-a', exportedAt: expect.any(String) },
-    });
-    // Another app's trace is not taken for this one.
-    const wrong = await importText(target, trace, '?appId=app-b');
-    expect(expectApiError(wrong, 400, 'ERR_BAD_REQUEST').devMessage).toMatch(/holds app "app-a" only/);
-  });
-
-  it('answers content-disposition with the instant in the file name, and keys masked', async () => {
-    const app = makeTestApp({ apps: [{ appId: 'app-a', apiKey: 'very-secret' }], adminToken: 'tok', scenarios: [] });
-    const res = await app.request('/__export', { headers: { authorization: 'Bearer tok' } });
-    expect(res.headers.get('content-disposition')).toMatch(
-      /^attachment; filename="notification-emulator-trace-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.json"$/,
-    );
-    const text = await res.text();
-    expect(text).not.toContain('very-secret');
-    expect(text).not.toContain('"tok"');
-    expect(JSON.parse(text)).toMatchObject({
-      apps: [{ appId: 'app-a', apiKey: '***' }],
-      options: { adminTokenRequired: true },
-    });
   });
 });

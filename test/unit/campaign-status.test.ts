@@ -45,6 +45,15 @@ describe('campaign status machine', () => {
     }
   }
 
+  it('refuses a status the table does not know (a record from elsewhere) instead of throwing a TypeError', () => {
+    const unknown = 'archived' as (typeof CAMPAIGN_STATUSES)[number];
+    expect(canTransition('campaign', unknown, 'sent')).toBe(false);
+    expect(thrown(() => assertCampaignStatusChange('campaign', unknown, 'sent'))).toMatchObject({
+      devMessage:
+        'A campaign in status "archived" cannot become "sent"; from "archived" it can become: nothing (final state).',
+    });
+  });
+
   it('has final states sent and failed with no way out', () => {
     expect(CAMPAIGN_TRANSITIONS.sent).toEqual([]);
     expect(CAMPAIGN_TRANSITIONS.failed).toEqual([]);
@@ -86,4 +95,33 @@ describe('assertDraft', () => {
       });
     });
   }
+});
+
+describe('what a refused transition says', () => {
+  it('names both states and where the first can go, or that it is final', () => {
+    expect(thrown(() => assertCampaignStatusChange('campaign', 'draft', 'sent'))).toMatchObject({
+      message: 'The campaign is not in a state that allows this operation.',
+      devMessage: 'A campaign in status "draft" cannot become "sent"; from "draft" it can become: scheduled, sending.',
+      details: { status: 'is "draft"' },
+    });
+    expect(thrown(() => assertCampaignStatusChange('campaign', 'sent', 'sending'))).toMatchObject({
+      devMessage:
+        'A campaign in status "sent" cannot become "sending"; from "sent" it can become: nothing (final state).',
+    });
+    expect(thrown(() => assertCampaignStatusChange('recipient', 'failed', 'sent'))).toMatchObject({
+      message: 'The recipient is not in a state that allows this operation.',
+      devMessage:
+        'A recipient in status "failed" cannot become "sent"; from "failed" it can become: nothing (final state).',
+      details: { status: 'is "failed"' },
+    });
+  });
+
+  it('says which campaign a draft-only operation was refused on, and why', () => {
+    expect(thrown(() => assertDraft({ id: 'c7', status: 'scheduled' }, 'adding recipients'))).toMatchObject({
+      code: 'ERR_BAD_REQUEST',
+      message: 'The request is invalid.',
+      devMessage: 'Campaign c7 is "scheduled"; adding recipients needs a campaign in "draft" status.',
+      details: { status: 'is "scheduled", must be "draft"' },
+    });
+  });
 });

@@ -100,12 +100,12 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [['--port', '1e3'], {}, /^--port: expected a whole number written in digits \(got "1e3"\)/],
+    [['--port', '1e3'], {}, /^--port: expected a whole number from 0 to 65535, written in digits \(got "1e3"\)/],
     [['--port', '0x10'], {}, /^--port: expected a whole number/],
     [['--max-journal', '2.5'], {}, /^--max-journal: expected a whole number/],
     [[], { PORT: ' ' }, /^PORT: expected a whole number/],
     [[], { EMULATOR_SEED: '+7' }, /^EMULATOR_SEED: expected a whole number/],
-    [['--seed', '99999999999999999999'], {}, /^--seed: Too big/],
+    [['--seed', '99999999999999999999'], {}, /^--seed: expected a whole number from 0 to 2,147,483,647, written/],
   ])('refuses %j %j: numbers are digits only, as in every command', (argv, env, pattern) => {
     expect(problems(argv, env)).toMatch(pattern);
   });
@@ -135,13 +135,21 @@ describe('loadConfig', () => {
     expect(text).toMatch(/EMULATOR_APPS/);
   });
 
-  it('explains a flag value that starts with a dash on one line, and reads it written with =', () => {
-    expect(problems(['--port', '-1'])).toBe(
-      "Option '--port' argument is ambiguous. Did you forget to specify the option argument for '--port'? " +
-        "To specify an option argument starting with a dash use '--port=-XYZ'. Run with --help for the list of flags.",
+  it('reads a negative number after a flag as its value, and says in one line what the flag accepts', () => {
+    const port = '--port: expected a whole number from 0 to 65535, written in digits';
+    expect(problems(['--port', '-1'])).toBe(`${port} (got "-1")`);
+    expect(problems(['--port=-1'])).toBe(`${port} (got "-1")`);
+    expect(problems(['--port', '70000'])).toBe(`${port} (got "70000")`);
+    expect(problems(['--seed', '-5', '--no-watch'])).toMatch(
+      /^--seed: expected a whole number from 0 to 2,147,483,647/,
     );
-    expect(problems(['--port=-1'])).toMatch(/^--port: expected a whole number written in digits \(got "-1"\)/);
     expect(problems(['--nope'])).toMatch(/^Unknown option '--nope'.*\. Run with --help for the list of flags\.$/);
+  });
+
+  it('says what a size flag accepts, showing the value as given', () => {
+    const size = 'expected a size in bytes, or with a unit: 512kb, 50mb, 1gb (at most 2gb)';
+    expect(problems(['--body-limit', '5xb'])).toBe(`--body-limit: ${size} (got "5xb")`);
+    expect(problems(['--upload-limit', '3gb'])).toBe(`--upload-limit: ${size} (got "3gb")`);
   });
 
   it('names EMULATOR_BODY_LIMIT when only the env value is bad', () => {
@@ -166,7 +174,7 @@ describe('loadConfig', () => {
   it('reads every flag and variable --help lists', () => {
     const flags = [...HELP.matchAll(/^ {2}(?:-\w, )?--([a-z-]+) [A-Z]/gm)].map((m) => `--${m[1]!}`);
     const variables = [...HELP.matchAll(/\[([A-Z_]+)(?:=[^\]]*)?\]/g)].map((m) => m[1]!);
-    expect([flags.length, variables.length]).toEqual([20, 20]);
+    expect([flags.length, variables.length]).toEqual([22, 22]);
     expect(HELP).toContain('EMULATOR_APPS="app1:key1[:region],app2:key2"');
     variables.push('EMULATOR_APPS');
     const defaults = JSON.stringify(options([]));
@@ -180,6 +188,27 @@ describe('loadConfig', () => {
     };
     for (const flag of flags) expect(reads(flag, [flag, '7'], {}), flag).toBe(true);
     for (const name of variables) expect(reads(name, [], { [name]: '7' }), name).toBe(true);
+  });
+
+  it('reads --allowed-hosts and --allowed-origins as comma-separated lists (flags win over env)', () => {
+    expect(options([]).allowedHosts).toEqual([]);
+    expect(options([]).allowedOrigins).toEqual([]);
+    expect(options(['--allowed-hosts', 'emu.example, .corp.example'])).toMatchObject({
+      allowedHosts: ['emu.example', '.corp.example'],
+    });
+    expect(
+      options(['--allowed-origins', 'http://localhost:5173'], {
+        EMULATOR_ALLOWED_ORIGINS: 'https://a.example',
+        EMULATOR_ALLOWED_HOSTS: '*',
+      }),
+    ).toMatchObject({ allowedHosts: ['*'], allowedOrigins: ['http://localhost:5173'] });
+  });
+
+  it('refuses an allowed host or origin that is not one, naming the flag or variable', () => {
+    expect(problems(['--allowed-hosts', 'emu.example:4010'])).toMatch(/^--allowed-hosts: expected a host name/);
+    expect(problems([], { EMULATOR_ALLOWED_ORIGINS: 'tools.example' })).toMatch(
+      /^EMULATOR_ALLOWED_ORIGINS: expected an origin such as https:\/\/tools.example:8443/,
+    );
   });
 
   it('answers help for --help and -h', () => {

@@ -11,6 +11,7 @@ import { createChannelCatalog } from '../../src/catalog/channels.js';
 import { toTemplate } from '../../src/catalog/load-fixtures.js';
 import { TemplateFileEntrySchema } from '../../src/schemas/template-file.js';
 import { EmulatorClock } from '../../src/platform/clock.js';
+import { AppClocks } from '../../src/platform/app-clocks.js';
 import { createIds, createRandom } from '../../src/platform/random.js';
 import { NO_DELIVERY_FAULTS, type EmulatorEvent } from '../../src/domain/ports.js';
 import { TEST_TEMPLATES } from '../helpers/app.js';
@@ -27,7 +28,7 @@ function setup() {
     store,
     templates,
     channels: createChannelCatalog(store),
-    clock,
+    clocks: new AppClocks(clock),
     ids: createIds(clock, createRandom(3)),
     events: { emit: (e) => events.push(e), subscribe: () => () => true, hasSubscribers: () => true },
   });

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createScenarioEngine } from '../../src/scenario-engine/engine.js';
 import type { FaultResponder } from '../../src/scenario-engine/fault-kinds.js';
-import { isSubset, normalisePath, rulePath } from '../../src/scenario-engine/match.js';
+import { normalisePath } from '../../src/domain/api-path.js';
+import { isSubset, rulePath } from '../../src/scenario-engine/match.js';
 import type { RequestFacts } from '../../src/scenario-engine/match.js';
 import { createRandom } from '../../src/platform/random.js';
 import { ScenarioSchema } from '../../src/scenario-engine/load-scenarios.js';
@@ -38,6 +39,12 @@ describe('matchers', () => {
   it('normalises the production prefix to the /api form', () => {
     expect(normalisePath('/v3/business-messaging/api/campaigns/')).toBe('/api/campaigns');
     expect(normalisePath('/api')).toBe('/api');
+    expect(normalisePath('/v3/business-messaging/api')).toBe('/api');
+    expect(normalisePath('/api//')).toBe('/api');
+    expect(normalisePath('/')).toBe('/');
+    // Only a leading production prefix, and only before /api.
+    expect(normalisePath('/x/v3/business-messaging/api/send')).toBe('/x/v3/business-messaging/api/send');
+    expect(normalisePath('/v3/business-messaging/apis')).toBe('/v3/business-messaging/apis');
   });
 
   it('compiles :param segments and * globs, either API prefix', () => {
@@ -216,9 +223,9 @@ describe('engine', () => {
 describe('idleScope', () => {
   it('answers as forRequest does while nothing is active, and is undefined while a scenario is', () => {
     const engine = engineWith(outage);
-    expect(engine.idleScope()).toBeUndefined();
+    expect(engine.idleScope('app-1')).toBeUndefined();
     engine.setActive([]);
-    const idle = engine.idleScope()!;
+    const idle = engine.idleScope('app-1')!;
     const asked = engine.forRequest(facts(), []);
     expect(idle.decision).toEqual(asked.decision);
     expect(idle.appliedRules()).toEqual(asked.appliedRules());

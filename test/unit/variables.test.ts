@@ -34,6 +34,34 @@ describe('problemWithValue', () => {
   });
 });
 
+describe('problemWithValue names what is wrong', () => {
+  const image = (value: unknown) => problemWithValue({ key: 'pic', type: 'image', name: 'Pic', required: true }, value);
+  const shape = 'must be an image object {"url": string, "width": number, "height": number}';
+  it('refuses an infinite or missing width or height (JSON 1e999 parses to Infinity), each by name', () => {
+    const parsed = JSON.parse('{"url":"u","width":1,"height":1e999}') as unknown;
+    expect(image(parsed)).toBe(`${shape}: "height" is missing or not a number`);
+    expect(image({ url: 'u', width: Infinity, height: 1 })).toBe(`${shape}: "width" is missing or not a number`);
+    expect(image({ url: 'u', width: 1, height: '2' })).toBe(`${shape}: "height" is missing or not a number`);
+    expect(image({ url: 'u', width: '1', height: 2 })).toBe(`${shape}: "width" is missing or not a number`);
+    expect(image({ url: 'u', width: 1, height: -Infinity })).toBe(`${shape}: "height" is missing or not a number`);
+    expect(image({ url: 'u', width: 0, height: 0 })).toBeNull();
+    expect(image({ url: 7, width: 1, height: 1 })).toBe(`${shape}: "url" is missing or not a string`);
+    expect(image([])).toBe(shape);
+  });
+
+  it('says which part of an action or a string is wrong', () => {
+    const action = (value: unknown) =>
+      problemWithValue({ key: 'go', type: 'action', name: 'Go', required: true }, value);
+    const actionShape = 'must be an action object {"type": "web"|"custom", "data": string}';
+    expect(action('web')).toBe(actionShape);
+    expect(action({ type: 7, data: 'd' })).toBe(`${actionShape}: "type" must be "web" or "custom"`);
+    expect(action({ type: 'web', data: 7 })).toBe(`${actionShape}: "data" is missing or not a string`);
+    expect(problemWithValue({ key: 's', type: 'string', name: 'S', required: true }, 1)).toBe(
+      'must be a string (variable type "string")',
+    );
+  });
+});
+
 describe('variablesChecker', () => {
   const checkVariables = (values: Record<string, unknown>, prefix: string) =>
     variablesChecker(schema)(values, prefix) ?? {};

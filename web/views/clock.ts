@@ -1,15 +1,20 @@
 /**
  * Clock: the emulator's now and mode; advance it, set it, or go back to real time; the
- * scheduled campaigns with the time left before each starts.
+ * scheduled campaigns with the time left before each starts. With an app chosen (`?app=`):
+ * that app's clock (its own, or the shared one it follows) and its scheduled campaigns.
  */
 import { api, client } from '../api.js';
 import { duration, fill, h, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import { showError } from '../router.js';
 import type { ViewContext } from '../view.js';
+import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
 
-export async function clockView({ main, signal }: ViewContext): Promise<void> {
+export async function clockView({ main, signal, query }: ViewContext): Promise<void> {
+  const appId = scopedApp(query);
+  const clock = appId === undefined ? client.clock : client.forApp(appId).clock;
   const now = h('p', { class: 'big', 'aria-live': 'polite' });
+  const scope = h('p', { class: 'muted' });
   const scheduled = h('tbody');
   const input = h('input', { id: 'clock-at', type: 'text', placeholder: '2030-01-01T09:00:00Z', spellcheck: 'false' });
   let state = { now: '', mode: 'real' as string, readAt: performance.now() };
@@ -26,14 +31,25 @@ export async function clockView({ main, signal }: ViewContext): Promise<void> {
   }
 
   async function load(): Promise<void> {
-    const [clock, campaigns] = await Promise.all([
-      client.clock.get(),
-      api.campaigns({ status: 'scheduled', limit: 200 }),
+    const [read, campaigns] = await Promise.all([
+      clock.get(),
+      api.campaigns({ status: 'scheduled', limit: 200, appId }),
     ]);
     if (signal.aborted) return;
-    state = { now: clock.now, mode: clock.mode, readAt: performance.now() };
-    if (!input.value) input.value = clock.now;
+    state = { now: read.now, mode: read.mode, readAt: performance.now() };
+    if (!input.value) input.value = read.now;
     renderNow();
+    if (appId !== undefined) {
+      const own = read.scope === 'app';
+      fill(
+        scope,
+        scopeBadge(read.scope, 'own clock', 'shared clock'),
+        own
+          ? ` ${appId} runs on a clock of its own. `
+          : ` ${appId} follows the shared clock; moving it here gives ${appId} a clock of its own. `,
+        own ? button('Back to the shared clock', () => client.forApp(appId).clock.useShared(), 'secondary') : null,
+      );
+    }
     const items = [...campaigns.items].sort((a, b) => (a.scheduledAt ?? '').localeCompare(b.scheduledAt ?? ''));
     fill(
       scheduled,
@@ -74,19 +90,21 @@ export async function clockView({ main, signal }: ViewContext): Promise<void> {
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void act(() => client.clock.set(input.value.trim()))();
+    void act(() => clock.set(input.value.trim()))();
   });
 
   main.append(
-    h('h1', { tabindex: '-1' }, 'Clock'),
+    h('h1', { tabindex: '-1' }, appId === undefined ? 'Clock' : `Clock of ${appId}`),
+    appSelector({ query, signal }),
     now,
+    scope,
     h(
       'div',
       { class: 'buttons', role: 'group', 'aria-label': 'Advance the clock' },
-      button('+1 minute', () => client.clock.advance(60_000)),
-      button('+1 hour', () => client.clock.advance(3_600_000)),
-      button('+1 day', () => client.clock.advance(86_400_000)),
-      button('Back to real time', () => client.clock.real(), 'secondary'),
+      button('+1 minute', () => clock.advance(60_000)),
+      button('+1 hour', () => clock.advance(3_600_000)),
+      button('+1 day', () => clock.advance(86_400_000)),
+      button('Back to real time', () => clock.real(), 'secondary'),
     ),
     form,
     h('p', { class: 'muted' }, 'Moving the clock past a campaign’s scheduled time starts it at once.'),

@@ -94,6 +94,9 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
     },
     { main, signal, offset: offsetOf(query) },
   );
+  // The first page and the app list (for the app and channel fields) load side by side.
+  const loading = list.reload();
+  loading.catch(() => {}); // awaited below, where the router shows the error
   const known = await api.apps().catch(() => null);
   if (signal.aborted) return;
   const apps = datalist(
@@ -117,7 +120,7 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
     ),
     list.pages,
   );
-  await list.reload();
+  await loading;
 }
 
 export async function deliveryDetail({ main, params }: ViewContext): Promise<void> {

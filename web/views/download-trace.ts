@@ -1,20 +1,14 @@
 /**
- * The overview's "Download trace" control: GET /__export of every app or of one (the app in
- * view: the page's `appId` or `app` parameter preselects it), saved under the file name the
- * emulator gives (docs/reference.md#traces).
+ * The overview's traces: a "Download trace" button (GET /__export of every app, or of the app
+ * the overview is scoped to with `?app=`), saved under the file name the emulator gives; and
+ * the trace the state came from, as a line of the overview's facts (docs/traces.md).
  */
 import { api } from '../api.js';
-import { h } from '../dom.js';
+import { h, time } from '../dom.js';
 
-/** The app the page is looking at, when its address names one. */
-const appInView = (): string => {
-  const params = new URLSearchParams(location.search);
-  return params.get('appId') ?? params.get('app') ?? '';
-};
-
-async function download(appId: string, status: HTMLElement): Promise<void> {
+async function download(appId: string | undefined, status: HTMLElement): Promise<void> {
   status.textContent = 'Exporting…';
-  const res = await api.exportTrace(appId || undefined);
+  const res = await api.exportTrace(appId);
   if (!res.ok) {
     status.textContent = `Export failed: ${res.status}`;
     return;
@@ -29,18 +23,39 @@ async function download(appId: string, status: HTMLElement): Promise<void> {
   status.textContent = `Saved ${name}`;
 }
 
-export function downloadTraceControl(appIds: readonly string[]): HTMLElement {
-  const chosen = appInView();
-  const select = h(
-    'select',
-    { 'aria-label': 'Apps in the trace' },
-    h('option', { value: '' }, 'All apps'),
-    [...new Set([...appIds, ...(chosen ? [chosen] : [])])].map((id) =>
-      h('option', { value: id, selected: id === chosen }, id),
-    ),
-  );
+/** "Download trace" of every app; with an app in view, of that app too. */
+export function downloadTraceControl(appInView: string | undefined): HTMLElement {
   const status = h('span', { class: 'muted', role: 'status' });
-  const button = h('button', { type: 'button' }, 'Download trace');
-  button.addEventListener('click', () => void download(select.value, status));
-  return h('p', { class: 'trace-download' }, select, ' ', button, ' ', status);
+  const button = (label: string, appId: string | undefined) => {
+    const b = h('button', { type: 'button' }, label);
+    b.addEventListener('click', () => void download(appId, status));
+    return b;
+  };
+  const buttons =
+    appInView === undefined
+      ? [button('Download trace', undefined)]
+      : [button(`Download trace of ${appInView}`, appInView), ' ', button('Download trace of every app', undefined)];
+  return h('p', { class: 'trace-download' }, buttons, ' ', status);
 }
+
+interface TraceOrigin {
+  fileName: string | null;
+  appId: string | null;
+  exportedAt: string;
+}
+
+/** The overview's "From trace" fact when the state was imported (--import, view, POST /__import). */
+export const traceOriginFacts = (origin: TraceOrigin | null): [string, unknown][] =>
+  origin
+    ? [
+        [
+          'From trace',
+          [
+            origin.fileName ?? 'a trace sent to POST /__import',
+            origin.appId ? ` (app ${origin.appId})` : '',
+            ', exported at ',
+            time(origin.exportedAt),
+          ],
+        ],
+      ]
+    : [];

@@ -1,12 +1,14 @@
 /**
  * Overview: /__health in words and a chart of deliveries per minute by status over the last
- * hour (GET /__inspect/delivery-stats), with the same numbers as a table for screen readers.
+ * hour (GET /__inspect/delivery-stats), with the same numbers as a table for screen readers;
+ * the trace the state came from and a button to download one (download-trace.ts).
  */
 import { api, client, type DeliveryStats } from '../api.js';
 import { badge, duration, fill, h, svg, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import type { ViewContext } from '../view.js';
-import { downloadTraceControl } from './download-trace.js';
+import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
+import { downloadTraceControl, traceOriginFacts } from './download-trace.js';
 
 function chart(stats: DeliveryStats): Element {
   const W = 720;
@@ -67,39 +69,52 @@ function chart(stats: DeliveryStats): Element {
 }
 
 const count = (n: unknown): string => Number(n ?? 0).toLocaleString('en');
+const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024).toLocaleString('en')} MiB`;
+/** RSS, and the heap in use against its limit (the emulator warns in its log past 80%). */
+const memoryLine = (m: { rssBytes: number; heapUsedBytes: number; heapLimitBytes: number }): string =>
+  `${mib(m.rssBytes)} RSS, heap ${mib(m.heapUsedBytes)} of ${mib(m.heapLimitBytes)} ` +
+  `(${Math.round((100 * m.heapUsedBytes) / m.heapLimitBytes)}%)`;
 
-export async function overviewView({ main, signal }: ViewContext): Promise<void> {
+export async function overviewView({ main, signal, query }: ViewContext): Promise<void> {
+  const appId = scopedApp(query);
   const health = h('div');
   const stats = h('div');
-  const trace = h('div');
   main.append(
-    h('h1', { tabindex: '-1' }, 'Overview'),
-    trace,
+    h('h1', { tabindex: '-1' }, appId === undefined ? 'Overview' : `Overview of ${appId}`),
+    appSelector({ query, signal }),
+    downloadTraceControl(appId),
     health,
     h('h2', null, 'Deliveries per minute, last hour'),
     stats,
   );
 
   async function load(): Promise<void> {
-    const [hl, st, apps] = await Promise.all([client.health(), api.stats(), api.apps()]);
+    const mine = appId === undefined ? undefined : client.forApp(appId);
+    const [hl, st, clock, scenarios] = await Promise.all([
+      client.health(),
+      appId === undefined ? api.stats() : client.deliveryStats({ appId }),
+      mine?.clock.get(),
+      mine?.scenarios.list(),
+    ]);
     if (signal.aborted) return;
-    if (!trace.firstChild) fill(trace, downloadTraceControl(apps.items.map((a) => a.appId)));
-    // Where the state came from, when it was imported from a trace (--import, view, POST /__import).
-    const origin = hl.trace
-      ? [
-          [
-            'From trace',
+    // An app's own clock and set, or the shared ones it follows.
+    const appFacts: [string, unknown][] =
+      clock && scenarios
+        ? [
+            ['App', appId],
             [
-              hl.trace.fileName ?? 'a trace sent to POST /__import',
-              hl.trace.appId ? ` (app ${hl.trace.appId})` : '',
-              ', exported at ',
-              time(hl.trace.exportedAt),
+              'Its active scenarios',
+              [
+                scenarios.active.length ? scenarios.active.join(', ') : 'none',
+                ' ',
+                scopeBadge(scenarios.scope, 'own set', 'global set'),
+              ],
             ],
-          ] as [string, unknown],
-        ]
-      : [];
+            ['Its clock', [time(clock.now), ` (${clock.mode}) `, scopeBadge(clock.scope, 'own clock', 'shared clock')]],
+          ]
+        : [];
     const facts: [string, unknown][] = [
-      ...origin,
+      ...traceOriginFacts(hl.trace),
       ['Status', badge(hl.status)],
       ['Version', hl.version],
       ['Uptime', duration(hl.uptimeMs)],
@@ -108,7 +123,9 @@ export async function overviewView({ main, signal }: ViewContext): Promise<void>
       ['Templates', String(hl.templates)],
       ['Deliveries stored', Number(hl.deliveries ?? 0).toLocaleString('en')],
       ['Dropped by the cap', `${count(hl.droppedDeliveries)} (cap ${count(hl.maxDeliveries)})`],
-      ['Active scenarios', hl.activeScenarios.length ? hl.activeScenarios.join(', ') : 'none'],
+      ['Memory', memoryLine(hl.memory)],
+      ...appFacts,
+      ['Active scenarios (global)', hl.activeScenarios.length ? hl.activeScenarios.join(', ') : 'none'],
       [
         'Clock',
         [

@@ -1,13 +1,15 @@
 /**
  * Scenarios: every loaded scenario with its rules in words (the engine's own explanations),
  * an on/off switch (PUT /__scenarios/active), counters, the ones a request header activated,
- * and the files refused at load.
+ * and the files refused at load. With an app chosen (`?app=`): the set that applies to that app
+ * (its own, or the global one), its counters, and switches that change its own set.
  */
 import { api, client, type ScenarioView } from '../api.js';
 import { badge, fill, h } from '../dom.js';
 import { cell, table } from '../list.js';
 import { showError } from '../router.js';
 import type { ViewContext } from '../view.js';
+import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
 
 function rules(s: ScenarioView): HTMLElement {
   return table(
@@ -31,7 +33,10 @@ function rules(s: ScenarioView): HTMLElement {
   );
 }
 
-export async function scenariosView({ main, signal }: ViewContext): Promise<void> {
+export async function scenariosView({ main, signal, query }: ViewContext): Promise<void> {
+  const appId = scopedApp(query);
+  const scenarios = appId === undefined ? client.scenarios : client.forApp(appId).scenarios;
+  const scope = h('p', { class: 'muted' });
   const list = h('div');
   const extra = h('div');
   let active: string[] = [];
@@ -40,7 +45,7 @@ export async function scenariosView({ main, signal }: ViewContext): Promise<void
     button.disabled = true;
     const names = on ? [...active.filter((n) => n !== name), name] : active.filter((n) => n !== name);
     try {
-      await client.scenarios.activate(names);
+      await scenarios.activate(names);
       await load();
     } catch (error) {
       button.disabled = false;
@@ -49,9 +54,29 @@ export async function scenariosView({ main, signal }: ViewContext): Promise<void
   }
 
   async function load(): Promise<void> {
-    const data = await api.scenarios();
+    const data = appId === undefined ? await api.scenarios() : await scenarios.list();
     if (signal.aborted) return;
     active = data.active;
+    if (appId !== undefined) {
+      const own = data.scope === 'app';
+      const back = h('button', { type: 'button', class: 'secondary' }, 'Back to the global set');
+      back.addEventListener(
+        'click',
+        () =>
+          void client
+            .forApp(appId)
+            .scenarios.useGlobal()
+            .then(load, (e: unknown) => showError(main, e)),
+      );
+      fill(
+        scope,
+        scopeBadge(data.scope, 'own set', 'global set'),
+        own
+          ? ` Only ${appId}'s own set applies to its requests. `
+          : ` ${appId} follows the global set; a switch here gives ${appId} a set of its own. `,
+        own ? back : null,
+      );
+    }
     const focused = document.activeElement?.getAttribute('data-scenario');
     fill(
       list,
@@ -127,13 +152,20 @@ export async function scenariosView({ main, signal }: ViewContext): Promise<void
   resetButton.addEventListener(
     'click',
     () =>
-      void client.scenarios
+      void scenarios
         .reset()
         .then(load)
         .catch((e: unknown) => showError(main, e)),
   );
   main.append(
-    h('div', { class: 'title-row' }, h('h1', { tabindex: '-1' }, 'Scenarios'), resetButton),
+    h(
+      'div',
+      { class: 'title-row' },
+      h('h1', { tabindex: '-1' }, appId === undefined ? 'Scenarios' : `Scenarios of ${appId}`),
+      resetButton,
+    ),
+    appSelector({ query, signal }),
+    scope,
     h(
       'p',
       { class: 'muted' },

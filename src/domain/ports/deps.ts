@@ -1,7 +1,7 @@
 /** What the sending and campaign services are built from. */
 import type { ChannelCatalog, TemplateCatalog } from './catalogs.js';
 import type { Events } from './events.js';
-import type { CampaignRuntime, Clock, Ids } from './platform.js';
+import type { CampaignRuntime, AppClockSource, Ids } from './platform.js';
 import type { Store } from './store.js';
 
 /** What the sending services (one-call sends, campaigns) are built from. */
@@ -9,7 +9,7 @@ export interface SendDeps {
   store: Store;
   templates: TemplateCatalog;
   channels: ChannelCatalog;
-  clock: Clock;
+  clocks: AppClockSource;
   ids: Ids;
   events: Events;
 }

@@ -20,4 +20,9 @@ export interface JournalStore {
   addJournal(entry: JournalEntry): void;
   queryJournal(filter: JournalFilter, page: Page): ListResult<JournalEntry>;
   getJournalEntry(id: string): JournalEntry | undefined;
+  /**
+   * Replaces an entry's applied rules (and `scenario`/`rule`, the last of them): a campaign's
+   * failDelivery rules fire after its send was journaled. An entry no longer kept is left alone.
+   */
+  setJournalRules(id: string, rules: JournalEntry['rules']): void;
 }

@@ -12,6 +12,14 @@ export interface Clock {
   schedule(atMs: number, fn: () => void): () => void;
 }
 
+/**
+ * Each app's clock (an app follows the shared clock until it has its own): what the domain
+ * reads time from for an app's records and schedules that app's work with.
+ */
+export interface AppClockSource {
+  clockFor(appId: string): Clock;
+}
+
 /** Ids reserved together, named by index when asked. */
 export interface IdRange {
   /** The id at `index` of the range. */
@@ -32,6 +40,10 @@ export interface Ids {
 export interface RandomSource {
   /** Uniform in [0, 1), from the instance's seeded generator. */
   next(): number;
+  /** Where the generator stands in its sequence (a trace keeps it); a source a test injects may not say. */
+  state?(): number;
+  /** Goes on from a `state()` saved earlier: the draws that follow are the ones that followed then. */
+  resume?(state: number): void;
 }
 
 /** How background work yields: injected so the domain needs no timers of its own. */

@@ -3,6 +3,7 @@
  * what applies to all of them at once. Implemented in memory and (persisted) over lowdb.
  */
 import type { AnalyticsStore } from './analytics.js';
+import type { AppStateStore } from './app-states.js';
 import type { CampaignStore } from './campaigns.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { JournalStore } from './journal.js';
@@ -58,4 +59,5 @@ export interface Store
     JournalStore,
     ResourceStore,
     AnalyticsStore,
+    AppStateStore,
     StoreLifecycle {}

@@ -22,7 +22,7 @@ import { answer } from '../answer.js';
 import { createMultipartReader, type MultipartReader, type PartConsumer } from '../multipart.js';
 import { GIVEN_TWICE, parseWith, readJsonBody } from '../validate.js';
 import { requestHeader } from '../plain-headers.js';
-import { tooLarge } from '../middleware/body-limit.js';
+import { payloadTooLarge } from '../../domain/error-messages.js';
 
 /** The send body may be `{}` or absent altogether (both mean "send now"). */
 async function readOptionalJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
@@ -81,7 +81,7 @@ async function* bodyPieces(c: Context<AppEnv>, limit: number): AsyncGenerator<Ui
         prefix.set(take, kept);
         kept += take.length;
       }
-      if (size > limit) throw tooLarge(limit);
+      if (size > limit) throw payloadTooLarge(limit);
       yield* slices(chunk);
     }
   } finally {

@@ -3,7 +3,6 @@
  * with its channels and a preview rendered from generated sample values.
  */
 import { Hono } from 'hono';
-import { ApiError } from '../../domain/errors.js';
 import { renderContent } from '../../domain/variables.js';
 import { rowContentByType } from '../../domain/template-channels.js';
 import { AppTemplatesQuerySchema } from '../../schemas/control-inspector.js';
@@ -13,6 +12,7 @@ import { appList } from '../../inspect/app-list.js';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { parseQuery } from '../validate.js';
+import { requireKnownApp } from './app-scope.js';
 
 export function appRoutes({
   apps,
@@ -28,11 +28,7 @@ export function appRoutes({
     .get('/:appId/templates', async (c) => {
       const { seed } = parseQuery(c, AppTemplatesQuerySchema);
       const appId = c.req.param('appId');
-      if (apps.mode === 'strict' && !apps.list().some((a) => a.appId === appId)) {
-        throw new ApiError('ERR_NOT_FOUND', `No app "${appId}" is configured; GET /__apps lists the apps.`, {
-          message: 'The requested resource was not found.',
-        });
-      }
+      requireKnownApp(apps, appId, false);
       // Loaded on use: faker is large and only this endpoint and generate-csv need it.
       const { sampleVariables } = await import('../../platform/fake-data.js');
       const items = templates.list(appId).map((template): TemplateSample => {

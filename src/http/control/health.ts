@@ -10,19 +10,11 @@ import { realNow } from '../../platform/clock.js';
 /** What the health answer reads: the counters and settings of one emulator. */
 type HealthDeps = Pick<
   Emulator,
-  'store' | 'startedAt' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock' | 'traceOrigin'
+  'store' | 'startedAt' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock' | 'memory' | 'traceOrigin'
 >;
 
-export function healthRoutes({
-  store,
-  startedAt,
-  apps,
-  templates,
-  scenarios,
-  options,
-  clock,
-  traceOrigin,
-}: HealthDeps) {
+export function healthRoutes(deps: HealthDeps) {
+  const { store, startedAt, apps, templates, scenarios, options, clock, memory, traceOrigin } = deps;
   return new Hono<AppEnv>().get('/', (c) => {
     const stats = store.stats();
     return c.json({
@@ -58,6 +50,7 @@ export function healthRoutes({
         apps: { stored: apps.count(), max: options.maxApps, dropped: apps.dropped },
       },
       clock: { now: clock.nowIso(), mode: clock.mode },
+      memory: memory(),
       trace: traceOrigin.current,
     });
   });

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { adminAuth } from '../middleware/admin-auth.js';
+import { hostOriginGuard } from '../middleware/host-origin-guard.js';
 import { limitBody } from '../middleware/body-limit.js';
 import { appRoutes } from './apps.js';
 import { clockRoutes } from './clock.js';
@@ -38,7 +39,7 @@ const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator) => Hono<AppEnv
   ['/__inspect/notifications', inspectNotificationRoutes],
   ['/__inspect/requests', inspectRequestRoutes],
   ['/__inspect/requests.har', inspectRequestHarRoutes],
-  ['/__inspect/campaigns', (e) => inspectCampaignRoutes(e.services)],
+  ['/__inspect/campaigns', inspectCampaignRoutes],
   ['/__inspect/stream', inspectStreamRoutes],
   ['/__openapi.json', () => openapiRoutes()],
   ['/__export', exportRoutes],
@@ -47,7 +48,8 @@ const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator) => Hono<AppEnv
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
-    .route('/', inspectorRoutes())
+    .use('/__*', hostOriginGuard(emulator.options)) // first: before the page, the token and any body is read
+    .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
     .use('/__*', limitBody(emulator.options)) // the API's JSON limit: no control body comes near it
     .use('/__*', adminAuth(emulator.options));
   for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator));

@@ -6,21 +6,26 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../../schemas/control.js';
-import { NoQuerySchema } from '../../schemas/control.js';
 import { parseQuery } from '../validate.js';
+import { appScope, requireKnownApp } from './app-scope.js';
 
-export function inspectCampaignRoutes({ campaigns }: Pick<Emulator['services'], 'campaigns'>) {
+/**
+ * The by-id routes take an optional `?appId=` (404 when the campaign is another app's): a load
+ * balancer that hashes on appId then sends them to the app's replica.
+ */
+export function inspectCampaignRoutes({ services: { campaigns }, apps }: Pick<Emulator, 'services' | 'apps'>) {
   return new Hono<AppEnv>()
     .get('/', (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, InspectCampaignsQuerySchema);
       return c.json(campaigns.inspect.list(filter, { limit, offset, order }));
     })
     .get('/:id', (c) => {
-      parseQuery(c, NoQuerySchema);
-      return c.json(campaigns.inspect.get(c.req.param('id')));
+      const appId = appScope(c, apps, { write: false });
+      return c.json(campaigns.inspect.get(c.req.param('id'), appId));
     })
     .get('/:id/recipients', (c) => {
-      const { limit, offset, order, ...filter } = parseQuery(c, InspectRecipientsQuerySchema);
-      return c.json(campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }));
+      const { limit, offset, order, appId, ...filter } = parseQuery(c, InspectRecipientsQuerySchema);
+      if (appId !== undefined) requireKnownApp(apps, appId, false);
+      return c.json(campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }, appId));
     });
 }

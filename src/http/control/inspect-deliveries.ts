@@ -4,7 +4,7 @@
  * timeout) and one delivery by id.
  */
 import { Hono } from 'hono';
-import { ApiError } from '../../domain/errors.js';
+import { deliveryNotStored } from '../../domain/error-messages.js';
 import { DeliveryQuerySchema } from '../../schemas/control.js';
 import { waitForCount } from '../../inspect/wait-for.js';
 import type { AppEnv } from '../context.js';
@@ -32,11 +32,7 @@ export function inspectDeliveryRoutes({ store, events }: Pick<Emulator, 'store' 
       const id = c.req.param('id');
       const delivery = store.getDelivery(id);
       if (!delivery) {
-        throw new ApiError(
-          'ERR_NOT_FOUND',
-          `No delivery "${id}" is stored (unknown id, cleared, or dropped by the cap).`,
-          { message: 'The requested resource was not found.' },
-        );
+        throw deliveryNotStored(id);
       }
       return c.json(delivery);
     });

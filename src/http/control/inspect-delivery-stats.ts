@@ -6,8 +6,11 @@ import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { parseQuery } from '../validate.js';
 
-export function inspectDeliveryStatsRoutes({ store, clock }: Pick<Emulator, 'store' | 'clock'>) {
-  return new Hono<AppEnv>().get('/', (c) =>
-    c.json(deliveryStats(store, clock.now(), parseQuery(c, DeliveryStatsQuerySchema))),
-  );
+export function inspectDeliveryStatsRoutes({ store, clocks }: Pick<Emulator, 'store' | 'clocks'>) {
+  return new Hono<AppEnv>().get('/', (c) => {
+    const query = parseQuery(c, DeliveryStatsQuerySchema);
+    // The default window ends at the app's own instant when the query names an app.
+    const now = query.appId === undefined ? clocks.shared.now() : clocks.currentOf(query.appId).now();
+    return c.json(deliveryStats(store, now, query));
+  });
 }

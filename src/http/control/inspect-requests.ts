@@ -1,12 +1,14 @@
 /** /__inspect/requests: the journal of API calls, and one entry by id. */
 import { Hono } from 'hono';
-import { ApiError, badRequest, ERROR_CODES } from '../../domain/errors.js';
-import { JournalQuerySchema, NoQuerySchema } from '../../schemas/control.js';
+import { badRequest, ERROR_CODES } from '../../domain/errors.js';
+import { journalEntryNotFound, journalEntryOfOtherApp } from '../../domain/error-messages.js';
+import { JournalQuerySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { parseQuery } from '../validate.js';
+import { appScope } from './app-scope.js';
 
-export function inspectRequestRoutes({ store }: Pick<Emulator, 'store'>) {
+export function inspectRequestRoutes({ store, apps }: Pick<Emulator, 'store' | 'apps'>) {
   return new Hono<AppEnv>()
     .get('/', (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, JournalQuerySchema);
@@ -18,16 +20,15 @@ export function inspectRequestRoutes({ store }: Pick<Emulator, 'store'>) {
       return c.json(store.queryJournal(filter, { limit, offset, order }));
     })
     .get('/:id', (c) => {
-      parseQuery(c, NoQuerySchema);
+      // `?appId=`: only that app's entry (a load balancer hashing on appId routes it to the app's replica).
+      const appId = appScope(c, apps, { write: false });
       const id = c.req.param('id');
       const entry = store.getJournalEntry(id);
+      if (entry && appId !== undefined && entry.appId !== appId) {
+        throw journalEntryOfOtherApp(id, appId);
+      }
       if (!entry) {
-        throw new ApiError(
-          'ERR_NOT_FOUND',
-          `No journal entry with id "${id}" (it may have been dropped by the journal cap or cleared); GET ` +
-            `/__inspect/requests lists them.`,
-          { message: 'The journal entry was not found.' },
-        );
+        throw journalEntryNotFound(id);
       }
       return c.json(entry);
     });

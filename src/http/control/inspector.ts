@@ -64,6 +64,8 @@ export function inspectorRoutes(dir: string | null = findInspectorDir()): Hono<A
       'x-content-type-options': 'nosniff',
       // Own scripts and calls only; images from anywhere (a delivery's content names them).
       'content-security-policy': CSP,
+      // The page's URLs (ids, filters) stay off the image hosts a delivery's content names.
+      'referrer-policy': 'no-referrer',
     });
   };
   return new Hono<AppEnv>()

@@ -1,11 +1,11 @@
 /**
  * GET /__export and POST /__import: the running state as a trace file and back
- * (docs/reference.md#traces). The export streams (src/trace/write.ts); the import reads the
- * body line by line and checks all of it before the state is touched.
+ * (docs/traces.md). The export streams (src/trace/write.ts); the import reads the body line
+ * by line and checks all of it before the state is touched.
  */
 import { Hono } from 'hono';
-import { badRequest } from '../../domain/errors.js';
-import { TraceExportQuerySchema, TraceImportQuerySchema } from '../../schemas/control.js';
+import { payloadTooLarge, traceInvalid, traceMissing, traceOfOtherApp } from '../../domain/error-messages.js';
+import { TraceImportQuerySchema } from '../../schemas/control.js';
 import { applyTrace } from '../../trace/apply.js';
 import { captureTrace } from '../../trace/capture.js';
 import { linesOfBytes } from '../../trace/lines.js';
@@ -14,8 +14,8 @@ import type { Trace } from '../../trace/schema.js';
 import { traceStream } from '../../trace/write.js';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
-import { tooLarge } from '../middleware/body-limit.js';
 import { parseQuery } from '../validate.js';
+import { appScope, requireKnownApp } from './app-scope.js';
 
 /** `notification-emulator-trace[-app]-2030-01-01T00-00-00-000Z.json`: safe in a file name on any system. */
 export function traceFileName(exportedAt: string, appId: string | null): string {
@@ -25,7 +25,7 @@ export function traceFileName(exportedAt: string, appId: string | null): string 
 
 export function exportRoutes(emulator: Emulator) {
   return new Hono<AppEnv>().get('/', (c) => {
-    const { appId } = parseQuery(c, TraceExportQuerySchema);
+    const appId = appScope(c, emulator.apps, { write: false });
     const source = captureTrace(emulator, appId);
     return new Response(traceStream(source), {
       headers: {
@@ -37,34 +37,29 @@ export function exportRoutes(emulator: Emulator) {
   });
 }
 
+/** The body as a checked trace; a bad one is a 400 naming what is wrong, and nothing changed. */
+async function readBodyTrace(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Trace> {
+  if (!body) throw traceMissing();
+  try {
+    return await readTrace(linesOfBytes(body, limit, () => payloadTooLarge(limit)));
+  } catch (error) {
+    if (error instanceof TraceProblem) throw traceInvalid(error.problems);
+    throw error;
+  }
+}
+
 export function importRoutes(emulator: Emulator) {
   const limit = emulator.options.uploadLimitBytes;
   return new Hono<AppEnv>().post('/', async (c) => {
-    const query = parseQuery(c, TraceImportQuerySchema);
-    const body = c.req.raw.body;
-    if (!body) throw badRequest('The request body must be a trace (what GET /__export answers); it is empty.');
-    let trace: Trace;
-    try {
-      trace = await readTrace(linesOfBytes(body, limit, () => tooLarge(limit)));
-    } catch (error) {
-      if (!(error instanceof TraceProblem)) throw error;
-      throw badRequest(`Invalid trace, nothing was changed: ${error.problems.join('; ')}.`, {
-        trace: error.problems[0]!,
-      });
-    }
+    const query = parseQuery(c, TraceImportQuerySchema, { emptyIsError: ['appId'] });
+    if (query.appId !== undefined) requireKnownApp(emulator.apps, query.appId, false);
+    const trace = await readBodyTrace(c.req.raw.body, limit);
     if (query.appId !== undefined && trace.appId !== null && trace.appId !== query.appId)
-      throw badRequest(`The trace holds app "${trace.appId}" only; it cannot be imported as app "${query.appId}".`, {
-        appId: `the trace is of app "${trace.appId}"`,
-      });
+      throw traceOfOtherApp(trace.appId, query.appId);
     // A trace of one app replaces that app's state, as ?appId does.
     const appId = query.appId ?? trace.appId ?? undefined;
-    applyTrace(emulator, trace, appId);
-    emulator.traceOrigin.current = {
-      fileName: query.fileName ?? null,
-      exportedAt: trace.exportedAt,
-      emulatorVersion: trace.emulatorVersion,
-      appId: appId ?? null,
-    };
-    return c.json({ imported: { ...emulator.traceOrigin.current, stats: emulator.store.stats() } });
+    if (appId !== undefined) requireKnownApp(emulator.apps, appId, false);
+    const origin = applyTrace(emulator, trace, appId, query.fileName ?? null);
+    return c.json({ imported: { ...origin, stats: emulator.store.stats() } });
   });
 }

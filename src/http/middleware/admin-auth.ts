@@ -4,7 +4,7 @@
  * assets (/__/…): the page asks for the token and sends it on each call it makes.
  */
 import type { MiddlewareHandler } from 'hono';
-import { ApiError } from '../../domain/errors.js';
+import { adminAuthFailed } from '../../domain/error-messages.js';
 import type { AppEnv } from '../context.js';
 import type { EmulatorOptions } from '../../config.js';
 import { requestHeader } from '../plain-headers.js';
@@ -22,16 +22,7 @@ export function adminAuth(options: Pick<EmulatorOptions, 'adminToken'>): Middlew
     if (token !== undefined && !inspectorPage) {
       const given = requestHeader(c, 'authorization') ?? '';
       if (bearerToken(given) !== token) {
-        throw new ApiError(
-          'ERR_UNAUTHORIZED',
-          'The control plane (/__…) needs "authorization: Bearer <admin token>" on this emulator.',
-          {
-            message: given
-              ? 'Admin authentication failed: the bearer token is wrong.'
-              : 'Admin authentication required: send "authorization: Bearer <admin token>".',
-            details: { authorization: given ? 'wrong token' : 'header is required' },
-          },
-        );
+        throw adminAuthFailed(given);
       }
     }
     await next();

@@ -2,7 +2,7 @@
  * The checks every API request passes before its route, in order: body size → auth →
  * scenario faults. Each stays its own middleware module; the gate chains them as plain
  * calls, so a request crosses one Hono middleware for all three instead of three
- * (each Hono layer costs a dispatch and a promise per request: CONTRIBUTING.md#where-the-speed-comes-from).
+ * (each Hono layer costs a dispatch and a promise per request: docs/performance.md#where-the-speed-comes-from).
  */
 import type { MiddlewareHandler, Next } from 'hono';
 import type { AppEnv } from '../context.js';

@@ -4,15 +4,12 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ApiError } from '../../domain/errors.js';
+import { payloadTooLarge } from '../../domain/error-messages.js';
 import type { AppEnv } from '../context.js';
 import type { EmulatorOptions } from '../../config.js';
 import { requestHeader } from '../plain-headers.js';
 
 export type Limits = Pick<EmulatorOptions, 'bodyLimitBytes' | 'uploadLimitBytes'>;
-
-export const tooLarge = (limit: number) =>
-  new ApiError('ERR_PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${limit} bytes.`);
 
 /** CSV uploads and imported traces (POST /__import counts an undeclared length as it reads, src/trace/lines.ts). */
 const isUpload = (c: Context) => c.req.path.endsWith('/campaigns/upload') || c.req.path === '/__import';
@@ -24,7 +21,7 @@ export function limitBody(options: Limits): MiddlewareHandler<AppEnv> {
   const json = bodyLimit({
     maxSize: options.bodyLimitBytes,
     onError: () => {
-      throw tooLarge(options.bodyLimitBytes);
+      throw payloadTooLarge(options.bodyLimitBytes);
     },
   });
   return (c, next) => {
@@ -33,7 +30,7 @@ export function limitBody(options: Limits): MiddlewareHandler<AppEnv> {
     const length = requestHeader(c, 'content-length');
     if (length !== undefined && requestHeader(c, 'transfer-encoding') === undefined) {
       const limit = limitOf(c, options);
-      if (Number.parseInt(length, 10) > limit) throw tooLarge(limit);
+      if (Number.parseInt(length, 10) > limit) throw payloadTooLarge(limit);
       return next();
     }
     // An upload without a declared length is counted as it streams (http/api/campaigns.ts):

@@ -11,7 +11,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import type { JournalEntry } from '../../schemas/records.js';
-import type { AppliedRuleInfo } from '../../scenario-engine/engine.js';
+import type { AppliedRuleInfo, RequestScope } from '../../scenario-engine/engine.js';
 import { realNow } from '../../platform/clock.js';
 import { headersToRead, joined, plainNodeHeaders, requestHeader, type NodeHeaders } from '../plain-headers.js';
 
@@ -174,12 +174,17 @@ export interface AnsweredRequest {
   errorCode: string | null;
   /** The scenario rules that applied, in order (none: undefined or empty). */
   rules: readonly AppliedRuleInfo[] | undefined;
+  /** How rules that apply after the answer (a campaign's failDelivery rules) reach the entry. */
+  laterRules?: RequestScope['followRules'];
   /** The request's headers as read (plain-headers.ts): never kept or changed, the journal keeps a masked copy. */
   headers: NodeHeaders;
   request: Kept;
   response: Kept;
   durationMs: number;
 }
+
+const entryRules = (rules: readonly AppliedRuleInfo[]): JournalEntry['rules'] =>
+  rules.map((r) => ({ scenario: r.scenario, index: r.index, rule: r.rule }));
 
 /** Takes an answered request into the journal, the debug log and the event stream. */
 export type RequestRecorder = (answered: AnsweredRequest) => void;
@@ -198,7 +203,8 @@ export function requestRecorder(emulator: Emulator): RequestRecorder {
     const last = rules?.at(-1);
     const entry: JournalEntry = {
       id: emulator.ids.objectId(),
-      time: emulator.clock.nowIso(),
+      // The app's clock: an app on a clock of its own finds its requests at its own instants.
+      time: (answered.appId === null ? emulator.clock : emulator.clocks.currentOf(answered.appId)).nowIso(),
       method: answered.method,
       path: answered.path,
       query: answered.query,
@@ -207,7 +213,7 @@ export function requestRecorder(emulator: Emulator): RequestRecorder {
       errorCode: answered.errorCode,
       scenario: last?.scenario ?? null,
       rule: last?.rule ?? null,
-      rules: rules?.length ? rules.map((r) => ({ scenario: r.scenario, index: r.index, rule: r.rule })) : NO_RULES,
+      rules: rules?.length ? entryRules(rules) : NO_RULES,
       requestHeaders: headersOf(answered.headers),
       requestBody: request.text,
       requestBodyTruncated: request.truncated,
@@ -216,6 +222,7 @@ export function requestRecorder(emulator: Emulator): RequestRecorder {
       durationMs: answered.durationMs,
     };
     emulator.store.addJournal(entry);
+    answered.laterRules?.((later) => emulator.store.setJournalRules(entry.id, entryRules(later)));
     if (logRequests) logger.debug(requestLine(entry));
     if (emulator.events.hasSubscribers()) emulator.events.emit({ type: 'request', entry });
   };
@@ -237,6 +244,7 @@ export function journal(record: RequestRecorder): MiddlewareHandler<AppEnv> {
       const sent = status === 499 ? NO_BODY : requestBody(c);
       const read = sent instanceof Promise ? await sent : sent;
       const answered = status === 499 ? NO_BODY : responseBody(c);
+      const scope = c.get('scenarioScope');
       record({
         method: c.req.method,
         path: c.req.path,
@@ -244,7 +252,8 @@ export function journal(record: RequestRecorder): MiddlewareHandler<AppEnv> {
         appId: c.get('appId') ?? requestHeader(c, 'appid') ?? null,
         status,
         errorCode: c.get('answer')?.errorCode ?? null,
-        rules: c.get('scenarioScope')?.appliedRules(),
+        rules: scope?.appliedRules(),
+        laterRules: scope?.followRules,
         headers: headersToRead(c),
         request: read.text === '' ? NO_BODY : read,
         response: answered instanceof Promise ? await answered : answered,

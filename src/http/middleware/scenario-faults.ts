@@ -10,7 +10,8 @@ import { badRequest } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
 import type { RequestScope, ScenarioEngine } from '../../scenario-engine/engine.js';
 import type { FaultResponder } from '../../scenario-engine/fault-kinds.js';
-import { normalisePath, type RequestFacts } from '../../scenario-engine/match.js';
+import { normalisePath } from '../../domain/api-path.js';
+import type { RequestFacts } from '../../scenario-engine/match.js';
 import type { AppEnv } from '../context.js';
 import { plainHeaders, requestHeader } from '../plain-headers.js';
 import { readMultipart } from '../multipart.js';
@@ -162,8 +163,9 @@ export function scenarioFaults(engine: ScenarioEngine, clock: Clock, limits: Lim
     const names = headerScenarios(c, engine);
     // Nothing active and nothing named: no rule can fire now, so the body is not read. The
     // facts are still taken: a scheduled campaign's policy reads the active set when it runs.
-    const idle = names.length === 0 && !engine.hasActive();
-    if (!idle && engine.needsBody(names))
+    const appId = c.get('appId') ?? null;
+    const idle = names.length === 0 && !engine.hasActive(appId);
+    if (!idle && engine.needsBody(names, appId))
       return readBodyFacts(c, limits).then((read) => apply(c, next, decide(c, snapshotFacts(c, read), names)));
     const scope = decide(c, snapshotFacts(c, NO_BODY_FACTS), names);
     return scope.decision.delayMs > 0 || scope.decision.fault ? apply(c, next, scope) : next();

@@ -54,6 +54,23 @@ export function journalContract(make: MakeStore<JournalStore & Pick<StoreLifecyc
       expect(q({ scenario: 'b' })).toEqual(['j3']);
     });
 
+    it("replaces an entry's rules in place (scenario and rule: the last one), and ignores an unknown id", async () => {
+      const store = await make();
+      for (let n = 1; n <= 3; n++) store.addJournal(journalEntry(n));
+      const rules = [
+        { scenario: 'slow', index: 1, rule: 'rule 1: delay' },
+        { scenario: 'blackout', index: 2, rule: 'rule 2: fail' },
+      ];
+      store.setJournalRules('j2', rules);
+      store.setJournalRules('nope', [{ scenario: 'x', index: 1, rule: 'r' }]);
+      expect(store.getJournalEntry('j2')).toMatchObject({ rules, scenario: 'blackout', rule: 'rule 2: fail' });
+      expect(ids(store.queryJournal({}, ALL).items)).toEqual(['j1', 'j2', 'j3']);
+      expect(ids(store.queryJournal({ scenario: 'slow' }, ALL).items)).toEqual(['j2']);
+      expect(store.getJournalEntry('j1')).toMatchObject({ rules: [], scenario: null, rule: null });
+      store.setJournalRules('j2', []);
+      expect(store.getJournalEntry('j2')).toMatchObject({ rules: [], scenario: null, rule: null });
+    });
+
     it('keeps at most maxJournal journal entries, dropping the oldest', async () => {
       const store = await make({ maxJournal: 3 });
       for (let n = 1; n <= 5; n++) store.addJournal(journalEntry(n));

@@ -19,6 +19,8 @@ import { expect } from 'vitest';
 export interface StoreOptions {
   maxDeliveries?: number;
   maxJournal?: number;
+  maxNotifications?: number;
+  maxAnalyticsEvents?: number;
 }
 
 /** Opens a store for one test (closed after it), seen through the ports a suite checks. */

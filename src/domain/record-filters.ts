@@ -1,6 +1,9 @@
 /**
- * Pure predicates and paging shared by every list the store answers.
+ * Pure predicates and paging shared by every list the store answers: what each filter of the
+ * ports means. The inspect stream tests events with the same predicates, so a live list and
+ * the same list read page by page agree on what matches.
  */
+import { normalisePath } from './api-path.js';
 import type { JournalEntry, NotificationRecord } from '../schemas/records.js';
 import type {
   DeliveryFilter,
@@ -9,7 +12,7 @@ import type {
   NotificationFilter,
   Page,
   SharedDeliveryFields,
-} from '../domain/ports.js';
+} from './ports.js';
 
 const iso = (ms: number | undefined): string | undefined => (ms === undefined ? undefined : new Date(ms).toISOString());
 
@@ -61,10 +64,12 @@ export function journalPredicate(f: JournalFilter): (e: JournalEntry) => boolean
   const since = iso(f.since);
   const until = iso(f.until);
   const text = f.bodyContains;
+  // Either API base path finds requests sent to either (entries keep the path as sent).
+  const path = f.path === undefined ? undefined : normalisePath(f.path);
   return (e) =>
     (f.appId === undefined || e.appId === f.appId) &&
     (f.method === undefined || e.method === f.method.toUpperCase()) &&
-    (f.path === undefined || e.path === f.path) &&
+    (path === undefined || normalisePath(e.path) === path) &&
     (f.status === undefined || e.status === f.status) &&
     (f.errorCode === undefined || e.errorCode === f.errorCode) &&
     (f.scenario === undefined || e.scenario === f.scenario || e.rules.some((r) => r.scenario === f.scenario)) &&

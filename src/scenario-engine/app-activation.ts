@@ -1,0 +1,98 @@
+/**
+ * Each app's own scenario activation (docs/reference.md#scenarios): an app with its own active
+ * set is ruled by it alone (the global set no longer applies to it), and draws its
+ * `probability` rules from a random source of its own, so with --seed an app's sequence of
+ * draws does not depend on what other apps do.
+ */
+import type { RandomSource } from '../domain/ports.js';
+
+/** Every app's own active set, by app id: what a data file and a trace keep. */
+export type AppActivationSnapshot = Record<string, string[]>;
+
+export class AppActivation {
+  readonly #sets = new Map<string, string[]>();
+  readonly #randoms = new Map<string, RandomSource>();
+
+  /** `randomFor(appId)` makes an app's random source (seeded from --seed and the app id). */
+  constructor(private readonly randomFor: (appId: string) => RandomSource) {}
+
+  /** Whether any app has a set of its own (when none, every request reads the global set). */
+  get any(): boolean {
+    return this.#sets.size > 0;
+  }
+
+  /** App `appId`'s own set, or undefined while the global set applies to it. */
+  setOf(appId: string | null): readonly string[] | undefined {
+    return appId === null || this.#sets.size === 0 ? undefined : this.#sets.get(appId);
+  }
+
+  set(appId: string, names: readonly string[]): void {
+    this.#sets.set(appId, [...new Set(names)]);
+  }
+
+  /** Back to the global set; false when the app had none of its own. */
+  clear(appId: string): boolean {
+    return this.#sets.delete(appId);
+  }
+
+  /** Drops an unloaded scenario from every app's set; returns the apps whose set changed. */
+  drop(name: string): string[] {
+    const changed = [...this.#sets].filter(([, names]) => names.includes(name)).map(([appId]) => appId);
+    for (const appId of changed)
+      this.#sets.set(
+        appId,
+        this.#sets.get(appId)!.filter((n) => n !== name),
+      );
+    return changed;
+  }
+
+  /** App `appId`'s random source (made on first draw). */
+  random(appId: string): RandomSource {
+    let random = this.#randoms.get(appId);
+    if (!random) this.#randoms.set(appId, (random = this.randomFor(appId)));
+    return random;
+  }
+
+  /** One app's (or every app's) sequence of draws starts over, as after a start with --seed. */
+  restartDraws(appId?: string): void {
+    if (appId === undefined) this.#randoms.clear();
+    else this.#randoms.delete(appId);
+  }
+
+  /** Every app back to the global set (POST /__reset). */
+  clearAll(): string[] {
+    const apps = [...this.#sets.keys()];
+    this.#sets.clear();
+    return apps;
+  }
+
+  /** The own sets of every app, or of `appId` alone. */
+  snapshot(appId?: string): AppActivationSnapshot {
+    const sets = [...this.#sets].filter(([id]) => appId === undefined || id === appId);
+    return Object.fromEntries(sets.map(([id, names]) => [id, [...names]]));
+  }
+
+  /** Replaces every app's own set (or `appId`'s) with those of `snapshot`; an app not in it follows the global set. */
+  restore(snapshot: AppActivationSnapshot, appId?: string): void {
+    if (appId === undefined) this.#sets.clear();
+    else this.#sets.delete(appId);
+    for (const [id, names] of Object.entries(snapshot)) if (appId === undefined || id === appId) this.set(id, names);
+  }
+
+  /** Where each app's random source stands (of apps that have drawn, or `appId`'s; one that cannot say: left out). */
+  drawStates(appId?: string): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [id, random] of this.#randoms) {
+      const state = random.state?.();
+      if ((appId === undefined || id === appId) && state !== undefined) out[id] = state;
+    }
+    return out;
+  }
+
+  /** Every app's (or `appId`'s) draws start over, then go on from the states saved in `states`. */
+  resumeDraws(states: Record<string, number>, appId?: string): void {
+    this.restartDraws(appId);
+    for (const [id, state] of Object.entries(states))
+      if (appId === undefined || id === appId) this.random(id).resume?.(state);
+  }
+}

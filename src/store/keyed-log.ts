@@ -1,0 +1,231 @@
+/**
+ * Records in arrival order, capped (oldest dropped first), each filed under a few keys in
+ * position indexes (position-index.ts) so a filtered list reads only the positions of its
+ * key, never the whole log. The indexes are brought up to date on a later turn after a
+ * write (off the writer's answer), and by any query before it reads them: a query catches
+ * up on at most what arrived since the last turn, never a whole log.
+ *
+ * Times (since/until) are answered by binary search within a key's positions while the
+ * log's times ascend (the usual case: records are stamped as they arrive); a manual clock
+ * moved back breaks the order, and then the time range is tested record by record.
+ */
+import type { ListResult, Page } from '../domain/ports.js';
+import { Deque } from './deque.js';
+import { PositionIndex } from './position-index.js';
+
+/** A record's value for one key family: one key, several (e.g. every scenario of a journal entry), or none. */
+export type KeyValue = string | readonly string[] | null | undefined;
+
+export interface KeyedLogOptions<T> {
+  maxRecords: number;
+  /** How many key families keysOf fills: one position index each. */
+  families: number;
+  /** A record's keys, one entry per family (a multi-valued family names each key once). */
+  keysOf(record: T): readonly KeyValue[];
+  /** The record's time as ISO 8601 text (compared as text, as the filters do). */
+  timeOf(record: T): string;
+  /** Runs `task` on a later turn of the event loop. @default setImmediate */
+  later?: (task: () => void) => void;
+}
+
+/** What a query asks of the log, worked out from a filter by the store that owns it. */
+export interface KeyedQuery<T> {
+  /** Keys every match is filed under ([family, key]); the one with fewest positions is read. */
+  keys: readonly (readonly [number, string])[];
+  /** The filter's whole test (keys and times included). */
+  matches: (record: T) => boolean;
+  /**
+   * True when the one key of `keys` (every live record when there is none) and the time
+   * range say all that `matches` tests: a range is then counted, not visited.
+   */
+  exact: boolean;
+  since?: string;
+  until?: string;
+}
+
+/** Positions to read, as a list by index (a key's positions, or the whole live range). */
+interface Candidates {
+  count: number;
+  at(i: number): number;
+}
+
+export class KeyedLog<T> {
+  #records = new Deque<T>();
+  /** Position of the oldest live record; positions only grow, so the indexes never renumber. */
+  #first = 0;
+  #indexes: PositionIndex[];
+  /** Records at the end the indexes have not taken in yet. */
+  #unindexed = 0;
+  #catchUpScheduled = false;
+  /** Adjacent live records whose times descend: 0 means the log is in time order. */
+  #disorder = 0;
+  #dropped = 0;
+  readonly #options: KeyedLogOptions<T>;
+
+  constructor(options: KeyedLogOptions<T>, initial: Iterable<T> = []) {
+    this.#options = options;
+    this.#indexes = Array.from({ length: options.families }, () => new PositionIndex());
+    for (const record of initial) this.#append(record);
+    this.#catchUp();
+  }
+
+  get length(): number {
+    return this.#records.length;
+  }
+
+  /** How many the cap has dropped. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  add(record: T): void {
+    this.#append(record);
+    if (this.#catchUpScheduled) return;
+    this.#catchUpScheduled = true;
+    (this.#options.later ?? setImmediate)(() => {
+      this.#catchUpScheduled = false;
+      this.#catchUp();
+    });
+  }
+
+  /** The newest record filed under `key` of `family`. */
+  newest(family: number, key: string): T | undefined {
+    this.#catchUp();
+    const index = this.#indexes[family]!;
+    const count = index.count(key);
+    return count === 0 ? undefined : this.#at(index.positionAt(key, count - 1)!);
+  }
+
+  query(q: KeyedQuery<T>, page: Page): ListResult<T> {
+    this.#catchUp();
+    let candidates = this.#allLive();
+    for (const [family, key] of q.keys) {
+      const index = this.#indexes[family]!;
+      if (q.exact || index.count(key) < candidates.count) candidates = this.#underKey(index, key);
+    }
+    let low = 0;
+    let high = candidates.count;
+    const ordered = this.#disorder === 0;
+    if (ordered && q.since !== undefined) low = this.#firstAtOrAfter(candidates, q.since, (t, b) => t >= b);
+    if (ordered && q.until !== undefined) high = this.#firstAtOrAfter(candidates, q.until, (t, b) => t > b);
+    high = Math.max(low, high);
+    const desc = page.order === 'desc';
+    const items: T[] = [];
+    if (q.exact && (ordered || (q.since === undefined && q.until === undefined))) {
+      const total = high - low;
+      for (let k = page.offset; k < total && items.length < page.limit; k++)
+        items.push(this.#at(candidates.at(desc ? high - 1 - k : low + k)));
+      return { total, items };
+    }
+    let total = 0;
+    const end = page.offset + page.limit;
+    for (let k = 0; k < high - low; k++) {
+      const record = this.#at(candidates.at(desc ? high - 1 - k : low + k));
+      if (!q.matches(record)) continue;
+      if (total >= page.offset && total < end) items.push(record);
+      total++;
+    }
+    return { total, items };
+  }
+
+  /** Newest first, until `found` says stop: for lookups the indexes do not cover. */
+  findNewest(found: (record: T) => boolean): T | undefined {
+    for (let i = this.#records.length - 1; i >= 0; i--) {
+      const record = this.#records.at(i)!;
+      if (found(record)) return record;
+    }
+    return undefined;
+  }
+
+  toArray(): T[] {
+    return this.#records.toArray();
+  }
+
+  [Symbol.iterator](): Iterator<T> {
+    return this.#records[Symbol.iterator]();
+  }
+
+  /** Keeps only the records `keep` accepts (the dropped count stays: clear() is not the cap). */
+  retain(keep: (record: T) => boolean): void {
+    const kept = this.#records.toArray().filter(keep);
+    const dropped = this.#dropped;
+    this.#records = new Deque();
+    this.#indexes = this.#indexes.map(() => new PositionIndex());
+    this.#first = 0;
+    this.#unindexed = 0;
+    this.#disorder = 0;
+    for (const record of kept) this.#append(record);
+    this.#catchUp();
+    this.#dropped = dropped;
+  }
+
+  /** Forgets the dropped count too (reset). */
+  resetDropped(): void {
+    this.#dropped = 0;
+  }
+
+  /** Drops the oldest record whatever the cap says (the journal's body-size cap). */
+  dropOldest(): T | undefined {
+    const oldest = this.#records.at(0);
+    if (oldest === undefined) return undefined;
+    const indexed = this.#records.length > this.#unindexed;
+    this.#records.shift();
+    const next = this.#records.at(0);
+    if (next !== undefined && this.#options.timeOf(next) < this.#options.timeOf(oldest)) this.#disorder--;
+    if (indexed) this.#file(oldest, this.#first, (index, key, position) => index.removeOldest(key, position));
+    else this.#unindexed--;
+    this.#first++;
+    this.#dropped++;
+    return oldest;
+  }
+
+  #append(record: T): void {
+    const last = this.#records.at(this.#records.length - 1);
+    if (last !== undefined && this.#options.timeOf(record) < this.#options.timeOf(last)) this.#disorder++;
+    this.#records.push(record);
+    this.#unindexed++;
+    while (this.#records.length > this.#options.maxRecords) this.dropOldest();
+  }
+
+  #catchUp(): void {
+    const records = this.#records;
+    for (let i = records.length - this.#unindexed; i < records.length; i++)
+      this.#file(records.at(i)!, this.#first + i, (index, key, position) => index.add(key, position));
+    this.#unindexed = 0;
+  }
+
+  #file(record: T, position: number, visit: (index: PositionIndex, key: string, position: number) => void): void {
+    const keys = this.#options.keysOf(record);
+    for (let f = 0; f < keys.length; f++) {
+      const value = keys[f];
+      if (value === null || value === undefined) continue;
+      if (typeof value === 'string') visit(this.#indexes[f]!, value, position);
+      else for (const key of value) visit(this.#indexes[f]!, key, position);
+    }
+  }
+
+  #at(position: number): T {
+    return this.#records.at(position - this.#first)!;
+  }
+
+  #allLive(): Candidates {
+    const first = this.#first;
+    return { count: this.#records.length, at: (i) => first + i };
+  }
+
+  #underKey(index: PositionIndex, key: string): Candidates {
+    return index.list(key);
+  }
+
+  /** The first candidate whose time passes `after` against `bound` (times ascend, so a binary search). */
+  #firstAtOrAfter(candidates: Candidates, bound: string, after: (time: string, bound: string) => boolean): number {
+    let low = 0;
+    let high = candidates.count;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (after(this.#options.timeOf(this.#at(candidates.at(mid))), bound)) high = mid;
+      else low = mid + 1;
+    }
+    return low;
+  }
+}
