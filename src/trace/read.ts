@@ -2,11 +2,13 @@
  * Reads a trace from its lines and checks all of it before anything uses it: the header
  * first (another format or version is named as such), then every record. A list written one
  * record per line (write.ts) is parsed line by line; any other layout of the same JSON (a
- * file reformatted by hand) is parsed whole.
+ * file reformatted by hand) is parsed whole. Reading and checking go in slices (slices.ts):
+ * the running emulator answers meanwhile, with its state untouched until all of it is good.
  */
 import type { z } from 'zod';
 import { TRACE_FORMAT, TRACE_LIST_NAMES, TRACE_LISTS, TRACE_VERSION, TraceHeaderSchema } from './schema.js';
 import type { Trace, TraceListName, TraceLists } from './schema.js';
+import { Slices } from './slices.js';
 
 /** A trace that cannot be used, with every problem found (at most MAX_PROBLEMS of the records'). */
 export class TraceProblem extends Error {
@@ -45,8 +47,10 @@ export async function readTrace(lines: AsyncIterable<string>): Promise<Trace> {
   let skeleton = '';
   let open: { name: TraceListName; list: unknown[]; line: number } | undefined;
   let lineNumber = 0;
+  const slices = new Slices();
   for await (const line of lines) {
     lineNumber++;
+    if (slices.spent()) await slices.next();
     if (open) {
       if (line === ']' || line === '],' || line === ']}') {
         skeleton += line.slice(1) + '\n';
@@ -92,11 +96,12 @@ export async function readTrace(lines: AsyncIterable<string>): Promise<Trace> {
     }
     const schema = TRACE_LISTS[name];
     // Checked in place: a million deliveries are not held twice.
-    given.forEach((raw, i) => {
-      const parsed = schema.safeParse(raw);
+    for (let i = 0; i < given.length; i++) {
+      const parsed = schema.safeParse(given[i]);
       if (parsed.success) given[i] = parsed.data;
       else for (const text of issuesOf(`${name}[${i}]`, parsed.error)) problem(text);
-    });
+      if (slices.spent()) await slices.next();
+    }
     lists[name] = given as unknown[];
   }
   if (problems.length)

@@ -1,25 +1,21 @@
 /**
  * A trace as text, streamed: the header on the first line, then each record list with one
  * record per line (the layout read.ts takes line by line, so neither side ever holds the
- * whole document as one string). The writer gives the event loop back every few
- * milliseconds: /__health keeps answering while a million deliveries go out.
+ * whole document as one string). The writer works in slices (slices.ts): /__health keeps
+ * answering while a million deliveries go out.
  */
 import { TRACE_LIST_NAMES, type TraceSource } from './schema.js';
+import { Slices } from './slices.js';
 
 /** Text handed out at once: big enough for few writes, small enough to stay off the large-object heap. */
 const CHUNK_CHARS = 64 * 1024;
-/** The longest the writer works before letting other requests in. */
-const SLICE_MS = 8;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The trace's text in chunks of about CHUNK_CHARS; the lists are read as it goes. */
 export async function* traceChunks(source: TraceSource): AsyncGenerator<string> {
   const header: Record<string, unknown> = { ...source };
   for (const name of TRACE_LIST_NAMES) delete header[name];
   let chunk = JSON.stringify(header).slice(0, -1) + ',\n';
-  let sliceStart = performance.now();
-  let sinceCheck = 0;
+  const slices = new Slices();
   for (const [i, name] of TRACE_LIST_NAMES.entries()) {
     chunk += `${JSON.stringify(name)}:[`;
     let first = true;
@@ -30,13 +26,7 @@ export async function* traceChunks(source: TraceSource): AsyncGenerator<string> 
         yield chunk;
         chunk = '';
       }
-      if (++sinceCheck >= 256) {
-        sinceCheck = 0;
-        if (performance.now() - sliceStart >= SLICE_MS) {
-          await nextTurn();
-          sliceStart = performance.now();
-        }
-      }
+      if (slices.spent()) await slices.next();
     }
     chunk += i === TRACE_LIST_NAMES.length - 1 ? '\n]}\n' : '\n],\n';
   }
