@@ -6,34 +6,14 @@
  * emulator's latency: the load average is noted, and the emulator's longest hold of its event
  * loop in CPU time (bench/loop-monitor.mjs) is reported beside it.
  */
-import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { now, percentile, ROOT, rssOf, sleep, startEmulatorChild } from '../util.js';
+import { now, percentile, rssOf, sleep, startEmulatorChild, startHealthProbe } from '../util.js';
 import { fillDeliveries } from './store-scale.js';
 import { fmt, type Row } from './types.js';
-
-/** bench/health-probe.mjs in its own process: latencies of GET /__health every 20 ms until stopped. */
-function probeHealth(url: string): { stop(): Promise<number[]> } {
-  const child = spawn(process.execPath, [join(ROOT, 'bench/health-probe.mjs'), `${url}/__health`], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    async stop() {
-      child.stdin.end();
-      await exited;
-      const probes = JSON.parse(out) as [number, number | null][];
-      if (probes.some(([, ms]) => ms === null)) throw new Error('a /__health probe failed during the export');
-      return probes.map(([, ms]) => ms!);
-    },
-  };
-}
 
 /** What bench/loop-monitor.mjs has written so far: one entry per second. */
 function loopSeconds(file: string): { cpuInGapMaxMs: number }[] {
@@ -58,7 +38,7 @@ export async function traceScale(): Promise<Row[]> {
       await fillDeliveries(source, 1_000_000);
       before = rssOf(source.pid).rssMb;
       const secondsBefore = loopSeconds(loopFile).length;
-      const probe = probeHealth(source.url);
+      const probe = startHealthProbe(`${source.url}/__health`);
       // The export's own high-water mark: VmHWM would be the fill's.
       let highest = before;
       const sampler = setInterval(() => (highest = Math.max(highest, rssOf(source.pid).rssMb)), 50);
@@ -67,7 +47,7 @@ export async function traceScale(): Promise<Row[]> {
       await pipeline(Readable.fromWeb(res.body as never), createWriteStream(file));
       exportMs = now() - started;
       clearInterval(sampler);
-      health = await probe.stop();
+      health = (await probe.stop()).map((p) => p.ms);
       exportPeakMb = Math.max(highest, rssOf(source.pid).rssMb);
       load = loadavg()[0]!;
       await sleep(1100); // the monitor's second that holds the export's end

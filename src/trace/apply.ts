@@ -25,17 +25,16 @@ function appStatesOf(trace: Trace, appId: string | undefined): AppState[] {
     .map((id) => ({ appId: id, clock: clocks.apps[id] ?? null, activeScenarios: scenarios.active.apps[id] ?? null }));
 }
 
-/** The trace's records as the store holds them (recipients beside their campaigns), of one app when given. */
+/** The trace's records as the store holds them, of one app when given. */
 function storeDataOf(trace: Trace, appId: string | undefined): StoreData {
   const mine = <T extends { appId: string | null }>(list: T[]) =>
     appId === undefined ? list : list.filter((r) => r.appId === appId);
-  const campaigns = mine(trace.campaigns);
   return {
     deliveries: mine(trace.deliveries),
     droppedDeliveries: appId === undefined ? trace.droppedDeliveries : 0,
     notifications: mine(trace.notifications),
-    campaigns: campaigns.map(({ recipients: _recipients, ...campaign }) => campaign),
-    recipients: campaigns.flatMap((c) => c.recipients),
+    campaigns: mine(trace.campaigns),
+    recipients: mine(trace.recipients),
     journal: mine(trace.journal),
     templates: mine(trace.templates),
     channels: mine(trace.channels),

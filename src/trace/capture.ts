@@ -6,7 +6,6 @@ import type { Emulator } from '../emulator.js';
 import { retentionOf } from '../config.js';
 import { realNow } from '../platform/clock.js';
 import { VERSION } from '../version.js';
-import type { Campaign, Recipient } from '../schemas/records.js';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceSource } from './schema.js';
 
 type TraceParts = Pick<Emulator, 'store' | 'clock' | 'clocks' | 'ids' | 'apps' | 'scenarios' | 'options'>;
@@ -17,20 +16,6 @@ export const MASKED_KEY = '***';
 /** Yields the records of `list` that belong to `appId` (every one when undefined). */
 function* ofApp<T extends { appId: string | null }>(list: Iterable<T>, appId: string | undefined): Iterable<T> {
   for (const record of list) if (appId === undefined || record.appId === appId) yield record;
-}
-
-/** Campaigns with their recipients nested, as the trace holds them. */
-function* withRecipients(
-  campaigns: Iterable<Campaign>,
-  recipients: Iterable<Recipient>,
-): Iterable<Campaign & { recipients: Recipient[] }> {
-  const byCampaign = new Map<string, Recipient[]>();
-  for (const r of recipients) {
-    let list = byCampaign.get(r.campaignId);
-    if (!list) byCampaign.set(r.campaignId, (list = []));
-    list.push(r);
-  }
-  for (const campaign of campaigns) yield { ...campaign, recipients: byCampaign.get(campaign.id) ?? [] };
 }
 
 /** The state of `parts` now (one app's when `appId` is given) as a trace to write. */
@@ -83,7 +68,8 @@ export function captureTrace(parts: TraceParts, appId?: string): TraceSource {
     templates: ofApp(data.templates, appId),
     channels: ofApp(data.channels, appId),
     templateChannels: ofApp(data.templateChannels, appId),
-    campaigns: withRecipients(ofApp(data.campaigns, appId), ofApp(data.recipients, appId)),
+    campaigns: ofApp(data.campaigns, appId),
+    recipients: ofApp(data.recipients, appId),
     notifications: ofApp(data.notifications, appId),
     deliveries: ofApp(data.deliveries, appId),
     journal: ofApp(data.journal, appId),

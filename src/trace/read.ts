@@ -104,6 +104,13 @@ export async function readTrace(lines: AsyncIterable<string>): Promise<Trace> {
     }
     lists[name] = given as unknown[];
   }
+  // A recipient of a campaign the trace does not hold would be counted by the store, never shown.
+  const campaignIds = new Set((lists.campaigns ?? []).map((c) => (c as { id: string }).id));
+  (lists.recipients ?? []).forEach((r, i) => {
+    const { campaignId } = r as { campaignId: string };
+    if (!campaignIds.has(campaignId))
+      problem(`recipients[${i}].campaignId: the trace holds no campaign "${campaignId}"`);
+  });
   if (problems.length)
     throw new TraceProblem(moreProblems ? [...problems, `and ${moreProblems} more problem(s)`] : problems);
   return { ...header, ...(lists as TraceLists) };

@@ -69,14 +69,14 @@ export const TraceHeaderSchema = z.object({
 });
 export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
 
-const CampaignWithRecipientsSchema = CampaignSchema.extend({ recipients: z.array(RecipientSchema) });
-
 /** Each record list of the trace, in the order the file holds them, with its element's schema. */
 export const TRACE_LISTS = {
   templates: TemplateSchema,
   channels: ChannelSchema,
   templateChannels: TemplateChannelRecordSchema,
-  campaigns: CampaignWithRecipientsSchema,
+  campaigns: CampaignSchema,
+  /** Beside their campaigns, one per line: a 200,000-recipient campaign is not one line of 60 MB. */
+  recipients: RecipientSchema,
   notifications: NotificationRecordSchema,
   deliveries: DeliverySchema,
   journal: JournalEntrySchema,
@@ -89,6 +89,7 @@ export const TraceDocumentSchema = TraceHeaderSchema.extend({
   channels: z.array(TRACE_LISTS.channels),
   templateChannels: z.array(TRACE_LISTS.templateChannels),
   campaigns: z.array(TRACE_LISTS.campaigns),
+  recipients: z.array(TRACE_LISTS.recipients),
   notifications: z.array(TRACE_LISTS.notifications),
   deliveries: z.array(TRACE_LISTS.deliveries),
   journal: z.array(TRACE_LISTS.journal),

@@ -1,4 +1,7 @@
-/** A real 100,000-recipient campaign exported and imported: every view, and the last pages, answer the same. */
+/**
+ * A real 100,000-recipient campaign exported and imported: every view (its first pages: the
+ * whole lists are the model test's), the last pages and a lookup by user answer the same.
+ */
 import { expect, it } from 'vitest';
 import type { Campaign } from '../../src/index.js';
 import { call, callOk, makeTestApp, manualClock } from '../helpers/app.js';
@@ -7,10 +10,10 @@ import { exportText, observe } from './observe.js';
 
 it('round-trips a 100,000-recipient campaign', async () => {
   const app = makeTestApp({ clock: manualClock(), scenarios: [] });
-  const c = await createCampaign(app);
-  const rows = ['user_id,customerName,cta'];
-  for (let i = 0; i < 100_000; i++)
-    rows.push(`user-${i},Customer ${i},"{""type"":""web"",""data"":""https://x/${i}""}"`);
+  // One variable, one channel: every recipient's content is still rendered, at half the cost of order-confirmation.
+  const c = await createCampaign(app, { templateId: 'greeting' });
+  const rows = ['user_id,name'];
+  for (let i = 0; i < 100_000; i++) rows.push(`user-${i},Customer ${i}`);
   expect((await upload(app, rows.join('\n'), c.id)).status).toBe(200);
   await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
   await waitForCampaignStatus(app, c.id, 'sent', 60_000);
@@ -19,10 +22,10 @@ it('round-trips a 100,000-recipient campaign', async () => {
     (await call(target, 'GET', `/__inspect/campaigns/${c.id}/recipients?limit=5&offset=99995`)).body,
     (await call(target, 'GET', `/__inspect/deliveries?userId=user-77777`)).body,
   ];
-  const before = { views: await observe(app), last: await lastPages(app) };
+  const before = { views: await observe(app, 50), last: await lastPages(app) };
   const trace = await exportText(app);
   const copy = makeTestApp({ clock: manualClock('2035-01-01T00:00:00Z'), scenarios: [] });
   const res = await call(copy, 'POST', '/__import', undefined, { raw: trace });
   expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
-  expect({ views: await observe(copy), last: await lastPages(copy) }).toEqual(before);
+  expect({ views: await observe(copy, 50), last: await lastPages(copy) }).toEqual(before);
 }, 120_000);

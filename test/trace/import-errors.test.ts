@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call, errorOf, expectApiError, makeTestApp, manualClock } from '../helpers/app.js';
+import { createCampaign, upload } from '../helpers/campaigns.js';
 import { exportText, observe } from './observe.js';
 
 const as = (appId: string) => ({ appId, apiKey: `key-${appId}` });
@@ -48,6 +49,21 @@ describe('POST /__import refuses a bad trace and changes nothing', () => {
       expect(await observe(target)).toEqual(before);
     });
   }
+
+  it('names a recipient whose campaign the trace does not hold', async () => {
+    const source = makeTestApp({ clock: manualClock(), scenarios: [] });
+    const campaign = await createCampaign(source, { templateId: 'plain' });
+    expect((await upload(source, 'user_id\nu1\nu2', campaign.id)).status).toBe(200);
+    const trace = await exportText(source);
+    const orphan = trace.replace(`"campaignId":"${campaign.id}"`, '"campaignId":"gone"');
+    const target = await withTraffic();
+    const before = await observe(target);
+    const res = await importText(target, orphan);
+    expect(expectApiError(res, 400, 'ERR_BAD_REQUEST').devMessage).toMatch(
+      /recipients\[0\]\.campaignId: the trace holds no campaign "gone"/,
+    );
+    expect(await observe(target)).toEqual(before);
+  });
 
   it('reads the same trace reformatted (any JSON layout)', async () => {
     const source = await withTraffic();

@@ -6,7 +6,8 @@
 import type { EmulatorApp } from '../../src/index.js';
 import { call, callOk, type List } from '../helpers/app.js';
 
-const ALL = 'limit=10000';
+/** Every record of a small state; `observe(app, 50)` reads the first pages of a big one. */
+const EVERY = 10_000;
 
 /** Queries answered from the store's key indexes (src/store/filter-keys.ts): each must be right after an import. */
 const FILTERED = [
@@ -23,7 +24,7 @@ const FILTERED = [
 ];
 
 /** What one app sees: its records by the appId filter, its clock and its scenarios. */
-async function appViews(app: EmulatorApp, appId: string): Promise<Record<string, unknown>> {
+async function appViews(app: EmulatorApp, appId: string, ALL: string): Promise<Record<string, unknown>> {
   const q = `appId=${encodeURIComponent(appId)}&${ALL}`;
   return {
     deliveries: await callOk(app, 'GET', `/__inspect/deliveries?${q}`),
@@ -36,7 +37,8 @@ async function appViews(app: EmulatorApp, appId: string): Promise<Record<string,
   };
 }
 
-export async function observe(app: EmulatorApp): Promise<Record<string, unknown>> {
+export async function observe(app: EmulatorApp, pageSize = EVERY): Promise<Record<string, unknown>> {
+  const ALL = `limit=${pageSize}`;
   const campaigns = await callOk<List<{ id: string }>>(app, 'GET', `/__inspect/campaigns?${ALL}`);
   const recipients: Record<string, unknown> = {};
   for (const { id } of campaigns.items)
@@ -45,7 +47,7 @@ export async function observe(app: EmulatorApp): Promise<Record<string, unknown>
   const { uptimeMs: _uptime, trace: _trace, memory: _memory, ...counts } = health;
   const apps = await callOk<{ items: { appId: string }[] }>(app, 'GET', '/__apps');
   const perApp: Record<string, unknown> = {};
-  for (const { appId } of apps.items) perApp[appId] = await appViews(app, appId);
+  for (const { appId } of apps.items) perApp[appId] = await appViews(app, appId, ALL);
   const filtered: Record<string, unknown> = {};
   for (const path of FILTERED) filtered[path] = await callOk(app, 'GET', `${path}&${ALL}`);
   const views: Record<string, unknown> = {
