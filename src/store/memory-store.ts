@@ -4,7 +4,7 @@
  * records and indexes in its own file, composed here. The lowdb store wraps this one and
  * persists its snapshot.
  */
-import type { Store } from '../domain/ports.js';
+import type { Store, StoreStats } from '../domain/ports.js';
 import { createAnalyticsStore } from './analytics-store.js';
 import { createAppStateStore } from './app-state-store.js';
 import { createCampaignStore } from './campaign-store.js';
@@ -91,6 +91,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   /** What clear() and reset() go over. stats() and the snapshots spread the parts in the order of StoreData's
    * and StoreStats' keys, which the data file and /__stats have always had. */
   const kinds = () => Object.values(parts);
+  /** Every kind's `what()`, spread in that order. */
+  const merged = (what: 'stats' | 'persistable' | 'snapshot'): object =>
+    Object.assign({}, ...kinds().map((kind) => kind[what]()));
   const initialApps = appsIn(options.initial);
 
   return {
@@ -114,32 +117,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
     },
     appsInInitialData: () => initialApps,
-    stats: () => ({
-      ...parts.deliveries.stats(),
-      ...parts.notifications.stats(),
-      ...parts.campaigns.stats(),
-      ...parts.journal.stats(),
-      ...parts.analytics.stats(),
-    }),
+    stats: () => merged('stats') as StoreStats,
     async flush() {},
     async close() {},
-    persistable: () => ({
-      ...parts.deliveries.persistable(),
-      ...parts.notifications.persistable(),
-      ...parts.campaigns.persistable(),
-      ...parts.journal.persistable(),
-      ...parts.resources.persistable(),
-      ...parts.analytics.persistable(),
-      ...parts.appStates.persistable(),
-    }),
-    snapshot: () => ({
-      ...parts.deliveries.snapshot(),
-      ...parts.notifications.snapshot(),
-      ...parts.campaigns.snapshot(),
-      ...parts.journal.snapshot(),
-      ...parts.resources.snapshot(),
-      ...parts.analytics.snapshot(),
-      ...parts.appStates.snapshot(),
-    }),
+    persistable: () => merged('persistable') as StoreSnapshot,
+    snapshot: () => merged('snapshot') as StoreData,
   };
 }

@@ -3,39 +3,17 @@
  * on SIGTERM (one log line, no temp file left), --import starts from it, `view` prints the
  * inspector's address; a bad trace stops the start with exit 2 and the problem named.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI, cleanEnv, startCli } from '../helpers/cli.js';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
-const CLI = join(process.cwd(), 'dist', 'cli.js');
 const FIXTURES = bundledTemplatesCopy('emu-trace-cli-');
-const env = () => {
-  const copy = { ...process.env };
-  for (const name of Object.keys(copy)) if (name.startsWith('EMULATOR_') || name === 'PORT') delete copy[name];
-  return copy;
-};
-
-/** Starts the CLI; resolves with its address (and the inspector's, for `view`) once it listens. */
-async function start(args: string[], extraEnv: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, ...args, '--fixtures', FIXTURES, '--no-watch'], {
-    env: { ...env(), ...extraEnv },
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', () => stdout.includes('listening on') && stderr.includes('body limits') && resolve());
-    child.stderr.on('data', () => stdout.includes('listening on') && stderr.includes('body limits') && resolve());
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stdout}${stderr}`)));
-  });
-  const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
-  return { url, stdout: () => stdout, stderr: () => stderr, stop: () => (child.kill('SIGTERM'), exited) };
-}
+const start = (args: string[], env: Record<string, string> = {}) =>
+  startCli([...args, '--fixtures', FIXTURES], { env: { ...cleanEnv(), ...env } });
 
 const send = (url: string) =>
   fetch(`${url}/api/notifications/send`, {
@@ -66,7 +44,7 @@ describe('traces on the command line', () => {
     await second.stop();
 
     const viewer = await start(['view', file]);
-    expect(viewer.stdout()).toMatch(/trace .*trace\.json opened; web inspector: http:\/\/127\.0\.0\.1:\d+\/__\/\n/);
+    expect(viewer.stdout).toMatch(/trace .*trace\.json opened; web inspector: http:\/\/127\.0\.0\.1:\d+\/__\/\n/);
     expect(await (await fetch(`${viewer.url}/__inspect/deliveries`)).json()).toEqual(deliveries);
     await viewer.stop();
   });
@@ -77,14 +55,14 @@ describe('traces on the command line', () => {
     writeFileSync(file, '{"format":"notification-emulator-trace","version":9}');
     const result = spawnSync(process.execPath, [CLI, '--port', '0', '--import', file, '--fixtures', FIXTURES], {
       encoding: 'utf8',
-      env: env(),
+      env: cleanEnv(),
       timeout: 20_000,
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(
       /--import .*bad\.json: version: this emulator reads trace version 1, the file is version 9/,
     );
-    const missing = spawnSync(process.execPath, [CLI, 'view'], { encoding: 'utf8', env: env(), timeout: 20_000 });
+    const missing = spawnSync(process.execPath, [CLI, 'view'], { encoding: 'utf8', env: cleanEnv(), timeout: 20_000 });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/view: name the trace file/);
   });
