@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { createMemoryStore, EmulatorOptionsSchema, startEmulator } from '../dist/index.js';
 
 // Deliveries at 500,000: what a 512 MiB container needs beside the other stores at their defaults
-// (the README's memory note); the other caps are the defaults.
+// (docs/performance.md, "Memory is bounded by default"); the other caps are the defaults.
 const caps = EmulatorOptionsSchema.parse({ maxDeliveries: 500_000 });
 const store = createMemoryStore(caps);
 const APPS = ['bench-app', 'bench-app-2'];

@@ -2,11 +2,12 @@
  * The scenario engine's state besides what is loaded and globally active, as plain data and
  * back: each app's own set, every rule counter, the scenarios request headers have named and
  * where each random source stands. The data file keeps the apps' sets; a trace all of it, of
- * every app or of one (docs/reference.md#traces).
+ * every app or of one (docs/traces.md).
  */
 import type { RandomSource } from '../domain/ports.js';
-import type { AppActivation, AppActivationSnapshot } from './app-activation.js';
-import type { CountersSnapshot, Layer, RuleCounters } from './counters.js';
+import type { AppActivationSnapshot } from './app-activation.js';
+import type { CountersSnapshot } from './counters.js';
+import { ofApp, type ScenarioSets } from './scenario-sets.js';
 
 export interface ScenarioStateSnapshot {
   apps: AppActivationSnapshot;
@@ -17,24 +18,14 @@ export interface ScenarioStateSnapshot {
   draws: { shared: number | null; apps: Record<string, number> };
 }
 
-/** The layers of app `appId`'s own counts: its own set's and its header's. */
-export const ofApp = (appId: string) => (layer: Layer) => layer === `app:${appId}` || layer === `header:${appId}`;
-
-interface EngineParts {
-  apps: AppActivation;
-  counters: RuleCounters;
-  headerActivated: Map<string, Set<string>>;
-  /** The source of requests of no app. */
-  random: RandomSource;
-  isLoaded: (name: string) => boolean;
-}
-
-export function stateOf({ apps, counters, headerActivated, random, isLoaded }: EngineParts) {
+/** `random`: the source of requests of no app. */
+export function scenarioState(sets: ScenarioSets, random: RandomSource) {
+  const { apps, counters, headerNamed } = sets;
   const mine = (appId: string | undefined) => (id: string) => appId === undefined || id === appId;
   return {
     /** The state as plain data: of every app, or only app `appId`'s (its own set, counters and draws). */
     snapshot(appId?: string): ScenarioStateSnapshot {
-      const header = [...headerActivated].filter(([id]) => mine(appId)(id));
+      const header = [...headerNamed].filter(([id]) => mine(appId)(id));
       return {
         apps: apps.snapshot(appId),
         counters: counters.snapshot(appId === undefined ? undefined : ofApp(appId)),
@@ -48,14 +39,15 @@ export function stateOf({ apps, counters, headerActivated, random, isLoaded }: E
      */
     restore(snapshot: Partial<ScenarioStateSnapshot>, appId?: string): void {
       if (snapshot.apps) {
-        const sets = Object.entries(snapshot.apps).map(([id, names]) => [id, names.filter(isLoaded)]);
-        apps.restore(Object.fromEntries(sets), appId);
+        const isLoaded = (name: string) => sets.loaded.has(name);
+        const own = Object.entries(snapshot.apps).map(([id, names]) => [id, names.filter(isLoaded)]);
+        apps.restore(Object.fromEntries(own), appId);
       }
       if (snapshot.counters) counters.restore(snapshot.counters, appId === undefined ? undefined : ofApp(appId));
       if (snapshot.headerActivated) {
-        for (const id of [...headerActivated.keys()]) if (mine(appId)(id)) headerActivated.delete(id);
+        for (const id of [...headerNamed.keys()]) if (mine(appId)(id)) headerNamed.delete(id);
         for (const [id, names] of Object.entries(snapshot.headerActivated))
-          if (mine(appId)(id)) headerActivated.set(id, new Set(names));
+          if (mine(appId)(id)) headerNamed.set(id, new Set(names));
       }
       if (snapshot.draws) {
         const { shared } = snapshot.draws;

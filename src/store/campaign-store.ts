@@ -3,12 +3,12 @@
  * retention caps drop a campaign with its recipients; the recipients' indexes are built on
  * first use, so an upload's one step that cannot yield only copies its list.
  */
-import type { Campaign, Recipient } from '../schemas/records.js';
+import type { Campaign, CampaignUpload, Recipient } from '../schemas/records.js';
 import type { CampaignStore } from '../domain/ports.js';
 import { paginate } from '../domain/record-filters.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
-type CampaignData = 'campaigns' | 'recipients';
+type CampaignData = 'campaigns' | 'recipients' | 'campaignUploads';
 type CampaignStats = 'campaigns' | 'droppedCampaigns' | 'recipients' | 'droppedRecipients';
 
 export interface CampaignLimits {
@@ -36,6 +36,7 @@ export function createCampaignStore(
   let recipientTotal = 0;
   const campaigns = new Map<string, Campaign>();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
+  const uploads = new Map<string, CampaignUpload>();
 
   function recipientsOf(campaignId: string): CampaignRecipients {
     let entry = recipientsByCampaign.get(campaignId);
@@ -66,6 +67,7 @@ export function createCampaignStore(
     const gone = recipientsByCampaign.get(id)?.list.length ?? 0;
     campaigns.delete(id);
     recipientsByCampaign.delete(id);
+    uploads.delete(id);
     recipientTotal -= gone;
     return gone;
   }
@@ -105,6 +107,7 @@ export function createCampaignStore(
     if (appId === undefined) {
       campaigns.clear();
       recipientsByCampaign.clear();
+      uploads.clear();
       recipientTotal = 0;
       return;
     }
@@ -113,6 +116,7 @@ export function createCampaignStore(
 
   for (const c of initial?.campaigns ?? []) campaigns.set(c.id, c);
   for (const r of initial?.recipients ?? []) addRecipientsQuietly(r.campaignId, [r]);
+  for (const u of initial?.campaignUploads ?? []) if (campaigns.has(u.campaignId)) uploads.set(u.campaignId, u);
 
   const port: CampaignStore = {
     addCampaign(campaign) {
@@ -160,6 +164,12 @@ export function createCampaignStore(
       if (entry && position >= 0) entry.list[position] = { ...entry.list[position]!, ...patch };
       changed();
     },
+    setLastUpload(upload) {
+      if (!campaigns.has(upload.campaignId)) return;
+      uploads.set(upload.campaignId, upload);
+      changed();
+    },
+    lastUpload: (campaignId) => uploads.get(campaignId),
   };
 
   return {
@@ -178,6 +188,7 @@ export function createCampaignStore(
     snapshot: () => ({
       campaigns: [...campaigns.values()],
       recipients: [...recipientsByCampaign.values()].flatMap((e) => e.list),
+      campaignUploads: [...uploads.values()],
     }),
     persistable() {
       const recipientLists = [...recipientsByCampaign.values()].map((e) => e.list.slice());
@@ -188,6 +199,7 @@ export function createCampaignStore(
             for (const list of recipientLists) yield* list;
           },
         },
+        campaignUploads: [...uploads.values()],
       };
     },
   };

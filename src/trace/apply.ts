@@ -8,6 +8,7 @@ import type { Emulator } from '../emulator.js';
 import type { AppState } from '../domain/ports.js';
 import type { CountersSnapshot } from '../scenario-engine/counters.js';
 import type { ScenarioStateSnapshot } from '../scenario-engine/engine.js';
+import type { Campaign, CampaignUpload } from '../schemas/records.js';
 import type { StoreData } from '../store/store-data.js';
 import type { Trace } from './schema.js';
 
@@ -35,6 +36,7 @@ function storeDataOf(trace: Trace, appId: string | undefined): StoreData {
     notifications: mine(trace.notifications),
     campaigns: mine(trace.campaigns),
     recipients: mine(trace.recipients),
+    campaignUploads: uploadsOf(trace.campaignUploads, mine(trace.campaigns)),
     journal: mine(trace.journal),
     templates: mine(trace.templates),
     channels: mine(trace.channels),
@@ -44,14 +46,24 @@ function storeDataOf(trace: Trace, appId: string | undefined): StoreData {
   };
 }
 
+/** The uploads of `campaigns` (an upload names its campaign, not its app). */
+function uploadsOf(uploads: CampaignUpload[], campaigns: Campaign[]): CampaignUpload[] {
+  const ids = new Set(campaigns.map((c) => c.id));
+  return uploads.filter((u) => ids.has(u.campaignId));
+}
+
 /** The running records without `appId`'s, followed by the trace's records of that app. */
 function mergedWithApp(current: StoreData, imported: StoreData, appId: string): StoreData {
   const others = <T extends { appId: string | null }>(list: T[]) => list.filter((r) => r.appId !== appId);
   const merged = { ...current };
   for (const key of Object.keys(current) as (keyof StoreData)[]) {
-    if (key === 'droppedDeliveries') continue;
+    if (key === 'droppedDeliveries' || key === 'campaignUploads') continue;
     (merged[key] as unknown[]) = [...others(current[key] as { appId: string | null }[]), ...imported[key]];
   }
+  merged.campaignUploads = [
+    ...uploadsOf(current.campaignUploads, others(current.campaigns)),
+    ...imported.campaignUploads,
+  ];
   return merged;
 }
 

@@ -18,6 +18,15 @@ function* ofApp<T extends { appId: string | null }>(list: Iterable<T>, appId: st
   for (const record of list) if (appId === undefined || record.appId === appId) yield record;
 }
 
+/** The ids of app `appId`'s campaigns (an upload names its campaign, not its app). */
+const campaignIdsOf = (data: { campaigns: Iterable<{ id: string; appId: string }> }, appId: string) =>
+  new Set([...data.campaigns].filter((c) => c.appId === appId).map((c) => c.id));
+
+/** Yields the records of `list` that belong to a campaign of `ids` (every one when undefined). */
+function* ofCampaigns<T extends { campaignId: string }>(list: Iterable<T>, ids: Set<string> | undefined): Iterable<T> {
+  for (const record of list) if (ids === undefined || ids.has(record.campaignId)) yield record;
+}
+
 /** The state of `parts` now (one app's when `appId` is given) as a trace to write. */
 export function captureTrace(parts: TraceParts, appId?: string): TraceSource {
   const { store, clock, clocks, ids, apps, scenarios, options } = parts;
@@ -70,6 +79,7 @@ export function captureTrace(parts: TraceParts, appId?: string): TraceSource {
     templateChannels: ofApp(data.templateChannels, appId),
     campaigns: ofApp(data.campaigns, appId),
     recipients: ofApp(data.recipients, appId),
+    campaignUploads: ofCampaigns(data.campaignUploads, appId === undefined ? undefined : campaignIdsOf(data, appId)),
     notifications: ofApp(data.notifications, appId),
     deliveries: ofApp(data.deliveries, appId),
     journal: ofApp(data.journal, appId),

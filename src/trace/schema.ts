@@ -10,6 +10,7 @@ import { AnalyticsEventSchema } from '../schemas/analytics.js';
 import { ChannelSchema } from '../schemas/channels.js';
 import {
   CampaignSchema,
+  CampaignUploadSchema,
   DeliverySchema,
   JournalEntrySchema,
   NotificationRecordSchema,
@@ -77,6 +78,8 @@ export const TRACE_LISTS = {
   campaigns: CampaignSchema,
   /** Beside their campaigns, one per line: a 200,000-recipient campaign is not one line of 60 MB. */
   recipients: RecipientSchema,
+  /** Each campaign's last CSV upload (rows skipped and why), as /__inspect/campaigns shows it. */
+  campaignUploads: CampaignUploadSchema,
   notifications: NotificationRecordSchema,
   deliveries: DeliverySchema,
   journal: JournalEntrySchema,
@@ -90,6 +93,7 @@ export const TraceDocumentSchema = TraceHeaderSchema.extend({
   templateChannels: z.array(TRACE_LISTS.templateChannels),
   campaigns: z.array(TRACE_LISTS.campaigns),
   recipients: z.array(TRACE_LISTS.recipients),
+  campaignUploads: z.array(TRACE_LISTS.campaignUploads),
   notifications: z.array(TRACE_LISTS.notifications),
   deliveries: z.array(TRACE_LISTS.deliveries),
   journal: z.array(TRACE_LISTS.journal),

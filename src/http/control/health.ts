@@ -5,22 +5,30 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { VERSION } from '../../version.js';
-import { realNow } from '../../platform/clock.js';
 
 /** What the health answer reads: the counters and settings of one emulator. */
 type HealthDeps = Pick<
   Emulator,
-  'store' | 'startedAt' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock' | 'memory' | 'traceOrigin'
+  | 'store'
+  | 'startedAt'
+  | 'stopwatch'
+  | 'apps'
+  | 'templates'
+  | 'scenarios'
+  | 'options'
+  | 'clock'
+  | 'memory'
+  | 'traceOrigin'
 >;
 
 export function healthRoutes(deps: HealthDeps) {
-  const { store, startedAt, apps, templates, scenarios, options, clock, memory, traceOrigin } = deps;
+  const { store, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory, traceOrigin } = deps;
   return new Hono<AppEnv>().get('/', (c) => {
     const stats = store.stats();
     return c.json({
       status: 'ok',
       version: VERSION,
-      uptimeMs: Math.round(realNow() - startedAt),
+      uptimeMs: Math.round(stopwatch() - startedAt),
       auth: apps.mode,
       templates: templates.count(),
       apps: apps.count(),
