@@ -37,17 +37,6 @@ export interface MemoryStore extends Store {
   restore(data: StoreData): void;
 }
 
-/**
- * An object with the methods of `current()`'s port that calls whichever port is current at
- * the call: restore() swaps the parts, and the composed store keeps answering through them.
- */
-function delegating<Port extends object>(current: () => Port): Port {
-  const methods: Record<string, (...args: unknown[]) => unknown> = {};
-  for (const name of Object.keys(current()))
-    methods[name] = (...args) => (current() as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
-  return methods as Port;
-}
-
 /** The records of a data file that name the apps open mode remembers (appsInInitialData). */
 function appsIn(data: StoreData | undefined): readonly string[] {
   if (!data) return [];
@@ -96,14 +85,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     Object.assign({}, ...kinds().map((kind) => kind[what]()));
   const initialApps = appsIn(options.initial);
 
-  return {
-    ...delegating(() => parts.deliveries.port),
-    ...delegating(() => parts.notifications.port),
-    ...delegating(() => parts.campaigns.port),
-    ...delegating(() => parts.journal.port),
-    ...delegating(() => parts.resources.port),
-    ...delegating(() => parts.analytics.port),
-    ...delegating(() => parts.appStates.port),
+  /** Every kind's port methods in one object (the store offers them as they are: no call in between). */
+  const portsOf = (p: typeof parts) => ({
+    ...p.deliveries.port,
+    ...p.notifications.port,
+    ...p.campaigns.port,
+    ...p.journal.port,
+    ...p.resources.port,
+    ...p.analytics.port,
+    ...p.appStates.port,
+  });
+
+  const store: MemoryStore = {
+    ...portsOf(parts),
     clear(appId) {
       for (const kind of kinds()) kind.clear(appId);
       changed();
@@ -114,6 +108,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     restore(data) {
       parts = partsOf(data);
+      // The new parts' methods in place of the old: callers keep this object and reach the new records.
+      Object.assign(store, portsOf(parts));
       changed();
     },
     appsInInitialData: () => initialApps,
@@ -123,4 +119,5 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     persistable: () => merged('persistable') as StoreSnapshot,
     snapshot: () => merged('snapshot') as StoreData,
   };
+  return store;
 }
