@@ -18,6 +18,7 @@ import {
   TemplateSchema,
 } from '../schemas/records.js';
 import { TemplateChannelRecordSchema } from '../schemas/template-channels.js';
+import { TemplateExtrasSchema } from '../schemas/templates.js';
 
 export const TRACE_FORMAT = 'notification-emulator-trace';
 export const TRACE_VERSION = 1;
@@ -72,7 +73,8 @@ export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
 
 /** Each record list of the trace, in the order the file holds them, with its element's schema. */
 export const TRACE_LISTS = {
-  templates: TemplateSchema,
+  /** Runtime templates as the store keeps them: the record and the real service's fields (`config`…). */
+  templates: TemplateSchema.extend(TemplateExtrasSchema.shape),
   channels: ChannelSchema,
   templateChannels: TemplateChannelRecordSchema,
   campaigns: CampaignSchema,
@@ -107,4 +109,4 @@ export type TraceLists = { [K in TraceListName]: z.infer<(typeof TRACE_LISTS)[K]
 /** A trace as read: its header and every record list, checked. */
 export type Trace = TraceHeader & TraceLists;
 /** A trace as written: the lists as iterables, read while the document streams out. */
-export type TraceSource = TraceHeader & { [K in TraceListName]: Iterable<z.infer<(typeof TRACE_LISTS)[K]>> };
+export type TraceSource = TraceHeader & { [K in TraceListName]: Iterable<z.input<(typeof TRACE_LISTS)[K]>> };

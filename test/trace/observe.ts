@@ -5,6 +5,7 @@
  */
 import type { EmulatorApp } from '../../src/index.js';
 import { call, callOk, type List } from '../helpers/app.js';
+import { checkAnswer } from '../helpers/openapi.js';
 
 /** Every record of a small state; `observe(app, 50)` reads the first pages of a big one. */
 const EVERY = 10_000;
@@ -73,9 +74,15 @@ export async function observe(app: EmulatorApp, pageSize = EVERY): Promise<Recor
   return views;
 }
 
-/** The trace GET /__export answers, as text. */
-export async function exportText(app: EmulatorApp, query = ''): Promise<string> {
+/**
+ * The trace GET /__export answers, as text; checked against openapi.json unless `unchecked`
+ * (a trace of 100,000 records takes seconds to check).
+ */
+export async function exportText(app: EmulatorApp, query = '', { unchecked = false } = {}): Promise<string> {
   const res = await app.request(`/__export${query}`);
-  if (res.status !== 200) throw new Error(`GET /__export${query} answered ${res.status}: ${await res.text()}`);
-  return res.text();
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET /__export${query} answered ${res.status}: ${text}`);
+  if (!unchecked)
+    checkAnswer(app, 'GET', `/__export${query}`, { status: 200, body: JSON.parse(text), headers: res.headers });
+  return text;
 }

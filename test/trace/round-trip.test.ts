@@ -61,6 +61,18 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {}, as(id));
       await waitForCampaignStatus(app, c.id, 'sent');
     }),
+  // A runtime template keeps the real service's fields (config, availability, sequence) beside ours.
+  fc.record({ appId, name: fc.constantFrom('Promo', 'Digest'), sequence: fc.integer({ min: 1, max: 9 }) }).map(
+    ({ appId: id, name, sequence }) =>
+      (app: EmulatorApp) =>
+        call(
+          app,
+          'POST',
+          '/api/templates',
+          { name, channelIds: [], config: { tone: name }, availability: 'always', sequence },
+          as(id),
+        ),
+  ),
   fc.record({ appId, name: fc.constantFrom('Web', 'Phones') }).map(
     ({ appId: id, name }) =>
       (app: EmulatorApp) =>
