@@ -6,6 +6,8 @@
  * the running emulator answers meanwhile, with its state untouched until all of it is good.
  */
 import type { z } from 'zod';
+import { depthExceeds, mayBeTooDeep, MAX_JSON_DEPTH } from '../domain/json-depth.js';
+import { issueProblems } from '../schemas/issues.js';
 import { TRACE_FORMAT, TRACE_LIST_NAMES, TRACE_LISTS, TRACE_VERSION, TraceHeaderSchema } from './schema.js';
 import type { Trace, TraceListName, TraceLists } from './schema.js';
 import { Slices } from './slices.js';
@@ -18,10 +20,26 @@ export class TraceProblem extends Error {
 }
 
 const MAX_PROBLEMS = 10;
+/** A record may hold values as deep as a request body may be, a level or two down (a template's content). */
+const RECORD_DEPTH = MAX_JSON_DEPTH + 2;
+
+/** JSON text as a value, or what is wrong with it: not whole, or nested too deep to serialise again. */
+function parseJson(text: string, maxDepth: number): { value?: unknown; problem?: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { problem: `is not whole JSON (truncated?): ${(error as Error).message}` };
+  }
+  if (mayBeTooDeep(text, maxDepth) && depthExceeds(value, maxDepth))
+    return { problem: `is nested more than ${maxDepth} levels deep` };
+  return { value };
+}
 const LIST_OPENER = /^"([A-Za-z]+)":\[$/;
 
+/** Each problem of `error` at its place in the trace: `deliveries[3].status: …` (a missing field "is required"). */
 const issuesOf = (where: string, error: z.ZodError) =>
-  error.issues.map((issue) => `${[where, ...issue.path].join('.').replace(/\.(\d+)/g, '[$1]')}: ${issue.message}`);
+  issueProblems(error, null, (path) => [where, ...path.map(String)].join('.').replace(/\.(\d+)/g, '[$1]'));
 
 /** The header's problems, format and version first: past a wrong one nothing else is worth reading. */
 function checkHeader(document: unknown): z.infer<typeof TraceHeaderSchema> {
@@ -58,11 +76,10 @@ export async function readTrace(lines: AsyncIterable<string>): Promise<Trace> {
         continue;
       }
       if (line.trim() === '') continue;
-      try {
-        open.list.push(JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line));
-      } catch {
-        problem(`line ${lineNumber}: ${open.name}[${open.list.length}] is not whole JSON`);
-      }
+      const where = `line ${lineNumber}: ${open.name}[${open.list.length}]`;
+      const record = parseJson(line.endsWith(',') ? line.slice(0, -1) : line, RECORD_DEPTH);
+      if (record.problem === undefined) open.list.push(record.value);
+      else problem(`${where} ${record.problem}`);
       continue;
     }
     const opener = LIST_OPENER.exec(line);
@@ -80,12 +97,8 @@ export async function readTrace(lines: AsyncIterable<string>): Promise<Trace> {
     throw new TraceProblem([
       `the file ends inside the "${open.name}" list opened on line ${open.line}: it is truncated`,
     ]);
-  let document: unknown;
-  try {
-    document = JSON.parse(skeleton);
-  } catch (error) {
-    throw new TraceProblem([`the document is not whole JSON (truncated?): ${(error as Error).message}`]);
-  }
+  const { value: document, problem: unreadable } = parseJson(skeleton, RECORD_DEPTH + 2);
+  if (unreadable !== undefined) throw new TraceProblem([`the document ${unreadable}`]);
   const header = checkHeader(document);
   const lists = {} as Record<TraceListName, unknown[]>;
   for (const name of TRACE_LIST_NAMES) {
@@ -104,13 +117,16 @@ export async function readTrace(lines: AsyncIterable<string>): Promise<Trace> {
     }
     lists[name] = given as unknown[];
   }
-  // A recipient of a campaign the trace does not hold would be counted by the store, never shown.
-  const campaignIds = new Set((lists.campaigns ?? []).map((c) => (c as { id: string }).id));
-  (lists.recipients ?? []).forEach((r, i) => {
-    const { campaignId } = r as { campaignId: string };
-    if (!campaignIds.has(campaignId))
-      problem(`recipients[${i}].campaignId: the trace holds no campaign "${campaignId}"`);
-  });
+  // A recipient or upload of a campaign the trace does not hold would be kept unseen, or dropped unsaid
+  // (checked once every record is good: only then are they records).
+  if (problems.length === 0) {
+    const campaignIds = new Set((lists.campaigns as { id: string }[]).map((c) => c.id));
+    for (const name of ['recipients', 'campaignUploads'] as const)
+      (lists[name] as { campaignId: string }[]).forEach(({ campaignId }, i) => {
+        if (!campaignIds.has(campaignId))
+          problem(`${name}[${i}].campaignId: the trace holds no campaign "${campaignId}"`);
+      });
+  }
   if (problems.length)
     throw new TraceProblem(moreProblems ? [...problems, `and ${moreProblems} more problem(s)`] : problems);
   return { ...header, ...(lists as TraceLists) };

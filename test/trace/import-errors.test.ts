@@ -34,6 +34,11 @@ describe('POST /__import refuses a bad trace and changes nothing', () => {
     ],
     ['a bad header field', (t) => t.replace(/"counter":\d+/, '"counter":-1'), /trace\.ids\.counter/],
     ['not JSON at all', () => 'hello', /not whole JSON/],
+    [
+      'a record nested too deep to write again',
+      (t) => t.replace('"tag":null', `"tag":${'['.repeat(1000)}${']'.repeat(1000)}`),
+      /nested more than 66 levels deep/,
+    ],
     ['an empty body', () => '', /empty/],
   ];
   for (const [what, spoil, message] of cases) {
