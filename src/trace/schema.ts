@@ -5,6 +5,7 @@
  * any record is read.
  */
 import { z } from 'zod';
+import { instantProblem } from '../domain/instants.js';
 import { ScenarioSchema } from '../scenario-engine/load-scenarios.js';
 import { AnalyticsEventSchema } from '../schemas/analytics.js';
 import { ChannelSchema } from '../schemas/channels.js';
@@ -23,7 +24,18 @@ import { TemplateExtrasSchema } from '../schemas/templates.js';
 export const TRACE_FORMAT = 'notification-emulator-trace';
 export const TRACE_VERSION = 1;
 
-const ClockStateSchema = z.object({ now: z.string(), mode: z.enum(['real', 'manual']) });
+/**
+ * An instant as toISOString writes it (a year past 9999 as +275760): a clock set from it must
+ * hold it, so a bad one is refused with the file, not met half-way through the import.
+ */
+const InstantSchema = z
+  .string()
+  .refine(
+    (s) => /^([+-]\d{6}|\d{4})-\d{2}-\d{2}T/.test(s) && instantProblem(Date.parse(s)) === null,
+    'must be an ISO 8601 instant, e.g. 2030-01-01T00:00:00.000Z',
+  );
+
+const ClockStateSchema = z.object({ now: InstantSchema, mode: z.enum(['real', 'manual']) });
 
 /** One rule's counts in one layer: the global set, an app's own set (`app:A`), an app's header (`header:A`). */
 const RuleCounterSchema = z.object({
@@ -42,7 +54,7 @@ export const TraceHeaderSchema = z.object({
   format: z.literal(TRACE_FORMAT),
   version: z.literal(TRACE_VERSION),
   emulatorVersion: z.string(),
-  exportedAt: z.string(),
+  exportedAt: InstantSchema,
   /** null: every app; else the one app exported. */
   appId: z.string().nullable(),
   /** The start options that shape what was recorded (never an API key nor the admin token). */

@@ -33,6 +33,11 @@ describe('POST /__import refuses a bad trace and changes nothing', () => {
       /deliveries\[0\]\.status: Invalid option/,
     ],
     ['a bad header field', (t) => t.replace(/"counter":\d+/, '"counter":-1'), /trace\.ids\.counter/],
+    [
+      'a clock no date can hold (it would fail half-way through the import)',
+      (t) => t.replace(/"shared":\{"now":"[^"]+"/, '"shared":{"now":"+275760-09-14T00:00:00.000Z"'),
+      /trace\.clocks\.shared\.now: must be an ISO 8601 instant/,
+    ],
     ['not JSON at all', () => 'hello', /not whole JSON/],
     [
       'a record nested too deep to write again',
