@@ -6,25 +6,31 @@ import type { Emulator } from '../emulator.js';
 import { retentionOf } from '../config.js';
 import { realNow } from '../platform/clock.js';
 import { VERSION } from '../version.js';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceSource } from './schema.js';
+import { PASSED_OVER, TRACE_FORMAT, TRACE_VERSION, type TraceSource } from './schema.js';
 
 type TraceParts = Pick<Emulator, 'store' | 'clock' | 'clocks' | 'ids' | 'apps' | 'scenarios' | 'options'>;
 
 /** How an app's key shows in a trace: whether one was configured, never what it is. */
 export const MASKED_KEY = '***';
 
-/** Yields the records of `list` that belong to `appId` (every one when undefined). */
-function* ofApp<T extends { appId: string | null }>(list: Iterable<T>, appId: string | undefined): Iterable<T> {
-  for (const record of list) if (appId === undefined || record.appId === appId) yield record;
+/** Yields the records of `list` that belong to `appId` (every one when undefined), PASSED_OVER for the others. */
+function* ofApp<T extends { appId: string | null }>(
+  list: Iterable<T>,
+  appId: string | undefined,
+): Iterable<T | typeof PASSED_OVER> {
+  for (const record of list) yield appId === undefined || record.appId === appId ? record : PASSED_OVER;
 }
 
 /** The ids of app `appId`'s campaigns (an upload names its campaign, not its app). */
 const campaignIdsOf = (data: { campaigns: Iterable<{ id: string; appId: string }> }, appId: string) =>
   new Set([...data.campaigns].filter((c) => c.appId === appId).map((c) => c.id));
 
-/** Yields the records of `list` that belong to a campaign of `ids` (every one when undefined). */
-function* ofCampaigns<T extends { campaignId: string }>(list: Iterable<T>, ids: Set<string> | undefined): Iterable<T> {
-  for (const record of list) if (ids === undefined || ids.has(record.campaignId)) yield record;
+/** Yields the records of `list` of a campaign of `ids` (every one when undefined), PASSED_OVER for the others. */
+function* ofCampaigns<T extends { campaignId: string }>(
+  list: Iterable<T>,
+  ids: Set<string> | undefined,
+): Iterable<T | typeof PASSED_OVER> {
+  for (const record of list) yield ids === undefined || ids.has(record.campaignId) ? record : PASSED_OVER;
 }
 
 /** The state of `parts` now (one app's when `appId` is given) as a trace to write. */

@@ -120,5 +120,13 @@ export const TRACE_LIST_NAMES = Object.keys(TRACE_LISTS) as TraceListName[];
 export type TraceLists = { [K in TraceListName]: z.infer<(typeof TRACE_LISTS)[K]>[] };
 /** A trace as read: its header and every record list, checked. */
 export type Trace = TraceHeader & TraceLists;
+/**
+ * What a list of a one-app export yields for a record of another app: nothing to write, but a
+ * point where the writer may give the event loop back (a million records of other apps are
+ * not passed over in one turn).
+ */
+export const PASSED_OVER = Symbol('passed over');
 /** A trace as written: the lists as iterables, read while the document streams out. */
-export type TraceSource = TraceHeader & { [K in TraceListName]: Iterable<z.input<(typeof TRACE_LISTS)[K]>> };
+export type TraceSource = TraceHeader & {
+  [K in TraceListName]: Iterable<z.input<(typeof TRACE_LISTS)[K]> | typeof PASSED_OVER>;
+};

@@ -4,7 +4,7 @@
  * whole document as one string). The writer works in slices (slices.ts): /__health keeps
  * answering while a million deliveries go out.
  */
-import { TRACE_LIST_NAMES, type TraceSource } from './schema.js';
+import { PASSED_OVER, TRACE_LIST_NAMES, type TraceSource } from './schema.js';
 import { Slices } from './slices.js';
 
 /** Text handed out at once: big enough for few writes, small enough to stay off the large-object heap. */
@@ -20,11 +20,13 @@ export async function* traceChunks(source: TraceSource): AsyncGenerator<string> 
     chunk += `${JSON.stringify(name)}:[`;
     let first = true;
     for (const record of source[name]) {
-      chunk += (first ? '\n' : ',\n') + JSON.stringify(record);
-      first = false;
-      if (chunk.length >= CHUNK_CHARS) {
-        yield chunk;
-        chunk = '';
+      if (record !== PASSED_OVER) {
+        chunk += (first ? '\n' : ',\n') + JSON.stringify(record);
+        first = false;
+        if (chunk.length >= CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
       }
       if (slices.spent()) await slices.next();
     }
