@@ -28,7 +28,9 @@ COPY --from=build /app/dist ./dist
 COPY fixtures /fixtures
 COPY scenarios /scenarios
 # A writable place for --data-file (EMULATOR_DATA_FILE=/data/state.json -v emulator-data:/data).
-RUN mkdir -p /data && chown node:node /data
+# and for --export-on-exit: EMULATOR_EXPORT_ON_EXIT=/out/trace.json -v $PWD/out:/out keeps the trace
+# written when the container stops (docs/reference.md#traces).
+RUN mkdir -p /data /out && chown node:node /data /out
 USER node
 EXPOSE 4010
 # node, not curl/wget (the slim base has neither); sends the admin token when one is set

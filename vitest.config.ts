@@ -16,6 +16,7 @@ const DIST_TESTS = [
   'test/server/npm-start.test.ts',
   'test/server/package.test.ts',
   'test/server/pull-cli.test.ts',
+  'test/server/trace-cli.test.ts',
 ];
 
 export default defineConfig({

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
@@ -132,7 +133,11 @@ export function spawnServer(args: string[], nodeFlags: string[] = [], readyWithi
 }
 
 /** The emulator as users run it: dist/cli.js, open auth, quiet, seeded, no file watching. */
-export function startEmulatorChild(extra: string[] = [], nodeFlags: string[] = []): Promise<Child> {
+export function startEmulatorChild(
+  extra: string[] = [],
+  nodeFlags: string[] = [],
+  listenWithinMs?: number,
+): Promise<Child> {
   return spawnServer(
     [
       `${DIST}/cli.js`,
@@ -150,6 +155,7 @@ export function startEmulatorChild(extra: string[] = [], nodeFlags: string[] = [
       ...extra,
     ],
     nodeFlags,
+    listenWithinMs,
   );
 }
 
@@ -218,4 +224,29 @@ export function expectStatus(what: string, res: { status: number; json: unknown 
 
 export function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** One /__health probe: when it was sent (ms since the epoch) and how long the answer took. */
+export interface Probe {
+  start: number;
+  ms: number;
+}
+
+/** bench/health-probe.mjs in a child process; stop() closes its stdin and reads its probes. */
+export function startHealthProbe(url: string): { stop(): Promise<Probe[]> } {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/health-probe.mjs'), url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    async stop() {
+      child.stdin.end();
+      await exited;
+      const probes = JSON.parse(out) as [number, number | null][];
+      if (probes.some(([, ms]) => ms === null)) throw new Error('a /__health probe failed');
+      return probes.map(([start, ms]) => ({ start, ms: ms! }));
+    },
+  };
 }

@@ -22,7 +22,9 @@ async function main(argv: string[]): Promise<number> {
     const { runPull, runCheckFixtures } = await import('./tools/live-commands.js');
     return argv[0] === 'pull' ? runPull(argv.slice(1)) : runCheckFixtures(argv.slice(1));
   }
-  const command = loadConfig(argv, process.env);
+  // `view FILE [flags]`: an emulator on a free port with the trace imported (docs/reference.md#traces).
+  const viewing = argv[0] === 'view' ? viewArgs(argv.slice(1)) : undefined;
+  const command = loadConfig(viewing?.argv ?? argv, process.env);
   if (command.kind === 'help') {
     process.stdout.write(HELP);
     return 0;
@@ -41,13 +43,18 @@ async function main(argv: string[]): Promise<number> {
       return;
     }
     running.app.emulator.logger.info(`${reason}, stopping`);
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`error while stopping: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
+    const { exportOnExit } = running.app.emulator.options;
+    const app = running.app;
+    running
+      .close()
+      .then(() => (exportOnExit ? writeExitTrace(app, exportOnExit) : undefined))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`error while stopping: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => stop('SIGTERM received'));
   process.once('SIGINT', () => stop('SIGINT received'));
@@ -58,8 +65,31 @@ async function main(argv: string[]): Promise<number> {
   }
   exitWithNpm(() => stop('the npm process that started the emulator is gone'));
   process.stdout.write(`notification-emulator listening on ${shownUrl(running, options.host)}\n`);
+  if (viewing) process.stdout.write(`trace ${viewing.file} opened; web inspector: ${running.url}/__/\n`);
   for (const line of startupSummary(running, source)) running.app.emulator.logger.info(line);
   return -1; // keep running
+}
+
+/** `view FILE [flags]` as the serve flags it means: the trace imported, a free port unless one is named. */
+function viewArgs(args: string[]): { file: string; argv: string[] } {
+  const [file, ...flags] = args;
+  if (file === undefined || file.startsWith('-'))
+    throw new ConfigError(['view: name the trace file to open (notification-emulator view trace.json)']);
+  const named = (flag: string) => flags.some((f) => f === flag || f.startsWith(`${flag}=`));
+  return { file, argv: [...flags, '--import', file, ...(named('--port') ? [] : ['--port', '0'])] };
+}
+
+/** --export-on-exit: the state as it was at the stop, written whole (temp file + rename), said in one line. */
+async function writeExitTrace(app: RunningEmulator['app'], file: string): Promise<void> {
+  const { captureTrace } = await import('./trace/capture.js');
+  const { writeTraceFile } = await import('./trace/file.js');
+  const source = captureTrace(app.emulator);
+  await writeTraceFile(file, source);
+  const { deliveries, journal } = app.emulator.store.stats();
+  app.emulator.logger.info(
+    `wrote the trace to ${resolve(file)} ` +
+      `(${deliveries} deliveries, ${journal} requests, exported at ${source.exportedAt})`,
+  );
 }
 
 /** The address actually bound: 0.0.0.0 (or ::) when that was asked, with the local URL beside it. */

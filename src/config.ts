@@ -95,6 +95,10 @@ export const EmulatorOptionsSchema = z.object({
   uploadLimitBytes: intFrom(1, 2 ** 31, SIZE_ACCEPTS).default(100 * 1024 * 1024),
   /** Reload fixtures and scenarios when their files change. @default true */
   watch: z.boolean().default(true),
+  /** A trace (GET /__export) to start from (startEmulator and the CLI; docs/reference.md#traces). */
+  importFile: z.string().min(1).optional(),
+  /** Where the CLI writes the trace when stopped by SIGTERM or SIGINT. */
+  exportOnExit: z.string().min(1).optional(),
 });
 
 export type EmulatorOptions = z.infer<typeof EmulatorOptionsSchema>;
@@ -117,6 +121,7 @@ Usage:
   notification-emulator generate-csv --template KEY --rows N [--seed S] [--fixtures DIR] [--out FILE]
   notification-emulator pull --app-id A (--region R | --base-url URL) [--out DIR]
   notification-emulator check-fixtures --app-id A (--region R | --base-url URL) [--fixtures DIR] [--json]
+  notification-emulator view FILE   (open a trace in the web inspector on a free port)
   (both also take --api-key-file F, --timeout-ms N and --max-retries N; they read the API key
   from EMULATOR_PULL_API_KEY or that file, never from a flag; --help on each for more)
 
@@ -142,6 +147,8 @@ Flags (environment variable in brackets; flags win):
                                                                [EMULATOR_LOG_LEVEL] (info)
   --body-limit SIZE    JSON body limit: bytes, or 512kb, 50mb  [EMULATOR_BODY_LIMIT] (50mb)
   --upload-limit SIZE  CSV upload body limit                   [EMULATOR_UPLOAD_LIMIT] (100mb)
+  --import FILE        start from a trace (GET /__export)      [EMULATOR_IMPORT]
+  --export-on-exit FILE  write a trace on SIGTERM/SIGINT       [EMULATOR_EXPORT_ON_EXIT]
   --no-watch           do not reload fixtures, apps.json and scenarios on change
   -v, --version        print the version
   -h, --help           show this help
@@ -184,6 +191,8 @@ const SOURCES = {
   logLevel: { flag: 'log-level', env: 'EMULATOR_LOG_LEVEL' },
   bodyLimitBytes: { flag: 'body-limit', env: 'EMULATOR_BODY_LIMIT' },
   uploadLimitBytes: { flag: 'upload-limit', env: 'EMULATOR_UPLOAD_LIMIT' },
+  importFile: { flag: 'import', env: 'EMULATOR_IMPORT' },
+  exportOnExit: { flag: 'export-on-exit', env: 'EMULATOR_EXPORT_ON_EXIT' },
 } as const;
 
 type SourcedOption = keyof typeof SOURCES;

@@ -4,8 +4,10 @@
  * instances share nothing.
  */
 import { join, resolve } from 'node:path';
+import type { z } from 'zod';
 import { ConfigError } from './domain/errors.js';
-import { type Events, type Ids, type RandomSource, type Store } from './domain/ports.js';
+import type { TraceOriginSchema } from './schemas/responses.js';
+import { type Events, type RandomSource } from './domain/ports.js';
 import { createNotificationService, type NotificationService } from './domain/notifications.js';
 import { createCampaignService, type CampaignService } from './domain/campaigns.js';
 import { createTemplateService, type TemplateService } from './domain/templates.js';
@@ -30,11 +32,11 @@ import {
   watchFixtures,
 } from './catalog/load-fixtures.js';
 import { createChannelCatalog, type MutableChannelCatalog } from './catalog/channels.js';
-import { createMemoryStore } from './store/memory-store.js';
+import { createMemoryStore, type MemoryStore } from './store/memory-store.js';
 import { createEventBus } from './inspect/events.js';
 import { EmulatorClock, realNow, type Stopwatch } from './platform/clock.js';
 import { AppClocks } from './platform/app-clocks.js';
-import { createIds, createRandom, stableId } from './platform/random.js';
+import { createIds, createRandom, stableId, type SequencedIds } from './platform/random.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { readProcessMemory, watchHeap, type MemoryReader } from './platform/memory.js';
 import { createScenarioEngine, type ScenarioEngine } from './scenario-engine/engine.js';
@@ -45,7 +47,8 @@ export interface EmulatorOverrides {
   /** A clock to control; `new EmulatorClock('2030-01-01T00:00:00Z')` starts in manual mode. */
   clock?: EmulatorClock;
   random?: RandomSource;
-  store?: Store;
+  /** A memory store (createMemoryStore) or one persisted in a file (openLowdbStore). */
+  store?: MemoryStore;
   /** Template definitions in the fixture file format; when given (or `channels` is), fixtures/ is not read. */
   templates?: unknown[];
   /** Channel definitions in the fixtures/channels.json format; when given (or `templates` is), fixtures/ is
@@ -70,8 +73,8 @@ export interface Emulator {
   /** Each app's clock (its own, or the shared one): docs/reference.md#clock. */
   readonly clocks: AppClocks;
   readonly random: RandomSource;
-  readonly ids: Ids;
-  readonly store: Store;
+  readonly ids: SequencedIds;
+  readonly store: MemoryStore;
   readonly templates: MutableTemplateCatalog;
   readonly channels: MutableChannelCatalog;
   readonly apps: AppRegistry;
@@ -91,6 +94,8 @@ export interface Emulator {
   };
   /** Loaded scenarios, the active set and rule counters (docs/reference.md#scenarios). */
   readonly scenarios: ScenarioEngine;
+  /** The trace the running state was imported from (docs/reference.md#traces); null once reset or never. */
+  readonly traceOrigin: { current: z.infer<typeof TraceOriginSchema> | null };
   /**
    * Back to the state at start (POST /__reset). Everything: records, runtime templates and
    * channels, open-mode apps, scenarios (runtime-loaded ones removed, file/option ones as
@@ -115,8 +120,8 @@ interface Platform {
   /** Told when an app's own clock or active set changes. */
   onAppChange: (appId: string) => void;
   random: RandomSource;
-  ids: Ids;
-  store: Store;
+  ids: SequencedIds;
+  store: MemoryStore;
   events: Events;
   /** Where the fixtures and scenarios folders come from: named, the defaults, or the bundled examples. */
   folders: FolderChoice;
@@ -367,6 +372,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
 
   const { clock, clocks, store, options } = platform;
   const { apps, scenarios, baseScenarios } = sources;
+  const traceOrigin: Emulator['traceOrigin'] = { current: null };
   return {
     ...platform,
     templates: sources.templates,
@@ -374,6 +380,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
     apps: sources.apps,
     scenarios: sources.scenarios,
     services,
+    traceOrigin,
     reset(appId) {
       // Timers first: a scheduled campaign must not start between the clear and the clock reset.
       services.campaigns.cancelScheduled(appId);
@@ -392,6 +399,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       scenarios.reset();
       scenarios.setActive(options.activeScenarios.filter((name) => scenarios.has(name)));
       clock.reset();
+      traceOrigin.current = null;
     },
     startedAt: platform.stopwatch(),
     async close() {

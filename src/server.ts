@@ -5,6 +5,8 @@
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
+import { ConfigError } from './domain/errors.js';
 import { createServedApp, type EmulatorApp, type ServedApp } from './app.js';
 import type { CreateAppOptions } from './emulator.js';
 import { createClient } from './client/index.js';
@@ -50,6 +52,20 @@ export function emulatorListener(served: ServedApp): RequestListener {
   };
 }
 
+/** --import FILE: the trace's state in place before the first request (a bad trace: ConfigError, exit 2). */
+async function importAtStart(app: EmulatorApp): Promise<void> {
+  const { emulator } = app;
+  const file = emulator.options.importFile!;
+  const { readTraceFile, TraceProblem, applyTrace } = await import('./trace/import-file.js');
+  try {
+    const trace = await readTraceFile(file);
+    applyTrace(emulator, trace, trace.appId ?? undefined, basename(file));
+  } catch (error) {
+    if (error instanceof TraceProblem) throw new ConfigError(error.problems.map((p) => `--import ${p}`));
+    throw error;
+  }
+}
+
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
   // --data-file (docs/reference.md#running-it): state lives in a lowdb file; closed (flushed) by app.close().
   // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
@@ -79,6 +95,11 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
     if (store && !options.store) await store.close();
     throw error;
   }
+  if (app.emulator.options.importFile)
+    await importAtStart(app).catch(async (error: unknown) => {
+      await app!.close();
+      throw error;
+    });
   const { host, port } = app.emulator.options;
   let server: ServerType;
   const address = await new Promise<AddressInfo>((resolve, reject) => {

@@ -77,6 +77,8 @@ export const api = {
   campaigns: (params: Params) => client.campaigns(clean(params) as CampaignQuery),
   scenarios: () => client.scenarios.list(),
   reset: (appId?: string) => client.resetAll({ appId }),
+  /** GET /__export as it streams in (the admin token sent when one is kept), for a download. */
+  exportTrace: (appId?: string) => authFetch(`/__export${query({ appId })}`),
 };
 
 export type StreamType = 'delivery' | 'campaign' | 'request' | 'notification';

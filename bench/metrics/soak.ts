@@ -8,12 +8,21 @@
  * (bench/loop-monitor.mjs). A 2 s warm-up at 50 connections and one
  * upload come first and are not measured.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { API_HEADERS, listenOverflows, now, percentile, postJson, ROOT, sleep, startEmulatorChild } from '../util.js';
+import {
+  API_HEADERS,
+  listenOverflows,
+  now,
+  percentile,
+  postJson,
+  sleep,
+  startEmulatorChild,
+  startHealthProbe,
+  type Probe,
+} from '../util.js';
 import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
@@ -28,31 +37,6 @@ const CAPS = [
   ['--max-campaigns', '10'],
   ['--max-recipients', '30000'],
 ].flat();
-
-/** One /__health probe: when it was sent (ms since the epoch) and how long the answer took. */
-interface Probe {
-  start: number;
-  ms: number;
-}
-
-/** bench/health-probe.mjs in a child process; stop() closes its stdin and reads its probes. */
-function startHealthProbe(url: string): { stop(): Promise<Probe[]> } {
-  const child = spawn(process.execPath, [join(ROOT, 'bench/health-probe.mjs'), url], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    async stop() {
-      child.stdin.end();
-      await exited;
-      const probes = JSON.parse(out) as [number, number | null][];
-      if (probes.some(([, ms]) => ms === null)) throw new Error('a /__health probe failed');
-      return probes.map(([start, ms]) => ({ start, ms: ms! }));
-    },
-  };
-}
 
 interface Second {
   liveHeapMb: number | null;

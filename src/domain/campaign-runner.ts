@@ -26,6 +26,8 @@ export interface CampaignRunner {
   start(campaign: Campaign, faults: DeliveryFaultPolicy): Campaign;
   /** Picks up a campaign already `sending` (emulator restarted from a data file). */
   resume(campaign: Campaign, faults: DeliveryFaultPolicy): void;
+  /** Running sends (of one app when given) stop before their next chunk, leaving the rest pending. */
+  halt(appId?: string): void;
   close(): void;
 }
 
@@ -39,7 +41,8 @@ function unusableReason(campaign: Campaign, template: Template | undefined): str
 
 export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
   const budgetMs = deps.chunkBudgetMs ?? 5;
-  const running = new Set<string>();
+  /** Each running send's app and whether it was halted (its loop reads the flag before each chunk). */
+  const running = new Map<string, { appId: string; halted: boolean }>();
   const compile = createContentCompiler();
   let closed = false;
 
@@ -76,7 +79,8 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
   function run(initial: Campaign, faults: DeliveryFaultPolicy): void {
     const id = initial.id;
     if (running.has(id)) return;
-    running.add(id);
+    const run = { appId: initial.appId, halted: false };
+    running.set(id, run);
     const template = deps.templates.findById(initial.appId, initial.templateId);
     const unusable = unusableReason(initial, template);
     // Rows are read once, when the campaign starts: a row changed while it runs applies to later sends.
@@ -111,7 +115,9 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
 
     const step = (): void => {
       const campaign = deps.store.getCampaign(id);
-      if (closed || !campaign) return void running.delete(id); // emulator closed or data cleared
+      // Emulator closed, data cleared, or the state replaced (an imported trace: halt()).
+      if (run.halted) return;
+      if (closed || !campaign) return void running.delete(id);
       const started = deps.runtime.elapsed();
       const at = deps.clocks.clockFor(campaign.appId).nowIso();
       const ctx: DeliveryContext | null =
@@ -150,6 +156,13 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     },
     resume(campaign, faults) {
       if (campaign.status === 'sending') run(campaign, faults);
+    },
+    halt(appId) {
+      for (const [id, run] of running) {
+        if (appId !== undefined && run.appId !== appId) continue;
+        run.halted = true;
+        running.delete(id);
+      }
     },
     close() {
       closed = true;

@@ -44,6 +44,13 @@ export function createCampaignService(deps: CampaignDeps) {
   const runner = createCampaignRunner(deps);
   const recipients = createRecipientService(deps);
   const timers = new Map<string, () => void>();
+  const cancelScheduled = (appId?: string): void => {
+    for (const [id, cancel] of [...timers]) {
+      if (appId !== undefined && deps.store.getCampaign(id)?.appId !== appId) continue;
+      cancel();
+      timers.delete(id);
+    }
+  };
 
   /** Starts the campaign when the clock reaches scheduledAt (a real timer, or a manual advance). */
   function arm(campaign: Campaign, faults: DeliveryFaultPolicy): void {
@@ -193,12 +200,15 @@ export function createCampaignService(deps: CampaignDeps) {
     },
 
     /** Cancels the start timers of scheduled campaigns (of one app when given): nothing of theirs is delivered. */
-    cancelScheduled(appId?: string): void {
-      for (const [id, cancel] of [...timers]) {
-        if (appId !== undefined && deps.store.getCampaign(id)?.appId !== appId) continue;
-        cancel();
-        timers.delete(id);
-      }
+    cancelScheduled,
+
+    /**
+     * Scheduled starts and running sends (of one app when given) stop: the state they belong
+     * to is being replaced (an imported trace), and restore() picks up the new one's.
+     */
+    stopAll(appId?: string): void {
+      cancelScheduled(appId);
+      runner.halt(appId);
     },
 
     close(): void {

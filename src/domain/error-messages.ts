@@ -41,6 +41,27 @@ export const csvFileError = (devMessage: string, details?: ErrorDetails): ApiErr
     ...(details ? { details } : {}),
   });
 
+/** POST /__import without a body. */
+export const traceMissing = (): ApiError =>
+  new ApiError('ERR_BAD_REQUEST', 'The request body must be a trace (what GET /__export answers); it is empty.', {
+    message: 'The trace is missing.',
+    details: { body: 'must be a trace' },
+  });
+
+/** A trace of another format or version, truncated, or with records that do not validate: nothing changed. */
+export const traceInvalid = (problems: readonly string[]): ApiError =>
+  new ApiError('ERR_BAD_REQUEST', `Invalid trace, nothing was changed: ${problems.join('; ')}.`, {
+    message: 'The trace is invalid.',
+    details: { trace: problems[0] ?? 'is invalid' },
+  });
+
+/** One app's trace imported as another app. */
+export const traceOfOtherApp = (traceApp: string, appId: string): ApiError =>
+  new ApiError('ERR_BAD_REQUEST', `The trace holds app "${traceApp}" only; it cannot be imported as app "${appId}".`, {
+    message: 'The trace is of another app.',
+    details: { appId: `the trace is of app "${traceApp}"` },
+  });
+
 // ERR_UNAUTHORIZED
 
 export const credentialsMissing = (appIdMissing: boolean, apiKeyMissing: boolean): ApiError => {

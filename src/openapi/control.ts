@@ -43,6 +43,7 @@ import {
 import { ChannelSchema } from '../schemas/channels.js';
 import { VariableSchemaEntrySchema } from '../schemas/records.js';
 import type { Resource } from './operation.js';
+import { traceComponents, traceOperations } from './trace.js';
 
 const scenarioAnswers = scenarioAnswerSchemas(ScenarioSchema.shape.rules.element);
 export const ScenarioViewSchema = scenarioAnswers.view;
@@ -81,6 +82,7 @@ export const controlResource: Resource = {
   },
   control: true,
   components: {
+    ...traceComponents,
     Health: HealthSchema,
     ClockState: ClockStateSchema,
     Delivery: DeliverySchema,
@@ -395,5 +397,6 @@ export const controlResource: Resource = {
       responses: { 200: { description: 'The scenario.', schema: ScenarioDetailSchema } },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
+    ...traceOperations,
   ],
 };

@@ -6,11 +6,15 @@ import { createHash, randomInt } from 'node:crypto';
 import type { Clock, IdRange, Ids, RandomSource } from '../domain/ports.js';
 
 /** mulberry32: tiny, fast, good enough for fault probabilities and test data. */
-export function createRandom(seed?: number): RandomSource & { readonly seed: number } {
+export function createRandom(seed?: number): Required<RandomSource> & { readonly seed: number } {
   const initial = seed ?? randomInt(0, 2 ** 31);
   let state = initial >>> 0;
   return {
     seed: initial,
+    state: () => state,
+    resume(saved) {
+      state = saved >>> 0;
+    },
     next() {
       state = (state + 0x6d2b79f5) >>> 0;
       let t = state;
@@ -57,10 +61,23 @@ class ObjectIdRange implements IdRange {
   }
 }
 
+/** Where an id source stands: its 10 machine hex digits and the counter of the last id it gave. */
+export interface IdSequence {
+  machine: string;
+  counter: number;
+}
+
+/** Ids whose sequence can be saved and taken up again (a trace's export and import). */
+export interface SequencedIds extends Ids {
+  sequence(): IdSequence;
+  /** Goes on from `saved`: the ids given next follow the saved ones and never repeat them. */
+  resume(saved: IdSequence): void;
+}
+
 /** ObjectId-shaped ids: 4-byte seconds of the emulator clock, 5 random bytes, 3-byte counter. */
-export function createIds(clock: Clock, random: RandomSource): Ids {
+export function createIds(clock: Clock, random: RandomSource): SequencedIds {
   let counter = Math.floor(random.next() * 0xffffff);
-  const machine = randomHex(random, 10);
+  let machine = randomHex(random, 10);
   // The seconds + machine prefix changes at most once a second: built once per second, not per id.
   let prefixSeconds = -1;
   let prefix = '';
@@ -81,7 +98,17 @@ export function createIds(clock: Clock, random: RandomSource): Ids {
     counter = (counter + count) % 0x1000000;
     return new ObjectIdRange(currentPrefix(), first, count);
   };
-  return { objectId, objectIds, notificationId: () => `notif_${objectId()}` };
+  return {
+    objectId,
+    objectIds,
+    notificationId: () => `notif_${objectId()}`,
+    sequence: () => ({ machine, counter }),
+    resume(saved) {
+      machine = saved.machine;
+      counter = saved.counter;
+      prefixSeconds = -1;
+    },
+  };
 }
 
 /** A stable 24-hex id derived from a template key (docs/reference.md#templates: id optional in fixtures). */

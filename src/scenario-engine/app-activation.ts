@@ -61,7 +61,33 @@ export class AppActivation {
     return apps;
   }
 
-  snapshot(): AppActivationSnapshot {
-    return Object.fromEntries([...this.#sets].map(([appId, names]) => [appId, [...names]]));
+  /** The own sets of every app, or of `appId` alone. */
+  snapshot(appId?: string): AppActivationSnapshot {
+    const sets = [...this.#sets].filter(([id]) => appId === undefined || id === appId);
+    return Object.fromEntries(sets.map(([id, names]) => [id, [...names]]));
+  }
+
+  /** Replaces every app's own set (or `appId`'s) with those of `snapshot`; an app not in it follows the global set. */
+  restore(snapshot: AppActivationSnapshot, appId?: string): void {
+    if (appId === undefined) this.#sets.clear();
+    else this.#sets.delete(appId);
+    for (const [id, names] of Object.entries(snapshot)) if (appId === undefined || id === appId) this.set(id, names);
+  }
+
+  /** Where each app's random source stands (of apps that have drawn, or `appId`'s; one that cannot say: left out). */
+  drawStates(appId?: string): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [id, random] of this.#randoms) {
+      const state = random.state?.();
+      if ((appId === undefined || id === appId) && state !== undefined) out[id] = state;
+    }
+    return out;
+  }
+
+  /** Every app's (or `appId`'s) draws start over, then go on from the states saved in `states`. */
+  resumeDraws(states: Record<string, number>, appId?: string): void {
+    this.restartDraws(appId);
+    for (const [id, state] of Object.entries(states))
+      if (appId === undefined || id === appId) this.random(id).resume?.(state);
   }
 }

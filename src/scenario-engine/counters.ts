@@ -56,16 +56,20 @@ export class RuleCounters {
     for (const key of this.#counters.keys()) if (pick(key.split(SEP)[2] as Layer)) this.#counters.delete(key);
   }
 
-  snapshot(): CountersSnapshot {
-    return [...this.#counters].map(([key, c]) => {
+  /** The counts of the layers `pick` keeps (all when none), as rows. */
+  snapshot(pick?: (layer: Layer) => boolean): CountersSnapshot {
+    const rows: CountersSnapshot = [];
+    for (const [key, c] of this.#counters) {
       const [name, index, layer] = key.split(SEP) as [string, string, Layer];
-      return [layer, name, Number(index), c.matched, c.applied];
-    });
+      if (!pick || pick(layer)) rows.push([layer, name, Number(index), c.matched, c.applied]);
+    }
+    return rows;
   }
 
-  restore(rows: CountersSnapshot): void {
-    this.#counters.clear();
+  /** Replaces the counts of the layers `pick` keeps (all when none) with `rows`. */
+  restore(rows: CountersSnapshot, pick?: (layer: Layer) => boolean): void {
+    this.clear(pick);
     for (const [layer, name, index, matched, applied] of rows)
-      Object.assign(this.of(layer, name, index), { matched, applied });
+      if (!pick || pick(layer)) Object.assign(this.of(layer, name, index), { matched, applied });
   }
 }

@@ -7,13 +7,15 @@
  */
 import type { RandomSource } from '../domain/ports.js';
 import type { Scenario } from '../schemas/scenario-file.js';
-import { ScenarioSets, type ScenarioStateSnapshot } from './scenario-sets.js';
+import { ScenarioSets } from './scenario-sets.js';
+import { scenarioState } from './state.js';
 import { ruleFiring } from './rule-firing.js';
 import { scenarioViews } from './scenario-views.js';
 import { IDLE_SCOPE, type RequestScope } from './scope.js';
 
 export type { ScenarioView } from './compiled.js';
 export type { AppliedRuleInfo, RequestScope } from './scope.js';
+export type { ScenarioStateSnapshot } from './state.js';
 
 /** A scenario file refused at load or reload, with what is wrong with it. */
 export interface ScenarioLoadError {
@@ -113,9 +115,7 @@ export function createScenarioEngine(deps: {
      * with `appId` only that app's (its own set's and its header's) and its random draws.
      */
     reset: (appId?: string): void => sets.reset(appId),
-    /** The per-app activation and every counter as plain data (the data file keeps the sets; a trace all). */
-    snapshot: (): ScenarioStateSnapshot => sets.snapshot(),
-    /** Puts back what snapshot() gave; scenarios it names that are not loaded are left out of the sets. */
-    restore: (snapshot: Partial<ScenarioStateSnapshot>): void => sets.restore(snapshot),
+    /** The per-app state as plain data and back (the data file keeps the apps' sets; a trace all): state.ts. */
+    ...scenarioState(sets, deps.random),
   };
 }

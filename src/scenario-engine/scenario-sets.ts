@@ -7,18 +7,14 @@
 import type { RandomSource } from '../domain/ports.js';
 import type { Scenario } from '../schemas/scenario-file.js';
 import { compile, type LoadedScenario } from './compiled.js';
-import { AppActivation, type AppActivationSnapshot } from './app-activation.js';
-import { RuleCounters, type CountersSnapshot, type Layer } from './counters.js';
-
-/** The engine's per-app state as plain data (snapshot/restore): app sets and every counter. */
-export interface ScenarioStateSnapshot {
-  apps: AppActivationSnapshot;
-  counters: CountersSnapshot;
-}
+import { AppActivation } from './app-activation.js';
+import { RuleCounters, type Layer } from './counters.js';
 
 /** Where the counters of the scenarios a request of app `appId` names in its header count. */
 export const headerLayer = (appId: string | null): Layer => `header:${appId ?? ''}`;
 export const isHeaderLayer = (layer: Layer) => layer.startsWith('header:');
+/** The layers of app `appId`'s own counts: its own set's and its header's. */
+export const ofApp = (appId: string) => (layer: Layer) => layer === `app:${appId}` || layer === headerLayer(appId);
 
 /** A scenario that applies to a request, with the layer its counters count in. */
 export interface ApplyingScenario {
@@ -112,22 +108,8 @@ export class ScenarioSets {
       this.apps.restartDraws();
       return;
     }
-    this.counters.clear((layer) => layer === `app:${appId}` || layer === headerLayer(appId));
+    this.counters.clear(ofApp(appId));
     this.headerNamed.delete(appId);
     this.apps.restartDraws(appId);
-  }
-
-  snapshot(): ScenarioStateSnapshot {
-    return { apps: this.apps.snapshot(), counters: this.counters.snapshot() };
-  }
-
-  /** Puts back what snapshot() gave; scenarios it names that are not loaded are left out of the sets. */
-  restore(snapshot: Partial<ScenarioStateSnapshot>): void {
-    for (const [appId, names] of Object.entries(snapshot.apps ?? {}))
-      this.apps.set(
-        appId,
-        names.filter((n) => this.loaded.has(n)),
-      );
-    if (snapshot.counters) this.counters.restore(snapshot.counters);
   }
 }

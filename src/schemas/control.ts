@@ -199,3 +199,11 @@ export const ClockBodySchema = z
   .refine((b) => [b.advanceMs, b.now, b.mode].filter((v) => v !== undefined).length === 1, {
     message: 'send exactly one of {"advanceMs": n}, {"now": "<ISO>"} or {"mode": "real"|"manual"}',
   });
+
+/** POST /__import: the whole state, or one app's; `fileName` names the trace in the inspector's overview. */
+export const TraceImportQuerySchema = z.object({ appId: z.string().optional(), fileName: z.string().optional() });
+
+/** GET /__inspect/requests.har: the journal's filters; every entry kept (10,000 by default) unless `limit` is less. */
+export const HarQuerySchema = JournalQuerySchema.extend({
+  limit: queryInt(0, 10_000).transform((v) => v ?? 10_000),
+});

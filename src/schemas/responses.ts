@@ -147,6 +147,16 @@ export const ClockStateSchema = z.object({
 
 const RetentionCountSchema = z.object({ stored: z.number(), max: z.number(), dropped: z.number() });
 
+/** Where the running state came from when it was imported from a trace (docs/reference.md#traces). */
+export const TraceOriginSchema = z.object({
+  /** The file's name (--import, `view`, or `fileName` on POST /__import), or null. */
+  fileName: z.string().nullable(),
+  exportedAt: z.string(),
+  emulatorVersion: z.string(),
+  /** The app imported alone, or null for the whole state. */
+  appId: z.string().nullable(),
+});
+
 export const HealthSchema = z.object({
   status: z.literal('ok'),
   version: z.string(),
@@ -174,6 +184,8 @@ export const HealthSchema = z.object({
   clock: ClockStateSchema,
   /** The process's memory: resident set size, V8 heap in use and the heap's limit, in bytes. */
   memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number(), heapLimitBytes: z.number() }),
+  /** The trace the state was imported from; null when it was not (or was reset since). */
+  trace: TraceOriginSchema.nullable(),
 });
 
 const pageOf = <T extends z.ZodType>(item: T) => z.object({ total: z.number(), items: z.array(item) });

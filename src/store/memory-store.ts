@@ -4,7 +4,7 @@
  * records and indexes in its own file, composed here. The lowdb store wraps this one and
  * persists its snapshot.
  */
-import type { Store } from '../domain/ports.js';
+import type { Store, StoreStats } from '../domain/ports.js';
 import { createAnalyticsStore } from './analytics-store.js';
 import { createAppStateStore } from './app-state-store.js';
 import { createCampaignStore } from './campaign-store.js';
@@ -30,6 +30,11 @@ export interface MemoryStore extends Store {
    * turns, because no stored record is changed in place (an update stores a new one).
    */
   persistable(): StoreSnapshot;
+  /**
+   * Replaces every record with `data` (an imported trace, POST /__import): each kind is built
+   * anew from it as from a data file, so ids, order and indexes are as the data gives them.
+   */
+  restore(data: StoreData): void;
 }
 
 /** The records of a data file that name the apps open mode remembers (appsInInitialData). */
@@ -50,68 +55,69 @@ function appsIn(data: StoreData | undefined): readonly string[] {
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const changed = options.onChange ?? (() => {});
-  const part = { initial: options.initial, changed };
-  const deliveries = createDeliveryStore(options.maxDeliveries ?? 1_000_000, part);
-  const notifications = createNotificationStore(options.maxNotifications ?? 100_000, part);
-  const campaigns = createCampaignStore(
-    { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 200_000 },
-    part,
-  );
-  const journal = createJournalStore(
-    { maxJournal: options.maxJournal ?? 10_000, maxJournalBodyChars: options.maxJournalBodyChars ?? 16 * 1024 * 1024 },
-    part,
-  );
-  const resources = createResourceStore(part);
-  const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 100_000, part);
-  const appStates = createAppStateStore(part);
+  const partsOf = (initial: StoreData | undefined) => {
+    const part = { initial, changed };
+    return {
+      deliveries: createDeliveryStore(options.maxDeliveries ?? 1_000_000, part),
+      notifications: createNotificationStore(options.maxNotifications ?? 100_000, part),
+      campaigns: createCampaignStore(
+        { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 200_000 },
+        part,
+      ),
+      journal: createJournalStore(
+        {
+          maxJournal: options.maxJournal ?? 10_000,
+          maxJournalBodyChars: options.maxJournalBodyChars ?? 16 * 1024 * 1024,
+        },
+        part,
+      ),
+      resources: createResourceStore(part),
+      analytics: createAnalyticsStore(options.maxAnalyticsEvents ?? 100_000, part),
+      appStates: createAppStateStore(part),
+    };
+  };
+  let parts = partsOf(options.initial);
   /** What clear() and reset() go over. stats() and the snapshots spread the parts in the order of StoreData's
    * and StoreStats' keys, which the data file and /__stats have always had. */
-  const kinds = [deliveries, notifications, campaigns, journal, resources, analytics, appStates];
+  const kinds = () => Object.values(parts);
+  /** Every kind's `what()`, spread in that order. */
+  const merged = (what: 'stats' | 'persistable' | 'snapshot'): object =>
+    Object.assign({}, ...kinds().map((kind) => kind[what]()));
   const initialApps = appsIn(options.initial);
 
-  return {
-    ...deliveries.port,
-    ...notifications.port,
-    ...campaigns.port,
-    ...journal.port,
-    ...resources.port,
-    ...analytics.port,
-    ...appStates.port,
+  /** Every kind's port methods in one object (the store offers them as they are: no call in between). */
+  const portsOf = (p: typeof parts) => ({
+    ...p.deliveries.port,
+    ...p.notifications.port,
+    ...p.campaigns.port,
+    ...p.journal.port,
+    ...p.resources.port,
+    ...p.analytics.port,
+    ...p.appStates.port,
+  });
+
+  const store: MemoryStore = {
+    ...portsOf(parts),
     clear(appId) {
-      for (const kind of kinds) kind.clear(appId);
+      for (const kind of kinds()) kind.clear(appId);
       changed();
     },
     reset(appId) {
-      for (const kind of kinds) kind.reset(appId);
+      for (const kind of kinds()) kind.reset(appId);
+      changed();
+    },
+    restore(data) {
+      parts = partsOf(data);
+      // The new parts' methods in place of the old: callers keep this object and reach the new records.
+      Object.assign(store, portsOf(parts));
       changed();
     },
     appsInInitialData: () => initialApps,
-    stats: () => ({
-      ...deliveries.stats(),
-      ...notifications.stats(),
-      ...campaigns.stats(),
-      ...journal.stats(),
-      ...analytics.stats(),
-    }),
+    stats: () => merged('stats') as StoreStats,
     async flush() {},
     async close() {},
-    persistable: () => ({
-      ...deliveries.persistable(),
-      ...notifications.persistable(),
-      ...campaigns.persistable(),
-      ...journal.persistable(),
-      ...resources.persistable(),
-      ...analytics.persistable(),
-      ...appStates.persistable(),
-    }),
-    snapshot: () => ({
-      ...deliveries.snapshot(),
-      ...notifications.snapshot(),
-      ...campaigns.snapshot(),
-      ...journal.snapshot(),
-      ...resources.snapshot(),
-      ...analytics.snapshot(),
-      ...appStates.snapshot(),
-    }),
+    persistable: () => merged('persistable') as StoreSnapshot,
+    snapshot: () => merged('snapshot') as StoreData,
   };
+  return store;
 }

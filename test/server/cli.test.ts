@@ -8,58 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
+import { CLI, cleanEnv, startCli as start } from '../helpers/cli.js';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
-const CLI = join(process.cwd(), 'dist', 'cli.js');
-const cleanEnv = () => {
-  const env = { ...process.env };
-  for (const name of Object.keys(env))
-    if (name.startsWith('EMULATOR_') || name === 'PORT' || name === 'HOST') delete env[name];
-  return env;
-};
 const run = (args: string[], cwd?: string) =>
   spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: cleanEnv(), timeout: 20_000, cwd });
 // Never the repository's ./fixtures: a user may have put an apps.json there.
 const FIXTURES = bundledTemplatesCopy('emu-cli-fixtures-');
-
-interface Started {
-  url: string;
-  stdout: string;
-  stderr: () => string;
-  stop: () => Promise<number | null>;
-}
-
-/** Starts the CLI and resolves once the startup summary (its last line, "body limits") is on stderr. */
-async function start(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--no-watch', ...args], {
-    env: options.env ?? cleanEnv(),
-    cwd: options.cwd,
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (stdout.includes('\n') && (stderr.includes('body limits:') || args.includes('silent'))) resolve();
-    };
-    child.stdout.on('data', check);
-    child.stderr.on('data', check);
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stdout}${stderr}`)));
-  });
-  const url = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
-  const local = /from this machine: (http:\/\/[^)\s]+)/.exec(stdout)?.[1];
-  return {
-    url: local ?? url,
-    stdout,
-    stderr: () => stderr,
-    stop: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
 
 describe('notification-emulator CLI', () => {
   it('prints the bound URL, serves requests, and exits 0 on SIGTERM', async () => {

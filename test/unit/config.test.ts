@@ -174,7 +174,7 @@ describe('loadConfig', () => {
   it('reads every flag and variable --help lists', () => {
     const flags = [...HELP.matchAll(/^ {2}(?:-\w, )?--([a-z-]+) [A-Z]/gm)].map((m) => `--${m[1]!}`);
     const variables = [...HELP.matchAll(/\[([A-Z_]+)(?:=[^\]]*)?\]/g)].map((m) => m[1]!);
-    expect([flags.length, variables.length]).toEqual([20, 20]);
+    expect([flags.length, variables.length]).toEqual([22, 22]);
     expect(HELP).toContain('EMULATOR_APPS="app1:key1[:region],app2:key2"');
     variables.push('EMULATOR_APPS');
     const defaults = JSON.stringify(options([]));

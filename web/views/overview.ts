@@ -1,12 +1,14 @@
 /**
  * Overview: /__health in words and a chart of deliveries per minute by status over the last
- * hour (GET /__inspect/delivery-stats), with the same numbers as a table for screen readers.
+ * hour (GET /__inspect/delivery-stats), with the same numbers as a table for screen readers;
+ * the trace the state came from and a button to download one (download-trace.ts).
  */
 import { api, client, type DeliveryStats } from '../api.js';
 import { badge, duration, fill, h, svg, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import type { ViewContext } from '../view.js';
 import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
+import { downloadTraceControl, traceOriginFacts } from './download-trace.js';
 
 /**
  * Drawn at `width` CSS pixels (the box it goes in), so it fills the width and its labels keep
@@ -88,6 +90,7 @@ export async function overviewView({ main, signal, query }: ViewContext): Promis
   main.append(
     h('h1', { tabindex: '-1' }, appId === undefined ? 'Overview' : `Overview of ${appId}`),
     appSelector({ query, signal }),
+    downloadTraceControl(appId),
     health,
     h('h2', null, 'Deliveries per minute, last hour'),
     stats,
@@ -119,6 +122,7 @@ export async function overviewView({ main, signal, query }: ViewContext): Promis
           ]
         : [];
     const facts: [string, unknown][] = [
+      ...traceOriginFacts(hl.trace),
       ['Status', badge(hl.status)],
       ['Version', hl.version],
       ['Uptime', duration(hl.uptimeMs)],

@@ -40,6 +40,10 @@ export interface Ids {
 export interface RandomSource {
   /** Uniform in [0, 1), from the instance's seeded generator. */
   next(): number;
+  /** Where the generator stands in its sequence (a trace keeps it); a source a test injects may not say. */
+  state?(): number;
+  /** Goes on from a `state()` saved earlier: the draws that follow are the ones that followed then. */
+  resume?(state: number): void;
 }
 
 /** How background work yields: injected so the domain needs no timers of its own. */

@@ -9,11 +9,20 @@ import { VERSION } from '../../version.js';
 /** What the health answer reads: the counters and settings of one emulator. */
 type HealthDeps = Pick<
   Emulator,
-  'store' | 'startedAt' | 'stopwatch' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock' | 'memory'
+  | 'store'
+  | 'startedAt'
+  | 'stopwatch'
+  | 'apps'
+  | 'templates'
+  | 'scenarios'
+  | 'options'
+  | 'clock'
+  | 'memory'
+  | 'traceOrigin'
 >;
 
 export function healthRoutes(deps: HealthDeps) {
-  const { store, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory } = deps;
+  const { store, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory, traceOrigin } = deps;
   return new Hono<AppEnv>().get('/', (c) => {
     const stats = store.stats();
     return c.json({
@@ -50,6 +59,7 @@ export function healthRoutes(deps: HealthDeps) {
       },
       clock: { now: clock.nowIso(), mode: clock.mode },
       memory: memory(),
+      trace: traceOrigin.current,
     });
   });
 }

@@ -23,6 +23,8 @@ import { inspectorRoutes } from './inspector.js';
 import { openapiRoutes } from './openapi.js';
 import { resetRoutes } from './reset.js';
 import { scenarioControlRoutes } from './scenarios.js';
+import { exportRoutes, importRoutes } from './trace.js';
+import { inspectRequestHarRoutes } from './inspect-requests-har.js';
 
 /** Every control resource: its path and the routes under it (methods: test/http/routes.test.ts's snapshot). */
 const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator) => Hono<AppEnv>][] = [
@@ -36,9 +38,12 @@ const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator) => Hono<AppEnv
   ['/__inspect/delivery-stats', inspectDeliveryStatsRoutes],
   ['/__inspect/notifications', inspectNotificationRoutes],
   ['/__inspect/requests', inspectRequestRoutes],
+  ['/__inspect/requests.har', inspectRequestHarRoutes],
   ['/__inspect/campaigns', inspectCampaignRoutes],
   ['/__inspect/stream', inspectStreamRoutes],
   ['/__openapi.json', () => openapiRoutes()],
+  ['/__export', exportRoutes],
+  ['/__import', importRoutes],
 ];
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {

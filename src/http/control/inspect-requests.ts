@@ -1,23 +1,29 @@
 /** /__inspect/requests: the journal of API calls, and one entry by id. */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { badRequest, ERROR_CODES } from '../../domain/errors.js';
 import { journalEntryNotFound, journalEntryOfOtherApp } from '../../domain/error-messages.js';
-import { JournalQuerySchema } from '../../schemas/control.js';
+import { type HarQuerySchema, JournalQuerySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { parseQuery } from '../validate.js';
 import { appScope } from './app-scope.js';
 
+/** The journal's filters and page from the query (the list's schema or the HAR's), `errorCode` one of the table's. */
+export function parseJournalQuery(c: Context, schema: typeof JournalQuerySchema | typeof HarQuerySchema) {
+  const { limit, offset, order, ...filter } = parseQuery<typeof JournalQuerySchema>(c, schema);
+  if (filter.errorCode !== undefined && !(ERROR_CODES as string[]).includes(filter.errorCode)) {
+    throw badRequest(`Invalid query: errorCode must be one of ${ERROR_CODES.join(', ')}.`, {
+      errorCode: `must be one of ${ERROR_CODES.join(', ')}`,
+    });
+  }
+  return { filter, page: { limit, offset, order } };
+}
+
 export function inspectRequestRoutes({ store, apps }: Pick<Emulator, 'store' | 'apps'>) {
   return new Hono<AppEnv>()
     .get('/', (c) => {
-      const { limit, offset, order, ...filter } = parseQuery(c, JournalQuerySchema);
-      if (filter.errorCode !== undefined && !(ERROR_CODES as string[]).includes(filter.errorCode)) {
-        throw badRequest(`Invalid query: errorCode must be one of ${ERROR_CODES.join(', ')}.`, {
-          errorCode: `must be one of ${ERROR_CODES.join(', ')}`,
-        });
-      }
-      return c.json(store.queryJournal(filter, { limit, offset, order }));
+      const { filter, page } = parseJournalQuery(c, JournalQuerySchema);
+      return c.json(store.queryJournal(filter, page));
     })
     .get('/:id', (c) => {
       // `?appId=`: only that app's entry (a load balancer hashing on appId routes it to the app's replica).

@@ -11,7 +11,8 @@ import { requestHeader, type HeaderReader } from '../plain-headers.js';
 
 export type Limits = Pick<EmulatorOptions, 'bodyLimitBytes' | 'uploadLimitBytes'>;
 
-const isUpload = (c: Context) => c.req.path.endsWith('/campaigns/upload');
+/** CSV uploads and imported traces (POST /__import counts an undeclared length as it reads, src/trace/lines.ts). */
+const isUpload = (c: Context) => c.req.path.endsWith('/campaigns/upload') || c.req.path === '/__import';
 
 /** The limit of this request's body: the upload's for a CSV upload, the JSON one for the rest. */
 export const limitOf = (c: Context, limits: Limits) => (isUpload(c) ? limits.uploadLimitBytes : limits.bodyLimitBytes);

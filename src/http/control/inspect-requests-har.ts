@@ -1,0 +1,14 @@
+/** GET /__inspect/requests.har: the journal, filtered as /__inspect/requests is, as HAR 1.2 (src/trace/har.ts). */
+import { Hono } from 'hono';
+import { HarQuerySchema } from '../../schemas/control.js';
+import { harOf } from '../../trace/har.js';
+import type { AppEnv } from '../context.js';
+import type { Emulator } from '../../emulator.js';
+import { parseJournalQuery } from './inspect-requests.js';
+
+export function inspectRequestHarRoutes({ store }: Pick<Emulator, 'store'>) {
+  return new Hono<AppEnv>().get('/', (c) => {
+    const { filter, page } = parseJournalQuery(c, HarQuerySchema);
+    return c.json(harOf(store.queryJournal(filter, page).items, new URL(c.req.url).origin));
+  });
+}
