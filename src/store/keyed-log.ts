@@ -97,21 +97,10 @@ export class KeyedLog<T> {
   }
 
   query(q: KeyedQuery<T>, page: Page): ListResult<T> {
-    this.#catchUp();
-    let candidates = this.#allLive();
-    for (const [family, key] of q.keys) {
-      const index = this.#indexes[family]!;
-      if (q.exact || index.count(key) < candidates.count) candidates = this.#underKey(index, key);
-    }
-    let low = 0;
-    let high = candidates.count;
-    const ordered = this.#disorder === 0;
-    if (ordered && q.since !== undefined) low = this.#firstAtOrAfter(candidates, q.since, (t, b) => t >= b);
-    if (ordered && q.until !== undefined) high = this.#firstAtOrAfter(candidates, q.until, (t, b) => t > b);
-    high = Math.max(low, high);
+    const { candidates, low, high, timed } = this.#narrow(q);
     const desc = page.order === 'desc';
     const items: T[] = [];
-    if (q.exact && (ordered || (q.since === undefined && q.until === undefined))) {
+    if (q.exact && timed) {
       const total = high - low;
       for (let k = page.offset; k < total && items.length < page.limit; k++)
         items.push(this.#at(candidates.at(desc ? high - 1 - k : low + k)));
@@ -126,6 +115,34 @@ export class KeyedLog<T> {
       total++;
     }
     return { total, items };
+  }
+
+  /**
+   * The records a query's keys and times leave, in the page's order, as a list of their own:
+   * for a test no index answers (a body search), run over many turns while the log goes on.
+   */
+  candidates(q: KeyedQuery<T>, desc: boolean): T[] {
+    const { candidates, low, high } = this.#narrow(q);
+    const records: T[] = new Array<T>(high - low);
+    for (let k = 0; k < high - low; k++) records[k] = this.#at(candidates.at(desc ? high - 1 - k : low + k));
+    return records;
+  }
+
+  /** The fewest positions that hold every match: the smallest key's, within the time range while times ascend. */
+  #narrow(q: KeyedQuery<T>): { candidates: Candidates; low: number; high: number; timed: boolean } {
+    this.#catchUp();
+    let candidates = this.#allLive();
+    for (const [family, key] of q.keys) {
+      const index = this.#indexes[family]!;
+      if (q.exact || index.count(key) < candidates.count) candidates = this.#underKey(index, key);
+    }
+    let low = 0;
+    let high = candidates.count;
+    const ordered = this.#disorder === 0;
+    if (ordered && q.since !== undefined) low = this.#firstAtOrAfter(candidates, q.since, (t, b) => t >= b);
+    if (ordered && q.until !== undefined) high = this.#firstAtOrAfter(candidates, q.until, (t, b) => t > b);
+    const timed = ordered || (q.since === undefined && q.until === undefined);
+    return { candidates, low, high: Math.max(low, high), timed };
   }
 
   /** Newest first, until `found` says stop: for lookups the indexes do not cover. */

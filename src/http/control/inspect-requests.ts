@@ -10,14 +10,14 @@ import { appScope } from './app-scope.js';
 
 export function inspectRequestRoutes({ store, apps }: Pick<Emulator, 'store' | 'apps'>) {
   return new Hono<AppEnv>()
-    .get('/', (c) => {
+    .get('/', async (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, JournalQuerySchema);
       if (filter.errorCode !== undefined && !(ERROR_CODES as string[]).includes(filter.errorCode)) {
         throw badRequest(`Invalid query: errorCode must be one of ${ERROR_CODES.join(', ')}.`, {
           errorCode: `must be one of ${ERROR_CODES.join(', ')}`,
         });
       }
-      return c.json(store.queryJournal(filter, { limit, offset, order }));
+      return c.json(await store.searchJournal(filter, { limit, offset, order }, c.req.raw.signal));
     })
     .get('/:id', (c) => {
       // `?appId=`: only that app's entry (a load balancer hashing on appId routes it to the app's replica).
