@@ -6,6 +6,7 @@
 import type { Campaign, Recipient } from '../schemas/records.js';
 import type { CampaignStore } from '../domain/ports.js';
 import { paginate } from '../domain/record-filters.js';
+import { CampaignIndex } from './campaign-index.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 type CampaignData = 'campaigns' | 'recipients';
@@ -35,6 +36,8 @@ export function createCampaignStore(
   /** Recipients of every campaign together (kept as they change, for the cap). */
   let recipientTotal = 0;
   const campaigns = new Map<string, Campaign>();
+  /** Campaign ids by app and status, for filtered pages. */
+  const index = new CampaignIndex();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
 
   function recipientsOf(campaignId: string): CampaignRecipients {
@@ -64,6 +67,8 @@ export function createCampaignStore(
 
   function removeCampaign(id: string): number {
     const gone = recipientsByCampaign.get(id)?.list.length ?? 0;
+    const campaign = campaigns.get(id);
+    if (campaign) index.remove(id, campaign.appId, campaign.status);
     campaigns.delete(id);
     recipientsByCampaign.delete(id);
     recipientTotal -= gone;
@@ -104,6 +109,7 @@ export function createCampaignStore(
   function clear(appId: string | undefined): void {
     if (appId === undefined) {
       campaigns.clear();
+      index.clear();
       recipientsByCampaign.clear();
       recipientTotal = 0;
       return;
@@ -111,12 +117,16 @@ export function createCampaignStore(
     for (const c of [...campaigns.values()]) if (c.appId === appId) removeCampaign(c.id);
   }
 
-  for (const c of initial?.campaigns ?? []) campaigns.set(c.id, c);
+  for (const c of initial?.campaigns ?? []) {
+    campaigns.set(c.id, c);
+    index.add(c.id, c.appId, c.status);
+  }
   for (const r of initial?.recipients ?? []) addRecipientsQuietly(r.campaignId, [r]);
 
   const port: CampaignStore = {
     addCampaign(campaign) {
       campaigns.set(campaign.id, campaign);
+      index.add(campaign.id, campaign.appId, campaign.status);
       enforceCaps(campaign.id);
       changed();
     },
@@ -126,6 +136,7 @@ export function createCampaignStore(
       if (!current) throw new Error(`updateCampaign: no campaign ${id}`);
       const next = { ...current, ...patch };
       campaigns.set(id, next);
+      index.move(id, current.appId, current.status, next.status);
       changed();
       return next;
     },
@@ -135,6 +146,10 @@ export function createCampaignStore(
           (filter.appId === undefined || c.appId === filter.appId) &&
           (filter.status === undefined || c.status === filter.status),
       ),
+    queryCampaigns(filter, page) {
+      const { total, items } = index.page(filter, page);
+      return { total, items: items.map((id) => campaigns.get(id)!) };
+    },
 
     addRecipients(campaignId, list) {
       addRecipientsQuietly(campaignId, list);

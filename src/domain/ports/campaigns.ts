@@ -19,6 +19,8 @@ export interface CampaignStore {
   getCampaign(id: string): Campaign | undefined;
   updateCampaign(id: string, patch: Partial<Campaign>): Campaign;
   listCampaigns(filter: CampaignFilter): Campaign[];
+  /** One page of listCampaigns, in creation order (newest first with `desc`), read from an index by app and status. */
+  queryCampaigns(filter: CampaignFilter, page: Page): ListResult<Campaign>;
 
   addRecipients(campaignId: string, recipients: Recipient[]): void;
   hasRecipient(campaignId: string, userId: string): boolean;
