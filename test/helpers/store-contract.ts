@@ -8,6 +8,7 @@ import type { Store } from '../../src/index.js';
 import { analyticsContract } from './store-contract/analytics.js';
 import { campaignContract } from './store-contract/campaigns.js';
 import { deliveryContract } from './store-contract/deliveries.js';
+import { deliveryIndexContract } from './store-contract/delivery-indexes.js';
 import { indexContract } from './store-contract/indexes.js';
 import { journalContract } from './store-contract/journal.js';
 import { lifecycleContract } from './store-contract/lifecycle.js';
@@ -39,5 +40,6 @@ export function storeContract(name: string, factory: StoreFactory): void {
     analyticsContract(make);
     lifecycleContract(make);
     indexContract(make);
+    deliveryIndexContract(make);
   });
 }
