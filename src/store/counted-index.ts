@@ -16,11 +16,13 @@ import { float64Ring, uint32Ring, type NumberRing } from './number-ring.js';
 export interface KeyEntries {
   readonly count: number;
   /** Sequence number (mod 2^32) of the i-th entry. */
-  seqAt(i: number): number;
+  at(i: number): number;
   /** Members of the entries before the i-th (0 ≤ i ≤ count), as they were added. */
   membersBefore(i: number): number;
   /** Failed members of the entries before the i-th. */
   failedBefore(i: number): number;
+  /** Every entry is one delivery, sent: the counts before i are i and 0. */
+  readonly plain: boolean;
 }
 
 /** A column of running totals, relative to the last value dropped. */
@@ -58,6 +60,10 @@ class ListedEntries implements KeyEntries {
     return this.#seqs.length;
   }
 
+  get plain(): boolean {
+    return this.#extra === null && this.#failed === null;
+  }
+
   push(seq: number, members: number, failed: number): void {
     if (members !== 1 && this.#extra === null) this.#extra = new Cumulative(this.#seqs.length);
     if (failed !== 0 && this.#failed === null) this.#failed = new Cumulative(this.#seqs.length);
@@ -72,7 +78,7 @@ class ListedEntries implements KeyEntries {
     this.#failed?.shift();
   }
 
-  seqAt(i: number): number {
+  at(i: number): number {
     return this.#seqs.at(i);
   }
 
@@ -85,14 +91,15 @@ class ListedEntries implements KeyEntries {
   }
 }
 
-const NONE: KeyEntries = { count: 0, seqAt: () => Number.NaN, membersBefore: () => 0, failedBefore: () => 0 };
+const NONE: KeyEntries = { count: 0, at: () => Number.NaN, membersBefore: () => 0, failedBefore: () => 0, plain: true };
 
 /** The one entry of a key seen once (a single delivery, sent). */
 const bareEntry = (seq: number): KeyEntries => ({
   count: 1,
-  seqAt: () => seq,
+  at: () => seq,
   membersBefore: (i) => (i === 0 ? 0 : 1),
   failedBefore: () => 0,
+  plain: true,
 });
 
 export class CountedIndex {
@@ -124,7 +131,7 @@ export class CountedIndex {
       if (current === seq >>> 0) this.#byKey.delete(key);
       return;
     }
-    if (current.count > 0 && current.seqAt(0) === seq >>> 0) current.shift();
+    if (current.count > 0 && current.at(0) === seq >>> 0) current.shift();
     if (current.count === 0) this.#byKey.delete(key);
   }
 

@@ -28,7 +28,7 @@ export function countedBuckets(
   const all = countedRange(view, entries, low, high, undefined)!;
   const failures = countedRange(view, entries, low, high, 'failed')!;
   const group: BucketGroup = { first: Number.POSITIVE_INFINITY, buckets: [] };
-  const createdAt = (i: number) => sharedOf(view.entry(view.entryOfSeq(entries.seqAt(i)))).createdAt;
+  const createdAt = (i: number) => sharedOf(view.entry(view.entryOfSeq(entries.at(i)))).createdAt;
   for (let i = low; i < high;) {
     const start = bucketStart(Date.parse(createdAt(i)), bucketMs);
     const next = new Date(start + bucketMs).toISOString();
@@ -48,7 +48,7 @@ export function countedBuckets(
 function firstNonEmpty(range: CountedRange, i: number, j: number, view: LogView): number {
   let k = i;
   while (k < j - 1 && range.before(k + 1) === range.before(i)) k++;
-  return view.entryOfSeq(range.entries.seqAt(k));
+  return view.entryOfSeq(range.entries.at(k));
 }
 
 /**
@@ -66,10 +66,13 @@ export function walkedBuckets(
 ): Map<string, BucketGroup> {
   const perMember = filter.userId !== undefined || filter.status !== undefined;
   const groups = new Map<string, { first: number; buckets: Map<number, DeliveryBucket> }>();
-  let lastCreatedAt = '';
+  // The bucket of the last entry, as text: the next one is most often in it (a realtime send's
+  // time is its own string, and parsing each took most of a walk).
   let start = 0;
+  let from = '';
+  let to = '';
   for (let k = low; k < high; k++) {
-    const e = view.entryOfSeq(entries.seqAt(k));
+    const e = view.entryOfSeq(entries.at(k));
     const entry = view.entry(e);
     const shared = sharedOf(entry);
     if (!matcher.shared(shared)) continue;
@@ -91,10 +94,10 @@ export function walkedBuckets(
       sent = memberCount(entry) - entry.start - failed;
     }
     if (sent + failed === 0) continue;
-    // Records made in the same second share one timestamp string: parsed once for all of them.
-    if (shared.createdAt !== lastCreatedAt) {
-      lastCreatedAt = shared.createdAt;
-      start = bucketStart(Date.parse(lastCreatedAt), bucketMs);
+    if (!(shared.createdAt >= from && shared.createdAt < to)) {
+      start = bucketStart(Date.parse(shared.createdAt), bucketMs);
+      from = new Date(start).toISOString();
+      to = new Date(start + bucketMs).toISOString();
     }
     const keys = groupsOf(shared);
     for (let g = 0; g < keys.length; g++) {

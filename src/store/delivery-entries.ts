@@ -39,6 +39,19 @@ export const memberWithId = (e: Entry, id: string): number =>
         ? 0
         : -1;
 
+const ID_KEY_LENGTH = 21;
+
+/** Text every delivery id of the entry starts with (a record's own id: it has one). */
+export function idPrefixOf(e: Entry): string {
+  if (e instanceof RunEntry) return e.run.ids.prefix;
+  if (!(e instanceof SingleDelivery)) return e.id;
+  // A send of one has one id: cut to 21 characters, its key is shared by 4,096 ObjectIds (the
+  // first 18 are the second and the emulator; the next 3 split that second's counter), where
+  // the range's prefix would be shared by every realtime send of the second (tens of thousands).
+  const id = e.ids.at(0);
+  return id.length > ID_KEY_LENGTH ? id.slice(0, ID_KEY_LENGTH) : id;
+}
+
 /** Failed members, dropped ones included. */
 export const failedCount = (e: Entry): number =>
   e instanceof RunEntry ? e.run.failures.size : e.status === 'failed' ? 1 : 0;

@@ -22,6 +22,7 @@ import {
   failedBefore,
   failedCount,
   firstMember,
+  idPrefixOf,
   memberAt,
   memberCount,
   memberWithId,
@@ -88,9 +89,10 @@ const nextTurn: Later = (task) => void setImmediate(task);
 /** The entries of a log whose entry indexes are behind: walked, never counted. */
 const everyEntry = (size: number, firstSeq: number): KeyEntries => ({
   count: size,
-  seqAt: (i) => (firstSeq + i) >>> 0,
+  at: (i) => (firstSeq + i) >>> 0,
   membersBefore: () => Number.NaN,
   failedBefore: () => Number.NaN,
+  plain: false,
 });
 
 /** `initial` is loaded under the cap; `initialDropped` then restores the persisted count. */
@@ -199,7 +201,7 @@ export function createDeliveryLog(
     let e = entries.length - unindexed;
     for (let done = 0; e < entries.length && !spent(done); e++, done++) {
       const entry = entries.at(e)!;
-      indexes.file(sharedOf(entry), firstSeq + e, memberCount(entry), failedCount(entry));
+      indexes.file(sharedOf(entry), idPrefixOf(entry), firstSeq + e, memberCount(entry), failedCount(entry));
     }
     unindexed = entries.length - e;
     return unindexed === 0;
@@ -221,7 +223,7 @@ export function createDeliveryLog(
       const next = entries.at(1);
       if (next !== undefined && sharedOf(next).createdAt < sharedOf(entry).createdAt) disorder--;
       // The entry is in the indexes unless it is among the entries they have yet to take in.
-      if (entries.length > unindexed) indexes.unfile(sharedOf(entry), firstSeq);
+      if (entries.length > unindexed) indexes.unfile(sharedOf(entry), idPrefixOf(entry), firstSeq);
       else unindexed--;
       members.droppedEntry();
       entries.shift();
@@ -232,7 +234,7 @@ export function createDeliveryLog(
 
   /** The entries a filter's matches are among, or every entry while the entry indexes are behind. */
   function plan(filter: DeliveryFilter, spent: (done: number) => boolean): EntryPlan {
-    if (catchUpEntries(spent)) return indexes.plan(filter);
+    if (catchUpEntries(spent)) return indexes.plan(filter, view.headSeq);
     return { entries: everyEntry(entries.length, firstSeq), exact: false };
   }
 
@@ -250,9 +252,8 @@ export function createDeliveryLog(
       const userCount = members.count(filter.userId);
       if (userCount === 0) return { total: 0, items: [] };
       if (members.onlyUser(filter)) return members.page(filter.userId, page);
-      const candidates = plan(filter, spent);
-      // The user's deliveries, unless the filter's other fields name fewer entries.
-      if (!candidates.exact || candidates.entries.count >= userCount) return members.walk(filter, matcher, page);
+      // The user's deliveries, unless a key of the filter's other fields names fewer entries.
+      if (!catchUpEntries(spent) || indexes.fewest(filter) >= userCount) return members.walk(filter, matcher, page);
     }
     const { entries: candidates, exact } = plan(filter, spent);
     const { range, timed } = rangeOf(candidates, since, until);
@@ -267,21 +268,20 @@ export function createDeliveryLog(
     filter: DeliveryFilter,
     bucketMs: number,
     groupsOf: (shared: SharedDeliveryFields) => readonly string[],
-    countedGroups: () => readonly (readonly [string, DeliveryFilter])[],
+    countedGroups: () => readonly (readonly [string, DeliveryFilter])[] | null,
   ): Map<string, BucketGroup> {
     const matcher = deliveryMatcher(filter);
     const spent = catchUpBudget();
     const perMember = filter.userId !== undefined || filter.status !== undefined;
-    if (!perMember && disorder === 0 && catchUpEntries(spent)) {
-      const groups = countedGroups().map(([key, f]) => [key, indexes.plan(f)] as const);
-      if (groups.every(([, p]) => p.exact)) {
-        const counted = new Map<string, BucketGroup>();
-        for (const [key, { entries: list }] of groups) {
-          const group = countedBuckets(view, list, timeRange(view, list, matcher.since, matcher.until), bucketMs);
-          if (group.buckets.length > 0) counted.set(key, group);
-        }
-        return counted;
+    const keyed = perMember || disorder !== 0 || !catchUpEntries(spent) ? null : countedGroups();
+    if (keyed !== null) {
+      const counted = new Map<string, BucketGroup>();
+      for (const [key, f] of keyed) {
+        const { entries: list } = indexes.plan(f, view.headSeq);
+        const group = countedBuckets(view, list, timeRange(view, list, matcher.since, matcher.until), bucketMs);
+        if (group.buckets.length > 0) counted.set(key, group);
       }
+      return counted;
     }
     const { entries: candidates } = plan(filter, spent);
     const { range } = rangeOf(candidates, matcher.since, matcher.until);
@@ -328,13 +328,26 @@ export function createDeliveryLog(
     },
     toArray: () => members.unfiltered(length, nextPosition, { offset: 0, limit: length }).items,
     find(id) {
-      // Each run is asked where the id would sit in its range: naming every member's id to
-      // compare took ~60-90 ms at a million deliveries, all of it holding the event loop.
-      for (let e = entries.length - 1; e >= 0; e--) {
+      // Each entry is asked where the id would sit in its range (naming every member's id to
+      // compare took ~60-90 ms at a million deliveries): only the entries whose ids begin as
+      // this one does, or, while the indexes are behind, every entry from the newest.
+      const found = (e: number) => {
         const entry = entries.at(e)!;
         const i = memberWithId(entry, id);
-        if (i >= firstMember(entry)) return memberAt(entry, i);
+        return i >= firstMember(entry) ? memberAt(entry, i) : undefined;
+      };
+      if (!catchUpEntries(catchUpBudget())) {
+        for (let e = entries.length - 1; e >= 0; e--) {
+          const delivery = found(e);
+          if (delivery) return delivery;
+        }
+        return undefined;
       }
+      for (const list of indexes.withId(id))
+        for (let k = list.count - 1; k >= 0; k--) {
+          const delivery = found(view.entryOfSeq(list.at(k)));
+          if (delivery) return delivery;
+        }
       return undefined;
     },
     countByTime(filter, bucketMs) {
@@ -347,10 +360,12 @@ export function createDeliveryLog(
       return groups.get('')?.buckets ?? [];
     },
     countByChannelAndTime(filter, bucketMs) {
+      // Each channel's key, unless the filter names one: the deliveries through it are then
+      // counted under every channel they went through, which no single key holds.
       const channels = () =>
-        (filter.channel === undefined ? indexes.channels() : [filter.channel]).map(
-          (channel) => [channel, { ...filter, channel }] as const,
-        );
+        filter.channel === undefined
+          ? indexes.channels().map((channel) => [channel, { ...filter, channel }] as const)
+          : null;
       const groups = [...groupsOfBuckets(filter, bucketMs, (shared) => shared.channels, channels)];
       // Channels in the order the log first meets them.
       groups.sort(([, a], [, b]) => a.first - b.first);

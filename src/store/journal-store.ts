@@ -70,6 +70,7 @@ function queryOf(filter: JournalFilter): KeyedQuery<JournalEntry> {
   return {
     keys: read,
     exact: exact && filter.bodyContains === undefined,
+    covered: filter.bodyContains === undefined,
     matches,
     since: iso(filter.since),
     until: iso(filter.until),

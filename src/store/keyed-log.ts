@@ -12,6 +12,7 @@
 import type { ListResult, Page } from '../domain/ports.js';
 import { Deque } from './deque.js';
 import { PositionIndex } from './position-index.js';
+import { intersect } from './intersect.js';
 
 /** A record's value for one key family: one key, several (e.g. every scenario of a journal entry), or none. */
 export type KeyValue = string | readonly string[] | null | undefined;
@@ -39,6 +40,12 @@ export interface KeyedQuery<T> {
    * range say all that `matches` tests: a range is then counted, not visited.
    */
   exact: boolean;
+  /**
+   * True when every key of `keys` together (the records filed under all of them) and the time
+   * range say all that `matches` tests: the records common to the keys are then counted, not
+   * tested one by one. @default false
+   */
+  covered?: boolean;
   since?: string;
   until?: string;
 }
@@ -97,10 +104,10 @@ export class KeyedLog<T> {
   }
 
   query(q: KeyedQuery<T>, page: Page): ListResult<T> {
-    const { candidates, low, high, timed } = this.#narrow(q);
+    const { candidates, low, high, answered } = this.#narrow(q);
     const desc = page.order === 'desc';
     const items: T[] = [];
-    if (q.exact && timed) {
+    if (answered) {
       const total = high - low;
       for (let k = page.offset; k < total && items.length < page.limit; k++)
         items.push(this.#at(candidates.at(desc ? high - 1 - k : low + k)));
@@ -128,21 +135,36 @@ export class KeyedLog<T> {
     return records;
   }
 
-  /** The fewest positions that hold every match: the smallest key's, within the time range while times ascend. */
-  #narrow(q: KeyedQuery<T>): { candidates: Candidates; low: number; high: number; timed: boolean } {
+  /**
+   * The fewest positions that hold every match (the one key's, or those common to every key
+   * when the keys cover the filter, else the smallest key's), within the time range while
+   * times ascend; `answered` when nothing is left to test.
+   */
+  #narrow(q: KeyedQuery<T>): { candidates: Candidates; low: number; high: number; answered: boolean } {
     this.#catchUp();
     let candidates = this.#allLive();
-    for (const [family, key] of q.keys) {
-      const index = this.#indexes[family]!;
-      if (q.exact || index.count(key) < candidates.count) candidates = this.#underKey(index, key);
-    }
+    const lists = q.keys.map(([family, key]) => this.#indexes[family]!.list(key));
+    const common = !q.exact && q.covered === true && lists.length > 1;
+    if (common) candidates = this.#common(lists);
+    else
+      for (const list of lists) {
+        if (q.exact || list.count < candidates.count) candidates = list;
+      }
     let low = 0;
     let high = candidates.count;
     const ordered = this.#disorder === 0;
     if (ordered && q.since !== undefined) low = this.#firstAtOrAfter(candidates, q.since, (t, b) => t >= b);
     if (ordered && q.until !== undefined) high = this.#firstAtOrAfter(candidates, q.until, (t, b) => t > b);
     const timed = ordered || (q.since === undefined && q.until === undefined);
-    return { candidates, low, high: Math.max(low, high), timed };
+    return { candidates, low, high: Math.max(low, high), answered: (q.exact || common) && timed };
+  }
+
+  /** The positions every list holds, read through the shortest. */
+  #common(lists: Candidates[]): Candidates {
+    lists.sort((a, b) => a.count - b.count);
+    const shortest = lists[0]!;
+    const at = intersect(lists, this.#first);
+    return { count: at.length, at: (k) => shortest.at(at[k]!) };
   }
 
   /** Newest first, until `found` says stop: for lookups the indexes do not cover. */
@@ -228,10 +250,6 @@ export class KeyedLog<T> {
   #allLive(): Candidates {
     const first = this.#first;
     return { count: this.#records.length, at: (i) => first + i };
-  }
-
-  #underKey(index: PositionIndex, key: string): Candidates {
-    return index.list(key);
   }
 
   /** The first candidate whose time passes `after` against `bound` (times ascend, so a binary search). */

@@ -79,7 +79,7 @@ const idsFor = (serial: number): Ids => ({
       const i = Number(id.slice(`r${serial}-`.length));
       return Number.isInteger(i) && i >= 0 && i < count && name(i) === id ? i : -1;
     };
-    return { at: name, indexOf };
+    return { prefix: `r${serial}-`, at: name, indexOf };
   },
   notificationId: () => `n${serial}`,
 });

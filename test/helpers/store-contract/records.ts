@@ -30,7 +30,7 @@ export type MakeStore<P> = (options?: StoreOptions) => Promise<P>;
 export function addDeliveries(store: Pick<DeliveryStore, 'addDeliveries'>, deliveries: Delivery[]): void {
   for (const d of deliveries) {
     const { id, userId, variables, rendered, status, failureReason, scenario, ...shared } = d;
-    const objectIds = () => ({ at: () => id, indexOf: (other: string) => (other === id ? 0 : -1) });
+    const objectIds = () => ({ prefix: id, at: () => id, indexOf: (other: string) => (other === id ? 0 : -1) });
     const ids = { objectId: () => id, objectIds, notificationId: () => id };
     const failures = new Map(status === 'failed' ? [[0, { reason: failureReason ?? '', scenario }]] : []);
     const stored = store.addDeliveries(
