@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: measures the emulator (built dist/, in child processes) against its
  * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
- * some metrics only (throughput, batch, store, full, cold, csv, campaign, stall, soak, cluster).
+ * some metrics only (throughput, batch, store, burst, full, cold, csv, campaign, stall, soak, cluster).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,9 +121,13 @@ async function main(): Promise<void> {
         }
       })),
     );
+  if (wanted('burst')) {
+    const { burst } = await import('./metrics/burst.js');
+    rows.push(...(await guarded('inspect bursts on full stores', 'see rows', burst)));
+  }
   if (wanted('full')) {
     const { fullStores } = await import('./metrics/full-stores.js');
-    rows.push(...(await guarded('inspect bursts and memory, every store at its default cap', 'see rows', fullStores)));
+    rows.push(...(await guarded('memory, every store at its default cap', 'see rows', fullStores)));
   }
   if (wanted('cold')) rows.push(...(await guarded('cold start', '<= 500 ms', coldStart)));
   printTable(rows);

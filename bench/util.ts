@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
@@ -201,10 +202,15 @@ export async function load(options: {
   };
 }
 
-export async function postJson(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
+/** POSTs JSON as app `appid` (the bench's app by default); answers the status and the parsed body. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  appid: string = API_HEADERS.appid,
+): Promise<{ status: number; json: unknown }> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: API_HEADERS,
+    headers: { ...API_HEADERS, appid },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -218,4 +224,28 @@ export function expectStatus(what: string, res: { status: number; json: unknown 
 
 export function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
+}
+
+/** One /__health probe: when it was sent (ms since the epoch) and how long the answer took (Infinity: it failed). */
+export interface Probe {
+  start: number;
+  ms: number;
+}
+
+/** bench/health-probe.mjs in a child process, a probe every `intervalMs`; stop() closes its stdin, reads the probes. */
+export function startHealthProbe(url: string, intervalMs = 20): { stop(): Promise<Probe[]> } {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/health-probe.mjs'), url, String(intervalMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    async stop() {
+      child.stdin!.end();
+      await exited;
+      const probes = JSON.parse(out) as [number, number | null][];
+      return probes.map(([start, ms]) => ({ start, ms: ms ?? Number.POSITIVE_INFINITY }));
+    },
+  };
 }
