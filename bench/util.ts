@@ -232,11 +232,12 @@ export interface Probe {
   ms: number;
 }
 
-/** bench/health-probe.mjs in a child process, a probe every `intervalMs`; stop() closes its stdin, reads the probes. */
-export function startHealthProbe(url: string, intervalMs = 20): { stop(): Promise<Probe[]> } {
-  const child = spawn(process.execPath, [join(ROOT, 'bench/health-probe.mjs'), url, String(intervalMs)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+/**
+ * A bench script in its own process (away from the load generator's busy event loop) that
+ * works until its stdin closes and then prints JSON: stop() closes stdin and parses what it printed.
+ */
+export function startReporter<T>(script: string, args: string[]): { stop(): Promise<T> } {
+  const child = spawn(process.execPath, [join(ROOT, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -244,8 +245,15 @@ export function startHealthProbe(url: string, intervalMs = 20): { stop(): Promis
     async stop() {
       child.stdin!.end();
       await exited;
-      const probes = JSON.parse(out) as [number, number | null][];
-      return probes.map(([start, ms]) => ({ start, ms: ms ?? Number.POSITIVE_INFINITY }));
+      return JSON.parse(out) as T;
     },
+  };
+}
+
+/** bench/health-probe.mjs, a probe every `intervalMs`. */
+export function startHealthProbe(url: string, intervalMs = 20): { stop(): Promise<Probe[]> } {
+  const reporter = startReporter<[number, number | null][]>('bench/health-probe.mjs', [url, String(intervalMs)]);
+  return {
+    stop: async () => (await reporter.stop()).map(([start, ms]) => ({ start, ms: ms ?? Number.POSITIVE_INFINITY })),
   };
 }

@@ -1,12 +1,15 @@
 /**
  * What the soak (soak.ts) runs beside its steady load: the stores prefilled to the soak's
  * caps, a 5,000-row campaign per app every 2 s, a burst of 100 queries of one inspect kind
- * after another, an SSE reader of every event type and 10 waitFor long-polls.
+ * after another, a slow SSE reader of everything and a reader of each event type, and 10
+ * waitFor long-polls.
  */
-import { API_HEADERS, now, postJson, sleep } from '../util.js';
+import { now, postJson, sleep, startReporter } from '../util.js';
 import { createCampaign, upload } from './csv-data.js';
 
 export const SOAK_APPS: readonly string[] = ['soak-a', 'soak-b'];
+/** Every type of event the stream sends: a reader of each must see one. */
+export const EVENT_TYPES = ['delivery', 'campaign', 'request', 'notification'];
 
 /** The soak's retention caps: low, so that a minute of load passes each of them many times. */
 export const SOAK_CAPS = {
@@ -76,40 +79,6 @@ export async function prefill(url: string, csv: Uint8Array, rows: number): Promi
   return now() - started;
 }
 
-/** Each inspect kind's burst: the paths of its 100 queries (asked when the burst starts). */
-async function burstKinds(url: string): Promise<Record<string, string[]>> {
-  const latest = (await (await fetch(`${url}/__inspect/campaigns?limit=1&order=desc`)).json()) as {
-    items: { id: string }[];
-  };
-  const campaign = latest.items[0]?.id ?? 'none';
-  const paths = (...list: string[]) => Array.from({ length: 100 }, (_, i) => list[i % list.length]!);
-  return {
-    deliveries: paths(
-      '/__inspect/deliveries?appId=soak-a&status=sent',
-      '/__inspect/deliveries?userId=user-3&order=desc',
-      '/__inspect/deliveries?templateKey=welcome-message&offset=500',
-      '/__inspect/deliveries?appId=soak-b&mode=batch&order=desc&offset=2000',
-    ),
-    'delivery-stats': paths('/__inspect/delivery-stats', '/__inspect/delivery-stats?appId=soak-b&mode=realtime'),
-    notifications: paths(
-      '/__inspect/notifications?appId=soak-a&mode=realtime&order=desc',
-      '/__inspect/notifications?mode=batch',
-    ),
-    requests: paths(
-      '/__inspect/requests?appId=soak-b&method=POST',
-      '/__inspect/requests?path=/api/notifications/send&status=200&offset=100',
-      '/__inspect/requests?bodyContains=fill-user-9999',
-    ),
-    campaigns: paths(
-      '/__inspect/campaigns?appId=soak-a',
-      '/__inspect/campaigns?status=sent&order=desc',
-      `/__inspect/campaigns/${campaign}/recipients?status=sent&offset=100`,
-    ),
-    apps: paths('/__apps'),
-    'analytics users': paths('/api/analytics/users/user-3', '/api/analytics/users/user-250'),
-  };
-}
-
 export interface SideLoads {
   /** Stops every loop; what they did. */
   stop(): Promise<{ campaigns: number; sseBytes: number; sseTypes: Map<string, number>; bursts: Map<string, number> }>;
@@ -133,29 +102,15 @@ export function startSideLoads(url: string, csv: Uint8Array, rows: number, probl
     }
     return n;
   });
-  // A burst of 100 queries of one kind every 2 s, kind after kind: the slowest answer of each kind.
-  const bursts = new Map<string, number>();
-  const burstLoop = (async () => {
-    for (let round = 0; running; round++) {
-      const kinds = Object.entries(await burstKinds(url));
-      const [kind, paths] = kinds[round % kinds.length]!;
-      const answers = await Promise.all(
-        paths.map(async (path) => {
-          const started = now();
-          const res = await fetch(`${url}${path}`, { headers: { ...API_HEADERS, appid: 'soak-a' } });
-          await res.arrayBuffer();
-          if (res.status !== 200) problems.push(`${path} answered ${res.status}`);
-          return now() - started;
-        }),
-      );
-      bursts.set(kind, Math.max(bursts.get(kind) ?? 0, ...answers));
-      await Promise.race([sleep(2000), stopped]);
-    }
-  })();
-  // An SSE reader of every event type, reading slowly: the event names it saw.
+  // A burst of 100 queries of one kind every 2 s, kind after kind, from its own process.
+  const bursts = startReporter<{ slowest: Record<string, number>; failures: string[] }>('bench/burst-client.mjs', [
+    url,
+  ]);
+  // The stream, read slowly (it drops what a client leaves waiting past 10,000 events), and
+  // once per event type, read as it comes: the event names each saw.
   const sseTypes = new Map<string, number>();
-  const sse = (async () => {
-    const res = await fetch(`${url}/__inspect/stream`);
+  const read = async (query: string, pauseMs: number) => {
+    const res = await fetch(`${url}/__inspect/stream${query}`);
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let bytes = 0;
@@ -165,11 +120,13 @@ export function startSideLoads(url: string, csv: Uint8Array, rows: number, probl
       bytes += value.length;
       for (const [, type] of decoder.decode(value, { stream: true }).matchAll(/^event: (\w+)$/gm))
         sseTypes.set(type!, (sseTypes.get(type!) ?? 0) + 1);
-      await sleep(100);
+      if (pauseMs > 0) await sleep(pauseMs);
     }
     await reader.cancel();
     return bytes;
-  })();
+  };
+  const sse = read('', 100);
+  const perType = EVENT_TYPES.map((type) => read(`?types=${type}`, 0));
   // 10 long-polls that time out (408) and start again.
   const longPolls = Array.from({ length: 10 }, async (_, i) => {
     while (running) {
@@ -182,8 +139,11 @@ export function startSideLoads(url: string, csv: Uint8Array, rows: number, probl
     async stop() {
       running = false;
       const campaigns = (await Promise.all(campaignLoops)).reduce((a, b) => a + b, 0);
-      await Promise.all([burstLoop, ...longPolls]);
-      return { campaigns, sseBytes: await sse, sseTypes, bursts };
+      await Promise.all(longPolls);
+      const { slowest, failures } = await bursts.stop();
+      problems.push(...failures);
+      const bytes = (await Promise.all([sse, ...perType])).reduce((a, b) => a + b, 0);
+      return { campaigns, sseBytes: bytes, sseTypes, bursts: new Map(Object.entries(slowest)) };
     },
   };
 }

@@ -3,7 +3,7 @@
  * shorten or lengthen) at a steady rate, mixing realtime and batch sends for two apps, inspect
  * queries and /__health, on stores prefilled to the soak's caps (soak-load.ts); beside them a
  * 5,000-row campaign per app every 2 s, a burst of 100 queries of one inspect kind after
- * another, a slowly read SSE stream of every event type and 10 long-polls. Figures: errors
+ * another, a slowly read SSE stream, a reader of each event type and 10 long-polls. Figures: errors
  * (socket errors, timeouts, non-2xx, a burst's failed query, an event type the stream never
  * sent), /__health p99 under that load (less the probes the bench's own full collections
  * delayed), live heap between 20 s and the end, and the longest event-loop block
@@ -25,7 +25,7 @@ import {
   type Probe,
 } from '../util.js';
 import { createCampaign, recipientsCsv, upload } from './csv-data.js';
-import { capFlags, prefill, startSideLoads, type SideLoads } from './soak-load.js';
+import { capFlags, EVENT_TYPES, prefill, startSideLoads, type SideLoads } from './soak-load.js';
 import { fmt, type Row } from './types.js';
 
 const SECONDS = Number(process.env.BENCH_SOAK_SEC ?? 60);
@@ -33,8 +33,6 @@ const CONNECTIONS = Number(process.env.BENCH_SOAK_CONN ?? 1000);
 const RATE = Number(process.env.BENCH_SOAK_RATE ?? 500);
 const WARM_UP_SECONDS = 2;
 const ROWS = 5_000;
-/** What the SSE reader must see: every type of event the stream sends. */
-const EVENT_TYPES = ['delivery', 'campaign', 'request', 'notification'];
 
 interface Second {
   liveHeapMb: number | null;
