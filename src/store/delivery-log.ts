@@ -2,7 +2,7 @@
  * Deliveries in arrival order: single records and runs (delivery-run.ts) on one line of
  * entries, with a retention cap that drops the oldest first. Every filter is answered from an
  * index: users by member, every other field by entry with counts (delivery-index.ts), so a
- * total is read and a page found by binary search (delivery-query.ts, delivery-counts.ts).
+ * total is read and a page found by binary search (delivery-reads.ts and the files it names).
  * The indexes are brought up to date on later turns after a write, in slices of a few
  * milliseconds (and by a query that finds them behind, a slice of at most 20 ms, scanning
  * meanwhile), not in the write: a send only appends, and no task holds the event loop long.
@@ -16,7 +16,7 @@ import type {
   Page,
   SharedDeliveryFields,
 } from '../domain/ports.js';
-import { deliveryMatcher, isFiltered } from '../domain/record-filters.js';
+import { isFiltered } from '../domain/record-filters.js';
 import { packedRun, SingleDelivery, type DeliveryRun } from './delivery-run.js';
 import {
   failedBefore,
@@ -25,17 +25,17 @@ import {
   idPrefixOf,
   memberAt,
   memberCount,
-  memberWithId,
   RunEntry,
   sharedOf,
   type Entry,
 } from './delivery-entries.js';
-import { DeliveryIndexes, type EntryPlan } from './delivery-index.js';
-import { countedPage, countedRange, timeRange, walkedPage, type LogView } from './delivery-query.js';
-import { countedBuckets, walkedBuckets, type BucketGroup } from './delivery-counts.js';
-import type { KeyEntries } from './counted-index.js';
+import { DeliveryIndexes } from './delivery-index.js';
+import type { LogView } from './delivery-query.js';
 import { Deque } from './deque.js';
 import { createMemberIndex } from './delivery-members.js';
+import { createDeliveryReads, type CatchUpBudget } from './delivery-reads.js';
+
+export type { CatchUpBudget } from './delivery-reads.js';
 
 export interface DeliveryLog {
   readonly length: number;
@@ -67,9 +67,6 @@ export interface DeliveryLog {
  */
 const CATCH_UP_BUDGET_MS = 20;
 
-/** A query's budget for catching up: told how many entries it has indexed so far, says whether to stop. */
-export type CatchUpBudget = () => (done: number) => boolean;
-
 /** `ms` of real time, the clock read before the first entry and every 64th (it costs too). */
 const timeBudget =
   (ms: number): CatchUpBudget =>
@@ -85,15 +82,6 @@ const BACKGROUND_SLICE_MS = 4;
 export type Later = (task: () => void) => void;
 
 const nextTurn: Later = (task) => void setImmediate(task);
-
-/** The entries of a log whose entry indexes are behind: walked, never counted. */
-const everyEntry = (size: number, firstSeq: number): KeyEntries => ({
-  count: size,
-  at: (i) => (firstSeq + i) >>> 0,
-  membersBefore: () => Number.NaN,
-  failedBefore: () => Number.NaN,
-  plain: false,
-});
 
 /** `initial` is loaded under the cap; `initialDropped` then restores the persisted count. */
 export function createDeliveryLog(
@@ -232,62 +220,6 @@ export function createDeliveryLog(
     }
   }
 
-  /** The entries a filter's matches are among, or every entry while the entry indexes are behind. */
-  function plan(filter: DeliveryFilter, spent: (done: number) => boolean): EntryPlan {
-    if (catchUpEntries(spent)) return indexes.plan(filter, view.headSeq);
-    return { entries: everyEntry(entries.length, firstSeq), exact: false };
-  }
-
-  /** The range of `entries` within the filter's times (binary search while times ascend), and whether it is exact. */
-  function rangeOf(entries: KeyEntries, since?: string, until?: string): { range: [number, number]; timed: boolean } {
-    if (disorder === 0) return { range: timeRange(view, entries, since, until), timed: true };
-    return { range: [0, entries.count], timed: since === undefined && until === undefined };
-  }
-
-  function collect(filter: DeliveryFilter, page: Page): ListResult<Delivery> {
-    const matcher = deliveryMatcher(filter);
-    const spent = catchUpBudget();
-    const { since, until } = matcher;
-    if (filter.userId !== undefined && members.catchUp(spent)) {
-      const userCount = members.count(filter.userId);
-      if (userCount === 0) return { total: 0, items: [] };
-      if (members.onlyUser(filter)) return members.page(filter.userId, page);
-      // The user's deliveries, unless a key of the filter's other fields names fewer entries.
-      if (!catchUpEntries(spent) || indexes.fewest(filter) >= userCount) return members.walk(filter, matcher, page);
-    }
-    const { entries: candidates, exact } = plan(filter, spent);
-    const { range, timed } = rangeOf(candidates, since, until);
-    if (!exact || !timed || filter.userId !== undefined)
-      return walkedPage(view, candidates, range, filter, matcher, page);
-    const counted = countedRange(view, candidates, range[0], range[1], filter.status);
-    return counted === null ? { total: 0, items: [] } : countedPage(view, counted, filter.status, page);
-  }
-
-  /** Buckets per group: counted from a key's counts when it answers the filter, else walked. */
-  function groupsOfBuckets(
-    filter: DeliveryFilter,
-    bucketMs: number,
-    groupsOf: (shared: SharedDeliveryFields) => readonly string[],
-    countedGroups: () => readonly (readonly [string, DeliveryFilter])[] | null,
-  ): Map<string, BucketGroup> {
-    const matcher = deliveryMatcher(filter);
-    const spent = catchUpBudget();
-    const perMember = filter.userId !== undefined || filter.status !== undefined;
-    const keyed = perMember || disorder !== 0 || !catchUpEntries(spent) ? null : countedGroups();
-    if (keyed !== null) {
-      const counted = new Map<string, BucketGroup>();
-      for (const [key, f] of keyed) {
-        const { entries: list } = indexes.plan(f, view.headSeq);
-        const group = countedBuckets(view, list, timeRange(view, list, matcher.since, matcher.until), bucketMs);
-        if (group.buckets.length > 0) counted.set(key, group);
-      }
-      return counted;
-    }
-    const { entries: candidates } = plan(filter, spent);
-    const { range } = rangeOf(candidates, matcher.since, matcher.until);
-    return walkedBuckets(view, candidates, range, filter, matcher, bucketMs, groupsOf);
-  }
-
   function reset(): void {
     entries = new Deque();
     entryPositions = new Deque();
@@ -296,6 +228,14 @@ export function createDeliveryLog(
     indexes = new DeliveryIndexes();
     members.reset();
   }
+
+  const reads = createDeliveryReads({
+    view,
+    members,
+    indexes: () => indexes,
+    catchUpEntries,
+    catchUpBudget,
+  });
 
   for (const d of initial) append(d);
   dropped = initialDropped;
@@ -317,7 +257,7 @@ export function createDeliveryLog(
       }
     },
     query(filter, page) {
-      return isFiltered(filter) ? collect(filter, page) : members.unfiltered(length, nextPosition, page);
+      return isFiltered(filter) ? reads.collect(filter, page) : members.unfiltered(length, nextPosition, page);
     },
     retain(keep) {
       const kept = entries.toArray().filter((entry) => keep(sharedOf(entry)));
@@ -327,50 +267,9 @@ export function createDeliveryLog(
       dropped = droppedBefore;
     },
     toArray: () => members.unfiltered(length, nextPosition, { offset: 0, limit: length }).items,
-    find(id) {
-      // Each entry is asked where the id would sit in its range (naming every member's id to
-      // compare took ~60-90 ms at a million deliveries): only the entries whose ids begin as
-      // this one does, or, while the indexes are behind, every entry from the newest.
-      const found = (e: number) => {
-        const entry = entries.at(e)!;
-        const i = memberWithId(entry, id);
-        return i >= firstMember(entry) ? memberAt(entry, i) : undefined;
-      };
-      if (!catchUpEntries(catchUpBudget())) {
-        for (let e = entries.length - 1; e >= 0; e--) {
-          const delivery = found(e);
-          if (delivery) return delivery;
-        }
-        return undefined;
-      }
-      for (const list of indexes.withId(id))
-        for (let k = list.count - 1; k >= 0; k--) {
-          const delivery = found(view.entryOfSeq(list.at(k)));
-          if (delivery) return delivery;
-        }
-      return undefined;
-    },
-    countByTime(filter, bucketMs) {
-      const groups = groupsOfBuckets(
-        filter,
-        bucketMs,
-        () => [''],
-        () => [['', filter]],
-      );
-      return groups.get('')?.buckets ?? [];
-    },
-    countByChannelAndTime(filter, bucketMs) {
-      // Each channel's key, unless the filter names one: the deliveries through it are then
-      // counted under every channel they went through, which no single key holds.
-      const channels = () =>
-        filter.channel === undefined
-          ? indexes.channels().map((channel) => [channel, { ...filter, channel }] as const)
-          : null;
-      const groups = [...groupsOfBuckets(filter, bucketMs, (shared) => shared.channels, channels)];
-      // Channels in the order the log first meets them.
-      groups.sort(([, a], [, b]) => a.first - b.first);
-      return groups.flatMap(([channel, { buckets }]) => buckets.map((b) => ({ channel, ...b })));
-    },
+    find: (id) => reads.find(id),
+    countByTime: (filter, bucketMs) => reads.countByTime(filter, bucketMs),
+    countByChannelAndTime: (filter, bucketMs) => reads.countByChannelAndTime(filter, bucketMs),
     frozen() {
       const captured = entries.toArray();
       const starts = new Uint32Array(captured.length);
