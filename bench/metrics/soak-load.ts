@@ -1,8 +1,7 @@
 /**
  * What the soak (soak.ts) runs beside its steady load: the stores prefilled to the soak's
  * caps, a 5,000-row campaign per app every 2 s, a burst of 100 queries of one inspect kind
- * after another, a slow SSE reader of everything and a reader of each event type, and 10
- * waitFor long-polls.
+ * after another, an SSE reader of every event type and 10 waitFor long-polls.
  */
 import { now, postJson, sleep, startReporter } from '../util.js';
 import { createCampaign, upload } from './csv-data.js';
@@ -106,27 +105,8 @@ export function startSideLoads(url: string, csv: Uint8Array, rows: number, probl
   const bursts = startReporter<{ slowest: Record<string, number>; failures: string[] }>('bench/burst-client.mjs', [
     url,
   ]);
-  // The stream, read slowly (it drops what a client leaves waiting past 10,000 events), and
-  // once per event type, read as it comes: the event names each saw.
-  const sseTypes = new Map<string, number>();
-  const read = async (query: string, pauseMs: number) => {
-    const res = await fetch(`${url}/__inspect/stream${query}`);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let bytes = 0;
-    while (running) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      bytes += value.length;
-      for (const [, type] of decoder.decode(value, { stream: true }).matchAll(/^event: (\w+)$/gm))
-        sseTypes.set(type!, (sseTypes.get(type!) ?? 0) + 1);
-      if (pauseMs > 0) await sleep(pauseMs);
-    }
-    await reader.cancel();
-    return bytes;
-  };
-  const sse = read('', 100);
-  const perType = EVENT_TYPES.map((type) => read(`?types=${type}`, 0));
+  // An SSE reader of every event type, from its own process.
+  const stream = startReporter<{ bytes: number; types: Record<string, number> }>('bench/stream-client.mjs', [url]);
   // 10 long-polls that time out (408) and start again.
   const longPolls = Array.from({ length: 10 }, async (_, i) => {
     while (running) {
@@ -142,7 +122,8 @@ export function startSideLoads(url: string, csv: Uint8Array, rows: number, probl
       await Promise.all(longPolls);
       const { slowest, failures } = await bursts.stop();
       problems.push(...failures);
-      const bytes = (await Promise.all([sse, ...perType])).reduce((a, b) => a + b, 0);
+      const { bytes, types } = await stream.stop();
+      const sseTypes = new Map(Object.entries(types));
       return { campaigns, sseBytes: bytes, sseTypes, bursts: new Map(Object.entries(slowest)) };
     },
   };

@@ -3,7 +3,7 @@
  * shorten or lengthen) at a steady rate, mixing realtime and batch sends for two apps, inspect
  * queries and /__health, on stores prefilled to the soak's caps (soak-load.ts); beside them a
  * 5,000-row campaign per app every 2 s, a burst of 100 queries of one inspect kind after
- * another, a slowly read SSE stream, a reader of each event type and 10 long-polls. Figures: errors
+ * another, an SSE reader of every event type and 10 long-polls. Figures: errors
  * (socket errors, timeouts, non-2xx, a burst's failed query, an event type the stream never
  * sent), /__health p99 under that load (less the probes the bench's own full collections
  * delayed), live heap between 20 s and the end, and the longest event-loop block
