@@ -9,9 +9,9 @@ import { createMemoryStore, EmulatorOptionsSchema, startEmulator } from '../dist
 import { createIds } from '../dist/platform/random.js';
 
 // Deliveries at 500,000: what a 512 MiB container needs beside the other stores at their defaults
-// (the README's memory note); the other caps are the defaults. The burst metric asks for the
-// default delivery cap (FULL_STORE_MAX_DELIVERIES) and fills deliveries here too
-// (FULL_STORE_FILL_DELIVERIES=1): realtime sends of one and batch sends of 10,000.
+// (docs/performance.md, "Memory is bounded by default"); the other caps are the defaults. The
+// burst metric asks for the default delivery cap (FULL_STORE_MAX_DELIVERIES) and fills
+// deliveries here too (FULL_STORE_FILL_DELIVERIES=1): realtime sends of one and batches of 10,000.
 const caps = EmulatorOptionsSchema.parse({ maxDeliveries: Number(process.env.FULL_STORE_MAX_DELIVERIES ?? 500_000) });
 const store = createMemoryStore(caps);
 const APPS = ['bench-app', 'bench-app-2'];

@@ -4,7 +4,7 @@
  * delivery through the background runner.
  */
 import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '../schemas/campaigns.js';
-import type { Campaign } from '../schemas/records.js';
+import type { Campaign, CampaignUpload } from '../schemas/records.js';
 import { createCampaignRunner } from './campaign-runner.js';
 import { createRecipientService } from './campaign-recipients.js';
 import { assertDraft, changeCampaignStatus, findOwnedCampaign } from './campaign-status.js';
@@ -15,6 +15,9 @@ import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './port
 
 /** List/get answer: the record plus the real service's enrichment (docs/fidelity.md#campaigns). */
 export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
+
+/** What /__inspect answers: the view, and the campaign's last accepted CSV upload (docs/reference.md#inspect). */
+export type InspectCampaignView = CampaignView & { templateKey: string | null; lastUpload: CampaignUpload | null };
 
 /** Any app's campaign, or (with `appId`) only that app's: another app's is not found. */
 function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string, appId: string | undefined): Campaign {
@@ -74,6 +77,12 @@ export function createCampaignService(deps: CampaignDeps) {
       );
     }
   }
+
+  const inspectView = (campaign: Campaign): InspectCampaignView => ({
+    ...toCampaignView(deps, campaign),
+    templateKey: deps.templates.findById(campaign.appId, campaign.templateId)?.key ?? null,
+    lastUpload: deps.store.lastUpload(campaign.id) ?? null,
+  });
 
   return {
     create(appId: string, body: CreateCampaignBody): Campaign {
@@ -167,11 +176,11 @@ export function createCampaignService(deps: CampaignDeps) {
     },
 
     inspect: {
-      list(filter: { appId?: string; status?: string }, page: Page): ListResult<CampaignView> {
+      list(filter: { appId?: string; status?: string }, page: Page): ListResult<InspectCampaignView> {
         const { total, items } = deps.store.queryCampaigns(filter, page);
-        return { total, items: items.map((c) => toCampaignView(deps, c)) };
+        return { total, items: items.map(inspectView) };
       },
-      get: (id: string, appId?: string): CampaignView => toCampaignView(deps, findCampaign(deps, id, appId)),
+      get: (id: string, appId?: string): InspectCampaignView => inspectView(findCampaign(deps, id, appId)),
       recipients(id: string, filter: { status?: string }, page: Page, appId?: string) {
         return deps.store.listRecipients(findCampaign(deps, id, appId).id, filter, page);
       },

@@ -3,13 +3,13 @@
  * retention caps drop a campaign with its recipients; the recipients' indexes are built on
  * first use, so an upload's one step that cannot yield only copies its list.
  */
-import type { Campaign, Recipient } from '../schemas/records.js';
+import type { Campaign, CampaignUpload, Recipient } from '../schemas/records.js';
 import type { CampaignStore } from '../domain/ports.js';
 import { paginate } from '../domain/record-filters.js';
 import { CampaignIndex } from './campaign-index.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
-type CampaignData = 'campaigns' | 'recipients';
+type CampaignData = 'campaigns' | 'recipients' | 'campaignUploads';
 type CampaignStats = 'campaigns' | 'droppedCampaigns' | 'recipients' | 'droppedRecipients';
 
 export interface CampaignLimits {
@@ -39,6 +39,7 @@ export function createCampaignStore(
   /** Campaign ids by app and status, for filtered pages. */
   const index = new CampaignIndex();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
+  const uploads = new Map<string, CampaignUpload>();
 
   function recipientsOf(campaignId: string): CampaignRecipients {
     let entry = recipientsByCampaign.get(campaignId);
@@ -71,6 +72,7 @@ export function createCampaignStore(
     if (campaign) index.remove(id, campaign.appId, campaign.status);
     campaigns.delete(id);
     recipientsByCampaign.delete(id);
+    uploads.delete(id);
     recipientTotal -= gone;
     return gone;
   }
@@ -111,6 +113,7 @@ export function createCampaignStore(
       campaigns.clear();
       index.clear();
       recipientsByCampaign.clear();
+      uploads.clear();
       recipientTotal = 0;
       return;
     }
@@ -122,6 +125,7 @@ export function createCampaignStore(
     index.add(c.id, c.appId, c.status);
   }
   for (const r of initial?.recipients ?? []) addRecipientsQuietly(r.campaignId, [r]);
+  for (const u of initial?.campaignUploads ?? []) if (campaigns.has(u.campaignId)) uploads.set(u.campaignId, u);
 
   const port: CampaignStore = {
     addCampaign(campaign) {
@@ -175,6 +179,12 @@ export function createCampaignStore(
       if (entry && position >= 0) entry.list[position] = { ...entry.list[position]!, ...patch };
       changed();
     },
+    setLastUpload(upload) {
+      if (!campaigns.has(upload.campaignId)) return;
+      uploads.set(upload.campaignId, upload);
+      changed();
+    },
+    lastUpload: (campaignId) => uploads.get(campaignId),
   };
 
   return {
@@ -193,6 +203,7 @@ export function createCampaignStore(
     snapshot: () => ({
       campaigns: [...campaigns.values()],
       recipients: [...recipientsByCampaign.values()].flatMap((e) => e.list),
+      campaignUploads: [...uploads.values()],
     }),
     persistable() {
       const recipientLists = [...recipientsByCampaign.values()].map((e) => e.list.slice());
@@ -203,6 +214,7 @@ export function createCampaignStore(
             for (const list of recipientLists) yield* list;
           },
         },
+        campaignUploads: [...uploads.values()],
       };
     },
   };

@@ -2,7 +2,7 @@
  * The campaign store port: campaigns and their recipients, one kind because they are kept
  * and dropped together (a campaign past the retention caps goes with its recipients).
  */
-import type { Campaign, Recipient } from '../../schemas/records.js';
+import type { Campaign, CampaignUpload, Recipient } from '../../schemas/records.js';
 import type { ListResult, Page } from './lists.js';
 
 export interface CampaignFilter {
@@ -27,4 +27,8 @@ export interface CampaignStore {
   recipients(campaignId: string): readonly Recipient[];
   listRecipients(campaignId: string, filter: RecipientFilter, page: Page): ListResult<Recipient>;
   updateRecipient(campaignId: string, recipientId: string, patch: Partial<Recipient>): void;
+
+  /** Remembers the campaign's last accepted upload (replacing the one before); it goes with the campaign. */
+  setLastUpload(upload: CampaignUpload): void;
+  lastUpload(campaignId: string): CampaignUpload | undefined;
 }
