@@ -7,7 +7,7 @@ import type { DeliveryLog } from './delivery-log.js';
 import { deliveryMatcher } from '../domain/record-filters.js';
 import type { KeyEntries } from './counted-index.js';
 import { countedBuckets, walkedBuckets, type BucketGroup } from './delivery-counts.js';
-import { firstMember, memberAt, memberWithId } from './delivery-entries.js';
+import { firstMember, memberAt, memberWithId, sharedOf } from './delivery-entries.js';
 import type { DeliveryIndexes, EntryPlan } from './delivery-index.js';
 import type { createMemberIndex } from './delivery-members.js';
 import { countedPage, countedRange, timeRange, walkedPage, type LogView } from './delivery-query.js';
@@ -113,8 +113,9 @@ export function createDeliveryReads({ view, members, indexes, catchUpEntries, ca
               .map((channel) => [channel, { ...filter, channel }] as const)
           : null;
       const groups = [...groupsOfBuckets(filter, bucketMs, (shared) => shared.channels, channels)];
-      // Channels in the order the log first meets them.
-      groups.sort(([, a], [, b]) => a.first - b.first);
+      // Channels in the order the log first meets them (within one delivery, in its own order).
+      const rank = (channel: string, first: number) => sharedOf(view.entry(first)).channels.indexOf(channel);
+      groups.sort(([x, a], [y, b]) => a.first - b.first || rank(x, a.first) - rank(y, b.first));
       return groups.flatMap(([channel, { buckets }]) => buckets.map((b) => ({ channel, ...b })));
     },
 
