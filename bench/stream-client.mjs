@@ -15,12 +15,15 @@ async function read() {
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
   let bytes = 0;
+  /** The last line of the text read so far, until its end arrives. */
+  let partial = '';
   while (running) {
     const { value, done } = await reader.read();
     if (done) break;
     bytes += value.length;
-    for (const [, type] of decoder.decode(value, { stream: true }).matchAll(/^event: (\w+)$/gm))
-      types[type] = (types[type] ?? 0) + 1;
+    const lines = (partial + decoder.decode(value, { stream: true })).split('\n');
+    partial = lines.pop();
+    for (const line of lines) if (line.startsWith('event: ')) types[line.slice(7)] = (types[line.slice(7)] ?? 0) + 1;
   }
   await reader.cancel();
   return bytes;
