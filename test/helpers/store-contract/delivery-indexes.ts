@@ -8,38 +8,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type {
-  CampaignStore,
-  DeliveryFilter,
-  DeliveryStore,
-  Ids,
-  Page,
-  StoreLifecycle,
-} from '../../../src/domain/ports.js';
+import type { CampaignStore, DeliveryFilter, DeliveryStore, Ids, StoreLifecycle } from '../../../src/domain/ports.js';
 import type { Campaign, Delivery } from '../../../src/schemas/records.js';
 import { at, campaign, type MakeStore } from './records.js';
+import { app, expected, maybe, page, run as check } from './properties.js';
 
 type Ports = DeliveryStore & CampaignStore & Pick<StoreLifecycle, 'clear'>;
 
-const APPS = ['app-a', 'app-b'];
-const app = fc.constantFrom(...APPS);
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
 /** Minutes: mostly ascending (the serial), sometimes from a small set that goes back. */
 const minute = fc.oneof({ weight: 3, arbitrary: fc.constant(-1) }, fc.integer({ min: 0, max: 6 }));
-const page = fc.record({
-  offset: fc.nat(6),
-  limit: fc.integer({ min: 0, max: 8 }),
-  order: fc.constantFrom('asc' as const, 'desc' as const),
-});
-const run = <T>(arb: fc.Arbitrary<T>, fn: (value: T) => Promise<void>) =>
-  fc.assert(fc.asyncProperty(arb, fn), { numRuns: 100 });
-
-/** What a plain filter over `records` gives for `page`. */
-function expected<T>(records: readonly T[], matches: (r: T) => boolean, p: Page) {
-  const all = records.filter(matches);
-  const ordered = p.order === 'desc' ? [...all].reverse() : all;
-  return { total: all.length, items: ordered.slice(p.offset, p.offset + p.limit) };
-}
+const run = <T>(arb: fc.Arbitrary<T>, fn: (value: T) => Promise<void>) => check(arb, fn, 100);
 
 /** Ids `${serial}-${i}` for the batch added by op `serial`. */
 const idsFor = (serial: number): Ids => ({

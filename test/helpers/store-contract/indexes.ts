@@ -6,49 +6,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type {
-  AnalyticsStore,
-  JournalStore,
-  NotificationStore,
-  Page,
-  StoreLifecycle,
-} from '../../../src/domain/ports.js';
+import type { AnalyticsStore, JournalStore, NotificationStore, StoreLifecycle } from '../../../src/domain/ports.js';
 import type { AnalyticsEvent } from '../../../src/schemas/analytics.js';
 import type { JournalEntry, NotificationRecord } from '../../../src/schemas/records.js';
 import { at, journalEntry, notification, type MakeStore } from './records.js';
+import { app, expected, maybe, page, run as check } from './properties.js';
 
 type IndexedPorts = NotificationStore & JournalStore & AnalyticsStore & Pick<StoreLifecycle, 'clear'>;
 
-const APPS = ['app-a', 'app-b'];
-const app = fc.constantFrom(...APPS);
-/** Half the time not filtered on, so single-field (exact) filters come up as often as combined ones. */
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
 /** Minutes: mostly ascending (the serial), sometimes from a small set that goes back. */
 const minute = fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 6 }));
-const page = fc.record({
-  offset: fc.nat(6),
-  limit: fc.integer({ min: 0, max: 8 }),
-  order: fc.constantFrom('asc' as const, 'desc' as const),
-});
 const timeRange = fc.record({
   since: maybe(fc.integer({ min: 0, max: 8 })),
   until: maybe(fc.integer({ min: 0, max: 8 })),
 });
 const ms = (m: number | undefined) => (m === undefined ? undefined : Date.parse(at(m)));
 
-/** What a plain filter over `records` gives for `page` (the reference each query is held to). */
-function expected<T>(records: readonly T[], matches: (r: T) => boolean, p: Page) {
-  const all = records.filter(matches);
-  const ordered = p.order === 'desc' ? [...all].reverse() : all;
-  return { total: all.length, items: ordered.slice(p.offset, p.offset + p.limit) };
-}
-
 const inRange = (time: string, since?: number, until?: number) =>
   (since === undefined || time >= at(since)) && (until === undefined || time <= at(until));
 
 const cap = fc.integer({ min: 1, max: 12 });
-const run = <T>(arb: fc.Arbitrary<T>, fn: (value: T) => Promise<void>) =>
-  fc.assert(fc.asyncProperty(arb, fn), { numRuns: 60 });
+const run = <T>(arb: fc.Arbitrary<T>, fn: (value: T) => Promise<void>) => check(arb, fn, 60);
 
 export function indexContract(make: MakeStore<IndexedPorts>): void {
   describe('key indexes answer as a plain filter would', () => {
