@@ -117,15 +117,13 @@ export function createJournalStore(
       return pageInSlices(log.candidates(q, page.order === 'desc'), q.matches, page, { signal });
     },
     setJournalRules(id, rules) {
-      const entry = log.newest(ID_FAMILY, id);
-      if (entry === undefined) return;
       const last = rules.at(-1);
       // In place: the entry keeps its position, and a reader holding it sees the rules too.
-      Object.assign(entry, { rules, scenario: last?.scenario ?? null, rule: last?.rule ?? null });
-      // Its scenarios are index keys: file every entry again (at most --max-journal of them,
-      // once per rule that first fails a campaign's deliveries, not per delivery).
-      log.retain(() => true);
-      changed();
+      // Its scenarios are index keys: the log files it again under the ones it gained or lost.
+      const entry = log.update(ID_FAMILY, id, (e) =>
+        Object.assign(e, { rules, scenario: last?.scenario ?? null, rule: last?.rule ?? null }),
+      );
+      if (entry !== undefined) changed();
     },
     getJournalEntry: (id) => log.newest(ID_FAMILY, id),
   };

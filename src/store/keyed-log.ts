@@ -97,10 +97,36 @@ export class KeyedLog<T> {
 
   /** The newest record filed under `key` of `family`. */
   newest(family: number, key: string): T | undefined {
+    const position = this.#newestPosition(family, key);
+    return position === undefined ? undefined : this.#at(position);
+  }
+
+  #newestPosition(family: number, key: string): number | undefined {
     this.#catchUp();
     const index = this.#indexes[family]!;
     const count = index.count(key);
-    return count === 0 ? undefined : this.#at(index.positionAt(key, count - 1)!);
+    return count === 0 ? undefined : index.positionAt(key, count - 1);
+  }
+
+  /**
+   * Changes the newest record filed under `key` of `family` in place, then files it again
+   * under the keys it gained and lost, and only those: the rest of the log and its other
+   * keys stay as they are. The record's time must not change. Returns the record.
+   */
+  update(family: number, key: string, change: (record: T) => void): T | undefined {
+    const position = this.#newestPosition(family, key); // caught up: the record is filed
+    if (position === undefined) return undefined;
+    const record = this.#at(position);
+    const before = this.#options.keysOf(record);
+    change(record);
+    const after = this.#options.keysOf(record);
+    for (let f = 0; f < after.length; f++) {
+      const was = keyList(before[f]);
+      const now = keyList(after[f]);
+      for (const gone of was) if (!now.includes(gone)) this.#indexes[f]!.remove(gone, position);
+      for (const added of now) if (!was.includes(added)) this.#indexes[f]!.insert(added, position);
+    }
+    return record;
   }
 
   query(q: KeyedQuery<T>, page: Page): ListResult<T> {
@@ -264,3 +290,7 @@ export class KeyedLog<T> {
     return low;
   }
 }
+
+/** A family's keys of one record as a list. */
+const keyList = (value: KeyValue): readonly string[] =>
+  value === null || value === undefined ? [] : typeof value === 'string' ? [value] : value;

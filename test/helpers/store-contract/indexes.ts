@@ -105,6 +105,15 @@ export function indexContract(make: MakeStore<IndexedPorts>): void {
           }),
         },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), appId: app }) },
+        {
+          // The rules a campaign's failed deliveries add to (or take from) an earlier entry.
+          weight: 2,
+          arbitrary: fc.record({
+            kind: fc.constant('rules' as const),
+            back: fc.nat(8),
+            ruleScenarios: fc.subarray(['s1', 's2', 's3']),
+          }),
+        },
       );
       const filter = fc.record({
         appId: maybe(app),
@@ -112,7 +121,7 @@ export function indexContract(make: MakeStore<IndexedPorts>): void {
         path: maybe(fc.constantFrom('/a', '/b')),
         status: maybe(fc.constantFrom(200, 404)),
         errorCode: maybe(fc.constant('ERR_X')),
-        scenario: maybe(fc.constantFrom('s1', 's2')),
+        scenario: maybe(fc.constantFrom('s1', 's2', 's3')),
         bodyContains: maybe(fc.constantFrom('ell', 'o')),
       });
       await run(
@@ -129,6 +138,16 @@ export function indexContract(make: MakeStore<IndexedPorts>): void {
             if (o.kind === 'clear') {
               store.clear(o.appId);
               model = model.filter((e) => e.appId !== o.appId);
+              return;
+            }
+            if (o.kind === 'rules') {
+              const target = model.at(-1 - o.back);
+              if (target === undefined) return;
+              const rules = o.ruleScenarios.map((scenario, index) => ({ scenario, index, rule: 'r' }));
+              store.setJournalRules(target.id, rules);
+              const last = rules.at(-1);
+              const updated = { ...target, rules, scenario: last?.scenario ?? null, rule: last?.rule ?? null };
+              model = model.map((e) => (e.id === target.id ? updated : e));
               return;
             }
             const rules = o.ruleScenarios.map((scenario, index) => ({ scenario, index, rule: 'r' }));
