@@ -5,6 +5,7 @@
  * its creation number, never by a pass over the list.
  */
 import type { CampaignFilter, ListResult, Page } from '../domain/ports.js';
+import { firstAtOrAfter } from './position-index.js';
 
 const SEP = '\u0000';
 const keysOf = (appId: string, status: string) => [
@@ -18,18 +19,6 @@ function keyOf({ appId, status }: CampaignFilter): string {
   if (appId !== undefined && status !== undefined) return `b${SEP}${appId}${SEP}${status}`;
   if (appId !== undefined) return `a${SEP}${appId}`;
   return status === undefined ? '' : `s${SEP}${status}`;
-}
-
-/** Where `seq` is, or would go, in an ascending list. */
-function searchFor(list: readonly number[], seq: number): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (list[mid]! < seq) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 export class CampaignIndex {
@@ -61,7 +50,7 @@ export class CampaignIndex {
     for (const key of was) this.#take(key, seq);
     for (const key of now) {
       const list = this.#lists.get(key);
-      if (list) list.splice(searchFor(list, seq), 0, seq);
+      if (list) list.splice(firstAtOrAfter(list, seq), 0, seq);
       else this.#lists.set(key, [seq]);
     }
   }
@@ -93,7 +82,7 @@ export class CampaignIndex {
   #take(key: string, seq: number): void {
     const list = this.#lists.get(key);
     if (!list) return;
-    const at = searchFor(list, seq);
+    const at = firstAtOrAfter(list, seq);
     if (list[at] === seq) list.splice(at, 1);
     if (list.length === 0) this.#lists.delete(key);
   }

@@ -98,8 +98,8 @@ export class PositionIndex {
   }
 }
 
-/** Where `position` is, or would go, in ascending `positions`. */
-function firstAtOrAfter(positions: readonly number[], position: number): number {
+/** Where `position` is, or would go, in ascending `positions` (a binary search). */
+export function firstAtOrAfter(positions: readonly number[], position: number): number {
   let low = 0;
   let high = positions.length;
   while (low < high) {
