@@ -1,0 +1,163 @@
+/**
+ * One field of a block of records (a few thousand recipients or analytics events), kept in
+ * whichever form takes least heap: one value for all; a dictionary (each distinct value
+ * once, a 1 or 2 byte code per record); ids that end in a hex counter (the prefixes as a
+ * dictionary, the counter as a number: ids the emulator names come in runs); timestamps as
+ * numbers (when each is what toISOString gives back); or every value packed into one string
+ * (packed-text.ts). Each form is a handful of objects however many records the block holds.
+ * Values are read back exactly as given.
+ */
+import { PackedText } from './packed-text.js';
+
+export interface StringColumn {
+  readonly length: number;
+  at(index: number): string;
+}
+
+/** How a block's values split into the dictionary's entries and a code per value. */
+interface Distinct {
+  values: string[];
+  codes: Uint8Array | Uint16Array;
+}
+
+/** Blocks hold at most this many values: a code always fits 16 bits. */
+const MAX_COLUMN_LENGTH = 65_536;
+/** The hex digits an emulator id ends with (its counter: platform/random.ts). */
+const COUNTER_DIGITS = 6;
+/** `2026-01-01T00:00:00.000Z`: what Date.prototype.toISOString gives for years 0000-9999. */
+const ISO_LENGTH = 24;
+
+class ConstantColumn implements StringColumn {
+  constructor(
+    readonly length: number,
+    private readonly value: string,
+  ) {}
+  at(): string {
+    return this.value;
+  }
+}
+
+class DictionaryColumn implements StringColumn {
+  constructor(
+    private readonly entries: PackedText,
+    private readonly codes: Uint8Array | Uint16Array,
+  ) {}
+  get length(): number {
+    return this.codes.length;
+  }
+  at(index: number): string {
+    return this.entries.at(this.codes[index]!)!;
+  }
+}
+
+class CounterColumn implements StringColumn {
+  constructor(
+    private readonly prefixes: PackedText,
+    private readonly codes: Uint8Array | Uint16Array,
+    private readonly counters: Uint32Array,
+  ) {}
+  get length(): number {
+    return this.codes.length;
+  }
+  at(index: number): string {
+    return joinCounter(this.prefixes.at(this.codes[index]!)!, this.counters[index]!);
+  }
+}
+
+class PackedColumn implements StringColumn {
+  constructor(private readonly text: PackedText) {}
+  get length(): number {
+    return this.text.length;
+  }
+  at(index: number): string {
+    return this.text.at(index)!;
+  }
+}
+
+class TimeColumn implements StringColumn {
+  constructor(private readonly times: Float64Array) {}
+  get length(): number {
+    return this.times.length;
+  }
+  at(index: number): string {
+    return new Date(this.times[index]!).toISOString();
+  }
+}
+
+/** The values as epoch ms when each is exactly what toISOString gives for its instant, else null. */
+function isoTimes(values: readonly string[]): Float64Array | null {
+  const times = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (value.length !== ISO_LENGTH || value.charCodeAt(ISO_LENGTH - 1) !== 90 /* Z */) return null;
+    const time = Date.parse(value);
+    if (Number.isNaN(time) || new Date(time).toISOString() !== value) return null;
+    times[i] = time;
+  }
+  return times;
+}
+
+function distinct(values: readonly string[], keyOf: (value: string) => string): Distinct {
+  const entries = new Map<string, number>();
+  const codes = values.length <= 256 ? new Uint8Array(values.length) : new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const key = keyOf(values[i]!);
+    let code = entries.get(key);
+    if (code === undefined) entries.set(key, (code = entries.size));
+    codes[i] = code;
+  }
+  const list = [...entries.keys()];
+  // Codes of 256 entries or fewer fit a byte whatever the block's length.
+  return { values: list, codes: list.length <= 256 && codes instanceof Uint16Array ? Uint8Array.from(codes) : codes };
+}
+
+/** Whether `value` ends in COUNTER_DIGITS lower-case hex digits (what toString(16) gives back). */
+function endsInCounter(value: string): boolean {
+  if (value.length < COUNTER_DIGITS) return false;
+  for (let i = value.length - COUNTER_DIGITS; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+const withoutCounter = (value: string) => value.slice(0, -COUNTER_DIGITS);
+
+/** An emulator id as its prefix and counter (a number: 4 bytes where the digits take 6), or null when it is not one. */
+export function splitCounter(value: string): { prefix: string; counter: number } | null {
+  if (value.length <= COUNTER_DIGITS || !endsInCounter(value)) return null;
+  return { prefix: withoutCounter(value), counter: parseInt(value.slice(-COUNTER_DIGITS), 16) };
+}
+
+/** The id splitCounter split. */
+export const joinCounter = (prefix: string, counter: number): string =>
+  prefix + counter.toString(16).padStart(COUNTER_DIGITS, '0');
+
+/** The column of `values` (at most MAX_COLUMN_LENGTH) in the form that takes least heap. */
+export function sealStrings(values: readonly string[]): StringColumn {
+  if (values.length > MAX_COLUMN_LENGTH) throw new RangeError(`sealStrings: ${values.length} values`);
+  const first = values[0] ?? '';
+  if (values.every((v) => v === first)) return new ConstantColumn(values.length, first);
+  const packed = PackedText.of(values);
+  let best: { bytes: number; column: () => StringColumn } = {
+    bytes: packed.bytes,
+    column: () => new PackedColumn(packed),
+  };
+  const whole = distinct(values, (v) => v);
+  const entries = PackedText.of(whole.values);
+  if (entries.bytes + whole.codes.byteLength < best.bytes)
+    best = { bytes: entries.bytes + whole.codes.byteLength, column: () => new DictionaryColumn(entries, whole.codes) };
+  if (values.every(endsInCounter)) {
+    const split = distinct(values, withoutCounter);
+    const prefixes = PackedText.of(split.values);
+    const bytes = prefixes.bytes + split.codes.byteLength + 4 * values.length;
+    if (bytes < best.bytes) {
+      const counters = new Uint32Array(values.length);
+      for (let i = 0; i < values.length; i++) counters[i] = parseInt(values[i]!.slice(-COUNTER_DIGITS), 16);
+      best = { bytes, column: () => new CounterColumn(prefixes, split.codes, counters) };
+    }
+  }
+  const times = isoTimes(values);
+  if (times !== null && times.byteLength < best.bytes) return new TimeColumn(times);
+  return best.column();
+}
