@@ -59,12 +59,8 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     running.delete(id);
     const campaign = deps.store.getCampaign(id);
     if (!campaign) return;
-    let sent = 0;
-    let failed = 0;
-    for (const r of deps.store.recipients(id)) {
-      if (r.status === 'sent') sent++;
-      else if (r.status === 'failed') failed++;
-    }
+    const sent = deps.store.countRecipients(id, { status: 'sent' });
+    const failed = deps.store.countRecipients(id, { status: 'failed' });
     // docs/reference.md#send-a-campaign: failed only when every recipient failed.
     changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
       sentCount: sent,
@@ -81,16 +77,16 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     const unusable = unusableReason(initial, template);
     // Rows are read once, when the campaign starts: a row changed while it runs applies to later sends.
     const rowContent = template ? rowContentByType(deps.store, deps.channels, initial.appId, template) : new Map();
-    const list = deps.store.recipients(id);
-    let index = 0;
+    const FIRST_PENDING = { offset: 0, limit: BATCH_SIZE };
+    const hasPending = () => deps.store.countRecipients(id, { status: 'pending' }) > 0;
 
-    /** The next pending recipients (at most BATCH_SIZE) delivered as one batch. */
+    /**
+     * The next pending recipients (at most BATCH_SIZE) delivered as one batch. Each is marked
+     * sent or failed here, so the next batch's first pending recipient is the one after them
+     * (the store's status index finds it without a pass over those before).
+     */
     const deliverBatch = (ctx: DeliveryContext | null, at: string): void => {
-      const pending: Recipient[] = [];
-      while (index < list.length && pending.length < BATCH_SIZE) {
-        const r = list[index++] as Recipient;
-        if (r.status === 'pending') pending.push(r);
-      }
+      const pending = deps.store.listRecipients(id, { status: 'pending' }, FIRST_PENDING).items;
       if (pending.length === 0) return;
       if (ctx === null) {
         for (const r of pending) markRecipient(id, r, 'failed', unusable, null, at);
@@ -133,8 +129,8 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
             }
           : null;
       do deliverBatch(ctx, at);
-      while (index < list.length && deps.runtime.elapsed() - started < budgetMs);
-      if (index < list.length) deps.runtime.defer(step);
+      while (hasPending() && deps.runtime.elapsed() - started < budgetMs);
+      if (hasPending()) deps.runtime.defer(step);
       else finish(id);
     };
     deps.runtime.defer(step);

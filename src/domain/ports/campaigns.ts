@@ -14,6 +14,15 @@ export interface RecipientFilter {
   status?: string;
 }
 
+/** What a campaign send changes on a recipient. */
+export type RecipientUpdate = Partial<Pick<Recipient, 'status' | 'failureReason' | 'deliveryId' | 'updatedAt'>>;
+
+/** A campaign's recipients in the order they were added, read one by one (none is built before it is read). */
+export interface RecipientList extends Iterable<Recipient> {
+  readonly length: number;
+  at(index: number): Recipient | undefined;
+}
+
 export interface CampaignStore {
   addCampaign(campaign: Campaign): void;
   getCampaign(id: string): Campaign | undefined;
@@ -22,7 +31,9 @@ export interface CampaignStore {
 
   addRecipients(campaignId: string, recipients: Recipient[]): void;
   hasRecipient(campaignId: string, userId: string): boolean;
-  recipients(campaignId: string): readonly Recipient[];
+  recipients(campaignId: string): RecipientList;
+  /** How many of the campaign's recipients match (a status index: no pass over them). */
+  countRecipients(campaignId: string, filter: RecipientFilter): number;
   listRecipients(campaignId: string, filter: RecipientFilter, page: Page): ListResult<Recipient>;
-  updateRecipient(campaignId: string, recipientId: string, patch: Partial<Recipient>): void;
+  updateRecipient(campaignId: string, recipientId: string, patch: RecipientUpdate): void;
 }
