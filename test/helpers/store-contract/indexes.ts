@@ -228,7 +228,7 @@ export function indexContract(make: MakeStore<IndexedPorts>): void {
           });
           for (const a of asks) {
             const own = model.filter((e) => e.appId === a.appId);
-            expect(store.listAnalyticsEvents(a.appId)).toEqual(own);
+            expect([...store.listAnalyticsEvents(a.appId)]).toEqual(own);
             expect(store.listUserAnalyticsEvents(a.appId, a.userId)).toEqual(own.filter((e) => e.userId === a.userId));
             const twins = own.filter(
               (e) => e.userId === a.userId && e.campaignId === a.campaignId && e.eventType === a.eventType,
