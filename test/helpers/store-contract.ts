@@ -12,6 +12,7 @@ import { indexContract } from './store-contract/indexes.js';
 import { journalContract } from './store-contract/journal.js';
 import { lifecycleContract } from './store-contract/lifecycle.js';
 import { notificationContract } from './store-contract/notifications.js';
+import { packedIndexContract } from './store-contract/packed-indexes.js';
 import type { StoreOptions } from './store-contract/records.js';
 import { resourceContract } from './store-contract/resources.js';
 
@@ -39,5 +40,6 @@ export function storeContract(name: string, factory: StoreFactory): void {
     analyticsContract(make);
     lifecycleContract(make);
     indexContract(make);
+    packedIndexContract(make);
   });
 }

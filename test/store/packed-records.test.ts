@@ -1,0 +1,121 @@
+/**
+ * The packed forms under the recipient and analytics stores: a sealed string column gives
+ * back exactly what it was given, whichever form it chose; and a snapshot (what the data
+ * file writer reads over many turns) stays the state of its moment while records are
+ * added, changed, sealed and dropped after it. Small blocks, so that a few records span many.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sealStrings } from '../../src/store/string-column.js';
+import { CampaignRecipients } from '../../src/store/recipient-list.js';
+import { AnalyticsLog } from '../../src/store/analytics-log.js';
+import type { AnalyticsEvent } from '../../src/schemas/analytics.js';
+import { recipient } from '../helpers/store-contract.js';
+
+const counterId = fc
+  .tuple(fc.constantFrom('65a1b2c3d4e5f6a7b8', 'evt_', 'x'), fc.integer({ min: 0, max: 0xffffff }))
+  .map(([prefix, n]) => prefix + n.toString(16).padStart(6, '0'));
+const isoTime = fc
+  .integer({ min: -62_000_000_000_000, max: 250_000_000_000_000 })
+  .map((ms) => new Date(ms).toISOString());
+const value = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  counterId,
+  counterId.map((id) => id.toUpperCase()),
+  isoTime,
+  isoTime.map((t) => t.replace('Z', '+00:00')),
+  fc.constantFrom('', 'a', 'same'),
+);
+
+describe('sealStrings', () => {
+  it('gives back every value exactly, whichever form takes least room', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.array(value, { maxLength: 300 }), fc.array(counterId, { maxLength: 300 }), fc.array(isoTime)),
+        (values) => {
+          const column = sealStrings(values);
+          expect(column.length).toBe(values.length);
+          expect(Array.from({ length: values.length }, (_, i) => column.at(i))).toEqual(values);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('snapshots of packed records', () => {
+  it('recipients: a snapshot keeps its moment through later adds, updates and sealing', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 7 }) }),
+      fc.record({
+        kind: fc.constant('update' as const),
+        pick: fc.nat(40),
+        status: fc.constantFrom('sent' as const, 'failed' as const),
+      }),
+      fc.constant({ kind: 'seal' as const }),
+      fc.constant({ kind: 'snapshot' as const }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
+        const list = new CampaignRecipients(3);
+        let model: ReturnType<typeof recipient>[] = [];
+        const snapshots: { frozen: Iterable<unknown>; expected: unknown[] }[] = [];
+        ops.forEach((o, serial) => {
+          if (o.kind === 'add') {
+            const rows = Array.from({ length: o.count }, (_, k) => recipient('c1', serial * 10 + k));
+            list.add(rows);
+            model = [...model, ...rows];
+          } else if (o.kind === 'update') {
+            const target = model[o.pick % Math.max(1, model.length)];
+            const patch = { status: o.status, deliveryId: `65a1b2c3d4e5f6a7b8${String(serial).padStart(6, '0')}` };
+            expect(list.update(target?.id ?? 'nobody', patch)).toBe(target !== undefined);
+            model = model.map((r) => (r === target ? { ...r, ...patch } : r));
+          } else if (o.kind === 'seal') list.seal(() => false);
+          else snapshots.push({ frozen: list.frozen(), expected: structuredClone(model) });
+        });
+        expect([...list]).toEqual(model);
+        for (const { frozen, expected } of snapshots) expect([...frozen]).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('analytics events: a snapshot keeps its moment through later adds, drops and sealing', async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 9 }) }),
+      fc.constant({ kind: 'tick' as const }),
+      fc.constant({ kind: 'snapshot' as const }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 20 }), fc.array(op, { maxLength: 30 }), async (max, ops) => {
+        const log = new AnalyticsLog(max, [], 4);
+        let model: AnalyticsEvent[] = [];
+        const snapshots: { frozen: Iterable<AnalyticsEvent>; expected: AnalyticsEvent[] }[] = [];
+        for (const [serial, o] of ops.entries()) {
+          if (o.kind === 'tick') await tick();
+          else if (o.kind === 'snapshot') snapshots.push({ frozen: log.frozen(), expected: model });
+          else
+            for (let k = 0; k < o.count; k++) {
+              const event: AnalyticsEvent = {
+                id: `evt_65a1b2c3d4e5f6a7b8${(serial * 10 + k).toString(16).padStart(6, '0')}`,
+                appId: k % 2 === 0 ? 'app-a' : 'app-b',
+                campaignId: 'c1',
+                userId: `u${k % 3}`,
+                channelType: 'push',
+                eventType: 'viewed',
+                createdAt: new Date(Date.UTC(2030, 0, 1, 0, serial, k)).toISOString(),
+              };
+              log.add(event);
+              model = [...model, event].slice(-max);
+            }
+        }
+        expect([...log.frozen()]).toEqual(model);
+        expect(log.length + log.dropped).toBe(ops.reduce((n, o) => n + (o.kind === 'add' ? o.count : 0), 0));
+        for (const { frozen, expected } of snapshots) expect([...frozen]).toEqual(expected);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
