@@ -7,7 +7,7 @@
 import type { Campaign, Recipient } from '../schemas/records.js';
 import type { CampaignStore, RecipientList } from '../domain/ports.js';
 import { CampaignRecipients } from './recipient-list.js';
-import { SealQueue } from './seal-queue.js';
+import { SealQueue, type Sealable } from './seal-queue.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 type CampaignData = 'campaigns' | 'recipients';
@@ -29,21 +29,42 @@ export function createCampaignStore(
   let recipientTotal = 0;
   const campaigns = new Map<string, Campaign>();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
-  /** Lists with blocks still to seal. */
+  /** Campaigns with recipients still to seal, each through its sealer (sealerOf). */
   const unsealed = new SealQueue();
+  const sealers = new Map<string, Sealable>();
+
+  /**
+   * Seals the campaign's recipients, but not while it is sending: the send reads them as
+   * they are, and sealing a 100,000-row upload at the same time took the CPU it needed
+   * (bench/: campaign). Its status change re-queues it (updateCampaign).
+   */
+  function sealerOf(campaignId: string): Sealable {
+    let sealer = sealers.get(campaignId);
+    if (!sealer)
+      sealers.set(
+        campaignId,
+        (sealer = {
+          seal: (spent) =>
+            campaigns.get(campaignId)?.status === 'sending' ||
+            (recipientsByCampaign.get(campaignId)?.seal(spent) ?? true),
+        }),
+      );
+    return sealer;
+  }
 
   function addRecipientsQuietly(campaignId: string, list: readonly Recipient[]): void {
     let entry = recipientsByCampaign.get(campaignId);
     if (!entry) recipientsByCampaign.set(campaignId, (entry = new CampaignRecipients()));
     entry.add(list);
     recipientTotal += list.length;
-    unsealed.add(entry);
+    unsealed.add(sealerOf(campaignId));
   }
 
   function removeCampaign(id: string): number {
-    const list = recipientsByCampaign.get(id);
-    const gone = list?.length ?? 0;
-    if (list) unsealed.delete(list);
+    const gone = recipientsByCampaign.get(id)?.length ?? 0;
+    const sealer = sealers.get(id);
+    if (sealer) unsealed.delete(sealer);
+    sealers.delete(id);
     campaigns.delete(id);
     recipientsByCampaign.delete(id);
     recipientTotal -= gone;
@@ -70,6 +91,7 @@ export function createCampaignStore(
       campaigns.clear();
       recipientsByCampaign.clear();
       unsealed.delete();
+      sealers.clear();
       recipientTotal = 0;
       return;
     }
@@ -91,6 +113,8 @@ export function createCampaignStore(
       if (!current) throw new Error(`updateCampaign: no campaign ${id}`);
       const next = { ...current, ...patch };
       campaigns.set(id, next);
+      if (current.status === 'sending' && next.status !== 'sending' && recipientsByCampaign.has(id))
+        unsealed.add(sealerOf(id));
       changed();
       return next;
     },
@@ -111,6 +135,8 @@ export function createCampaignStore(
     countRecipients: (campaignId, filter) => recipientsByCampaign.get(campaignId)?.count(filter.status) ?? 0,
     listRecipients: (campaignId, filter, page) =>
       recipientsByCampaign.get(campaignId)?.page(filter.status, page) ?? { total: 0, items: [] },
+    pendingRecipients: (campaignId, max) =>
+      recipientsByCampaign.get(campaignId)?.pending(max) ?? { ids: [], userIds: [], variables: { all: {} } },
     updateRecipient(campaignId, recipientId, patch) {
       recipientsByCampaign.get(campaignId)?.update(recipientId, patch);
       changed();

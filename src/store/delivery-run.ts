@@ -79,7 +79,7 @@ export const storedView = (run: DeliveryRun): StoredDeliveries => ({
 });
 
 export const memberValue = <T>(values: PerUser<T>, i: number): T =>
-  'all' in values ? values.all : (values.each[i] as T);
+  'all' in values ? values.all : 'each' in values ? (values.each[i] as T) : values.eachAt(i);
 
 export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] =>
   run.failures.has(i) ? 'failed' : 'sent';

@@ -8,7 +8,7 @@
  * instead of ~10,000, at a tenth of the bytes (docs/performance.md#memory).
  */
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../schemas/records.js';
-import type { RecipientUpdate } from '../domain/ports.js';
+import type { PendingRecipients, RecipientUpdate } from '../domain/ports.js';
 import { joinCounter, sealStrings, splitCounter, type StringColumn } from './string-column.js';
 
 /** Recipients per block: a campaign's recipient `p` is row p % RECIPIENT_BLOCK of block p / RECIPIENT_BLOCK. */
@@ -95,12 +95,18 @@ class Changes {
 
   set(i: number, r: Pick<Recipient, 'status' | 'failureReason' | 'deliveryId' | 'updatedAt'>, table: StringTable) {
     this.status[i] = statusCode(r.status);
-    this.failure = setCode(this.failure, i, r.failureReason === null ? 0 : 1 + table.code(r.failureReason));
-    this.updatedAt = setCode(this.updatedAt, i, table.code(r.updatedAt));
-    const id = r.deliveryId;
+    this.patch(i, r, table);
+  }
+
+  /** Writes the fields `patch` names but the status (the block recounts it). */
+  patch(i: number, patch: RecipientUpdate, table: StringTable): void {
+    if (patch.failureReason !== undefined)
+      this.failure = setCode(this.failure, i, patch.failureReason === null ? 0 : 1 + table.code(patch.failureReason));
+    if (patch.updatedAt !== undefined) this.updatedAt = setCode(this.updatedAt, i, table.code(patch.updatedAt));
+    if (patch.deliveryId === undefined) return;
+    const id = patch.deliveryId;
     const split = id === null ? null : splitCounter(id);
-    const prefix = id === null ? 0 : 1 + table.code(split?.prefix ?? id);
-    this.delivery = setCode(this.delivery, i, prefix);
+    this.delivery = setCode(this.delivery, i, id === null ? 0 : 1 + table.code(split?.prefix ?? id));
     this.deliveryCounter[i] = split?.counter ?? NO_COUNTER;
   }
 
@@ -177,6 +183,8 @@ export class RecipientBlock {
   #rows: Recipient[] | null;
   #fixed: Fixed | null = null;
   #changes: Changes | null = null;
+  /** No row before this one is pending (see pending()). */
+  #pendingFrom = 0;
 
   constructor(
     rows: Recipient[],
@@ -210,6 +218,29 @@ export class RecipientBlock {
     return this.#rows === null ? recordAt(this.#fixed!, this.#changes!, this.table, i) : this.#rows[i]!;
   }
 
+  /**
+   * Up to `max` pending recipients: their ids and user ids, and their variables as a reader
+   * (the records themselves are not built).
+   */
+  pending(max: number): PendingRecipients {
+    const rows: number[] = [];
+    const pending = statusCode('pending');
+    // Rows before #pendingFrom are not pending: a send marks them in order, so each batch starts there.
+    while (this.#pendingFrom < this.length && this.statusCodeAt(this.#pendingFrom) !== pending) this.#pendingFrom++;
+    for (let i = this.#pendingFrom; i < this.length && rows.length < max; i++)
+      if (this.statusCodeAt(i) === pending) rows.push(i);
+    const ids = rows.map((i) => this.idAt(i));
+    const userIds = rows.map((i) => this.userIdAt(i));
+    if (this.#rows !== null) {
+      const records = this.#rows;
+      return { ids, userIds, variables: { each: rows.map((i) => records[i]!.variables) } };
+    }
+    // Read from the column when a delivery is read: a send keeps no decoded copy.
+    const column = this.#fixed!.variables;
+    const at = Uint16Array.from(rows);
+    return { ids, userIds, variables: { eachAt: (k) => variablesOf(column.at(at[k]!)) } };
+  }
+
   /** Appends records (the block was sealed: it is opened again first, its records rebuilt). */
   push(rows: readonly Recipient[]): void {
     if (this.#rows === null) {
@@ -227,21 +258,24 @@ export class RecipientBlock {
     if (rows !== null) {
       // A new record, not the old one changed: a snapshot being written holds the old one.
       const after = { ...rows[i]!, ...patch };
-      this.#recount(rows[i]!.status, after.status);
+      this.#recount(i, rows[i]!.status, after.status);
       rows[i] = after;
       return;
     }
     let changes = this.#changes!;
     if (changes.shared) this.#changes = changes = changes.copy();
-    const before = changes.get(i, this.table);
-    const after = { ...before, ...patch };
-    this.#recount(before.status, after.status);
-    changes.set(i, after, this.table);
+    if (patch.status !== undefined) {
+      this.#recount(i, RECIPIENT_STATUSES[changes.status[i]!]!, patch.status);
+      changes.status[i] = statusCode(patch.status);
+    }
+    changes.patch(i, patch, this.table);
   }
 
-  #recount(before: RecipientStatus, after: RecipientStatus): void {
+  /** Moves a recipient from one status's count to another's (at row `i`). */
+  #recount(i: number, before: RecipientStatus, after: RecipientStatus): void {
     this.counts[statusCode(before)]!--;
     this.counts[statusCode(after)]!++;
+    if (after === 'pending') this.#pendingFrom = Math.min(this.#pendingFrom, i);
   }
 
   seal(): void {

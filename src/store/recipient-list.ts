@@ -7,7 +7,7 @@
  * found (a campaign send updates its recipients in order).
  */
 import { RECIPIENT_STATUSES, type Recipient } from '../schemas/records.js';
-import type { ListResult, Page, RecipientList, RecipientUpdate } from '../domain/ports.js';
+import type { ListResult, Page, PendingRecipients, RecipientList, RecipientUpdate } from '../domain/ports.js';
 import { RECIPIENT_BLOCK, RecipientBlock, recordsOf, StringTable, type FrozenBlock } from './recipient-block.js';
 import { UserIndex } from './user-index.js';
 
@@ -101,6 +101,13 @@ export class CampaignRecipients implements RecipientList {
       }
     }
     return { total, items };
+  }
+
+  /** The first pending recipients, at most `max`, from one block (a batch's variables then read one column). */
+  pending(max: number): PendingRecipients {
+    const pending = STATUS_INDEX.get('pending')!;
+    for (const block of this.#blocks) if (block.counts[pending]! > 0) return block.pending(max);
+    return { ids: [], userIds: [], variables: { all: {} } };
   }
 
   /** Applies `patch` to the recipient with id `id`; false when there is none. */

@@ -3,6 +3,7 @@
  * and dropped together (a campaign past the retention caps goes with its recipients).
  */
 import type { Campaign, Recipient } from '../../schemas/records.js';
+import type { PerUser } from './deliveries.js';
 import type { ListResult, Page } from './lists.js';
 
 export interface CampaignFilter {
@@ -23,6 +24,14 @@ export interface RecipientList extends Iterable<Recipient> {
   at(index: number): Recipient | undefined;
 }
 
+/** A campaign's next pending recipients, as a send needs them (the records are not built). */
+export interface PendingRecipients {
+  readonly ids: readonly string[];
+  readonly userIds: readonly string[];
+  /** Each one's variables, read when a delivery made for it is read. */
+  readonly variables: PerUser<Record<string, unknown>>;
+}
+
 export interface CampaignStore {
   addCampaign(campaign: Campaign): void;
   getCampaign(id: string): Campaign | undefined;
@@ -35,5 +44,7 @@ export interface CampaignStore {
   /** How many of the campaign's recipients match (a status index: no pass over them). */
   countRecipients(campaignId: string, filter: RecipientFilter): number;
   listRecipients(campaignId: string, filter: RecipientFilter, page: Page): ListResult<Recipient>;
+  /** The first pending recipients in the order they were added: at most `max` (fewer if the store keeps them apart). */
+  pendingRecipients(campaignId: string, max: number): PendingRecipients;
   updateRecipient(campaignId: string, recipientId: string, patch: RecipientUpdate): void;
 }

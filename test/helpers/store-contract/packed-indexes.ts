@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { AnalyticsStore, CampaignStore, StoreLifecycle } from '../../../src/domain/ports.js';
+import type { AnalyticsStore, CampaignStore, PerUser, StoreLifecycle } from '../../../src/domain/ports.js';
 import type { AnalyticsEvent } from '../../../src/schemas/analytics.js';
 import type { Recipient, RecipientStatus } from '../../../src/schemas/records.js';
 import { at, campaign, type MakeStore } from './records.js';
@@ -71,6 +71,10 @@ const page = fc.record({
   limit: fc.integer({ min: 0, max: 8 }),
   order: fc.constantFrom('asc' as const, 'desc' as const),
 });
+
+/** Member `k` of a per-user value, however the store hands it over. */
+const valueAt = <T>(values: PerUser<T>, k: number): T =>
+  'all' in values ? values.all : 'each' in values ? values.each[k]! : values.eachAt(k);
 
 function row(c: CampaignId, id: string, userId: string, over: Partial<Recipient>): Recipient {
   return {
@@ -153,6 +157,14 @@ export function packedIndexContract(make: MakeStore<PackedPorts>): void {
                 expect(store.hasRecipient(c, u)).toBe(users.has(u));
             }
             for (const c of ['c1', 'c2'] as const) {
+              // What a send reads: a prefix of the pending ones, their variables read by index.
+              const pending = model[c].filter((r) => r.status === 'pending');
+              const next = store.pendingRecipients(c, 5);
+              expect(next.ids.length > 0).toBe(pending.length > 0);
+              const expected = pending.slice(0, next.ids.length);
+              expect(next.ids).toEqual(expected.map((r) => r.id));
+              expect(next.userIds).toEqual(expected.map((r) => r.userId));
+              expect(expected.map((_, k) => valueAt(next.variables, k))).toEqual(expected.map((r) => r.variables));
               expect(store.recipients(c).length).toBe(model[c].length);
               expect(store.recipients(c).at(model[c].length - 1)).toEqual(model[c].at(-1));
             }
