@@ -1,4 +1,4 @@
-/* global gc, Buffer, performance, setImmediate */
+/* global gc, performance, setImmediate */
 // Run as its own process (with the heap limit a 512 MiB container gives Node) by the
 // full-stores metric: fills every store but deliveries to its default cap through the store
 // ports, with records shaped as the emulator makes them (fresh id and time strings per record),
@@ -6,128 +6,29 @@
 // its URL. The parent fills deliveries over HTTP (batch sends) and measures from outside.
 import { writeFileSync } from 'node:fs';
 import { createMemoryStore, EmulatorOptionsSchema, startEmulator } from '../dist/index.js';
+import { fillAnalytics, fillJournal, fillNotifications, fillRecipients, iso } from './fill-stores.mjs';
 
 // Deliveries at 500,000: what a 512 MiB container needs beside the other stores at their defaults
 // (the README's memory note); the other caps are the defaults.
 const caps = EmulatorOptionsSchema.parse({ maxDeliveries: 500_000 });
 const store = createMemoryStore(caps);
-const APPS = ['bench-app', 'bench-app-2'];
-const MODES = ['realtime', 'batch'];
-let serial = 0;
-const hex = () => (0x10000000 + serial++).toString(16).padStart(24, '0');
-const t0 = Date.now() - 3_600_000;
-/** A fresh ISO string per record, as clock.nowIso() gives; ten records per millisecond. */
-const iso = (i) => new Date(t0 + Math.floor(i / 10)).toISOString();
+/** The live heap after a full collection, with the typed arrays packed records keep outside it. */
 const heapMb = () => {
   gc();
-  return process.memoryUsage().heapUsed / 1024 / 1024;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return (heapUsed + arrayBuffers) / 1024 / 1024;
 };
 const perKind = {};
-const measure = (kind, count, fill) => {
+const measure = async (kind, count, fill) => {
   const before = heapMb();
-  fill();
+  await fill();
   perKind[kind] = { count, bytesPerRecord: Math.round(((heapMb() - before) * 1024 * 1024) / Math.max(1, count)) };
 };
 
-measure('notifications', caps.maxNotifications, () => {
-  for (let i = 0; i < caps.maxNotifications; i++)
-    store.addNotification({
-      notificationId: `notif_${hex()}`,
-      templateKey: `template-${i % 5}`,
-      channels: ['in_app'],
-      mode: MODES[i % 2],
-      title: null,
-      tag: i % 3 === 0 ? `tag-${i % 7}` : null,
-      sentFrom: 'api',
-      createdAt: iso(i),
-      appId: APPS[i % 2],
-      templateId: `tpl-${i % 5}`,
-      targetCount: 1,
-      sentCount: 1,
-      failedCount: 0,
-    });
-});
-
-const bodyChars = Math.floor((16 * 1024 * 1024) / caps.maxJournal / 2) - 16;
-/** A flat string of `n` characters, unique per call (a request body parsed off the wire is not shared). */
-const flat = (prefix, n) => Buffer.from(`${prefix}${'x'.repeat(n)}`).toString('latin1');
-measure('journal', caps.maxJournal, () => {
-  for (let i = 0; i < caps.maxJournal; i++)
-    store.addJournal({
-      id: hex(),
-      time: iso(i * 20),
-      method: i % 4 === 0 ? 'GET' : 'POST',
-      path: i % 4 === 0 ? '/api/analytics/channels' : '/api/notifications/send',
-      query: '',
-      appId: APPS[i % 2],
-      status: i % 10 === 0 ? 400 : 200,
-      errorCode: i % 10 === 0 ? 'ERR_BAD_REQUEST' : null,
-      scenario: i % 13 === 0 ? 'flaky' : null,
-      rule: null,
-      rules: [],
-      requestHeaders: { 'content-type': 'application/json' },
-      requestBody: flat(`{"n":${i},"pad":"`, bodyChars),
-      requestBodyTruncated: false,
-      responseBody: flat(`{"id":"${i}","pad":"`, bodyChars),
-      responseBodyTruncated: false,
-      durationMs: 1,
-    });
-});
-
-const perCampaign = Math.ceil(caps.maxRecipients / caps.maxCampaigns);
-measure('recipients', caps.maxRecipients, () => {
-  for (let c = 0; c < caps.maxCampaigns; c++) {
-    const campaignId = hex();
-    const createdAt = iso(c);
-    store.addCampaign({
-      id: campaignId,
-      appId: APPS[c % 2],
-      name: `Campaign ${c}`,
-      templateId: 'tpl-0',
-      status: c % 3 === 0 ? 'sent' : 'draft',
-      deliveryMode: 'batch',
-      tag: null,
-      scheduledAt: null,
-      recipientCount: perCampaign,
-      sentCount: 0,
-      failedCount: 0,
-      createdAt,
-      updatedAt: createdAt,
-      startedAt: null,
-      completedAt: null,
-    });
-    const list = [];
-    for (let r = 0; r < perCampaign; r++) {
-      const at = iso(c * perCampaign + r);
-      list.push({
-        id: hex(),
-        campaignId,
-        appId: APPS[c % 2],
-        userId: `user-${(c * perCampaign + r) % 100_000}`,
-        variables: { name: `User ${r}`, city: 'Lyon' },
-        status: r % 10 === 0 ? 'failed' : 'pending',
-        failureReason: null,
-        deliveryId: null,
-        createdAt: at,
-        updatedAt: at,
-      });
-    }
-    store.addRecipients(campaignId, list);
-  }
-});
-
-measure('analyticsEvents', caps.maxAnalyticsEvents, () => {
-  for (let i = 0; i < caps.maxAnalyticsEvents; i++)
-    store.addAnalyticsEvent({
-      id: `evt_${hex()}`,
-      appId: APPS[i % 2],
-      campaignId: `notif_${(i % 50_000).toString(16).padStart(24, '0')}`,
-      userId: `user-${i % 100_000}`,
-      channelType: 'in_app',
-      eventType: ['delivered', 'viewed', 'clicked'][i % 3],
-      createdAt: iso(i),
-    });
-});
+await measure('notifications', caps.maxNotifications, () => fillNotifications(store, caps.maxNotifications));
+await measure('journal', caps.maxJournal, () => fillJournal(store, caps.maxJournal, 16 * 1024 * 1024));
+await measure('recipients', caps.maxRecipients, () => fillRecipients(store, caps.maxCampaigns, caps.maxRecipients));
+await measure('analyticsEvents', caps.maxAnalyticsEvents, () => fillAnalytics(store, caps.maxAnalyticsEvents));
 
 /** Each filter's p99 over 200 calls of the store itself: the index work, apart from HTTP and JSON. */
 const page = { offset: 0, limit: 100, order: 'desc' };
