@@ -75,6 +75,21 @@ const kinds = {
   'recipient (POST /recipients: no variables)': (store) => recipients(store, () => ({}), false),
   'recipient (CSV row: 2 text variables)': (store) =>
     recipients(store, (r) => ({ name: ['User ', r].join(''), city: 'Lyon' }), false),
+  'recipient (CSV row: the bench file, text, image and action cells)': (store) =>
+    recipients(
+      store,
+      (r) => ({
+        customerName: ['Customer ', r].join(''),
+        orderId: ['ORD-', 500_000 + r].join(''),
+        banner: {
+          url: ['https://picsum.photos/seed/', r.toString(36), '/1080/1080'].join(''),
+          width: 1080,
+          height: 1080,
+        },
+        cta: { type: 'web', data: ['https://shop.example/track/', r].join('') },
+      }),
+      false,
+    ),
   'recipient (CSV row, after its campaign was sent)': (store) =>
     recipients(store, (r) => ({ name: ['User ', r].join(''), city: 'Lyon' }), true),
   'analytics event': (store) => {
