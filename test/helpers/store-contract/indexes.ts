@@ -15,7 +15,7 @@ import type {
 } from '../../../src/domain/ports.js';
 import type { AnalyticsEvent } from '../../../src/schemas/analytics.js';
 import type { JournalEntry, NotificationRecord } from '../../../src/schemas/records.js';
-import { at, journalEntry, notification, type MakeStore } from './records.js';
+import { at, expectAnalyticsAnswers, journalEntry, notification, type MakeStore } from './records.js';
 
 type IndexedPorts = NotificationStore & JournalStore & AnalyticsStore & Pick<StoreLifecycle, 'clear'>;
 
@@ -226,15 +226,7 @@ export function indexContract(make: MakeStore<IndexedPorts>): void {
             store.addAnalyticsEvent(event);
             model = [...model, event].slice(-max);
           });
-          for (const a of asks) {
-            const own = model.filter((e) => e.appId === a.appId);
-            expect([...store.listAnalyticsEvents(a.appId)]).toEqual(own);
-            expect(store.listUserAnalyticsEvents(a.appId, a.userId)).toEqual(own.filter((e) => e.userId === a.userId));
-            const twins = own.filter(
-              (e) => e.userId === a.userId && e.campaignId === a.campaignId && e.eventType === a.eventType,
-            );
-            expect(store.findAnalyticsEvent(a.appId, a)).toEqual(twins.at(-1));
-          }
+          for (const a of asks) expectAnalyticsAnswers(store, model, a);
         },
       );
     });

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { AnalyticsStore, CampaignStore, PerUser, StoreLifecycle } from '../../../src/domain/ports.js';
 import type { AnalyticsEvent } from '../../../src/schemas/analytics.js';
 import type { Recipient, RecipientStatus } from '../../../src/schemas/records.js';
-import { at, campaign, type MakeStore } from './records.js';
+import { at, campaign, expectAnalyticsAnswers, type MakeStore } from './records.js';
 
 type PackedPorts = CampaignStore & AnalyticsStore & Pick<StoreLifecycle, 'clear' | 'stats'>;
 
@@ -257,15 +257,7 @@ async function analyticsAcrossBlocks(make: MakeStore<PackedPorts>): Promise<void
             );
           if (o.kind === 'bulk' && o.tick) await tick();
         }
-        for (const a of asks) {
-          const own = model.filter((e) => e.appId === a.appId);
-          expect([...store.listAnalyticsEvents(a.appId)]).toEqual(own);
-          expect(store.listUserAnalyticsEvents(a.appId, a.userId)).toEqual(own.filter((e) => e.userId === a.userId));
-          const twins = own.filter(
-            (e) => e.userId === a.userId && e.campaignId === a.campaignId && e.eventType === a.eventType,
-          );
-          expect(store.findAnalyticsEvent(a.appId, a)).toEqual(twins.at(-1));
-        }
+        for (const a of asks) expectAnalyticsAnswers(store, model, a);
         expect(store.stats().analyticsEvents).toBe(model.length);
       },
     ),
