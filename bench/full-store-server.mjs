@@ -8,9 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { createMemoryStore, EmulatorOptionsSchema, startEmulator } from '../dist/index.js';
 import { fillAnalytics, fillJournal, fillNotifications, fillRecipients, iso } from './fill-stores.mjs';
 
-// Deliveries at 500,000: what a 512 MiB container needs beside the other stores at their defaults
-// (the README's memory note); the other caps are the defaults.
-const caps = EmulatorOptionsSchema.parse({ maxDeliveries: 500_000 });
+// Every cap its default: with recipients and analytics events packed, all of them fit a 512 MiB
+// container (docs/performance.md, "Memory is bounded by default"; BENCH_ONLY=memory checks it).
+const caps = EmulatorOptionsSchema.parse({});
 const store = createMemoryStore(caps);
 /** The live heap after a full collection, with the typed arrays packed records keep outside it. */
 const heapMb = () => {

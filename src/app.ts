@@ -45,7 +45,7 @@ export function createServedApp(options: CreateAppOptions = {}): ServedApp {
   const app = new Hono<AppEnv>({ router: new RememberingRouter() });
   const recordRequest = requestRecorder(emulator);
   const send = sendPipeline({ notifications: emulator.services.notifications, logger: emulator.logger });
-  for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(recordRequest));
+  for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(recordRequest, emulator.stopwatch));
   const api = apiRoutes(emulator, send);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
   app.route('/', controlRoutes(emulator));
@@ -79,6 +79,7 @@ export function createServedApp(options: CreateAppOptions = {}): ServedApp {
       bodyLimitBytes: emulator.options.bodyLimitBytes,
       send,
       record: recordRequest,
+      stopwatch: emulator.stopwatch,
       prefixes: API_PREFIXES,
     }),
   };

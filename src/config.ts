@@ -323,13 +323,14 @@ const BUNDLED_FOLDERS = {
   scenarios: join(packageRoot(), 'scenarios'),
 };
 
+type Exists = (path: string) => boolean;
+
+/** A folder counts only when it looks like emulator fixtures: many projects have an unrelated fixtures/ folder. */
+const holdsFixtures = (dir: string, exists: Exists) => exists(join(dir, 'templates')) || exists(join(dir, 'apps.json'));
+
 /** The fixtures folder when none is named: ./fixtures if it holds emulator fixtures, else the bundled examples. */
-export function defaultFixturesDir(
-  exists: (path: string) => boolean = existsSync,
-  bundled: string = BUNDLED_FOLDERS.fixtures,
-): string {
-  const own = exists(join('./fixtures', 'templates')) || exists(join('./fixtures', 'apps.json'));
-  return own || !exists(bundled) ? './fixtures' : bundled;
+export function defaultFixturesDir(exists: Exists = existsSync, bundled: string = BUNDLED_FOLDERS.fixtures): string {
+  return holdsFixtures('./fixtures', exists) || !exists(bundled) ? './fixtures' : bundled;
 }
 
 /** Where the fixtures and scenarios come from, for the startup output. */
@@ -338,17 +339,16 @@ export interface FolderChoice {
   scenarios: 'named' | 'default' | 'bundled';
 }
 
+/** The options with the folders they will use, and where each folder came from. */
+type FolderResolution = { options: EmulatorOptions; source: FolderChoice };
+
 /**
  * Checks the folders of a serve command. A folder the user named (flag or env) must exist
  * (ConfigError otherwise). A default folder missing from the working directory (an
  * installed package run from a project without ./fixtures) falls back to the bundled examples.
  */
-export function resolveFolders(
-  options: EmulatorOptions,
-  named: NamedFolders,
-  exists: (path: string) => boolean = existsSync,
-  bundled: { fixtures: string; scenarios: string } = BUNDLED_FOLDERS,
-): { options: EmulatorOptions; source: FolderChoice } {
+export function resolveFolders(...args: Parameters<typeof withBundledFolders>): FolderResolution {
+  const [options, named, exists = existsSync] = args;
   const problems: string[] = [];
   if (named.fixtures && !exists(options.fixturesDir))
     problems.push(
@@ -361,7 +361,7 @@ export function resolveFolders(
         '(it should hold scenario *.json files)',
     );
   if (problems.length) throw new ConfigError(problems);
-  return withBundledFolders(options, named, exists, bundled);
+  return withBundledFolders(...args);
 }
 
 /**
@@ -372,12 +372,10 @@ export function resolveFolders(
 export function withBundledFolders(
   options: EmulatorOptions,
   named: NamedFolders,
-  exists: (path: string) => boolean = existsSync,
+  exists: Exists = existsSync,
   bundled: { fixtures: string; scenarios: string } = BUNDLED_FOLDERS,
-): { options: EmulatorOptions; source: FolderChoice } {
-  // ./fixtures counts only when it looks like emulator fixtures: many projects have an unrelated fixtures/ folder.
-  const ownFixtures = exists(join(options.fixturesDir, 'templates')) || exists(join(options.fixturesDir, 'apps.json'));
-  const useBundledFixtures = !named.fixtures && !ownFixtures && exists(bundled.fixtures);
+): FolderResolution {
+  const useBundledFixtures = !named.fixtures && !holdsFixtures(options.fixturesDir, exists) && exists(bundled.fixtures);
   const useBundledScenarios = !named.scenarios && !exists(options.scenariosDir) && exists(bundled.scenarios);
   return {
     options: {

@@ -32,7 +32,7 @@ import {
 import { createChannelCatalog, type MutableChannelCatalog } from './catalog/channels.js';
 import { createMemoryStore } from './store/memory-store.js';
 import { createEventBus } from './inspect/events.js';
-import { EmulatorClock, realNow } from './platform/clock.js';
+import { EmulatorClock, realNow, type Stopwatch } from './platform/clock.js';
 import { AppClocks } from './platform/app-clocks.js';
 import { createIds, createRandom, stableId } from './platform/random.js';
 import { createLogger, type Logger } from './platform/logger.js';
@@ -56,6 +56,9 @@ export interface EmulatorOverrides {
   logger?: Logger;
   /** Reads the process's memory (/__health, the heap warning); tests inject one. */
   memory?: MemoryReader;
+  /** Real elapsed milliseconds for the journal's `durationMs` and /__health's `uptimeMs` (realNow); tests
+   * inject one to fix them. Campaign time boxes keep real time. */
+  stopwatch?: Stopwatch;
 }
 
 export type CreateAppOptions = EmulatorOptionsInput & EmulatorOverrides;
@@ -75,6 +78,8 @@ export interface Emulator {
   readonly events: Events;
   readonly logger: Logger;
   readonly memory: MemoryReader;
+  readonly stopwatch: Stopwatch;
+  /** The stopwatch's reading at start. */
   readonly startedAt: number;
   readonly services: {
     notifications: NotificationService;
@@ -104,6 +109,7 @@ interface Platform {
   options: EmulatorOptions;
   logger: Logger;
   memory: MemoryReader;
+  stopwatch: Stopwatch;
   clock: EmulatorClock;
   clocks: AppClocks;
   /** Told when an app's own clock or active set changes. */
@@ -125,7 +131,7 @@ function createPlatform(
   input: CreateAppOptions,
   onAppChange: (appId: string) => void,
 ): { platform: Platform; overrides: EmulatorOverrides } {
-  const { clock, random, store, templates, channels, scenarios, logger, memory, ...rest } = input;
+  const { clock, random, store, templates, channels, scenarios, logger, memory, stopwatch, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
   // As the CLI does: the bundled examples for a folder left to its default that holds none.
@@ -139,6 +145,7 @@ function createPlatform(
     options,
     logger: logger ?? createLogger(options.logLevel),
     memory: memory ?? readProcessMemory,
+    stopwatch: stopwatch ?? realNow,
     clock: emulatorClock,
     clocks: new AppClocks(emulatorClock, onAppChange),
     onAppChange,
@@ -386,7 +393,7 @@ export function createEmulator(input: CreateAppOptions = {}): Emulator {
       scenarios.setActive(options.activeScenarios.filter((name) => scenarios.has(name)));
       clock.reset();
     },
-    startedAt: realNow(),
+    startedAt: platform.stopwatch(),
     async close() {
       for (const fn of cleanups.splice(0)) await fn();
       clocks.close();

@@ -53,7 +53,12 @@ export type JournalDetail = JournalEntry;
 export type ScenarioView = ScenarioInfo;
 export type RuleView = ScenarioInfo['rules'][number];
 
-export type { AppTemplates, DeliveryStats, TemplateSample as TemplateInfo } from '../src/client/index.js';
+export type {
+  AppTemplates,
+  DeliveryStats,
+  InspectCampaign,
+  TemplateSample as TemplateInfo,
+} from '../src/client/index.js';
 
 type Params = Record<string, string | number | undefined>;
 /** Empty form fields are left out of the query. */

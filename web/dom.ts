@@ -50,6 +50,16 @@ export function svg(tag: string, attrs?: Attrs | null, ...children: Child[]): SV
   return el;
 }
 
+/** A form whose submit calls `onSubmit` rather than loading a page. */
+export function submitForm(attrs: Attrs, onSubmit: () => unknown, ...children: Child[]): HTMLFormElement {
+  const form = h('form', attrs, ...children);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void onSubmit();
+  });
+  return form;
+}
+
 /** Replaces the children of `el`. */
 export function fill(el: Element, ...children: Child[]): void {
   el.replaceChildren();
@@ -87,14 +97,23 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Text made safe to place in HTML (element content or a quoted attribute). */
 export const esc = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
+/** A clock face drawn inline: the clock glyphs are missing from Debian's default fonts (DejaVu). */
+const clockIcon = (): Element =>
+  svg(
+    'svg',
+    { class: 'icon', viewBox: '0 0 16 16', width: '1em', height: '1em' },
+    svg('circle', { cx: 8, cy: 8, r: 6.5, fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6 }),
+    svg('path', { d: 'M8 4.2V8l2.6 1.6', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6 }),
+  );
+
 /** A status shown as a word with a symbol and a colour (never by colour alone). */
 export function badge(status: string, title?: string): HTMLElement {
-  const symbol: Record<string, string> = {
+  const symbol: Record<string, string | (() => Element)> = {
     sent: '✓',
     failed: '✕',
     pending: '…',
     sending: '➜',
-    scheduled: '⏱',
+    scheduled: clockIcon,
     draft: '✎',
     approved: '✓',
     archived: '▢',
@@ -103,10 +122,11 @@ export function badge(status: string, title?: string): HTMLElement {
     on: '●',
     off: '○',
   };
+  const shown = symbol[status] ?? '•';
   return h(
     'span',
     { class: `badge s-${status.replace(/[^a-z0-9]/gi, '')}`, title },
-    h('span', { 'aria-hidden': 'true' }, symbol[status] ?? '•'),
+    h('span', { 'aria-hidden': 'true' }, typeof shown === 'function' ? shown() : shown),
     ` ${status}`,
   );
 }

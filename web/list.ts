@@ -2,7 +2,7 @@
  * Pieces every list view shares: a filter form whose values live in the query string, a
  * pager of links (so a page is a URL too), and a table with real headers.
  */
-import { h, type Child } from './dom.js';
+import { h, submitForm, type Child } from './dom.js';
 import { setQuery } from './router.js';
 
 export interface Field {
@@ -30,9 +30,9 @@ export function filterForm(
   extra: Record<string, string | undefined> = {},
 ): HTMLFormElement {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const form = h(
-    'form',
+  const form = submitForm(
     { class: 'filters', role: 'search', 'aria-label': 'Filters' },
+    () => fire(),
     fields.map((f) => {
       const id = `f-${f.name}`;
       const control = f.options
@@ -67,10 +67,6 @@ export function filterForm(
   form.addEventListener('input', (event) => {
     clearTimeout(timer);
     timer = setTimeout(fire, (event.target as HTMLElement).tagName === 'SELECT' ? 0 : 300);
-  });
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    fire();
   });
   form.addEventListener('reset', () => setTimeout(fire, 0));
   return form;

@@ -4,8 +4,9 @@
  */
 import { client, EmulatorClientError, token, whenUnauthorized } from './api.js';
 import { navigate, setRenderer, showError } from './router.js';
-import { fill, h } from './dom.js';
-import { campaignDetail, campaignsView } from './views/campaigns.js';
+import { fill, h, submitForm } from './dom.js';
+import { campaignDetail } from './views/campaign.js';
+import { campaignsView } from './views/campaigns.js';
 import { clockView } from './views/clock.js';
 import { deliveriesView, deliveryDetail } from './views/deliveries.js';
 import { overviewView } from './views/overview.js';
@@ -129,26 +130,24 @@ function askForToken(wrong: boolean): void {
       : 'This emulator protects its control plane with an admin token (--admin-token). ' +
           'The page keeps it for this tab only.',
   );
-  const form = h(
-    'form',
+  const form = submitForm(
     { class: 'token' },
+    async () => {
+      token.set(input.value);
+      asking = false;
+      try {
+        await client.health();
+        void route(true);
+      } catch (error) {
+        if (!(error instanceof EmulatorClientError && error.status === 401)) showError(main, error);
+      }
+    },
     h('h1', { tabindex: '-1' }, 'Admin token'),
     message,
     h('label', { for: 'admin-token' }, 'Admin token'),
     input,
     h('button', { type: 'submit' }, 'Continue'),
   );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    token.set(input.value);
-    asking = false;
-    try {
-      await client.health();
-      void route(true);
-    } catch (error) {
-      if (!(error instanceof EmulatorClientError && error.status === 401)) showError(main, error);
-    }
-  });
   fill(main, form);
   input.focus();
 }

@@ -5,13 +5,46 @@
 import { h, type Child } from './dom.js';
 import type { ChannelType } from '../src/schemas/channel-types.js';
 
+/** A string worth showing: not empty, not a placeholder left unresolved. */
+const shown = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' && !/^\{\{[^}]*\}\}$/.test(value.trim()) ? value : undefined;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 const pick = (content: Record<string, unknown>, ...keys: string[]): string | undefined => {
   for (const key of keys) {
-    const value = content[key];
-    if (typeof value === 'string' && value.trim() !== '' && !/^\{\{[^}]*\}\}$/.test(value.trim())) return value;
+    const value = shown(content[key]);
+    if (value !== undefined) return value;
   }
   return undefined;
 };
+
+/** An action as text: a URL or deep link, or an action object's `data`/`url`. */
+const actionText = (value: unknown): string | undefined =>
+  isObject(value) ? pick(value, 'data', 'url', 'link', 'deeplink') : shown(value);
+
+interface Button {
+  label: string;
+  action: string | undefined;
+}
+
+/**
+ * The content's button: an object (`button: {label, action}`, or `text`/`url` and the like), or
+ * an action given as a string beside an optional label field.
+ */
+function buttonOf(content: Record<string, unknown>): Button | undefined {
+  for (const key of ['button', 'cta', 'action']) {
+    const value = content[key];
+    if (!isObject(value)) continue;
+    const label = pick(value, 'label', 'text', 'title');
+    const action = actionText(value.action) ?? actionText(value.url) ?? actionText(value.link) ?? actionText(value);
+    if (label !== undefined || action !== undefined) return { label: label ?? 'Open', action };
+  }
+  const action = pick(content, 'action', 'button', 'cta', 'url', 'link', 'deeplink');
+  if (action === undefined) return undefined;
+  return { label: pick(content, 'buttonText', 'buttonLabel', 'actionLabel') ?? 'Open', action };
+}
 
 function image(url: string | undefined, load: boolean): Child {
   if (url === undefined) return null;
@@ -49,8 +82,7 @@ export function renderChannel(channel: string, raw: unknown, appName: string, lo
   const title = pick(content, 'title', 'heading', 'subject');
   const body = pick(content, 'body', 'message', 'text', 'content');
   const img = pick(content, 'image', 'imageUrl', 'image_url', 'picture', 'banner', 'hero');
-  const action = pick(content, 'action', 'button', 'cta', 'url', 'link', 'deeplink');
-  const label = pick(content, 'buttonText', 'buttonLabel', 'actionLabel') ?? 'Open';
+  const button = buttonOf(content);
   if (channel === 'push') {
     return h(
       'figure',
@@ -68,7 +100,7 @@ export function renderChannel(channel: string, raw: unknown, appName: string, lo
         h('div', null, title ? h('strong', { class: 'n-title' }, title) : null, body ? h('p', null, body) : null),
         img ? h('div', { class: 'push-thumb' }, image(img, load)) : null,
       ),
-      action ? h('small', { class: 'muted' }, `On tap: ${action}`) : null,
+      button?.action ? h('small', { class: 'muted' }, `On tap: ${button.action}`) : null,
     );
   }
   if (channel === 'in_app') {
@@ -81,8 +113,13 @@ export function renderChannel(channel: string, raw: unknown, appName: string, lo
         { class: 'inapp-body' },
         title ? h('strong', { class: 'n-title' }, title) : null,
         body ? h('p', null, body) : null,
-        action
-          ? h('span', { class: 'inapp-button', title: action }, label, h('small', { class: 'muted' }, ` → ${action}`))
+        button
+          ? h(
+              'span',
+              { class: 'inapp-button', title: button.action },
+              button.label,
+              button.action ? h('small', { class: 'muted' }, ` → ${button.action}`) : null,
+            )
           : null,
       ),
     );

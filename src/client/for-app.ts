@@ -3,13 +3,14 @@
  * set, counters, records and reset), so a test file on its own app reads as if it had the
  * emulator to itself (docs/reference.md#apps-as-namespaces).
  */
-import type { Campaign, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
+import type { JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { ListResult } from '../domain/ports.js';
 import type {
   ActiveScenarios,
   AppClient,
   ClockState,
   EmulatorClient,
+  InspectCampaign,
   Instant,
   ScenarioCounters,
   ScenarioDetail,
@@ -56,8 +57,8 @@ export function appClient(appId: string, { get, send, queryString, client }: Cli
     waitFor: (query, options) => client.waitForDeliveries({ ...query, appId }, options),
     notifications: (query = {}) => get<ListResult<NotificationRecord>>(`/__inspect/notifications${q(query)}`),
     requests: (query = {}) => get<ListResult<JournalEntry>>(`/__inspect/requests${q(query)}`),
-    campaigns: (query = {}) => get<ListResult<Campaign>>(`/__inspect/campaigns${q(query)}`),
-    campaign: (id) => get<Campaign>(`/__inspect/campaigns/${seg(id)}${q()}`),
+    campaigns: (query = {}) => get<ListResult<InspectCampaign>>(`/__inspect/campaigns${q(query)}`),
+    campaign: (id) => get<InspectCampaign>(`/__inspect/campaigns/${seg(id)}${q()}`),
     campaignRecipients: (id, query = {}) =>
       get<ListResult<Recipient>>(`/__inspect/campaigns/${seg(id)}/recipients${q(query)}`),
     request: (id) => get<JournalEntry>(`/__inspect/requests/${seg(id)}${q()}`),

@@ -2,7 +2,7 @@
  * createClient({ url, adminToken? }): a typed client for the control plane (/__health,
  * /__inspect, /__scenarios, /__clock; docs/reference.md#inspect and #clock) of any running emulator, over fetch.
  */
-import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
+import type { Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { ListResult } from '../domain/ports.js';
 import type {
   AppList,
@@ -12,6 +12,7 @@ import type {
   ClockState,
   EmulatorClient,
   Health,
+  InspectCampaign,
   Instant,
   ScenarioDetail,
   ScenarioCounters,
@@ -110,13 +111,13 @@ export function createClient(options: ClientOptions): EmulatorClient {
     notifications: (query = {}) => get<ListResult<NotificationRecord>>(`/__inspect/notifications${queryString(query)}`),
     requests: (query = {}) => get<ListResult<JournalEntry>>(`/__inspect/requests${queryString(query)}`),
     request: (id) => get<JournalEntry>(`/__inspect/requests/${seg(id)}`),
-    campaigns: (query = {}) => get<ListResult<Campaign>>(`/__inspect/campaigns${queryString(query)}`),
+    campaigns: (query = {}) => get<ListResult<InspectCampaign>>(`/__inspect/campaigns${queryString(query)}`),
     delivery: (id) => get<Delivery>(`/__inspect/deliveries/${seg(id)}`),
     deliveryStats: (query = {}) => get<DeliveryStats>(`/__inspect/delivery-stats${queryString(query)}`),
     apps: () => get<AppList>('/__apps'),
     appTemplates: (appId, { seed } = {}) =>
       get<AppTemplates>(`/__apps/${seg(appId)}/templates${queryString({ seed })}`),
-    campaign: (id) => get<Campaign>(`/__inspect/campaigns/${seg(id)}`),
+    campaign: (id) => get<InspectCampaign>(`/__inspect/campaigns/${seg(id)}`),
     campaignRecipients: (id, query = {}) =>
       get<ListResult<Recipient>>(`/__inspect/campaigns/${seg(id)}/recipients${queryString(query)}`),
     async reset({ appId } = {}) {

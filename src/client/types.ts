@@ -3,11 +3,17 @@
  * accept, docs/reference.md#inspect and #clock) and answers. The answers are z.infer of the
  * schemas the OpenAPI document is built from (type imports only: the client bundles no schema).
  */
-import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
+import type { Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
 import type { AppTemplates } from '../domain/template-view.js';
 import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter } from '../domain/ports.js';
-import type { ClockStateSchema, HealthSchema, scenarioAnswerSchemas } from '../schemas/responses.js';
+import type {
+  ActiveScenariosSchema,
+  ClockStateSchema,
+  HealthSchema,
+  InspectCampaignSchema,
+  scenarioAnswerSchemas,
+} from '../schemas/responses.js';
 import type { createScenarioSchema } from '../schemas/scenario-file.js';
 import type { z } from 'zod';
 
@@ -19,6 +25,9 @@ export interface ClientOptions {
   /** Defaults to the global fetch. */
   fetch?: typeof fetch;
 }
+
+/** A campaign as /__inspect answers it: the record, its template's name and channels, its last CSV upload. */
+export type InspectCampaign = z.infer<typeof InspectCampaignSchema>;
 
 /** Instants may be given as ISO strings or Date objects. */
 export type Instant = string | Date;
@@ -109,7 +118,7 @@ export interface EmulatorClient {
   requests(query?: RequestQuery): Promise<ListResult<JournalEntry>>;
   /** GET /__inspect/requests/{id}: one journal entry (rejects with 404 when unknown). */
   request(id: string): Promise<JournalEntry>;
-  campaigns(query?: CampaignQuery): Promise<ListResult<Campaign>>;
+  campaigns(query?: CampaignQuery): Promise<ListResult<InspectCampaign>>;
   /** GET /__inspect/deliveries/{id} */
   delivery(id: string): Promise<Delivery>;
   /** GET /__inspect/delivery-stats: counts per time bucket and status (default: per minute, last hour). */
@@ -118,7 +127,7 @@ export interface EmulatorClient {
   apps(): Promise<AppList>;
   /** GET /__apps/{appId}/templates: the templates an app sees, with sample values (`seed` picks another set). */
   appTemplates(appId: string, options?: { seed?: number }): Promise<AppTemplates>;
-  campaign(id: string): Promise<Campaign>;
+  campaign(id: string): Promise<InspectCampaign>;
   campaignRecipients(id: string, query?: RecipientQuery): Promise<ListResult<Recipient>>;
   /** DELETE /__inspect: clears deliveries, notifications, campaigns and the journal (of one app when given). */
   reset(options?: { appId?: string }): Promise<void>;
@@ -185,17 +194,13 @@ export interface AppClient {
   waitFor(query: AppQuery<DeliveryQuery>, options: WaitOptions): Promise<ListResult<Delivery>>;
   notifications(query?: AppQuery<NotificationQuery>): Promise<ListResult<NotificationRecord>>;
   requests(query?: AppQuery<RequestQuery>): Promise<ListResult<JournalEntry>>;
-  campaigns(query?: AppQuery<CampaignQuery>): Promise<ListResult<Campaign>>;
+  campaigns(query?: AppQuery<CampaignQuery>): Promise<ListResult<InspectCampaign>>;
   /** GET /__inspect/campaigns/{id}?appId=: rejects with 404 when the campaign is another app's. */
-  campaign(id: string): Promise<Campaign>;
+  campaign(id: string): Promise<InspectCampaign>;
   campaignRecipients(id: string, query?: RecipientQuery): Promise<ListResult<Recipient>>;
   /** GET /__inspect/requests/{id}?appId=: rejects with 404 when the entry is another app's. */
   request(id: string): Promise<JournalEntry>;
 }
 
 /** PUT and DELETE /__scenarios/active. */
-export interface ActiveScenarios {
-  active: string[];
-  appId?: string;
-  scope?: 'app' | 'global';
-}
+export type ActiveScenarios = z.infer<typeof ActiveScenariosSchema>;

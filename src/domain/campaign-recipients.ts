@@ -159,13 +159,22 @@ export function createRecipientService(deps: CampaignDeps) {
             throw asOperationFailed('Recipient creation', error);
           }
           const errors = mergeByRow(summary.errors, duplicates);
+          const reported = errors.slice(0, MAX_REPORTED_ROW_ERRORS);
+          // Remembered for /__inspect: the web inspector shows which rows were left out and why.
+          deps.store.setLastUpload({
+            campaignId: campaign.id,
+            at,
+            uploaded: added.length,
+            skipped: errors.length,
+            errors: reported,
+          });
           return {
             recipientsAdded: added.length,
             uploaded: added.length,
             total,
             campaignId: campaign.id,
             skipped: errors.length,
-            errors: errors.slice(0, MAX_REPORTED_ROW_ERRORS),
+            errors: reported,
           };
         },
       };

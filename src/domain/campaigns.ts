@@ -4,7 +4,7 @@
  * delivery through the background runner.
  */
 import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '../schemas/campaigns.js';
-import type { Campaign } from '../schemas/records.js';
+import type { Campaign, CampaignUpload } from '../schemas/records.js';
 import { slicePage } from '../schemas/paging.js';
 import { createCampaignRunner } from './campaign-runner.js';
 import { createRecipientService } from './campaign-recipients.js';
@@ -16,6 +16,9 @@ import type { CampaignDeps, DeliveryFaultPolicy, ListResult, Page } from './port
 
 /** List/get answer: the record plus the real service's enrichment (docs/fidelity.md#campaigns). */
 export type CampaignView = Campaign & { templateName: string | null; channelTypes: string[] };
+
+/** What /__inspect answers: the view, and the campaign's last accepted CSV upload (docs/reference.md#inspect). */
+export type InspectCampaignView = CampaignView & { templateKey: string | null; lastUpload: CampaignUpload | null };
 
 /** Any app's campaign, or (with `appId`) only that app's: another app's is not found. */
 function findCampaign(deps: Pick<CampaignDeps, 'store'>, id: string, appId: string | undefined): Campaign {
@@ -75,6 +78,12 @@ export function createCampaignService(deps: CampaignDeps) {
       );
     }
   }
+
+  const inspectView = (campaign: Campaign): InspectCampaignView => ({
+    ...toCampaignView(deps, campaign),
+    templateKey: deps.templates.findById(campaign.appId, campaign.templateId)?.key ?? null,
+    lastUpload: deps.store.lastUpload(campaign.id) ?? null,
+  });
 
   return {
     create(appId: string, body: CreateCampaignBody): Campaign {
@@ -168,16 +177,16 @@ export function createCampaignService(deps: CampaignDeps) {
     },
 
     inspect: {
-      list(filter: { appId?: string; status?: string }, page: Page): ListResult<CampaignView> {
+      list(filter: { appId?: string; status?: string }, page: Page): ListResult<InspectCampaignView> {
         const all = deps.store.listCampaigns(filter);
         // desc: newest first, the offset counted from the newest end (index arithmetic, no reversed copy).
         const end = page.order === 'desc' ? all.length - page.offset : page.offset + page.limit;
         const start = page.order === 'desc' ? end - page.limit : page.offset;
         const window = all.slice(Math.max(0, start), Math.max(0, end));
         if (page.order === 'desc') window.reverse();
-        return { total: all.length, items: window.map((c) => toCampaignView(deps, c)) };
+        return { total: all.length, items: window.map(inspectView) };
       },
-      get: (id: string, appId?: string): CampaignView => toCampaignView(deps, findCampaign(deps, id, appId)),
+      get: (id: string, appId?: string): InspectCampaignView => inspectView(findCampaign(deps, id, appId)),
       recipients(id: string, filter: { status?: string }, page: Page, appId?: string) {
         return deps.store.listRecipients(findCampaign(deps, id, appId).id, filter, page);
       },

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
+import type { ListResult } from '../domain/ports.js';
 
 /** What hono's c.json sends as the content type. */
 const JSON_TYPE = 'application/json';
@@ -18,6 +19,10 @@ export function answer(
 ): Response {
   return answerText(c, JSON.stringify(value), status, { 'Content-Type': JSON_TYPE, ...headers }, errorCode);
 }
+
+/** A list, as the API answers one: the page's items as a bare JSON array, the total over all pages in X-Total-Count. */
+export const answerPage = (c: Context<AppEnv>, { total, items }: ListResult<unknown>): Response =>
+  answer(c, items, 200, { 'X-Total-Count': String(total) });
 
 /** An answer whose body is already text (or none), sent with exactly these headers. */
 export function answerText(

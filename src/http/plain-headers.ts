@@ -7,10 +7,7 @@
  * platform one whose Headers already exist.
  */
 import type { Context } from 'hono';
-import type { RequestSeams } from './request-seams.js';
-
-/** Node's parsed request headers (`IncomingMessage.headers`): lower-case names. */
-export type NodeHeaders = Record<string, string | string[] | undefined>;
+import type { NodeHeaders, RequestSeams } from './request-seams.js';
 
 /** Reads one request header by its lower-case name, wherever the request came from. */
 export type HeaderReader = (name: string) => string | undefined;

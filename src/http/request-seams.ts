@@ -8,7 +8,9 @@
  * falls back (a drop throws ConnectionDropped, headers come from the Request).
  */
 import type { HttpBindings } from '@hono/node-server';
-import type { NodeHeaders } from './plain-headers.js';
+
+/** Node's parsed request headers (`IncomingMessage.headers`): lower-case names. */
+export type NodeHeaders = Record<string, string | string[] | undefined>;
 
 export interface RequestSeams {
   /** Node's parsed request headers (lower-case names), when the request came over a socket. */

@@ -24,11 +24,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppRegistry } from '../catalog/apps.js';
 import type { ScenarioEngine } from '../scenario-engine/engine.js';
 import type { Logger } from '../platform/logger.js';
-import { realNow } from '../platform/clock.js';
+import type { Stopwatch } from '../platform/clock.js';
 import { authenticatedApp } from './middleware/auth.js';
+import { declaredSize } from './middleware/body-limit.js';
 import { durationSince, keptText, type RequestRecorder } from './middleware/journal.js';
 import { SCENARIO_HEADER } from './middleware/scenario-faults.js';
-import { nodeHeader, type NodeHeaders } from './plain-headers.js';
+import { nodeHeader } from './plain-headers.js';
+import type { NodeHeaders } from './request-seams.js';
 import { asApiError, CLIENT_CLOSED_REQUEST } from './render-error.js';
 import type { SendPipeline } from './send-pipeline.js';
 import { isJsonContentType } from './validate.js';
@@ -65,12 +67,14 @@ export interface SendFastPathDeps {
   bodyLimitBytes: number;
   send: SendPipeline;
   record: RequestRecorder;
+  /** What request durations are measured on (the emulator's stopwatch). */
+  stopwatch: Stopwatch;
   /** Where the API is mounted (app.ts). */
   prefixes: readonly string[];
 }
 
 export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
-  const { apps, scenarios, logger, bodyLimitBytes, send, record } = deps;
+  const { apps, scenarios, logger, bodyLimitBytes, send, record, stopwatch } = deps;
   const sendPaths = new Set(deps.prefixes.map((prefix) => `${prefix}/notifications/send`));
 
   return (req, res) => {
@@ -79,9 +83,7 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
     const headers = req.headers as NodeHeaders;
     const header = (name: string) => nodeHeader(headers, name);
     // Whatever these checks refuse is the app's to answer: the request goes there untouched.
-    const length = header('content-length');
-    if (length === undefined || header('transfer-encoding') !== undefined) return false;
-    if (!(Number.parseInt(length, 10) <= bodyLimitBytes)) return false;
+    if (declaredSize(header, bodyLimitBytes) !== 'within') return false;
     if (header(SCENARIO_HEADER) !== undefined) return false;
     const contentType = header('content-type') ?? '';
     if (!isJsonContentType(contentType)) return false;
@@ -96,7 +98,7 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
     const scope = scenarios.idleScope(appId);
     if (scope === undefined) return false;
 
-    const started = realNow();
+    const started = stopwatch();
     const journal = (status: number, errorCode: string | null, request: string | null, response: string | null) =>
       record({
         method: 'POST',
@@ -109,7 +111,7 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
         headers,
         request: keptText(request),
         response: keptText(response),
-        durationMs: durationSince(started),
+        durationMs: durationSince(stopwatch, started),
       });
 
     const chunks: Buffer[] = [];

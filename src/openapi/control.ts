@@ -22,7 +22,7 @@ import { DeliverySchema, JournalEntrySchema, NotificationRecordSchema } from '..
 import {
   ActiveScenariosSchema,
   CampaignPageSchema,
-  CampaignViewSchema,
+  InspectCampaignSchema,
   ClearResultSchema,
   ClockStateSchema,
   ResetResultSchema,
@@ -89,6 +89,7 @@ export const controlResource: Resource = {
     NotificationPage: NotificationPageSchema,
     JournalEntry: JournalEntrySchema,
     JournalPage: JournalPageSchema,
+    InspectCampaign: InspectCampaignSchema,
     CampaignPage: CampaignPageSchema,
     RecipientPage: RecipientPageSchema,
     ClearResult: ClearResultSchema,
@@ -209,11 +210,16 @@ export const controlResource: Resource = {
       method: 'get',
       path: '/__inspect/campaigns/{id}',
       operationId: 'inspectCampaign',
-      summary: 'One campaign, whatever its app (or only of `appId`)',
+      summary: 'One campaign, whatever its app (or only of `appId`), with its last CSV upload',
       description: BY_ID_APP,
       pathParams: CampaignIdParams,
       query: AppScopeQuerySchema,
-      responses: { 200: { description: 'The campaign.', schema: CampaignViewSchema } },
+      responses: {
+        200: {
+          description: 'The campaign, and `lastUpload`: what its last accepted CSV upload added and skipped, and why.',
+          schema: InspectCampaignSchema,
+        },
+      },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
     },
     {

@@ -153,3 +153,6 @@ export class EmulatorClock implements Clock {
 
 /** Wall-clock milliseconds for uptime and durations, independent of the emulator clock. */
 export const realNow = (): number => performance.timeOrigin + performance.now();
+
+/** Where request durations and uptime are read from: realNow, or one a test injects to fix them. */
+export type Stopwatch = () => number;

@@ -16,11 +16,6 @@ export class AppActivation {
   /** `randomFor(appId)` makes an app's random source (seeded from --seed and the app id). */
   constructor(private readonly randomFor: (appId: string) => RandomSource) {}
 
-  /** Whether any app has a set of its own (when none, every request reads the global set). */
-  get any(): boolean {
-    return this.#sets.size > 0;
-  }
-
   /** App `appId`'s own set, or undefined while the global set applies to it. */
   setOf(appId: string | null): readonly string[] | undefined {
     return appId === null || this.#sets.size === 0 ? undefined : this.#sets.get(appId);
@@ -68,9 +63,5 @@ export class AppActivation {
 
   snapshot(): AppActivationSnapshot {
     return Object.fromEntries([...this.#sets].map(([appId, names]) => [appId, [...names]]));
-  }
-
-  restore(snapshot: AppActivationSnapshot): void {
-    for (const [appId, names] of Object.entries(snapshot)) this.set(appId, names);
   }
 }

@@ -112,6 +112,18 @@ export const CampaignSchema = z.object({
 export type Campaign = z.infer<typeof CampaignSchema>;
 export type CampaignStatus = Campaign['status'];
 
+/** The summary of a campaign's last accepted CSV upload, kept for /__inspect (the upload's answer, remembered). */
+export const CampaignUploadSchema = z.object({
+  campaignId: z.string(),
+  at: z.string().describe('When the upload was accepted (emulator clock).'),
+  uploaded: z.number().describe('Recipients the upload added.'),
+  skipped: z.number().describe('Rows left out, all of them.'),
+  errors: z
+    .array(z.object({ row: z.number(), reason: z.string() }))
+    .describe('Why rows were left out, in file order: the first 100, as the upload answered.'),
+});
+export type CampaignUpload = z.infer<typeof CampaignUploadSchema>;
+
 export const RECIPIENT_STATUSES = ['pending', 'sent', 'failed'] as const;
 export const RecipientSchema = z.object({
   id: z.string(),

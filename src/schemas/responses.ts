@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import {
   CampaignSchema,
+  CampaignUploadSchema,
   DeliverySchema,
   JournalEntrySchema,
   NotificationRecordSchema,
@@ -73,6 +74,14 @@ export const ChannelAvailabilitySchema = z.object({
 export const CampaignViewSchema = CampaignSchema.extend({
   templateName: z.string().nullable(),
   channelTypes: z.array(z.string()),
+});
+
+/** /__inspect's campaign: the view and the last accepted CSV upload (null before one). */
+export const InspectCampaignSchema = CampaignViewSchema.extend({
+  templateKey: z.string().nullable().describe("The template's key (null when the template is gone)."),
+  lastUpload: CampaignUploadSchema.nullable().describe(
+    "The campaign's last accepted CSV upload: what it added, what it skipped and why. null before one.",
+  ),
 });
 
 export const SendCampaignResultSchema = z.object({
@@ -171,7 +180,7 @@ const pageOf = <T extends z.ZodType>(item: T) => z.object({ total: z.number(), i
 export const DeliveryPageSchema = pageOf(DeliverySchema);
 export const NotificationPageSchema = pageOf(NotificationRecordSchema);
 export const JournalPageSchema = pageOf(JournalEntrySchema);
-export const CampaignPageSchema = pageOf(CampaignViewSchema);
+export const CampaignPageSchema = pageOf(InspectCampaignSchema);
 export const RecipientPageSchema = pageOf(RecipientSchema);
 
 export const ClearResultSchema = z.object({ cleared: z.literal(true), appId: z.string().nullable() });

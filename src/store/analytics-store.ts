@@ -7,6 +7,7 @@
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import type { AnalyticsStore } from '../domain/ports.js';
 import { AnalyticsLog } from './analytics-log.js';
+import { clearByApp } from './clear-by-app.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 export function createAnalyticsStore(
@@ -39,13 +40,10 @@ export function createAnalyticsStore(
   };
   return {
     port,
-    clear(appId) {
-      retain(appId === undefined ? () => false : (e) => e.appId !== appId);
-    },
-    reset(appId) {
-      if (appId === undefined) events = new AnalyticsLog(maxAnalyticsEvents);
-      else retain((e) => e.appId !== appId);
-    },
+    ...clearByApp<AnalyticsEvent>(
+      () => ({ retain }),
+      () => (events = new AnalyticsLog(maxAnalyticsEvents)),
+    ),
     stats: () => ({ analyticsEvents: events.length, droppedAnalyticsEvents: events.dropped }),
     snapshot: () => ({ analyticsEvents: [...events.frozen()] }),
     persistable: () => ({ analyticsEvents: events.frozen() }),

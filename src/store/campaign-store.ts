@@ -4,13 +4,13 @@
  * blocks (recipient-list.ts), sealed into columns on later turns in slices of a few
  * milliseconds, so an upload's one step that cannot yield only slices its list.
  */
-import type { Campaign, Recipient } from '../schemas/records.js';
+import type { Campaign, CampaignUpload, Recipient } from '../schemas/records.js';
 import type { CampaignStore, RecipientList } from '../domain/ports.js';
 import { CampaignRecipients } from './recipient-list.js';
 import { SealQueue, type Sealable } from './seal-queue.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
-type CampaignData = 'campaigns' | 'recipients';
+type CampaignData = 'campaigns' | 'recipients' | 'campaignUploads';
 type CampaignStats = 'campaigns' | 'droppedCampaigns' | 'recipients' | 'droppedRecipients';
 
 export interface CampaignLimits {
@@ -29,6 +29,7 @@ export function createCampaignStore(
   let recipientTotal = 0;
   const campaigns = new Map<string, Campaign>();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
+  const uploads = new Map<string, CampaignUpload>();
   /** Campaigns with recipients still to seal, each through its sealer (sealerOf). */
   const unsealed = new SealQueue();
   const sealers = new Map<string, Sealable>();
@@ -67,6 +68,7 @@ export function createCampaignStore(
     sealers.delete(id);
     campaigns.delete(id);
     recipientsByCampaign.delete(id);
+    uploads.delete(id);
     recipientTotal -= gone;
     return gone;
   }
@@ -90,6 +92,7 @@ export function createCampaignStore(
     if (appId === undefined) {
       campaigns.clear();
       recipientsByCampaign.clear();
+      uploads.clear();
       unsealed.delete();
       sealers.clear();
       recipientTotal = 0;
@@ -100,6 +103,7 @@ export function createCampaignStore(
 
   for (const c of initial?.campaigns ?? []) campaigns.set(c.id, c);
   for (const r of initial?.recipients ?? []) addRecipientsQuietly(r.campaignId, [r]);
+  for (const u of initial?.campaignUploads ?? []) if (campaigns.has(u.campaignId)) uploads.set(u.campaignId, u);
 
   const port: CampaignStore = {
     addCampaign(campaign) {
@@ -141,6 +145,12 @@ export function createCampaignStore(
       recipientsByCampaign.get(campaignId)?.update(recipientId, patch);
       changed();
     },
+    setLastUpload(upload) {
+      if (!campaigns.has(upload.campaignId)) return;
+      uploads.set(upload.campaignId, upload);
+      changed();
+    },
+    lastUpload: (campaignId) => uploads.get(campaignId),
   };
 
   return {
@@ -159,6 +169,7 @@ export function createCampaignStore(
     snapshot: () => ({
       campaigns: [...campaigns.values()],
       recipients: [...recipientsByCampaign.values()].flatMap((e) => [...e]),
+      campaignUploads: [...uploads.values()],
     }),
     persistable() {
       const recipientLists = [...recipientsByCampaign.values()].map((e) => e.frozen());
@@ -169,6 +180,7 @@ export function createCampaignStore(
             for (const list of recipientLists) yield* list;
           },
         },
+        campaignUploads: [...uploads.values()],
       };
     },
   };

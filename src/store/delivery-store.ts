@@ -6,6 +6,7 @@ import type { DeliveryStore } from '../domain/ports.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { runOf, storedView } from './delivery-run.js';
 import type { KindOptions, RecordKind } from './store-data.js';
+import { clearByApp } from './clear-by-app.js';
 
 type DeliveryData = 'deliveries' | 'droppedDeliveries';
 
@@ -29,14 +30,10 @@ export function createDeliveryStore(
   };
   return {
     port,
-    clear(appId) {
-      log.retain(appId === undefined ? () => false : (d) => d.appId !== appId);
-    },
-    reset(appId) {
-      // A fresh log also starts the dropped count over.
-      if (appId === undefined) log = createDeliveryLog(maxDeliveries);
-      else log.retain((d) => d.appId !== appId);
-    },
+    ...clearByApp(
+      () => log,
+      () => (log = createDeliveryLog(maxDeliveries)),
+    ),
     stats: () => ({ deliveries: log.length, droppedDeliveries: log.dropped }),
     snapshot: () => ({ deliveries: log.toArray(), droppedDeliveries: log.dropped }),
     persistable: () => ({ deliveries: log.frozen(), droppedDeliveries: log.dropped }),

@@ -2,6 +2,7 @@
 import type { NotificationStore } from '../domain/ports.js';
 import { createNotificationLog } from './notification-log.js';
 import type { KindOptions, RecordKind } from './store-data.js';
+import { clearByApp } from './clear-by-app.js';
 
 export function createNotificationStore(
   maxNotifications: number,
@@ -17,14 +18,10 @@ export function createNotificationStore(
   };
   return {
     port,
-    clear(appId) {
-      log.retain(appId === undefined ? () => false : (n) => n.appId !== appId);
-    },
-    reset(appId) {
-      // A fresh log also starts the dropped count over.
-      if (appId === undefined) log = createNotificationLog(maxNotifications);
-      else log.retain((n) => n.appId !== appId);
-    },
+    ...clearByApp(
+      () => log,
+      () => (log = createNotificationLog(maxNotifications)),
+    ),
     stats: () => ({ notifications: log.length, droppedNotifications: log.dropped }),
     snapshot: () => ({ notifications: log.toArray() }),
     persistable: () => ({ notifications: log.toArray() }),

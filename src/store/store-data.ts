@@ -2,7 +2,15 @@
  * What the store holds as plain JSON (the data file's shape), and what the composed memory
  * store asks of the part that keeps each kind of record.
  */
-import type { Campaign, Delivery, JournalEntry, NotificationRecord, Recipient, Template } from '../schemas/records.js';
+import type {
+  Campaign,
+  CampaignUpload,
+  Delivery,
+  JournalEntry,
+  NotificationRecord,
+  Recipient,
+  Template,
+} from '../schemas/records.js';
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import type { Channel } from '../schemas/channels.js';
 import type { TemplateChannelRecord } from '../schemas/template-channels.js';
@@ -15,6 +23,8 @@ export interface StoreData {
   notifications: NotificationRecord[];
   campaigns: Campaign[];
   recipients: Recipient[];
+  /** Each campaign's last accepted CSV upload. */
+  campaignUploads: CampaignUpload[];
   journal: JournalEntry[];
   templates: Template[];
   channels: Channel[];
@@ -30,6 +40,7 @@ export const emptyStoreData = (): StoreData => ({
   notifications: [],
   campaigns: [],
   recipients: [],
+  campaignUploads: [],
   journal: [],
   templates: [],
   channels: [],

@@ -2,34 +2,20 @@
  * The deliveries view in a real browser: live rows without a reload, filters in the URL,
  * and a delivery's detail rendered as its user sees it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import type { RunningEmulator } from '../../src/index.js';
-import { HAS_BROWSER, IMAGE_URL, launchBrowser, openPage, startPageEmulator, send } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { browserWithFreshEmulator, HAS_BROWSER, IMAGE_URL, openPage, send } from './harness.js';
 
 describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
-  let browser: Browser;
-  let emu: RunningEmulator;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    await emu?.close();
-    emu = await startPageEmulator();
-    return () => emu.close();
-  });
+  const ctx = browserWithFreshEmulator();
 
   it('shows a send made through the API within 1 s, without a reload', async () => {
-    const { page, problems } = await openPage(browser);
-    await page.goto(`${emu.url}/__/`);
+    const { page, problems } = await openPage(ctx.browser);
+    await page.goto(`${ctx.emu.url}/__/`);
     await page.getByText('Live: new deliveries appear at the top.').waitFor();
     const navigations: string[] = [];
     page.on('framenavigated', (f) => navigations.push(f.url()));
     const started = Date.now();
-    expect((await send(emu, ['user-live-1'])).status).toBe(200);
+    expect((await send(ctx.emu, ['user-live-1'])).status).toBe(200);
     await page.getByRole('cell', { name: 'user-live-1' }).waitFor({ timeout: 1000 });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await page.locator('tbody tr').first().textContent()).toContain('user-live-1');
@@ -38,10 +24,10 @@ describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
   });
 
   it('puts a typed filter in the URL, and that URL opens the same rows', async () => {
-    await send(emu, ['ada', 'grace']);
-    await send(emu, ['linus']);
-    const { page, problems } = await openPage(browser);
-    await page.goto(`${emu.url}/__/`);
+    await send(ctx.emu, ['ada', 'grace']);
+    await send(ctx.emu, ['linus']);
+    const { page, problems } = await openPage(ctx.browser);
+    await page.goto(`${ctx.emu.url}/__/`);
     await page.getByRole('cell', { name: 'linus' }).waitFor();
     await page.getByLabel('User').fill('grace');
     await page.waitForURL((url) => url.searchParams.get('userId') === 'grace');
@@ -49,7 +35,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
     const rows = await page.locator('tbody tr').allTextContents();
     expect(rows[0]).toContain('grace');
 
-    const other = await openPage(browser);
+    const other = await openPage(ctx.browser);
     await other.page.goto(page.url());
     await other.page.getByRole('cell', { name: 'grace' }).waitFor();
     expect(await other.page.locator('tbody tr').allTextContents()).toEqual(rows);
@@ -61,15 +47,15 @@ describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
   });
 
   it('keeps a filtered list live through the stream with its filters; channel types come from the server', async () => {
-    const { page, problems } = await openPage(browser);
+    const { page, problems } = await openPage(ctx.browser);
     const streams: string[] = [];
     page.on('request', (r) => r.url().includes('/__inspect/stream') && streams.push(r.url()));
-    await page.goto(`${emu.url}/__/?mode=batch`);
+    await page.goto(`${ctx.emu.url}/__/?mode=batch`);
     await page.getByText('Live: new deliveries appear at the top.').waitFor();
     // The page asks the stream for the list's filters: the server leaves out what does not match.
     expect(new URL(streams.at(-1)!).searchParams.get('mode')).toBe('batch');
-    await send(emu, ['solo'], undefined, { mode: 'realtime' });
-    await send(emu, ['b1', 'b2']);
+    await send(ctx.emu, ['solo'], undefined, { mode: 'realtime' });
+    await send(ctx.emu, ['b1', 'b2']);
     await page.getByRole('cell', { name: 'b2' }).waitFor();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
     expect(await page.locator('tbody').textContent()).not.toContain('solo');
@@ -81,9 +67,9 @@ describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
 
   it('opens a delivery: its rendered title and image, variables and raw record', async () => {
     const hero = { url: IMAGE_URL, width: 600, height: 300 };
-    await send(emu, ['ada'], { name: 'Ada', discount_code: 'BF-ADA', hero });
-    const { page, problems } = await openPage(browser);
-    await page.goto(`${emu.url}/__/`);
+    await send(ctx.emu, ['ada'], { name: 'Ada', discount_code: 'BF-ADA', hero });
+    const { page, problems } = await openPage(ctx.browser);
+    await page.goto(`${ctx.emu.url}/__/`);
     await page
       .getByRole('link', { name: /^Delivery / })
       .first()

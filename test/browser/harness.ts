@@ -4,10 +4,13 @@
  * errors and failed requests, and API helpers that act as a user's app would.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { EmulatorClock, startEmulator, type CreateAppOptions, type RunningEmulator } from '../../src/index.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** Where a page test's manual clock starts. */
+export const PAGE_CLOCK_START = '2030-11-29T08:00:00.000Z';
 
 /** An emulator for a page test: the repo's example fixtures, a manual clock, no scenarios unless given. */
 export function startPageEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
@@ -18,11 +21,33 @@ export function startPageEmulator(options: CreateAppOptions = {}): Promise<Runni
     logLevel: 'silent',
     fixturesDir: 'fixtures',
     scenarios: [],
-    clock: new EmulatorClock('2030-11-29T08:00:00.000Z'),
+    clock: new EmulatorClock(PAGE_CLOCK_START),
     ...options,
   });
 }
 export const HAS_BROWSER = existsSync(CHROMIUM);
+
+/**
+ * For a describe block: one browser for all its tests and a fresh page emulator for each (closed
+ * after it). Read `browser` and `emu` inside the tests, not at describe time.
+ */
+export function browserWithFreshEmulator(options: CreateAppOptions = {}): {
+  readonly browser: Browser;
+  readonly emu: RunningEmulator;
+} {
+  const state = {} as { browser: Browser; emu: RunningEmulator };
+  beforeAll(async () => {
+    state.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+  });
+  beforeEach(async () => {
+    state.emu = await startPageEmulator(options);
+    return () => state.emu.close();
+  });
+  return state;
+}
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -35,8 +60,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+/** `args`: switches beyond CHROMIUM_ARGS (the screenshot generator's, for pixels the same on every run). */
+export function launchBrowser(args: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args], headless: true });
 }
 
 export interface WatchedPage {
@@ -47,11 +73,12 @@ export interface WatchedPage {
 
 export async function openPage(
   browser: Browser,
-  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; context?: BrowserContextOptions } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
+    ...options.context,
   });
   const page = await context.newPage();
   page.setDefaultTimeout(5000); // a missing element fails the test with its locator, well before the test timeout

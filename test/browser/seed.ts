@@ -2,12 +2,37 @@
  * The data the screenshots (and a few tests) show: sends over the last hour of a manual clock,
  * failures from a scenario, a finished and a scheduled campaign, an active scenario.
  */
-import type { RunningEmulator } from '../../src/index.js';
-import { campaign, IMAGE_URL, send, sendCampaign, startPageEmulator } from './harness.js';
+import { EmulatorClock, type RunningEmulator } from '../../src/index.js';
+import type { MemoryReading } from '../../src/platform/memory.js';
+import { campaign, IMAGE_URL, PAGE_CLOCK_START, send, sendCampaign, startPageEmulator } from './harness.js';
 
+const MIB = 1024 * 1024;
+/** What /__health shows of memory: the same on every run. */
+const MEMORY: MemoryReading = { rssBytes: 182 * MIB, heapUsedBytes: 64 * MIB, heapLimitBytes: 4144 * MIB };
+
+/**
+ * A stopwatch that follows the manual clock (uptime: the seeded hour) and moves on a little at
+ * each read, by a step that varies in a fixed pattern: request durations look measured and are
+ * the same on every run, as long as requests come one at a time (the seed sends them so).
+ */
+function clockStopwatch(clock: EmulatorClock): () => number {
+  let last = 0;
+  let reads = 0;
+  return () => (last = Math.max(last, clock.now()) + 0.25 + ((reads++ * 7) % 13) * 0.11);
+}
+
+/** Seed 7 on a manual clock, with a fixed stopwatch and memory reading: ids, times and figures repeat. */
 export async function startSeeded(options: { adminToken?: string } = {}): Promise<RunningEmulator> {
-  const emu = await startPageEmulator({ seed: 7, scenarios: undefined, scenariosDir: 'scenarios', ...options });
-  return emu;
+  const clock = new EmulatorClock(PAGE_CLOCK_START);
+  return startPageEmulator({
+    seed: 7,
+    scenarios: undefined,
+    scenariosDir: 'scenarios',
+    clock,
+    stopwatch: clockStopwatch(clock),
+    memory: () => MEMORY,
+    ...options,
+  });
 }
 
 export async function seed(emu: RunningEmulator): Promise<{ campaignId: string; scheduledId: string }> {

@@ -1,7 +1,7 @@
 /**
- * Tests never read the repository's ./fixtures folder directly: a user following the README
- * may have put an apps.json there (strict auth), which would turn every test request into a
- * 401. These helpers copy only the bundled templates into a fresh temporary folder.
+ * Tests never read the repository's ./fixtures folder directly: a user following the README and
+ * its guides may have put an apps.json there (strict auth), which would turn every test request
+ * into a 401. These helpers copy only the bundled templates into a fresh temporary folder.
  */
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

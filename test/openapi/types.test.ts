@@ -5,7 +5,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { AnalyticsService, ChannelMetrics, UserInsights } from '../../src/domain/analytics.js';
-import type { CampaignView } from '../../src/domain/campaigns.js';
+import type { CampaignView, InspectCampaignView } from '../../src/domain/campaigns.js';
 import type { UploadResult } from '../../src/domain/campaign-recipients.js';
 import type { CampaignService, SendCampaignResult } from '../../src/domain/campaigns.js';
 import type { ChannelAvailability } from '../../src/domain/channels.js';
@@ -27,7 +27,8 @@ describe('response schemas match the domain types', () => {
     expectTypeOf<
       Same<Out<typeof R.AddRecipientsResultSchema>, ReturnType<CampaignService['addRecipients']>>
     >().toEqualTypeOf<true>();
-    expectTypeOf<Same<Out<typeof R.CampaignPageSchema>, ListResult<CampaignView>>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<Out<typeof R.InspectCampaignSchema>, InspectCampaignView>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<Out<typeof R.CampaignPageSchema>, ListResult<InspectCampaignView>>>().toEqualTypeOf<true>();
     expectTypeOf<Same<Out<typeof R.RecipientPageSchema>, ListResult<Recipient>>>().toEqualTypeOf<true>();
   });
 

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { relativeLinks } from '../helpers/markdown.js';
+import { relativeLinks, userDocs } from '../helpers/markdown.js';
 
 const run = promisify(execFile);
 const root = process.cwd();
@@ -59,7 +59,9 @@ describe('the packed package', () => {
   it('ships the documents its Markdown links to (docs/reference.md and the rest), pictures aside', () => {
     const broken: string[] = [];
     const shipped = ['README.md', ...readdirSync(join(installed, 'docs')).map((name) => `docs/${name}`)];
-    expect(shipped).toEqual(expect.arrayContaining(['docs/reference.md', 'docs/fidelity.md', 'docs/performance.md']));
+    expect(shipped).toEqual(
+      expect.arrayContaining(['docs/client.md', 'docs/reference.md', 'docs/fidelity.md', 'docs/performance.md']),
+    );
     for (const file of shipped.filter((name) => name.endsWith('.md'))) {
       const markdown = readFileSync(join(installed, file), 'utf8');
       // Documents only: screenshots stay in the repository (a megabyte the installed package has no use for).
@@ -129,9 +131,11 @@ describe('the packed package', () => {
     expect(stdout.trim()).toBe('function ok function');
   });
 
-  it("runs the README's server of your own, the app served the ordinary Hono way", async () => {
-    const readme = readFileSync(join(installed, 'README.md'), 'utf8');
-    const block = /```ts\n(import \{ createServer \} from 'node:http';[\s\S]*?)```/.exec(readme)?.[1];
+  it("runs the docs' server of your own (docs/client.md), the app served the ordinary Hono way", async () => {
+    const docs = userDocs(installed).map((doc) => doc.text);
+    const block = docs
+      .map((text) => /```ts\n(import \{ createServer \} from 'node:http';[\s\S]*?)```/.exec(text)?.[1])
+      .find((found) => found !== undefined);
     expect(block).toBeDefined();
     // The block listens on 4010; the test takes a free port and prints it.
     const script = block!.replace(

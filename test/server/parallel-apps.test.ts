@@ -1,5 +1,5 @@
 /**
- * Parallel test suites on one emulator (README "Parallel test suites on one emulator"): eight
+ * Parallel test suites on one emulator (docs/ci.md "Parallel test suites on one emulator"): eight
  * workers run at the same time against ONE server over HTTP, each on its own app. Each moves
  * its own clock to fire its own scheduled campaign and fails its own uploads with its own
  * scenario set, three rounds in a row; none sees anything of the others.

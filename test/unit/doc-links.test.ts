@@ -1,7 +1,8 @@
 /**
  * The project's Markdown stays navigable as sections move between the README and docs/:
  * every relative link names a file that exists and, with a #fragment, a heading that
- * exists in it (slugged the way GitHub renders headings).
+ * exists in it (slugged the way GitHub renders headings); every guide says what it is for
+ * and links back to the README.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,6 +36,24 @@ function headingIds(markdown: string): Set<string> {
   }
   return ids;
 }
+
+describe('the guides in docs/', () => {
+  it('are each listed in the README, which stays a front door of at most 300 lines', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const listed = new Set(relativeLinks(readme).map((target) => target.split('#')[0]));
+    expect(DOCS.filter((name) => name.startsWith('docs/') && !listed.has(name))).toEqual([]);
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+  });
+
+  for (const file of DOCS.filter((name) => name.startsWith('docs/'))) {
+    it(`${file}: says what it is for, then links back to the README`, () => {
+      const [title, purpose, ...rest] = readFileSync(file, 'utf8').split(/\n\s*\n/);
+      expect(title).toMatch(/^# \S/);
+      expect(purpose, 'a sentence first, not a heading or a list').toMatch(/^[A-Z`][^\n]*[\s\S]*\.$/);
+      expect(rest.slice(0, 2).join('\n'), 'a link back to the README near the top').toContain('](../README.md)');
+    });
+  }
+});
 
 describe('links between the Markdown files', () => {
   it('slugs headings as GitHub does', () => {

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { depthExceeds } from '../../src/domain/json-depth.js';
+import { MAX_JSON_DEPTH, depthExceeds, mayBeTooDeep } from '../../src/domain/json-depth.js';
 
 /** Containers on the deepest path (a scalar is 0). */
 function depthOf(value: unknown): number {
@@ -28,5 +28,21 @@ describe('depthExceeds', () => {
     expect(depthExceeds(deep)).toBe(true);
     const deepObject = JSON.parse(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`) as unknown;
     expect(depthExceeds(deepObject)).toBe(true);
+  });
+});
+
+describe('mayBeTooDeep', () => {
+  it('says no only for text too short to nest past the limit, the shortest too-deep text included', () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    expect(mayBeTooDeep(nested(MAX_JSON_DEPTH))).toBe(false);
+    expect(mayBeTooDeep(nested(MAX_JSON_DEPTH + 1))).toBe(true);
+    expect(depthExceeds(JSON.parse(nested(MAX_JSON_DEPTH + 1)))).toBe(true);
+    expect(mayBeTooDeep('x'.repeat(9), 4)).toBe(true);
+    expect(mayBeTooDeep('x'.repeat(8), 4)).toBe(false);
+  });
+
+  it('depthExceeds: a scalar or null is never too deep', () => {
+    for (const value of [null, 1, 'x', true]) expect(depthExceeds(value, 0)).toBe(false);
+    expect(depthExceeds({}, 0)).toBe(true);
   });
 });

@@ -117,8 +117,18 @@ describe('renderContent', () => {
     expect(renderContent('{{a}}', { a: '{{b}}', b: 'B' })).toBe('{{b}}');
   });
 
+  it('leaves a placeholder of a null value literally, spaces and all', () => {
+    expect(renderContent('{{ a }}|{{b}}|{{c}}', { a: null, b: undefined, c: 0 })).toBe('{{ a }}|{{b}}|0');
+  });
+
   it('valueAsText writes other values as text', () => {
     expect(valueAsText(5)).toBe('5');
+    expect(valueAsText(Number.NaN)).toBe('NaN');
+    expect(valueAsText(false)).toBe('false');
     expect(valueAsText({ x: 1 })).toBe('{"x":1}');
+    expect(valueAsText({ url: 7, data: 'd' })).toBe('d');
+    expect(valueAsText({ url: 'u', data: 'd' })).toBe('u');
+    expect(valueAsText(['a'])).toBe('["a"]');
+    expect(valueAsText(null)).toBe('null');
   });
 });

@@ -4,7 +4,7 @@
  * that app's clock (its own, or the shared one it follows) and its scheduled campaigns.
  */
 import { api, client } from '../api.js';
-import { duration, fill, h, time } from '../dom.js';
+import { duration, fill, h, submitForm, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import { showError } from '../router.js';
 import type { ViewContext } from '../view.js';
@@ -81,17 +81,13 @@ export async function clockView({ main, signal, query }: ViewContext): Promise<v
     b.addEventListener('click', act(fn));
     return b;
   };
-  const form = h(
-    'form',
+  const form = submitForm(
     { class: 'inline' },
+    act(() => clock.set(input.value.trim())),
     h('label', { for: 'clock-at' }, 'Set to (ISO instant)'),
     input,
     h('button', { type: 'submit' }, 'Set clock'),
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void act(() => clock.set(input.value.trim()))();
-  });
 
   main.append(
     h('h1', { tabindex: '-1' }, appId === undefined ? 'Clock' : `Clock of ${appId}`),

@@ -5,11 +5,11 @@
  */
 import { api, type Delivery } from '../api.js';
 import { badge, copyButton, esc, fill, h, pre, time } from '../dom.js';
-import { cell, datalist, filterForm, table, valuesFrom, type Field } from '../list.js';
-import { liveList } from '../live-list.js';
+import { cell, datalist, table, type Field } from '../list.js';
+import { liveList, openableRowHtml } from '../live-list.js';
 import { renderContent } from '../render.js';
-import { showError } from '../router.js';
-import { offsetOf, type ViewContext } from '../view.js';
+import { noDeliveriesYet } from './first-send.js';
+import type { ViewContext } from '../view.js';
 
 const PAGE = 100;
 export const LIVE_WINDOW = 500;
@@ -26,8 +26,8 @@ const FIELDS: Field[] = [
   { name: 'mode', label: 'Mode', options: ['realtime', 'batch'] },
   { name: 'status', label: 'Status', options: ['sent', 'failed'] },
   { name: 'tag', label: 'Tag' },
-  { name: 'since', label: 'Since', placeholder: '2030-01-01T00:00:00Z' },
-  { name: 'until', label: 'Until', placeholder: 'ISO instant' },
+  { name: 'since', label: 'Since', placeholder: 'e.g. 2030-01-01T00:00:00Z' },
+  { name: 'until', label: 'Until', placeholder: 'e.g. 2030-01-02T00:00:00Z' },
 ];
 
 const SYMBOL: Record<string, string> = { sent: '✓', failed: '✕' };
@@ -42,7 +42,8 @@ function rowHtml(d: Delivery): string {
       : '<span class="muted">—</span>';
   const reason = d.failureReason ? `<div class="reason">${esc(d.failureReason)}</div>` : '';
   return (
-    `<tr data-id="${esc(d.id)}"${d.status === 'failed' ? ' class="row-failed"' : ''}>` +
+    `<tr data-id="${esc(d.id)}" ${openableRowHtml(`/__/deliveries/${d.id}`)}` +
+    `${d.status === 'failed' ? ' class="row-failed"' : ''}>` +
     `<td><a href="/__/deliveries/${esc(d.id)}" aria-label="Delivery ${esc(d.id)}">` +
     `<time datetime="${esc(d.createdAt)}">${esc(at)}</time></a></td>` +
     `<td>${esc(d.appId)}</td><td>${esc(d.userId)}</td><td>${esc(d.templateKey)}</td>` +
@@ -75,14 +76,14 @@ function prependLive(body: HTMLTableSectionElement, items: Delivery[]): number {
 }
 
 export async function deliveriesView({ main, query, signal }: ViewContext): Promise<void> {
-  let filters = valuesFrom(FIELDS, query);
+  const emptyStore = noDeliveriesYet();
   const list = liveList<Delivery>(
     {
       type: 'delivery',
+      fields: FIELDS,
       pageSize: PAGE,
       window: LIVE_WINDOW,
-      fetchPage: (offset) => api.deliveries({ ...filters, order: 'desc', limit: PAGE, offset }),
-      streamQuery: () => filters,
+      fetchPage: api.deliveries,
       showPage(body, items) {
         body.innerHTML = items.map(rowHtml).join('');
         if (performance.getEntriesByName('deliveries:first-page').length === 0)
@@ -91,8 +92,14 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
       showLive: prependLive,
       liveText: 'Live: new deliveries appear at the top.',
       pausable: true,
+      table: {
+        caption: 'Deliveries, newest first',
+        headings: ['Time (UTC)', 'App', 'User', 'Template', 'Channels', 'Mode', 'Status', 'Campaign / notification'],
+        className: 'fixed deliveries',
+      },
+      whenEmpty: (filters) => (Object.values(filters).some((v) => v !== '') ? null : emptyStore()),
     },
-    { main, signal, offset: offsetOf(query) },
+    { main, signal, query },
   );
   // The first page and the app list (for the app and channel fields) load side by side.
   const loading = list.reload();
@@ -106,19 +113,8 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
   const fields = FIELDS.map((f) => (f.name === 'channel' ? { ...f, options: known?.channelTypes } : f));
   main.append(
     h('div', { class: 'title-row' }, h('h1', { tabindex: '-1' }, 'Deliveries'), list.pause),
-    filterForm(fields, filters, (next) => {
-      filters = next;
-      void list.reload().catch((e: unknown) => showError(main, e));
-    }),
+    ...list.elements(fields),
     apps,
-    list.status,
-    table(
-      'Deliveries, newest first',
-      ['Time (UTC)', 'App', 'User', 'Template', 'Channels', 'Mode', 'Status', 'Campaign / notification'],
-      list.body,
-      'fixed deliveries',
-    ),
-    list.pages,
   );
   await loading;
 }

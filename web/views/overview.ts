@@ -8,11 +8,15 @@ import { cell, table } from '../list.js';
 import type { ViewContext } from '../view.js';
 import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
 
-function chart(stats: DeliveryStats): Element {
-  const W = 720;
+/**
+ * Drawn at `width` CSS pixels (the box it goes in), so it fills the width and its labels keep
+ * their size; the left margin fits the longest count ("200,000").
+ */
+function chart(stats: DeliveryStats, width: number): Element {
+  const W = Math.max(320, Math.round(width));
   const H = 200;
-  const pad = { left: 40, bottom: 22, top: 10 };
   const max = Math.max(1, ...stats.buckets.map((b) => b.sent + b.failed));
+  const pad = { left: 14 + 7 * max.toLocaleString('en').length, bottom: 22, top: 10 };
   const bw = (W - pad.left) / Math.max(1, stats.buckets.length);
   const y = (n: number) => ((H - pad.bottom - pad.top) * n) / max;
   const bars = stats.buckets.flatMap((b, i) => {
@@ -35,7 +39,11 @@ function chart(stats: DeliveryStats): Element {
     ];
   });
   const ticks = [0, Math.round(max / 2), max].map((v) =>
-    svg('text', { x: pad.left - 6, y: H - pad.bottom - y(v) + 4, 'text-anchor': 'end', class: 'tick' }, String(v)),
+    svg(
+      'text',
+      { x: pad.left - 6, y: H - pad.bottom - y(v) + 4, 'text-anchor': 'end', class: 'tick' },
+      v.toLocaleString('en'),
+    ),
   );
   const times = [0, Math.floor(stats.buckets.length / 2), stats.buckets.length - 1]
     .filter((i) => stats.buckets[i])
@@ -149,7 +157,7 @@ export async function overviewView({ main, signal, query }: ViewContext): Promis
         ` ${st.totals.failed.toLocaleString('en')}`,
         h('span', { class: 'muted' }, ` · emulator clock, until `, time(st.until)),
       ),
-      chart(st),
+      chart(st, stats.clientWidth),
       h(
         'details',
         null,

@@ -4,11 +4,10 @@
  * "copy as curl" that replays it.
  */
 import { api, type JournalDetail } from '../api.js';
-import { badge, copyButton, fill, h, pre, shellQuote, time } from '../dom.js';
-import { cell, filterForm, table, valuesFrom, type Field } from '../list.js';
-import { liveList } from '../live-list.js';
-import { showError } from '../router.js';
-import { offsetOf, type ViewContext } from '../view.js';
+import { badge, copyButton, fill, h, pre, shellQuote, time, type Child } from '../dom.js';
+import { cell, table, type Field } from '../list.js';
+import { liveList, openableRow } from '../live-list.js';
+import type { ViewContext } from '../view.js';
 
 const PAGE = 100;
 const LIVE_WINDOW = 500;
@@ -21,19 +20,22 @@ const FIELDS: Field[] = [
   { name: 'errorCode', label: 'Error code', placeholder: 'ERR_…' },
   { name: 'scenario', label: 'Scenario' },
   { name: 'bodyContains', label: 'Body contains' },
-  { name: 'since', label: 'Since', placeholder: 'ISO instant' },
-  { name: 'until', label: 'Until', placeholder: 'ISO instant' },
+  { name: 'since', label: 'Since', placeholder: 'e.g. 2030-01-01T00:00:00Z' },
+  { name: 'until', label: 'Until', placeholder: 'e.g. 2030-01-02T00:00:00Z' },
 ];
+
+/** The path with a line-break opportunity after each slash (a segment never splits). */
+const breakAfterSlashes = (path: string): Child[] => path.split(/(?<=\/)/).flatMap((part) => [part, h('wbr')]);
 
 const statusWord = (status: number) => (status >= 500 ? 'error' : status >= 400 ? 'failed' : 'ok');
 
 function row(e: JournalDetail): HTMLTableRowElement {
   return h(
     'tr',
-    { 'data-id': e.id, class: e.status >= 400 ? 'row-failed' : undefined },
+    { 'data-id': e.id, class: e.status >= 400 ? 'row-failed' : undefined, ...openableRow(`/__/requests/${e.id}`) },
     cell(h('a', { href: `/__/requests/${e.id}`, 'aria-label': `Request ${e.method} ${e.path}` }, time(e.time, true))),
     cell(h('code', null, e.method)),
-    cell(h('code', null, e.path)),
+    h('td', { class: 'path' }, h('code', null, breakAfterSlashes(e.path))),
     cell(h('span', { class: 'nowrap' }, e.appId ?? '—')),
     cell(badge(statusWord(e.status), `HTTP ${e.status}`), ` ${e.status}`),
     cell(e.errorCode ?? ''),
@@ -43,14 +45,13 @@ function row(e: JournalDetail): HTMLTableRowElement {
 }
 
 export async function requestsView({ main, query, signal }: ViewContext): Promise<void> {
-  let filters = valuesFrom(FIELDS, query);
   const list = liveList<JournalDetail>(
     {
       type: 'request',
+      fields: FIELDS,
       pageSize: PAGE,
       window: LIVE_WINDOW,
-      fetchPage: (offset) => api.requests({ ...filters, order: 'desc', limit: PAGE, offset }),
-      streamQuery: () => filters,
+      fetchPage: api.requests,
       showPage: (body, items) => fill(body, items.map(row)),
       showLive(body, items) {
         const fragment = document.createDocumentFragment();
@@ -61,23 +62,15 @@ export async function requestsView({ main, query, signal }: ViewContext): Promis
         return items.length;
       },
       liveText: 'Live: new requests appear at the top.',
+      table: {
+        caption: 'API requests, newest first',
+        headings: ['Time (UTC)', 'Method', 'Path', 'App', 'Status', 'Error code', 'Scenario / rule', 'Duration'],
+        className: 'requests',
+      },
     },
-    { main, signal, offset: offsetOf(query) },
+    { main, signal, query },
   );
-  main.append(
-    h('h1', { tabindex: '-1' }, 'Requests'),
-    filterForm(FIELDS, filters, (next) => {
-      filters = next;
-      void list.reload().catch((e: unknown) => showError(main, e));
-    }),
-    list.status,
-    table(
-      'API requests, newest first',
-      ['Time (UTC)', 'Method', 'Path', 'App', 'Status', 'Error code', 'Scenario / rule', 'Duration'],
-      list.body,
-    ),
-    list.pages,
-  );
+  main.append(h('h1', { tabindex: '-1' }, 'Requests'), ...list.elements());
   await list.reload();
 }
 

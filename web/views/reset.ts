@@ -2,7 +2,7 @@
  * Reset: everything back to the start state, or one app's records, after a confirmation step.
  */
 import { api } from '../api.js';
-import { fill, h } from '../dom.js';
+import { fill, h, submitForm } from '../dom.js';
 import { showError } from '../router.js';
 import type { ViewContext } from '../view.js';
 
@@ -17,20 +17,8 @@ export async function resetView({ main, query }: ViewContext): Promise<void> {
   });
   const result = h('div', { 'aria-live': 'polite' });
   const confirmBox = h('div');
-  const form = h(
-    'form',
-    { class: 'card' },
-    h('div', { class: 'field' }, h('label', { for: 'reset-app' }, 'App (empty: every app and all state)'), input),
-    h(
-      'datalist',
-      { id: 'reset-apps' },
-      apps.items.map((a) => h('option', { value: a.appId })),
-    ),
-    h('button', { type: 'submit', class: 'danger' }, 'Reset…'),
-    confirmBox,
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  /** Asks before resetting: what the reset clears, with Yes and Cancel. */
+  function askToConfirm(): void {
     const appId = input.value.trim();
     const what = appId
       ? `everything of app "${appId}": its deliveries, notifications, campaigns, requests, ` +
@@ -57,7 +45,19 @@ export async function resetView({ main, query }: ViewContext): Promise<void> {
         showError(result, error);
       }
     });
-  });
+  }
+  const form = submitForm(
+    { class: 'card' },
+    askToConfirm,
+    h('div', { class: 'field' }, h('label', { for: 'reset-app' }, 'App (empty: every app and all state)'), input),
+    h(
+      'datalist',
+      { id: 'reset-apps' },
+      apps.items.map((a) => h('option', { value: a.appId })),
+    ),
+    h('button', { type: 'submit', class: 'danger' }, 'Reset…'),
+    confirmBox,
+  );
   main.append(
     h('h1', { tabindex: '-1' }, 'Reset'),
     h(

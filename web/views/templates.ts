@@ -3,13 +3,14 @@
  * rendered with sample values (the generator generate-csv uses) and a ready send request.
  */
 import { api, type TemplateInfo } from '../api.js';
-import { badge, copyButton, fill, h, pre, shellQuote } from '../dom.js';
+import { badge, copyButton, fill, h, pre, shellQuote, submitForm } from '../dom.js';
 import { cell, table } from '../list.js';
 import { renderContent } from '../render.js';
 import { setQuery, showError } from '../router.js';
 import type { ViewContext } from '../view.js';
 
-export function sendCurl(appId: string, apiKey: string, t: TemplateInfo): string {
+/** A send of `t` with its sample values, as one shell line; in strict mode the key is read from $APIKEY. */
+export function sendCurl(appId: string, authMode: 'open' | 'strict', t: TemplateInfo): string {
   const body = {
     template: { key: t.key, variables: t.sample.variables },
     targets: ['user-000001'],
@@ -23,7 +24,7 @@ export function sendCurl(appId: string, apiKey: string, t: TemplateInfo): string
     '-H',
     shellQuote(`appid: ${appId}`),
     '-H',
-    apiKey.startsWith('$') ? `"apikey: ${apiKey}"` : shellQuote(`apikey: ${apiKey}`),
+    authMode === 'open' ? shellQuote('apikey: any-key') : '"apikey: $APIKEY"',
     '--data-binary',
     shellQuote(JSON.stringify(body)),
   ].join(' ');
@@ -35,9 +36,12 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
   const appId = query.get('app') || apps.items[0]?.appId || 'my-app';
   const selected = query.get('template') ?? '';
   const input = h('input', { id: 'app', name: 'app', value: appId, list: 'app-list', spellcheck: 'false' });
-  const form = h(
-    'form',
+  const form = submitForm(
     { class: 'filters', role: 'search', 'aria-label': 'App' },
+    () => {
+      setQuery({ app: input.value.trim() || undefined });
+      void load(input.value.trim() || appId).catch((e: unknown) => showError(content, e));
+    },
     h('div', { class: 'field' }, h('label', { for: 'app' }, 'App'), input),
     h(
       'datalist',
@@ -52,7 +56,6 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
   async function load(app: string): Promise<void> {
     const data = await api.templates(app);
     if (signal.aborted) return;
-    const apiKey = data.authMode === 'open' ? 'any-key' : '$APIKEY';
     const firstApproved = data.items.find((t) => t.status === 'approved') ?? data.items[0];
     fill(
       content,
@@ -115,9 +118,9 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
                 'div',
                 { class: 'title-row' },
                 h('h3', null, 'Send request'),
-                copyButton('Copy send request', () => sendCurl(app, apiKey, t)),
+                copyButton('Copy send request', () => sendCurl(app, data.authMode, t)),
               ),
-              pre(sendCurl(app, apiKey, t), 'Send request'),
+              pre(sendCurl(app, data.authMode, t), 'Send request'),
             ),
             h(
               'section',
@@ -155,11 +158,6 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
     content.querySelector(`details[data-template="${CSS.escape(selected)}"]`)?.scrollIntoView();
   }
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    setQuery({ app: input.value.trim() || undefined });
-    void load(input.value.trim() || appId).catch((e: unknown) => showError(content, e));
-  });
   content.addEventListener(
     'toggle',
     (event) => {

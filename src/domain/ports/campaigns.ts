@@ -2,7 +2,7 @@
  * The campaign store port: campaigns and their recipients, one kind because they are kept
  * and dropped together (a campaign past the retention caps goes with its recipients).
  */
-import type { Campaign, Recipient } from '../../schemas/records.js';
+import type { Campaign, CampaignUpload, Recipient } from '../../schemas/records.js';
 import type { PerUser } from './deliveries.js';
 import type { ListResult, Page } from './lists.js';
 
@@ -47,4 +47,8 @@ export interface CampaignStore {
   /** The first pending recipients in the order they were added: at most `max` (fewer if the store keeps them apart). */
   pendingRecipients(campaignId: string, max: number): PendingRecipients;
   updateRecipient(campaignId: string, recipientId: string, patch: RecipientUpdate): void;
+
+  /** Remembers the campaign's last accepted upload (replacing the one before); it goes with the campaign. */
+  setLastUpload(upload: CampaignUpload): void;
+  lastUpload(campaignId: string): CampaignUpload | undefined;
 }

@@ -18,7 +18,7 @@ import {
 } from '../../schemas/campaigns.js';
 import type { CampaignService } from '../../domain/campaigns.js';
 import type { AppEnv } from '../context.js';
-import { answer } from '../answer.js';
+import { answer, answerPage } from '../answer.js';
 import { createMultipartReader, type MultipartReader, type PartConsumer } from '../multipart.js';
 import { GIVEN_TWICE, parseWith, readJsonBody } from '../validate.js';
 import { requestHeader } from '../plain-headers.js';
@@ -251,8 +251,7 @@ export function campaignRoutes({
     })
     .get('/campaigns', (c) => {
       const { status, page } = parseWith(ListCampaignsQuerySchema, c.req.query(), 'query');
-      const { total, items } = campaigns.list(c.get('appId'), { status }, page);
-      return answer(c, items, 200, { 'X-Total-Count': String(total) });
+      return answerPage(c, campaigns.list(c.get('appId'), { status }, page));
     })
     .get('/campaigns/:id', (c) => answer(c, campaigns.get(c.get('appId'), c.req.param('id')), 200))
     .put('/campaigns/:id', async (c) => {
@@ -265,8 +264,7 @@ export function campaignRoutes({
     })
     .get('/campaigns/:id/recipients', (c) => {
       const { status, page } = parseWith(ListRecipientsQuerySchema, c.req.query(), 'query');
-      const { total, items } = campaigns.listRecipients(c.get('appId'), c.req.param('id'), { status }, page);
-      return answer(c, items, 200, { 'X-Total-Count': String(total) });
+      return answerPage(c, campaigns.listRecipients(c.get('appId'), c.req.param('id'), { status }, page));
     })
     .post('/campaigns/:id/send', async (c) => {
       const body = await readOptionalJson(c, SendCampaignBodySchema);

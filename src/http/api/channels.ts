@@ -7,7 +7,7 @@ import { CreateChannelBodySchema, ListChannelsQuerySchema, UpdateChannelBodySche
 import { slicePage } from '../../schemas/paging.js';
 import type { ChannelService } from '../../domain/channels.js';
 import type { AppEnv } from '../context.js';
-import { answer } from '../answer.js';
+import { answer, answerPage } from '../answer.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 export function channelRoutes({ channels }: { channels: ChannelService }) {
@@ -15,8 +15,7 @@ export function channelRoutes({ channels }: { channels: ChannelService }) {
     .get('/channels/availability', (c) => answer(c, channels.availability(c.get('appId')), 200))
     .get('/channels', (c) => {
       const { page } = parseWith(ListChannelsQuerySchema, c.req.query(), 'query');
-      const { total, items } = slicePage(channels.list(c.get('appId')), page);
-      return answer(c, items, 200, { 'X-Total-Count': String(total) });
+      return answerPage(c, slicePage(channels.list(c.get('appId')), page));
     })
     .post('/channels', async (c) => {
       const body = await readJsonBody(c, CreateChannelBodySchema);

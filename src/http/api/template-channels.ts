@@ -10,15 +10,14 @@ import {
 } from '../../schemas/template-channels.js';
 import type { TemplateChannelService } from '../../domain/template-channels.js';
 import type { AppEnv } from '../context.js';
-import { answer } from '../answer.js';
+import { answer, answerPage } from '../answer.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 export function templateChannelRoutes({ templateChannels }: { templateChannels: TemplateChannelService }) {
   return new Hono<AppEnv>()
     .get('/template-channels', (c) => {
       const { templateId, page } = parseWith(ListTemplateChannelsQuerySchema, c.req.query(), 'query');
-      const { total, items } = templateChannels.list(c.get('appId'), templateId, page);
-      return answer(c, items, 200, { 'X-Total-Count': String(total) });
+      return answerPage(c, templateChannels.list(c.get('appId'), templateId, page));
     })
     .post('/template-channels', async (c) => {
       const body = await readJsonBody(c, CreateTemplateChannelBodySchema);

@@ -12,16 +12,14 @@ import {
 import { slicePage } from '../../schemas/paging.js';
 import type { TemplateService } from '../../domain/templates.js';
 import type { AppEnv } from '../context.js';
-import { answer } from '../answer.js';
+import { answer, answerPage } from '../answer.js';
 import { parseWith, readJsonBody } from '../validate.js';
 
 export function templateRoutes({ templates }: { templates: TemplateService }) {
   return new Hono<AppEnv>()
     .get('/templates', (c) => {
       const { channelId, page } = parseWith(ListTemplatesQuerySchema, c.req.query(), 'query');
-      const all = templates.list(c.get('appId'), { channelId });
-      const { total, items } = slicePage(all, page);
-      return answer(c, items, 200, { 'X-Total-Count': String(total) });
+      return answerPage(c, slicePage(templates.list(c.get('appId'), { channelId }), page));
     })
     .post('/templates', async (c) => {
       const body = await readJsonBody(c, CreateTemplateBodySchema);

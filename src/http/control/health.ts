@@ -5,21 +5,21 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { VERSION } from '../../version.js';
-import { realNow } from '../../platform/clock.js';
 
 /** What the health answer reads: the counters and settings of one emulator. */
 type HealthDeps = Pick<
   Emulator,
-  'store' | 'startedAt' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock' | 'memory'
+  'store' | 'startedAt' | 'stopwatch' | 'apps' | 'templates' | 'scenarios' | 'options' | 'clock' | 'memory'
 >;
 
-export function healthRoutes({ store, startedAt, apps, templates, scenarios, options, clock, memory }: HealthDeps) {
+export function healthRoutes(deps: HealthDeps) {
+  const { store, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory } = deps;
   return new Hono<AppEnv>().get('/', (c) => {
     const stats = store.stats();
     return c.json({
       status: 'ok',
       version: VERSION,
-      uptimeMs: Math.round(realNow() - startedAt),
+      uptimeMs: Math.round(stopwatch() - startedAt),
       auth: apps.mode,
       templates: templates.count(),
       apps: apps.count(),

@@ -7,7 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { payloadTooLarge } from '../../domain/error-messages.js';
 import type { AppEnv } from '../context.js';
 import type { EmulatorOptions } from '../../config.js';
-import { requestHeader } from '../plain-headers.js';
+import { requestHeader, type HeaderReader } from '../plain-headers.js';
 
 export type Limits = Pick<EmulatorOptions, 'bodyLimitBytes' | 'uploadLimitBytes'>;
 
@@ -15,6 +15,18 @@ const isUpload = (c: Context) => c.req.path.endsWith('/campaigns/upload');
 
 /** The limit of this request's body: the upload's for a CSV upload, the JSON one for the rest. */
 export const limitOf = (c: Context, limits: Limits) => (isUpload(c) ? limits.uploadLimitBytes : limits.bodyLimitBytes);
+
+/**
+ * What a request's headers say of its size against `limit`: 'over' (413 before a byte is read),
+ * 'within', or 'undeclared' (no Content-Length, or a chunked body, whose length header does not
+ * count: the body must be counted as it is read). hono's bodyLimit reads them the same way.
+ * The one rule of the middleware below and of the server's fast path (http/send-fast-path.ts).
+ */
+export function declaredSize(header: HeaderReader, limit: number): 'over' | 'within' | 'undeclared' {
+  const length = header('content-length');
+  if (length === undefined || header('transfer-encoding') !== undefined) return 'undeclared';
+  return Number.parseInt(length, 10) > limit ? 'over' : 'within';
+}
 
 export function limitBody(options: Limits): MiddlewareHandler<AppEnv> {
   const json = bodyLimit({
@@ -24,14 +36,12 @@ export function limitBody(options: Limits): MiddlewareHandler<AppEnv> {
     },
   });
   return (c, next) => {
-    // Same rule as hono's bodyLimit when the length is declared, but without touching
-    // c.req.raw.body: that builds a full Request per call and halves send throughput (bench/).
-    const length = requestHeader(c, 'content-length');
-    if (length !== undefined && requestHeader(c, 'transfer-encoding') === undefined) {
-      const limit = limitOf(c, options);
-      if (Number.parseInt(length, 10) > limit) throw payloadTooLarge(limit);
-      return next();
-    }
+    // Decided from the headers when the length is declared, without touching c.req.raw.body:
+    // that builds a full Request per call and halves send throughput (bench/).
+    const limit = limitOf(c, options);
+    const size = declaredSize((name) => requestHeader(c, name), limit);
+    if (size === 'over') throw payloadTooLarge(limit);
+    if (size === 'within') return next();
     // An upload without a declared length is counted as it streams (http/api/campaigns.ts):
     // hono's bodyLimit would read all of it first.
     return isUpload(c) ? next() : json(c, next);

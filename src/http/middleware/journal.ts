@@ -12,8 +12,9 @@ import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import type { JournalEntry } from '../../schemas/records.js';
 import type { AppliedRuleInfo, RequestScope } from '../../scenario-engine/engine.js';
-import { realNow } from '../../platform/clock.js';
-import { headersToRead, joined, plainNodeHeaders, requestHeader, type NodeHeaders } from '../plain-headers.js';
+import type { Stopwatch } from '../../platform/clock.js';
+import { headersToRead, joined, plainNodeHeaders, requestHeader } from '../plain-headers.js';
+import type { NodeHeaders } from '../request-seams.js';
 
 /** Each body is kept up to this many bytes of UTF-8. */
 const JOURNAL_BODY_LIMIT = 64 * 1024;
@@ -228,17 +229,18 @@ export function requestRecorder(emulator: Emulator): RequestRecorder {
   };
 }
 
-/** Milliseconds since `started` (realNow()), to the hundredth. */
-export const durationSince = (started: number): number => Math.round((realNow() - started) * 100) / 100;
+/** Milliseconds since `started` on `stopwatch` (the emulator's), to the hundredth. */
+export const durationSince = (stopwatch: Stopwatch, started: number): number =>
+  Math.round((stopwatch() - started) * 100) / 100;
 
-export function journal(record: RequestRecorder): MiddlewareHandler<AppEnv> {
+export function journal(record: RequestRecorder, stopwatch: Stopwatch): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const started = realNow();
+    const started = stopwatch();
     try {
       await next();
     } finally {
       // c.get, not c.var: hono builds a fresh object on every c.var read (hot path, see bench/).
-      const durationMs = durationSince(started);
+      const durationMs = durationSince(stopwatch, started);
       const status = c.res.status;
       // Awaited only when not already at hand (a body the route never read, an in-process Response).
       const sent = status === 499 ? NO_BODY : requestBody(c);
