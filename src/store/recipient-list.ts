@@ -6,12 +6,11 @@
  * (user-index.ts) built on first use; lookups by id guess the position after the last one
  * found (a campaign send updates its recipients in order).
  */
-import { RECIPIENT_STATUSES, type Recipient } from '../schemas/records.js';
+import type { Recipient } from '../schemas/records.js';
 import type { ListResult, Page, PendingRecipients, RecipientList, RecipientUpdate } from '../domain/ports.js';
-import { RECIPIENT_BLOCK, RecipientBlock, recordsOf, StringTable, type FrozenBlock } from './recipient-block.js';
+import { RECIPIENT_BLOCK, RecipientBlock, recordsOf, type FrozenBlock } from './recipient-block.js';
+import { statusCodeOf, StringTable } from './recipient-changes.js';
 import { UserIndex } from './user-index.js';
-
-const STATUS_INDEX = new Map<string, number>(RECIPIENT_STATUSES.map((s, i) => [s, i]));
 
 export class CampaignRecipients implements RecipientList {
   readonly #blocks: RecipientBlock[] = [];
@@ -71,7 +70,7 @@ export class CampaignRecipients implements RecipientList {
 
   count(status: string | undefined): number {
     if (status === undefined) return this.#length;
-    const s = STATUS_INDEX.get(status);
+    const s = statusCodeOf(status);
     if (s === undefined) return 0;
     let total = 0;
     for (const block of this.#blocks) total += block.counts[s]!;
@@ -80,7 +79,7 @@ export class CampaignRecipients implements RecipientList {
 
   /** A page of the recipients with `status` (all without): blocks without one are skipped by their counts. */
   page(status: string | undefined, page: Page): ListResult<Recipient> {
-    const s = status === undefined ? -1 : (STATUS_INDEX.get(status) ?? -2);
+    const s = status === undefined ? -1 : (statusCodeOf(status) ?? -2);
     const total = s === -2 ? 0 : this.count(status);
     const items: Recipient[] = [];
     const desc = page.order === 'desc';
@@ -105,7 +104,7 @@ export class CampaignRecipients implements RecipientList {
 
   /** The first pending recipients, at most `max`, from one block (a batch's variables then read one column). */
   pending(max: number): PendingRecipients {
-    const pending = STATUS_INDEX.get('pending')!;
+    const pending = statusCodeOf('pending')!;
     for (const block of this.#blocks) if (block.counts[pending]! > 0) return block.pending(max);
     return { ids: [], userIds: [], variables: { all: {} } };
   }
