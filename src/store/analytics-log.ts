@@ -1,70 +1,24 @@
 /**
  * Recorded analytics events in arrival order, capped (oldest dropped first), in blocks of
- * EVENT_BLOCK: the records while a block fills, then, on a later turn, string columns
- * (string-column.ts: ids as counters, apps, types and campaigns as dictionaries, times as
- * numbers), a few dozen heap objects a block instead of ~16,000.
+ * EVENT_BLOCK sealed into columns (analytics-block.ts).
  *
  * The indexes are chains: each event knows how far back the previous event of its app, and
  * of its user within its app, lies (two 4-byte links), and a map names each app's and
  * user's newest. A user's events are read by walking that chain, never the log; a lookup
  * for an event's twin walks it newest first and stops at the first match.
+ *
+ * clear(app) walks the app's chain and marks its events dead, then forgets its chains: the
+ * cost is the app's events, not the log's (a rebuild took ~1 s at a million). Dead events
+ * are dropped for free when they reach the front, and the log is rebuilt from its live
+ * events once a quarter of it is dead, so it never holds much more than its cap.
  */
 import type { AnalyticsEvent } from '../schemas/analytics.js';
+import { EventBlock, type Column, type DeadEvents } from './analytics-block.js';
 import { Deque } from './deque.js';
 import { SealQueue } from './seal-queue.js';
-import { sealStrings, type StringColumn } from './string-column.js';
 
 /** Events per block (a test may pass fewer, to reach sealed blocks with little data). */
 const EVENT_BLOCK = 2048;
-type Column = keyof AnalyticsEvent;
-const COLUMNS: readonly Column[] = ['id', 'appId', 'campaignId', 'userId', 'channelType', 'eventType', 'createdAt'];
-
-class EventBlock {
-  /** Distance back to the previous event of the same app, and of the same user in that app (0: none). */
-  readonly appLink: Uint32Array;
-  readonly userLink: Uint32Array;
-  /** The records until sealed, then null. */
-  #rows: AnalyticsEvent[] | null = [];
-  #columns: Record<Column, StringColumn> | null = null;
-
-  constructor(size: number) {
-    this.appLink = new Uint32Array(size);
-    this.userLink = new Uint32Array(size);
-  }
-
-  push(event: AnalyticsEvent): void {
-    this.#rows!.push(event);
-  }
-
-  field(i: number, column: Column): string {
-    return this.#rows === null ? this.#columns![column].at(i) : this.#rows[i]![column];
-  }
-
-  at(i: number): AnalyticsEvent {
-    if (this.#rows !== null) return this.#rows[i]!;
-    const c = this.#columns!;
-    return {
-      id: c.id.at(i),
-      appId: c.appId.at(i),
-      campaignId: c.campaignId.at(i),
-      userId: c.userId.at(i),
-      channelType: c.channelType.at(i) as AnalyticsEvent['channelType'],
-      eventType: c.eventType.at(i) as AnalyticsEvent['eventType'],
-      createdAt: c.createdAt.at(i),
-    };
-  }
-
-  /** Seals the block into columns (a unit of the SealQueue: one block at a time). */
-  seal(): boolean {
-    const rows = this.#rows;
-    if (rows === null) return true;
-    const columns = {} as Record<Column, StringColumn>;
-    for (const column of COLUMNS) columns[column] = sealStrings(rows.map((e) => e[column]));
-    this.#columns = columns;
-    this.#rows = null;
-    return true;
-  }
-}
 
 export class AnalyticsLog {
   #blocks = new Deque<EventBlock>();
@@ -72,6 +26,8 @@ export class AnalyticsLog {
   #first = 0;
   #next = 0;
   #dropped = 0;
+  /** Dead events between #first and #next (clear(app)). */
+  #dead = 0;
   /** Newest position of each app, and of each user within an app (keyed by the event's own strings). */
   #lastOfApp = new Map<string, number>();
   #lastOfUser = new Map<string, Map<string, number>>();
@@ -85,20 +41,18 @@ export class AnalyticsLog {
     for (const event of initial) this.add(event);
   }
 
+  /** Live events. */
   get length(): number {
-    return this.#next - this.#first;
+    return this.#next - this.#first - this.#dead;
   }
 
-  /** How many the cap has dropped (set when a log is rebuilt from another: clear() is not the cap). */
+  /** How many the cap has dropped. */
   get dropped(): number {
     return this.#dropped;
   }
 
-  set dropped(count: number) {
-    this.#dropped = count;
-  }
-
-  add(event: AnalyticsEvent): void {
+  /** Appends `event`; a block it fills is sealed on a later turn, or at once with `sealNow`. */
+  add(event: AnalyticsEvent, sealNow = false): void {
     const position = this.#next++;
     if (position % this.blockSize === 0) this.#blocks.push(new EventBlock(this.blockSize));
     const block = this.#blocks.at(this.#blocks.length - 1)!;
@@ -108,8 +62,10 @@ export class AnalyticsLog {
     let users = this.#lastOfUser.get(event.appId);
     if (users === undefined) this.#lastOfUser.set(event.appId, (users = new Map()));
     block.userLink[i] = link(users, event.userId, position);
-    if (i === this.blockSize - 1) this.#unsealed.add(block);
+    if (i === this.blockSize - 1 && sealNow) block.seal();
+    else if (i === this.blockSize - 1) this.#unsealed.add(block);
     while (this.length > this.maxEvents) this.#dropOldest();
+    this.#dropDeadFront();
   }
 
   /** The app's events, oldest first, each built as it is iterated. */
@@ -139,16 +95,45 @@ export class AnalyticsLog {
     return undefined;
   }
 
-  /** Every live event as of now, built one by one as iterated (later adds and drops do not show). */
+  /** An empty log with this one's count of dropped events (clear() is not the cap). */
+  emptied(): AnalyticsLog {
+    const log = new AnalyticsLog(this.maxEvents, [], this.blockSize);
+    log.#dropped = this.#dropped;
+    return log;
+  }
+
+  /**
+   * Removes the app's events: each is marked dead along the app's chain and its chains are
+   * forgotten. Answers this log, or a rebuild of its live events when a quarter of it was dead
+   * (the dropped count kept: clear() is not the cap).
+   */
+  withoutApp(appId: string): AnalyticsLog {
+    for (const p of this.#chain(this.#lastOfApp.get(appId), (b) => b.appLink))
+      if (this.#blockOf(p).kill(p % this.blockSize)) this.#dead++;
+    this.#lastOfApp.delete(appId);
+    this.#lastOfUser.delete(appId);
+    this.#dropDeadFront();
+    if (this.#dead <= Math.max(this.blockSize, this.length / 4)) return this;
+    const kept = this.emptied();
+    // Sealed as they fill: half a million events built at once would wait for a later turn.
+    for (const event of this.frozen()) kept.add(event, true);
+    return kept;
+  }
+
+  /** Every live event as of now, built one by one as iterated (later adds, drops and clears do not show). */
   frozen(): Iterable<AnalyticsEvent> {
     const blocks = this.#blocks.toArray();
+    const dead: (DeadEvents | null)[] = blocks.map((b) => b.freezeDead());
     const first = this.#first;
     const end = this.#next;
     const size = this.blockSize;
     const firstBlock = Math.floor(first / size);
     return {
       *[Symbol.iterator]() {
-        for (let p = first; p < end; p++) yield blocks[Math.floor(p / size) - firstBlock]!.at(p % size);
+        for (let p = first; p < end; p++) {
+          const b = Math.floor(p / size) - firstBlock;
+          if (!dead[b]?.has(p % size)) yield blocks[b]!.at(p % size);
+        }
       },
     };
   }
@@ -173,21 +158,31 @@ export class AnalyticsLog {
     return positions;
   }
 
+  /** Drops the oldest event: counted, and its chains' heads forgotten when it was their newest; free when dead. */
   #dropOldest(): void {
     const p = this.#first;
     const block = this.#blockOf(p);
     const i = p % this.blockSize;
-    const appId = block.field(i, 'appId');
-    const userId = block.field(i, 'userId');
-    if (this.#lastOfApp.get(appId) === p) this.#lastOfApp.delete(appId);
-    const users = this.#lastOfUser.get(appId);
-    if (users?.get(userId) === p) {
-      users.delete(userId);
-      if (users.size === 0) this.#lastOfUser.delete(appId);
+    if (block.isDead(i)) this.#dead--;
+    else {
+      const appId = block.field(i, 'appId');
+      const userId = block.field(i, 'userId');
+      if (this.#lastOfApp.get(appId) === p) this.#lastOfApp.delete(appId);
+      const users = this.#lastOfUser.get(appId);
+      if (users?.get(userId) === p) {
+        users.delete(userId);
+        if (users.size === 0) this.#lastOfUser.delete(appId);
+      }
+      this.#dropped++;
     }
     this.#first++;
-    this.#dropped++;
     if (this.#first % this.blockSize === 0) this.#blocks.shift();
+  }
+
+  /** Drops the dead events at the front: they hold memory and no one reads them. */
+  #dropDeadFront(): void {
+    while (this.#first < this.#next && this.#blockOf(this.#first).isDead(this.#first % this.blockSize))
+      this.#dropOldest();
   }
 }
 

@@ -4,10 +4,8 @@
  * newest first, and GET /api/analytics/users/{id} reads only that user's: no pass over a
  * million events. The app's events are built one by one as a report reads them.
  */
-import type { AnalyticsEvent } from '../schemas/analytics.js';
 import type { AnalyticsStore } from '../domain/ports.js';
 import { AnalyticsLog } from './analytics-log.js';
-import { clearByApp } from './clear-by-app.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 export function createAnalyticsStore(
@@ -15,14 +13,6 @@ export function createAnalyticsStore(
   { initial, changed }: KindOptions<'analyticsEvents'>,
 ): RecordKind<AnalyticsStore, 'analyticsEvents', 'analyticsEvents' | 'droppedAnalyticsEvents'> {
   let events = new AnalyticsLog(maxAnalyticsEvents, initial?.analyticsEvents ?? []);
-
-  /** A new log of the events `keep` accepts; the dropped count stays (clear() is not the cap). */
-  function retain(keep: (e: AnalyticsEvent) => boolean): void {
-    const kept = new AnalyticsLog(maxAnalyticsEvents);
-    for (const e of events.frozen()) if (keep(e)) kept.add(e);
-    kept.dropped = events.dropped;
-    events = kept;
-  }
 
   const port: AnalyticsStore = {
     addAnalyticsEvent(event) {
@@ -40,10 +30,13 @@ export function createAnalyticsStore(
   };
   return {
     port,
-    ...clearByApp<AnalyticsEvent>(
-      () => ({ retain }),
-      () => (events = new AnalyticsLog(maxAnalyticsEvents)),
-    ),
+    // Not clearByApp(): keeping the records a predicate accepts would build every one of them.
+    clear(appId) {
+      events = appId === undefined ? events.emptied() : events.withoutApp(appId);
+    },
+    reset(appId) {
+      events = appId === undefined ? new AnalyticsLog(maxAnalyticsEvents) : events.withoutApp(appId);
+    },
     stats: () => ({ analyticsEvents: events.length, droppedAnalyticsEvents: events.dropped }),
     snapshot: () => ({ analyticsEvents: [...events.frozen()] }),
     persistable: () => ({ analyticsEvents: events.frozen() }),

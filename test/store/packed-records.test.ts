@@ -24,6 +24,13 @@ const value = fc.oneof(
   counterId.map((id) => id.toUpperCase()),
   isoTime,
   isoTime.map((t) => t.replace('Z', '+00:00')),
+  // Date.parse takes these, toISOString never gives them.
+  fc.constantFrom(
+    '2026-02-30T00:00:00.000Z',
+    '2026-02-29T12:00:00.000Z',
+    '2026-01-01T24:00:00.000Z',
+    '0000-04-31T00:00:00.000Z',
+  ),
   fc.constantFrom('', 'a', 'same'),
 );
 
@@ -31,7 +38,17 @@ describe('sealStrings', () => {
   it('gives back every value exactly, whichever form takes least room', () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.array(value, { maxLength: 300 }), fc.array(counterId, { maxLength: 300 }), fc.array(isoTime)),
+        fc.oneof(
+          fc.array(value, { maxLength: 300 }),
+          fc.array(counterId, { maxLength: 300 }),
+          fc.array(isoTime),
+          fc.array(
+            fc.oneof(
+              isoTime,
+              fc.constantFrom('2026-02-30T00:00:00.000Z', '2024-02-29T23:59:59.999Z', '2026-01-01T24:00:00.000Z'),
+            ),
+          ),
+        ),
         (values) => {
           const column = sealStrings(values);
           expect(column.length).toBe(values.length);
@@ -82,21 +99,26 @@ describe('snapshots of packed records', () => {
     );
   });
 
-  it('analytics events: a snapshot keeps its moment through later adds, drops and sealing', async () => {
+  it('analytics events: a snapshot keeps its moment through later adds, drops, clears and sealing', async () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 9 }) }),
+      fc.record({ kind: fc.constant('clear' as const), appId: fc.constantFrom('app-a', 'app-b') }),
       fc.constant({ kind: 'tick' as const }),
       fc.constant({ kind: 'snapshot' as const }),
     );
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 20 }), fc.array(op, { maxLength: 30 }), async (max, ops) => {
-        const log = new AnalyticsLog(max, [], 4);
+        let log = new AnalyticsLog(max, [], 4);
         let model: AnalyticsEvent[] = [];
+        let dropped = 0;
         const snapshots: { frozen: Iterable<AnalyticsEvent>; expected: AnalyticsEvent[] }[] = [];
         for (const [serial, o] of ops.entries()) {
           if (o.kind === 'tick') await tick();
           else if (o.kind === 'snapshot') snapshots.push({ frozen: log.frozen(), expected: model });
-          else
+          else if (o.kind === 'clear') {
+            log = log.withoutApp(o.appId);
+            model = model.filter((e) => e.appId !== o.appId);
+          } else
             for (let k = 0; k < o.count; k++) {
               const event: AnalyticsEvent = {
                 id: `evt_65a1b2c3d4e5f6a7b8${(serial * 10 + k).toString(16).padStart(6, '0')}`,
@@ -108,14 +130,20 @@ describe('snapshots of packed records', () => {
                 createdAt: new Date(Date.UTC(2030, 0, 1, 0, serial, k)).toISOString(),
               };
               log.add(event);
-              model = [...model, event].slice(-max);
+              model = [...model, event];
+              if (model.length > max) {
+                model = model.slice(-max);
+                dropped++;
+              }
             }
         }
         expect([...log.frozen()]).toEqual(model);
-        expect(log.length + log.dropped).toBe(ops.reduce((n, o) => n + (o.kind === 'add' ? o.count : 0), 0));
+        expect([log.length, log.dropped]).toEqual([model.length, dropped]);
+        for (const appId of ['app-a', 'app-b'])
+          expect([...log.ofApp(appId)]).toEqual(model.filter((e) => e.appId === appId));
         for (const { frozen, expected } of snapshots) expect([...frozen]).toEqual(expected);
       }),
-      { numRuns: 100 },
+      { numRuns: 150 },
     );
   });
 });
