@@ -6,7 +6,7 @@
  * has removed (dead), are kept beside the columns.
  */
 import type { AnalyticsEvent } from '../schemas/analytics.js';
-import { sealStrings, type StringColumn } from './string-column.js';
+import { sealFields, type StringColumn } from './string-column.js';
 
 export type Column = keyof AnalyticsEvent;
 const COLUMNS: readonly Column[] = ['id', 'appId', 'campaignId', 'userId', 'channelType', 'eventType', 'createdAt'];
@@ -28,6 +28,8 @@ export class EventBlock {
   /** The records until sealed, then null. */
   #rows: AnalyticsEvent[] | null = [];
   #columns: Record<Column, StringColumn> | null = null;
+  /** The columns sealed so far while a seal is under way (see seal()). */
+  #sealed: Partial<Record<Column, StringColumn>> = {};
   /** Null until an event of the block dies. */
   #dead: DeadEvents | null = null;
 
@@ -82,14 +84,15 @@ export class EventBlock {
     return this.#dead;
   }
 
-  /** Seals the block into columns (a unit of the SealQueue: one block at a time). */
-  seal(): boolean {
+  /** Seals the block into columns, one at a time until `spent` says stop; whether it is done. */
+  seal(spent: () => boolean): boolean {
     const rows = this.#rows;
     if (rows === null) return true;
-    const columns = {} as Record<Column, StringColumn>;
-    for (const column of COLUMNS) columns[column] = sealStrings(rows.map((e) => e[column]));
+    const columns = sealFields(COLUMNS, this.#sealed, (column) => rows.map((e) => e[column]), spent);
+    if (columns === null) return false;
     this.#columns = columns;
     this.#rows = null;
+    this.#sealed = {};
     return true;
   }
 }

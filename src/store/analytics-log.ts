@@ -62,7 +62,7 @@ export class AnalyticsLog {
     let users = this.#lastOfUser.get(event.appId);
     if (users === undefined) this.#lastOfUser.set(event.appId, (users = new Map()));
     block.userLink[i] = link(users, event.userId, position);
-    if (i === this.blockSize - 1 && sealNow) block.seal();
+    if (i === this.blockSize - 1 && sealNow) block.seal(() => false);
     else if (i === this.blockSize - 1) this.#unsealed.add(block);
     while (this.length > this.maxEvents) this.#dropOldest();
     this.#dropDeadFront();

@@ -10,7 +10,7 @@
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../schemas/records.js';
 import type { PendingRecipients, RecipientUpdate } from '../domain/ports.js';
 import { Changes, statusCode, StringTable } from './recipient-changes.js';
-import { sealStrings, type StringColumn } from './string-column.js';
+import { sealFields, type StringColumn } from './string-column.js';
 
 /** Recipients per block: a campaign's recipient `p` is row p % RECIPIENT_BLOCK of block p / RECIPIENT_BLOCK. */
 export const RECIPIENT_BLOCK = 2048;
@@ -23,24 +23,15 @@ function variablesText(variables: Record<string, unknown>): string {
 const variablesOf = (text: string): Record<string, unknown> =>
   text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
 
-/** The fields no send changes, one column each. */
-interface Fixed {
-  ids: StringColumn;
-  campaignIds: StringColumn;
-  appIds: StringColumn;
-  userIds: StringColumn;
-  variables: StringColumn;
-  createdAt: StringColumn;
-}
+/** The fields no send changes, one column each (variables as their JSON text). */
+const FIXED = ['id', 'campaignId', 'appId', 'userId', 'variables', 'createdAt'] as const;
+type Fixed = Record<(typeof FIXED)[number], StringColumn>;
 
-const fixedOf = (rows: readonly Recipient[]): Fixed => ({
-  ids: sealStrings(rows.map((r) => r.id)),
-  campaignIds: sealStrings(rows.map((r) => r.campaignId)),
-  appIds: sealStrings(rows.map((r) => r.appId)),
-  userIds: sealStrings(rows.map((r) => r.userId)),
-  variables: sealStrings(rows.map((r) => variablesText(r.variables))),
-  createdAt: sealStrings(rows.map((r) => r.createdAt)),
-});
+/** A seal under way over several slices: the variables' texts so far, the columns so far. */
+interface Sealing {
+  texts: string[];
+  columns: Partial<Fixed>;
+}
 
 /** A block's rows as a snapshot holds them: records, or columns with the changes of that moment. */
 export type FrozenBlock = readonly Recipient[] | { fixed: Fixed; changes: Changes; table: StringTable };
@@ -48,10 +39,10 @@ export type FrozenBlock = readonly Recipient[] | { fixed: Fixed; changes: Change
 function recordAt(fixed: Fixed, changes: Changes, table: StringTable, i: number): Recipient {
   const { status, failureReason, deliveryId, updatedAt } = changes.get(i, table);
   return {
-    id: fixed.ids.at(i),
-    campaignId: fixed.campaignIds.at(i),
-    appId: fixed.appIds.at(i),
-    userId: fixed.userIds.at(i),
+    id: fixed.id.at(i),
+    campaignId: fixed.campaignId.at(i),
+    appId: fixed.appId.at(i),
+    userId: fixed.userId.at(i),
     variables: variablesOf(fixed.variables.at(i)),
     status,
     failureReason,
@@ -66,17 +57,19 @@ export function* recordsOf(block: FrozenBlock): Generator<Recipient> {
   if (Array.isArray(block)) yield* block as readonly Recipient[];
   else {
     const { fixed, changes, table } = block as Exclude<FrozenBlock, readonly Recipient[]>;
-    for (let i = 0; i < fixed.ids.length; i++) yield recordAt(fixed, changes, table, i);
+    for (let i = 0; i < fixed.id.length; i++) yield recordAt(fixed, changes, table, i);
   }
 }
 
 export class RecipientBlock {
-  /** How many recipients of each status (RECIPIENT_STATUSES order): pages by status skip whole blocks. */
-  readonly counts = new Uint32Array(RECIPIENT_STATUSES.length);
+  /** See counts: null until first asked. */
+  #counts: Uint32Array | null = null;
   /** The records, until sealed (null after). */
   #rows: Recipient[] | null;
   #fixed: Fixed | null = null;
   #changes: Changes | null = null;
+  /** A seal under way (see seal()). */
+  #sealing: Sealing | null = null;
   /** No row before this one is pending (see pending()). */
   #pendingFrom = 0;
 
@@ -85,11 +78,25 @@ export class RecipientBlock {
     private readonly table: StringTable,
   ) {
     this.#rows = rows;
-    for (const r of rows) this.counts[statusCode(r.status)]!++;
+  }
+
+  /**
+   * How many recipients of each status (RECIPIENT_STATUSES order): pages by status skip whole
+   * blocks. Counted when sealed or first used, not as an upload adds them (its one step that
+   * cannot yield).
+   */
+  get counts(): Uint32Array {
+    return (this.#counts ??= this.#countStatuses());
+  }
+
+  #countStatuses(): Uint32Array {
+    const counts = new Uint32Array(RECIPIENT_STATUSES.length);
+    for (let i = 0; i < this.length; i++) counts[this.statusCodeAt(i)]!++;
+    return counts;
   }
 
   get length(): number {
-    return this.#rows?.length ?? this.#fixed!.ids.length;
+    return this.#rows?.length ?? this.#fixed!.id.length;
   }
 
   get sealed(): boolean {
@@ -101,11 +108,11 @@ export class RecipientBlock {
   }
 
   idAt(i: number): string {
-    return this.#rows === null ? this.#fixed!.ids.at(i) : this.#rows[i]!.id;
+    return this.#rows === null ? this.#fixed!.id.at(i) : this.#rows[i]!.id;
   }
 
   userIdAt(i: number): string {
-    return this.#rows === null ? this.#fixed!.userIds.at(i) : this.#rows[i]!.userId;
+    return this.#rows === null ? this.#fixed!.userId.at(i) : this.#rows[i]!.userId;
   }
 
   at(i: number): Recipient {
@@ -143,8 +150,10 @@ export class RecipientBlock {
     }
     for (const r of rows) {
       this.#rows.push(r);
-      this.counts[statusCode(r.status)]!++;
+      if (this.#counts !== null) this.#counts[statusCode(r.status)]!++;
     }
+    // Columns sealed so far miss the new rows (the texts so far stay right).
+    if (this.#sealing !== null) this.#sealing.columns = {};
   }
 
   update(i: number, patch: RecipientUpdate): void {
@@ -167,19 +176,36 @@ export class RecipientBlock {
 
   /** Moves a recipient from one status's count to another's (at row `i`). */
   #recount(i: number, before: RecipientStatus, after: RecipientStatus): void {
-    this.counts[statusCode(before)]!--;
-    this.counts[statusCode(after)]!++;
+    const counts = this.counts;
+    counts[statusCode(before)]!--;
+    counts[statusCode(after)]!++;
     if (after === 'pending') this.#pendingFrom = Math.min(this.#pendingFrom, i);
   }
 
-  seal(): void {
+  /**
+   * Seals the block into columns, over several calls when `spent` says stop (whether it is
+   * done): the variables' JSON 64 rows at a time, then one column at a time.
+   */
+  seal(spent: () => boolean): boolean {
     const rows = this.#rows;
-    if (rows === null) return;
+    if (rows === null) return true;
+    const sealing = (this.#sealing ??= { texts: [], columns: {} });
+    const { texts } = sealing;
+    while (texts.length < rows.length) {
+      if (texts.length % 64 === 0 && spent()) return false;
+      texts.push(variablesText(rows[texts.length]!.variables));
+    }
+    const fixed = sealFields(FIXED, sealing.columns, (f) => (f === 'variables' ? texts : rows.map((r) => r[f])), spent);
+    if (fixed === null) return false;
     const changes = Changes.empty(rows.length);
     rows.forEach((r, i) => changes.set(i, r, this.table));
-    this.#fixed = fixedOf(rows);
+    this.#fixed = fixed;
     this.#changes = changes;
     this.#rows = null;
+    this.#sealing = null;
+    // Counted in a sealing slice: a send's first count then does not pass every block at once.
+    this.#counts ??= this.#countStatuses();
+    return true;
   }
 
   /** The block as of now, for a snapshot read over later turns. */

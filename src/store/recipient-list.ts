@@ -43,7 +43,8 @@ export class CampaignRecipients implements RecipientList {
       const part = rows.slice(done, done + take);
       if (room > 0) last!.push(part);
       else this.#blocks.push(new RecipientBlock(part, this.#table));
-      for (let k = 0; k < part.length; k++) this.#users?.add(this.#length + k, part[k]!.userId);
+      const users = this.#users;
+      if (users !== null) for (let k = 0; k < part.length; k++) users.add(this.#length + k, part[k]!.userId);
       this.#length += take;
       done += take;
     }
@@ -120,10 +121,8 @@ export class CampaignRecipients implements RecipientList {
 
   /** Seals blocks until `spent` says stop; whether every block is sealed. */
   seal(spent: () => boolean): boolean {
-    while (this.#firstUnsealed < this.#blocks.length) {
-      if (spent()) return false;
-      this.#blocks[this.#firstUnsealed++]!.seal();
-    }
+    for (; this.#firstUnsealed < this.#blocks.length; this.#firstUnsealed++)
+      if (!this.#blocks[this.#firstUnsealed]!.seal(spent)) return false;
     return true;
   }
 

@@ -237,3 +237,23 @@ export function sealStrings(values: readonly string[]): StringColumn {
   if (times !== null && times.byteLength < best.bytes) return new TimeColumn(times);
   return best.column();
 }
+
+/**
+ * Seals `fields` one at a time into `done` until `spent` says stop: the columns once every
+ * field is sealed, else null (call again with the same `done` to go on). A block's fields are
+ * then sealed over several slices, never all in one: the first blocks sealed after a start,
+ * before V8 has compiled this code, took up to ~90 ms.
+ */
+export function sealFields<F extends string>(
+  fields: readonly F[],
+  done: Partial<Record<F, StringColumn>>,
+  valuesOf: (field: F) => readonly string[],
+  spent: () => boolean,
+): Record<F, StringColumn> | null {
+  for (const field of fields) {
+    if (done[field] !== undefined) continue;
+    if (spent()) return null;
+    done[field] = sealStrings(valuesOf(field));
+  }
+  return done as Record<F, StringColumn>;
+}

@@ -63,25 +63,27 @@ describe('sealStrings', () => {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('snapshots of packed records', () => {
-  it('recipients: a snapshot keeps its moment through later adds, updates and sealing', () => {
+  it('recipients: a snapshot keeps its moment through later adds, updates and sealing, stopped anywhere', () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 7 }) }),
+      fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 20 }) }),
       fc.record({
         kind: fc.constant('update' as const),
         pick: fc.nat(40),
         status: fc.constantFrom('sent' as const, 'failed' as const),
       }),
-      fc.constant({ kind: 'seal' as const }),
+      // A seal stopped after `asks` questions to `spent` (a slice's end), to go on later.
+      fc.record({ kind: fc.constant('seal' as const), asks: fc.option(fc.nat(12)) }),
       fc.constant({ kind: 'snapshot' as const }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
-        const list = new CampaignRecipients(3);
+      // Blocks of 70 seal their variables' texts over more than one slice (64 rows at a time).
+      fc.property(fc.constantFrom(3, 70), fc.array(op, { maxLength: 30 }), (blockSize, ops) => {
+        const list = new CampaignRecipients(blockSize);
         let model: ReturnType<typeof recipient>[] = [];
         const snapshots: { frozen: Iterable<unknown>; expected: unknown[] }[] = [];
         ops.forEach((o, serial) => {
           if (o.kind === 'add') {
-            const rows = Array.from({ length: o.count }, (_, k) => recipient('c1', serial * 10 + k));
+            const rows = Array.from({ length: o.count }, (_, k) => recipient('c1', serial * 100 + k));
             list.add(rows);
             model = [...model, ...rows];
           } else if (o.kind === 'update') {
@@ -89,10 +91,14 @@ describe('snapshots of packed records', () => {
             const patch = { status: o.status, deliveryId: `65a1b2c3d4e5f6a7b8${String(serial).padStart(6, '0')}` };
             expect(list.update(target?.id ?? 'nobody', patch)).toBe(target !== undefined);
             model = model.map((r) => (r === target ? { ...r, ...patch } : r));
-          } else if (o.kind === 'seal') list.seal(() => false);
-          else snapshots.push({ frozen: list.frozen(), expected: structuredClone(model) });
+          } else if (o.kind === 'seal') {
+            let asks = o.asks ?? Infinity;
+            list.seal(() => asks-- <= 0);
+          } else snapshots.push({ frozen: list.frozen(), expected: structuredClone(model) });
         });
         expect([...list]).toEqual(model);
+        for (const status of ['pending', 'sent', 'failed'])
+          expect(list.count(status)).toBe(model.filter((r) => r.status === status).length);
         for (const { frozen, expected } of snapshots) expect([...frozen]).toEqual(expected);
       }),
       { numRuns: 150 },
