@@ -19,6 +19,8 @@ import { SealQueue } from './seal-queue.js';
 
 /** Events per block (a test may pass fewer, to reach sealed blocks with little data). */
 const EVENT_BLOCK = 2048;
+/** Full blocks waiting to be sealed, at most (see SealQueue): ~6 MB of unsealed events. */
+const MAX_UNSEALED_BLOCKS = 8;
 
 export class AnalyticsLog {
   #blocks = new Deque<EventBlock>();
@@ -31,7 +33,7 @@ export class AnalyticsLog {
   /** Newest position of each app, and of each user within an app (keyed by the event's own strings). */
   #lastOfApp = new Map<string, number>();
   #lastOfUser = new Map<string, Map<string, number>>();
-  readonly #unsealed = new SealQueue();
+  readonly #unsealed = new SealQueue(MAX_UNSEALED_BLOCKS);
 
   constructor(
     private readonly maxEvents: number,
@@ -176,7 +178,10 @@ export class AnalyticsLog {
       this.#dropped++;
     }
     this.#first++;
-    if (this.#first % this.blockSize === 0) this.#blocks.shift();
+    if (this.#first % this.blockSize !== 0) return;
+    // A block dropped before its turn to be sealed is not sealed.
+    const gone = this.#blocks.shift();
+    if (gone !== undefined) this.#unsealed.delete(gone);
   }
 
   /** Drops the dead events at the front: they hold memory and no one reads them. */

@@ -17,8 +17,20 @@ export class SealQueue {
   readonly #waiting = new Set<Sealable>();
   #scheduled = false;
 
+  /**
+   * `maxWaiting`: adding past it seals the oldest waiting item at once. A producer that fills
+   * blocks faster than the slices seal them (a loaded machine, where a slice holds less than a
+   * block) would otherwise pile up records unsealed, at five times their sealed size.
+   */
+  constructor(private readonly maxWaiting = Infinity) {}
+
   add(item: Sealable): void {
     this.#waiting.add(item);
+    if (this.#waiting.size > this.maxWaiting) {
+      const [oldest] = this.#waiting;
+      oldest!.seal(() => false);
+      this.#waiting.delete(oldest!);
+    }
     this.#schedule();
   }
 
