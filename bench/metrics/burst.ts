@@ -117,21 +117,10 @@ async function deliveryIds(url: string): Promise<string[]> {
 export async function burst(): Promise<Row[]> {
   const report = join(tmpdir(), `burst-${process.pid}.json`);
   const loopFile = join(tmpdir(), `burst-loop-${process.pid}.json`);
-  Object.assign(process.env, {
-    FULL_STORE_REPORT: report,
-    FULL_STORE_MAX_DELIVERIES: '1000000',
-    FULL_STORE_FILL_DELIVERIES: '1',
-    BENCH_LOOP_FILE: loopFile,
-  });
+  Object.assign(process.env, { FULL_STORE_REPORT: report, BENCH_LOOP_FILE: loopFile });
   const nodeFlags = ['--expose-gc', '--import', './bench/loop-monitor.mjs'];
   const emulator: Child = await spawnServer(['bench/full-store-server.mjs'], nodeFlags, 600_000);
-  for (const name of [
-    'FULL_STORE_REPORT',
-    'FULL_STORE_MAX_DELIVERIES',
-    'FULL_STORE_FILL_DELIVERIES',
-    'BENCH_LOOP_FILE',
-  ])
-    delete process.env[name];
+  for (const name of ['FULL_STORE_REPORT', 'BENCH_LOOP_FILE']) delete process.env[name];
   let stderr = '';
   emulator.process.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   emulator.process.once('exit', (code) => process.stderr.write(`burst server exited (${code}): ${stderr}\n`));

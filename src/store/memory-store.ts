@@ -54,7 +54,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const deliveries = createDeliveryStore(options.maxDeliveries ?? 1_000_000, part);
   const notifications = createNotificationStore(options.maxNotifications ?? 100_000, part);
   const campaigns = createCampaignStore(
-    { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 200_000 },
+    { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 1_000_000 },
     part,
   );
   const journal = createJournalStore(
@@ -62,7 +62,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     part,
   );
   const resources = createResourceStore(part);
-  const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 100_000, part);
+  const analytics = createAnalyticsStore(options.maxAnalyticsEvents ?? 1_000_000, part);
   const appStates = createAppStateStore(part);
   /** What clear() and reset() go over. stats() and the snapshots spread the parts in the order of StoreData's
    * and StoreStats' keys, which the data file and /__stats have always had. */

@@ -13,6 +13,7 @@ import { indexContract } from './store-contract/indexes.js';
 import { journalContract } from './store-contract/journal.js';
 import { lifecycleContract } from './store-contract/lifecycle.js';
 import { notificationContract } from './store-contract/notifications.js';
+import { packedIndexContract } from './store-contract/packed-indexes.js';
 import type { StoreOptions } from './store-contract/records.js';
 import { resourceContract } from './store-contract/resources.js';
 
@@ -41,5 +42,6 @@ export function storeContract(name: string, factory: StoreFactory): void {
     lifecycleContract(make);
     indexContract(make);
     deliveryIndexContract(make);
+    packedIndexContract(make);
   });
 }

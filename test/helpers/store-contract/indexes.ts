@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { AnalyticsStore, JournalStore, NotificationStore, StoreLifecycle } from '../../../src/domain/ports.js';
 import type { AnalyticsEvent } from '../../../src/schemas/analytics.js';
 import type { JournalEntry, NotificationRecord } from '../../../src/schemas/records.js';
-import { at, journalEntry, notification, type MakeStore } from './records.js';
+import { at, expectAnalyticsAnswers, journalEntry, notification, type MakeStore } from './records.js';
 import { app, expected, maybe, page, run as check } from './properties.js';
 
 type IndexedPorts = NotificationStore & JournalStore & AnalyticsStore & Pick<StoreLifecycle, 'clear'>;
@@ -224,15 +224,7 @@ export function indexContract(make: MakeStore<IndexedPorts>): void {
             store.addAnalyticsEvent(event);
             model = [...model, event].slice(-max);
           });
-          for (const a of asks) {
-            const own = model.filter((e) => e.appId === a.appId);
-            expect(store.listAnalyticsEvents(a.appId)).toEqual(own);
-            expect(store.listUserAnalyticsEvents(a.appId, a.userId)).toEqual(own.filter((e) => e.userId === a.userId));
-            const twins = own.filter(
-              (e) => e.userId === a.userId && e.campaignId === a.campaignId && e.eventType === a.eventType,
-            );
-            expect(store.findAnalyticsEvent(a.appId, a)).toEqual(twins.at(-1));
-          }
+          for (const a of asks) expectAnalyticsAnswers(store, model, a);
         },
       );
     });

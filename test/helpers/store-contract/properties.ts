@@ -1,6 +1,7 @@
 /**
- * What the property-based index suites (indexes.ts, delivery-indexes.ts) share: the apps and
- * pages they draw, and the reference every index is held to, a plain filter over the records.
+ * What the property-based index suites (indexes.ts, delivery-indexes.ts, packed-indexes.ts)
+ * share: the apps and pages they draw, and the reference every index is held to, a plain
+ * filter over the records.
  */
 import fc from 'fast-check';
 import type { Page } from '../../../src/domain/ports.js';
