@@ -1,133 +1,82 @@
-/* global gc, Buffer, performance, setImmediate */
-// Run as its own process (with the heap limit a 512 MiB container gives Node) by the
-// full-stores metric: fills every store but deliveries to its default cap through the store
-// ports, with records shaped as the emulator makes them (fresh id and time strings per record),
-// prints the live heap each kind added, then serves the emulator over that store and prints
-// its URL. The parent fills deliveries over HTTP (batch sends) and measures from outside.
+/* global gc, performance, setImmediate */
+// Run as its own process by the burst metric: fills every store to its default cap through the
+// store ports, with records shaped as the emulator makes them (fresh id and time strings per
+// record; bench/fill-stores.mjs), deliveries as realtime sends of one and batches of 10,000,
+// reports the live heap each kind added and each filter's p99 in the store itself, then serves
+// the emulator over that store and prints its URL. The parent measures bursts from outside.
 import { writeFileSync } from 'node:fs';
 import { createMemoryStore, EmulatorOptionsSchema, startEmulator } from '../dist/index.js';
+import { createIds } from '../dist/platform/random.js';
+import { APPS, fillAnalytics, fillJournal, fillNotifications, fillRecipients, hex, iso } from './fill-stores.mjs';
 
-// Deliveries at 500,000: what a 512 MiB container needs beside the other stores at their defaults
-// (docs/performance.md, "Memory is bounded by default"); the other caps are the defaults.
-const caps = EmulatorOptionsSchema.parse({ maxDeliveries: 500_000 });
+// Every cap its default: with recipients and analytics events packed, all of them fit a 512 MiB
+// container (docs/performance.md, "Memory is bounded by default"; BENCH_ONLY=memory checks it).
+const caps = EmulatorOptionsSchema.parse({});
 const store = createMemoryStore(caps);
-const APPS = ['bench-app', 'bench-app-2'];
-const MODES = ['realtime', 'batch'];
-let serial = 0;
-const hex = () => (0x10000000 + serial++).toString(16).padStart(24, '0');
-const t0 = Date.now() - 3_600_000;
-/** A fresh ISO string per record, as clock.nowIso() gives; ten records per millisecond. */
-const iso = (i) => new Date(t0 + Math.floor(i / 10)).toISOString();
+/** The live heap after a full collection, with the typed arrays packed records keep outside it. */
 const heapMb = () => {
   gc();
-  return process.memoryUsage().heapUsed / 1024 / 1024;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return (heapUsed + arrayBuffers) / 1024 / 1024;
 };
 const perKind = {};
-const measure = (kind, count, fill) => {
+const measure = async (kind, count, fill) => {
   const before = heapMb();
-  fill();
+  await fill();
   perKind[kind] = { count, bytesPerRecord: Math.round(((heapMb() - before) * 1024 * 1024) / Math.max(1, count)) };
 };
 
-measure('notifications', caps.maxNotifications, () => {
-  for (let i = 0; i < caps.maxNotifications; i++)
-    store.addNotification({
-      notificationId: `notif_${hex()}`,
-      templateKey: `template-${i % 5}`,
-      channels: ['in_app'],
-      mode: MODES[i % 2],
-      title: null,
-      tag: i % 3 === 0 ? `tag-${i % 7}` : null,
-      sentFrom: 'api',
-      createdAt: iso(i),
-      appId: APPS[i % 2],
-      templateId: `tpl-${i % 5}`,
-      targetCount: 1,
-      sentCount: 1,
-      failedCount: 0,
-    });
-});
+await measure('notifications', caps.maxNotifications, () => fillNotifications(store, caps.maxNotifications));
+await measure('journal', caps.maxJournal, () => fillJournal(store, caps.maxJournal, 16 * 1024 * 1024));
+await measure('recipients', caps.maxRecipients, () => fillRecipients(store, caps.maxCampaigns, caps.maxRecipients));
+await measure('analyticsEvents', caps.maxAnalyticsEvents, () => fillAnalytics(store, caps.maxAnalyticsEvents));
 
-const bodyChars = Math.floor((16 * 1024 * 1024) / caps.maxJournal / 2) - 16;
-/** A flat string of `n` characters, unique per call (a request body parsed off the wire is not shared). */
-const flat = (prefix, n) => Buffer.from(`${prefix}${'x'.repeat(n)}`).toString('latin1');
-measure('journal', caps.maxJournal, () => {
-  for (let i = 0; i < caps.maxJournal; i++)
-    store.addJournal({
-      id: hex(),
-      time: iso(i * 20),
-      method: i % 4 === 0 ? 'GET' : 'POST',
-      path: i % 4 === 0 ? '/api/analytics/channels' : '/api/notifications/send',
-      query: '',
-      appId: APPS[i % 2],
-      status: i % 10 === 0 ? 400 : 200,
-      errorCode: i % 10 === 0 ? 'ERR_BAD_REQUEST' : null,
-      scenario: i % 13 === 0 ? 'flaky' : null,
-      rule: null,
-      rules: [],
-      requestHeaders: { 'content-type': 'application/json' },
-      requestBody: flat(`{"n":${i},"pad":"`, bodyChars),
-      requestBodyTruncated: false,
-      responseBody: flat(`{"id":"${i}","pad":"`, bodyChars),
-      responseBodyTruncated: false,
-      durationMs: 1,
-    });
-});
-
-const perCampaign = Math.ceil(caps.maxRecipients / caps.maxCampaigns);
-measure('recipients', caps.maxRecipients, () => {
-  for (let c = 0; c < caps.maxCampaigns; c++) {
-    const campaignId = hex();
-    const createdAt = iso(c);
-    store.addCampaign({
-      id: campaignId,
-      appId: APPS[c % 2],
-      name: `Campaign ${c}`,
-      templateId: 'tpl-0',
-      status: c % 3 === 0 ? 'sent' : 'draft',
-      deliveryMode: 'batch',
-      tag: null,
-      scheduledAt: null,
-      recipientCount: perCampaign,
-      sentCount: 0,
-      failedCount: 0,
-      createdAt,
-      updatedAt: createdAt,
-      startedAt: null,
-      completedAt: null,
-    });
-    const list = [];
-    for (let r = 0; r < perCampaign; r++) {
-      const at = iso(c * perCampaign + r);
-      list.push({
-        id: hex(),
-        campaignId,
-        appId: APPS[c % 2],
-        userId: `user-${(c * perCampaign + r) % 100_000}`,
-        variables: { name: `User ${r}`, city: 'Lyon' },
-        status: r % 10 === 0 ? 'failed' : 'pending',
-        failureReason: null,
-        deliveryId: null,
-        createdAt: at,
-        updatedAt: at,
-      });
+{
+  // A fifth of the cap as realtime sends (one delivery each, a few failed), the rest as batch
+  // sends of 10,000: every filter's index holds both kinds of entry.
+  const ids = createIds({ now: () => Date.now() }, { next: Math.random });
+  const render = () => ({ in_app: { title: 'Hello', body: 'Welcome' } });
+  const shared = (i, mode, createdAt) => ({
+    appId: APPS[i % 2],
+    notificationId: `notif_${hex()}`,
+    campaignId: null,
+    templateId: `tpl-${i % 5}`,
+    templateKey: `template-${i % 5}`,
+    channels: i % 4 === 0 ? ['in_app', 'push'] : ['in_app'],
+    mode,
+    title: null,
+    tag: mode === 'batch' ? 'bench' : i % 3 === 0 ? `tag-${i % 7}` : null,
+    pushData: null,
+    createdAt,
+  });
+  const singles = Math.floor(caps.maxDeliveries / 5);
+  const failed = new Map([[0, { reason: 'Delivery failed (scenario)', scenario: 'flaky' }]]);
+  await measure('deliveries', caps.maxDeliveries, () => {
+    for (let b = 0; b < (caps.maxDeliveries - singles) / 10_000; b++) {
+      const userIds = Array.from({ length: 10_000 }, (_, k) => `user-${(b * 10_000 + k) % 100_000}`);
+      const batch = { shared: shared(b, 'batch', iso(b)), userIds, variables: { all: { name: 'Ada' } }, render };
+      store.addDeliveries({ ...batch, failures: new Map() }, ids);
     }
-    store.addRecipients(campaignId, list);
+    for (let i = 0; i < singles; i++) {
+      const batch = {
+        shared: shared(i, 'realtime', iso(100 + i * 10)),
+        userIds: [`user-${(i * 7) % 100_000}`],
+        render,
+      };
+      store.addDeliveries(
+        { ...batch, variables: { all: { name: 'Ada' } }, failures: i % 100 === 0 ? failed : new Map() },
+        ids,
+      );
+    }
+  });
+  // Bring the delivery indexes up to date (they are built in slices on later turns, as after any burst of sends).
+  for (let quick = 0; quick < 3;) {
+    const started = performance.now();
+    store.countDeliveries({ appId: 'bench-app', userId: 'user-1', tag: 'tag-1' });
+    quick = performance.now() - started < 1 ? quick + 1 : 0;
+    await new Promise((resolve) => setImmediate(resolve));
   }
-});
-
-measure('analyticsEvents', caps.maxAnalyticsEvents, () => {
-  for (let i = 0; i < caps.maxAnalyticsEvents; i++)
-    store.addAnalyticsEvent({
-      id: `evt_${hex()}`,
-      appId: APPS[i % 2],
-      campaignId: `notif_${(i % 50_000).toString(16).padStart(24, '0')}`,
-      userId: `user-${i % 100_000}`,
-      channelType: 'in_app',
-      eventType: ['delivered', 'viewed', 'clicked'][i % 3],
-      createdAt: iso(i),
-    });
-});
+}
 
 /** Each filter's p99 over 200 calls of the store itself: the index work, apart from HTTP and JSON. */
 const page = { offset: 0, limit: 100, order: 'desc' };

@@ -1,5 +1,6 @@
 /* global fetch */
-// Run as its own process by the soak metric: asks GET <url> every 20 ms until stdin closes,
+// Run as its own process by the soak and burst metrics: asks GET <url> every <ms> (argv[3],
+// default 20) until stdin closes,
 // then prints [start, latency] pairs as JSON: start in ms since the epoch (performance.timeOrigin
 // based, as bench/loop-monitor.mjs notes the collections it forces), latency in ms or null.
 // Apart from the load generator, whose own event loop is busy with 1,000 connections (its delay
@@ -9,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const url = process.argv[2];
+const interval = Number(process.argv[3] ?? 20);
 const probes = [];
 let running = true;
 process.stdin.on('end', () => (running = false)).resume();
@@ -19,9 +21,10 @@ while (running) {
     const res = await fetch(url);
     await res.arrayBuffer();
     probes.push([start, performance.now() - started]);
-  } catch {
+  } catch (error) {
+    if (!probes.some(([, ms]) => ms === null)) process.stderr.write(`health probe: ${error.cause ?? error}\n`);
     probes.push([start, null]);
   }
-  await sleep(20);
+  await sleep(interval);
 }
 process.stdout.write(JSON.stringify(probes));

@@ -1,4 +1,5 @@
-// Preloaded into the emulator child by the bench (node --import). Records, once a second,
+// Preloaded into the emulator child by the bench (node --import). Records, once a second (`at`,
+// ms since the epoch, when the second ended),
 // the longest event-loop delay (perf_hooks histogram) and the longest gap between two ticks
 // of a 5 ms timer together with the process CPU time spent inside that gap. On a shared,
 // overloaded machine a wall-clock gap also counts time the process waited for a core; the
@@ -45,6 +46,7 @@ if (file) {
     }
     const memory = process.memoryUsage();
     seconds.push({
+      at: epochNow(),
       delayMaxMs: histogram.max / 1e6,
       gapMaxMs: gapMax,
       cpuInGapMaxMs: cpuInGapMax,

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: measures the emulator (built dist/, in child processes) against its
  * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
- * some metrics only (throughput, batch, store, full, cold, csv, campaign, stall, soak, cluster, trace).
+ * some metrics only (throughput, batch, store, burst, memory, cold, csv, campaign, stall, soak, cluster, trace).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,9 +121,16 @@ async function main(): Promise<void> {
         }
       })),
     );
-  if (wanted('full')) {
-    const { fullStores } = await import('./metrics/full-stores.js');
-    rows.push(...(await guarded('inspect bursts and memory, every store at its default cap', 'see rows', fullStores)));
+  if (wanted('burst')) {
+    const { burst } = await import('./metrics/burst.js');
+    rows.push(...(await guarded('inspect bursts on full stores', 'see rows', burst)));
+  }
+  if (wanted('memory')) {
+    const { memoryAtCaps } = await import('./metrics/memory.js');
+    const memory = await guarded('memory, every store at its default cap', 'RSS <= 512 MiB', memoryAtCaps);
+    rows.push(...memory);
+    // A container that would be killed fails the command, not only its row.
+    if (memory.some((r) => r.pass !== true)) process.exitCode = 1;
   }
   if (wanted('trace')) {
     const { traceScale } = await import('./metrics/trace.js');

@@ -207,10 +207,15 @@ export async function load(options: {
   };
 }
 
-export async function postJson(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
+/** POSTs JSON as app `appid` (the bench's app by default); answers the status and the parsed body. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  appid: string = API_HEADERS.appid,
+): Promise<{ status: number; json: unknown }> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: API_HEADERS,
+    headers: { ...API_HEADERS, appid },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -226,27 +231,34 @@ export function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-/** One /__health probe: when it was sent (ms since the epoch) and how long the answer took. */
+/** One /__health probe: when it was sent (ms since the epoch) and how long the answer took (Infinity: it failed). */
 export interface Probe {
   start: number;
   ms: number;
 }
 
-/** bench/health-probe.mjs in a child process; stop() closes its stdin and reads its probes. */
-export function startHealthProbe(url: string): { stop(): Promise<Probe[]> } {
-  const child = spawn(process.execPath, [join(ROOT, 'bench/health-probe.mjs'), url], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+/**
+ * A bench script in its own process (away from the load generator's busy event loop) that
+ * works until its stdin closes and then prints JSON: stop() closes stdin and parses what it printed.
+ */
+export function startReporter<T>(script: string, args: string[]): { stop(): Promise<T> } {
+  const child = spawn(process.execPath, [join(ROOT, script), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   return {
     async stop() {
-      child.stdin.end();
+      child.stdin!.end();
       await exited;
-      const probes = JSON.parse(out) as [number, number | null][];
-      if (probes.some(([, ms]) => ms === null)) throw new Error('a /__health probe failed');
-      return probes.map(([start, ms]) => ({ start, ms: ms! }));
+      return JSON.parse(out) as T;
     },
+  };
+}
+
+/** bench/health-probe.mjs, a probe every `intervalMs`. */
+export function startHealthProbe(url: string, intervalMs = 20): { stop(): Promise<Probe[]> } {
+  const reporter = startReporter<[number, number | null][]>('bench/health-probe.mjs', [url, String(intervalMs)]);
+  return {
+    stop: async () => (await reporter.stop()).map(([start, ms]) => ({ start, ms: ms ?? Number.POSITIVE_INFINITY })),
   };
 }

@@ -79,10 +79,10 @@ export const EmulatorOptionsSchema = z.object({
   maxJournal: intFrom(1, 10_000_000).default(10_000),
   /** Campaigns, with their recipients; one sending or scheduled is never dropped. @default 1000 */
   maxCampaigns: intFrom(1, 10_000_000).default(1_000),
-  /** Recipients of every campaign together; past it the oldest campaigns go, whole. @default 200000 */
-  maxRecipients: intFrom(1, 100_000_000).default(200_000),
-  /** Recorded analytics events (POST /api/analytics/events), oldest dropped first. @default 100000 */
-  maxAnalyticsEvents: intFrom(1, 100_000_000).default(100_000),
+  /** Recipients of every campaign together; past it the oldest campaigns go, whole. @default 1000000 */
+  maxRecipients: intFrom(1, 100_000_000).default(1_000_000),
+  /** Recorded analytics events (POST /api/analytics/events), oldest dropped first. @default 1000000 */
+  maxAnalyticsEvents: intFrom(1, 100_000_000).default(1_000_000),
   /** Apps open mode remembers (first seen longest ago forgotten first; configured apps always stay). @default 10000 */
   maxApps: intFrom(1, 10_000_000).default(10_000),
   /** @default "info" */
@@ -140,8 +140,8 @@ Flags (environment variable in brackets; flags win):
   --max-notifications N  retention cap                         [EMULATOR_MAX_NOTIFICATIONS] (100000)
   --max-journal N      request journal entries kept            [EMULATOR_MAX_JOURNAL] (10000)
   --max-campaigns N    retention cap (with their recipients)   [EMULATOR_MAX_CAMPAIGNS] (1000)
-  --max-recipients N   cap on all campaigns' recipients        [EMULATOR_MAX_RECIPIENTS] (200000)
-  --max-analytics-events N  recorded analytics events kept     [EMULATOR_MAX_ANALYTICS_EVENTS] (100000)
+  --max-recipients N   cap on all campaigns' recipients        [EMULATOR_MAX_RECIPIENTS] (1000000)
+  --max-analytics-events N  recorded analytics events kept     [EMULATOR_MAX_ANALYTICS_EVENTS] (1000000)
   --max-apps N         apps open mode remembers                [EMULATOR_MAX_APPS] (10000)
   --log-level L        silent|error|warn|info|debug (debug: one line per request)
                                                                [EMULATOR_LOG_LEVEL] (info)

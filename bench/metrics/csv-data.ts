@@ -19,8 +19,9 @@ export function recipientsCsv(rows: number): Uint8Array {
   return new TextEncoder().encode(generateRecipientsCsv(template, rows, SEED));
 }
 
-export async function createCampaign(url: string, name: string): Promise<string> {
-  const res = await postJson(`${url}/api/campaigns`, { name, templateId: CSV_TEMPLATE, deliveryMode: 'batch' });
+export async function createCampaign(url: string, name: string, appid: string = API_HEADERS.appid): Promise<string> {
+  const body = { name, templateId: CSV_TEMPLATE, deliveryMode: 'batch' };
+  const res = await postJson(`${url}/api/campaigns`, body, appid);
   expectStatus('create campaign', res);
   return (res.json as { id: string }).id;
 }
@@ -67,14 +68,20 @@ function post(
   });
 }
 
-/** Uploads the file; answers the wall time of the request (send to full answer). */
-export async function upload(url: string, campaignId: string, csv: Uint8Array, expectedRows: number): Promise<number> {
+/** Uploads the file (as app `appid`, the bench's by default); answers the wall time of the request. */
+export async function upload(
+  url: string,
+  campaignId: string,
+  csv: Uint8Array,
+  expectedRows: number,
+  appid: string = API_HEADERS.appid,
+): Promise<number> {
   const body = multipartBody(campaignId, csv);
   const started = now();
   const res = await post(
     `${url}/api/campaigns/upload`,
     {
-      appid: API_HEADERS.appid,
+      appid,
       apikey: API_HEADERS.apikey,
       'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
     },

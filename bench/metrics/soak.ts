@@ -1,12 +1,14 @@
 /**
  * Long load: 1,000 keep-alive connections for 60 s (BENCH_SOAK_SEC, BENCH_SOAK_CONN to
- * shorten) at a steady rate, mixing realtime and batch sends for two apps, inspect queries
- * and /__health; beside them long-polls, a slowly read SSE stream and a campaign with a
- * 5,000-row upload every 2 s, with every retention cap set low. Figures: socket errors and
- * timeouts, /__health p99 under that load (less the probes the bench's own full collections
+ * shorten or lengthen) at a steady rate, mixing realtime and batch sends for two apps, inspect
+ * queries and /__health, on stores prefilled to the soak's caps (soak-load.ts); beside them a
+ * 5,000-row campaign per app every 2 s, a burst of 100 queries of one inspect kind after
+ * another, an SSE reader of every event type and 10 long-polls. Figures: errors
+ * (socket errors, timeouts, non-2xx, a burst's failed query, an event type the stream never
+ * sent), /__health p99 under that load (less the probes the bench's own full collections
  * delayed), live heap between 20 s and the end, and the longest event-loop block
- * (bench/loop-monitor.mjs). A 2 s warm-up at 50 connections and one
- * upload come first and are not measured.
+ * (bench/loop-monitor.mjs). The prefill, a 2 s warm-up at 50 connections and one upload come
+ * first and are not measured.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,26 +19,20 @@ import {
   listenOverflows,
   now,
   percentile,
-  postJson,
   sleep,
   startEmulatorChild,
   startHealthProbe,
   type Probe,
 } from '../util.js';
 import { createCampaign, recipientsCsv, upload } from './csv-data.js';
+import { capFlags, EVENT_TYPES, prefill, startSideLoads, type SideLoads } from './soak-load.js';
 import { fmt, type Row } from './types.js';
 
 const SECONDS = Number(process.env.BENCH_SOAK_SEC ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_SOAK_CONN ?? 1000);
 const RATE = Number(process.env.BENCH_SOAK_RATE ?? 500);
 const WARM_UP_SECONDS = 2;
-const CAPS = [
-  ['--max-deliveries', '50000'],
-  ['--max-notifications', '5000'],
-  ['--max-journal', '5000'],
-  ['--max-campaigns', '10'],
-  ['--max-recipients', '30000'],
-].flat();
+const ROWS = 5_000;
 
 interface Second {
   liveHeapMb: number | null;
@@ -79,20 +75,21 @@ export async function soak(): Promise<Row[]> {
   process.env.BENCH_LOOP_FILE = loopFile;
   const at20 = Math.min(20, Math.round(SECONDS / 3));
   const spawned = now();
-  const emulator = await startEmulatorChild(CAPS, [
+  const emulator = await startEmulatorChild(capFlags(), [
     '--expose-gc',
     '--import',
     './bench/loop-monitor.mjs',
     ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
   ]);
   delete process.env.BENCH_LOOP_FILE;
-  const csv = recipientsCsv(5_000);
-  let running = true;
+  const csv = recipientsCsv(ROWS);
   const problems: string[] = [];
   /** Asks bench/loop-monitor.mjs for a full collection and the live heap at its next second. */
   const noteLiveHeap = () => process.kill(emulator.pid, 'SIGUSR2');
   let liveHeapTimers: NodeJS.Timeout[] = [];
+  let side: SideLoads | undefined;
   try {
+    const prefillMs = await prefill(emulator.url, csv, ROWS);
     // Warm-up, not measured (as every metric warms up): the request paths compiled and the
     // CSV path run once, so the figures are the steady state's, not a cold process's.
     await autocannon({
@@ -102,7 +99,7 @@ export async function soak(): Promise<Row[]> {
       overallRate: RATE,
       requests: requests(),
     });
-    await upload(emulator.url, await createCampaign(emulator.url, 'soak-warm-up'), csv, 5_000);
+    await upload(emulator.url, await createCampaign(emulator.url, 'soak-warm-up'), csv, ROWS);
     const started = now();
     /** Seconds of the loop monitor (counted from the emulator's start) that the warm-up took. */
     const warmSeconds = Math.round((started - spawned) / 1000);
@@ -110,41 +107,7 @@ export async function soak(): Promise<Row[]> {
     liveHeapTimers = [at20, SECONDS - 1].map((s) => setTimeout(noteLiveHeap, s * 1000));
     // /__health probe, a request every 20 ms, from its own process (bench/health-probe.mjs).
     const probe = startHealthProbe(`${emulator.url}/__health`);
-    // Long-polls that time out (408) and start again.
-    const longPolls = Array.from({ length: 20 }, async (_, i) => {
-      while (running) {
-        const res = await fetch(`${emulator.url}/__inspect/deliveries?userId=never-${i}&waitFor=1&timeoutMs=2000`);
-        await res.arrayBuffer();
-        if (res.status !== 408) problems.push(`long-poll answered ${res.status}`);
-      }
-    });
-    // An SSE reader that reads slowly.
-    const sse = (async () => {
-      const res = await fetch(`${emulator.url}/__inspect/stream`);
-      const reader = res.body!.getReader();
-      let bytes = 0;
-      while (running) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        bytes += value.length;
-        await sleep(100);
-      }
-      await reader.cancel();
-      return bytes;
-    })();
-    // A campaign with a 5,000-row upload every 2 s, alternating apps.
-    const campaigns = (async () => {
-      let n = 0;
-      while (running) {
-        const id = await createCampaign(emulator.url, `soak-${n}`);
-        await upload(emulator.url, id, csv, 5_000);
-        const res = await postJson(`${emulator.url}/api/campaigns/${id}/send`, {});
-        if (res.status !== 200) problems.push(`campaign send answered ${res.status}`);
-        n++;
-        await sleep(2000);
-      }
-      return n;
-    })();
+    side = startSideLoads(emulator.url, csv, ROWS, problems);
     const overflowsBefore = listenOverflows();
     const load = await autocannon({
       url: emulator.url,
@@ -154,14 +117,15 @@ export async function soak(): Promise<Row[]> {
       requests: requests(),
       timeout: 10,
     });
-    running = false;
     const overflowsAfter = listenOverflows();
     const overflows =
       overflowsBefore === null || overflowsAfter === null ? 'n/a' : String(overflowsAfter - overflowsBefore);
     const probes = await probe.stop();
-    await Promise.all(longPolls);
-    const sseBytes = await sse;
-    const campaignCount = await campaigns;
+    const failedProbes = probes.filter((p) => p.ms === Number.POSITIVE_INFINITY).length;
+    if (failedProbes > 0) problems.push(`${failedProbes} /__health probes failed`);
+    const { campaigns: campaignCount, sseBytes, sseTypes, bursts } = await side.stop();
+    side = undefined;
+    for (const type of EVENT_TYPES) if (!sseTypes.has(type)) problems.push(`the stream sent no ${type} event`);
     await sleep(1500);
     const { seconds, forcedGcs } = JSON.parse(readFileSync(loopFile, 'utf8')) as {
       seconds: Second[];
@@ -192,7 +156,10 @@ export async function soak(): Promise<Row[]> {
     const note =
       `${fmt((now() - started) / 1000, 0)} s, ${CONNECTIONS} connections at ${RATE} req/s: ` +
       `${load.requests.total} requests (${load.non2xx} non-2xx), ${campaignCount} campaigns of 5,000, ` +
-      `SSE read ${fmt(sseBytes / 1e6, 1)} MB; listen-queue overflows (machine-wide) ${overflows}${problemNote}`;
+      `SSE read ${fmt(sseBytes / 1e6, 1)} MB (${[...sseTypes].map(([t, n]) => `${n} ${t}`).join(', ')}); ` +
+      `slowest of 100 per burst kind: ${[...bursts].map(([k, ms]) => `${k} ${fmt(ms, 0)} ms`).join(', ')}; ` +
+      `stores prefilled in ${fmt(prefillMs / 1000, 0)} s; ` +
+      `listen-queue overflows (machine-wide) ${overflows}${problemNote}`;
     return [
       {
         metric: `soak ${SECONDS} s: socket errors + timeouts`,
@@ -231,7 +198,7 @@ export async function soak(): Promise<Row[]> {
       },
     ];
   } finally {
-    running = false;
+    await side?.stop().catch(() => undefined);
     liveHeapTimers.forEach(clearTimeout);
     await emulator.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
  * deliveries in time-boxed chunks, yielding to the event loop between chunks so a
  * 100,000-recipient campaign never blocks other requests, then closes the campaign.
  */
-import type { Campaign, Recipient, Template } from '../schemas/records.js';
+import type { Campaign, Template } from '../schemas/records.js';
 import { assertCampaignStatusChange, changeCampaignStatus } from './campaign-status.js';
 import {
   createContentCompiler,
@@ -46,28 +46,25 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
   const compile = createContentCompiler();
   let closed = false;
 
+  /** A pending recipient's outcome. */
   function markRecipient(
     campaignId: string,
-    r: Recipient,
+    recipientId: string,
     status: 'sent' | 'failed',
     reason: string | null,
     deliveryId: string | null,
     at: string,
   ): void {
-    assertCampaignStatusChange('recipient', r.status, status);
-    deps.store.updateRecipient(campaignId, r.id, { status, failureReason: reason, deliveryId, updatedAt: at });
+    assertCampaignStatusChange('recipient', 'pending', status);
+    deps.store.updateRecipient(campaignId, recipientId, { status, failureReason: reason, deliveryId, updatedAt: at });
   }
 
   function finish(id: string): void {
     running.delete(id);
     const campaign = deps.store.getCampaign(id);
     if (!campaign) return;
-    let sent = 0;
-    let failed = 0;
-    for (const r of deps.store.recipients(id)) {
-      if (r.status === 'sent') sent++;
-      else if (r.status === 'failed') failed++;
-    }
+    const sent = deps.store.countRecipients(id, { status: 'sent' });
+    const failed = deps.store.countRecipients(id, { status: 'failed' });
     // docs/reference.md#send-a-campaign: failed only when every recipient failed.
     changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
       sentCount: sent,
@@ -85,30 +82,26 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     const unusable = unusableReason(initial, template);
     // Rows are read once, when the campaign starts: a row changed while it runs applies to later sends.
     const rowContent = template ? rowContentByType(deps.store, deps.channels, initial.appId, template) : new Map();
-    const list = deps.store.recipients(id);
-    let index = 0;
+    const hasPending = () => deps.store.countRecipients(id, { status: 'pending' }) > 0;
 
-    /** The next pending recipients (at most BATCH_SIZE) delivered as one batch. */
+    /**
+     * The next pending recipients (at most BATCH_SIZE) delivered as one batch. Each is marked
+     * sent or failed here, so the next batch starts after them (the store's status index
+     * finds it without a pass over those before). Their variables are handed to the batch as
+     * the store keeps them, read when a delivery is.
+     */
     const deliverBatch = (ctx: DeliveryContext | null, at: string): void => {
-      const pending: Recipient[] = [];
-      while (index < list.length && pending.length < BATCH_SIZE) {
-        const r = list[index++] as Recipient;
-        if (r.status === 'pending') pending.push(r);
-      }
-      if (pending.length === 0) return;
+      const pending = deps.store.pendingRecipients(id, BATCH_SIZE);
+      if (pending.ids.length === 0) return;
       if (ctx === null) {
-        for (const r of pending) markRecipient(id, r, 'failed', unusable, null, at);
+        for (const recipientId of pending.ids) markRecipient(id, recipientId, 'failed', unusable, null, at);
         return;
       }
-      const batch = createDeliveryBatch(
-        ctx,
-        pending.map((r) => r.userId),
-        { each: pending.map((r) => r.variables) },
-      );
+      const batch = createDeliveryBatch(ctx, pending.userIds, pending.variables);
       const stored = deps.store.addDeliveries(batch, deps.ids);
-      for (let k = 0; k < pending.length; k++) {
+      for (let k = 0; k < pending.ids.length; k++) {
         const failure = batch.failures.get(k);
-        markRecipient(id, pending[k]!, failure ? 'failed' : 'sent', failure?.reason ?? null, stored.idAt(k), at);
+        markRecipient(id, pending.ids[k]!, failure ? 'failed' : 'sent', failure?.reason ?? null, stored.idAt(k), at);
       }
       emitDeliveries(deps.events, stored);
     };
@@ -139,8 +132,8 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
             }
           : null;
       do deliverBatch(ctx, at);
-      while (index < list.length && deps.runtime.elapsed() - started < budgetMs);
-      if (index < list.length) deps.runtime.defer(step);
+      while (hasPending() && deps.runtime.elapsed() - started < budgetMs);
+      if (hasPending()) deps.runtime.defer(step);
       else finish(id);
     };
     deps.runtime.defer(step);

@@ -5,7 +5,6 @@
  */
 import type { CreateCampaignBody, SendCampaignBody, UpdateCampaignBody } from '../schemas/campaigns.js';
 import type { Campaign, CampaignUpload } from '../schemas/records.js';
-import { slicePage } from '../schemas/paging.js';
 import { createCampaignRunner } from './campaign-runner.js';
 import { createRecipientService } from './campaign-recipients.js';
 import { assertDraft, changeCampaignStatus, findOwnedCampaign } from './campaign-status.js';
@@ -123,7 +122,7 @@ export function createCampaignService(deps: CampaignDeps) {
     get: (appId: string, id: string): CampaignView => toCampaignView(deps, findOwnedCampaign(deps, appId, id)),
 
     list(appId: string, filter: { status?: string }, page: Page): ListResult<CampaignView> {
-      const { total, items } = slicePage(deps.store.listCampaigns({ appId, status: filter.status }), page);
+      const { total, items } = deps.store.queryCampaigns({ appId, status: filter.status }, page);
       return { total, items: items.map((c) => toCampaignView(deps, c)) };
     },
 
@@ -185,13 +184,8 @@ export function createCampaignService(deps: CampaignDeps) {
 
     inspect: {
       list(filter: { appId?: string; status?: string }, page: Page): ListResult<InspectCampaignView> {
-        const all = deps.store.listCampaigns(filter);
-        // desc: newest first, the offset counted from the newest end (index arithmetic, no reversed copy).
-        const end = page.order === 'desc' ? all.length - page.offset : page.offset + page.limit;
-        const start = page.order === 'desc' ? end - page.limit : page.offset;
-        const window = all.slice(Math.max(0, start), Math.max(0, end));
-        if (page.order === 'desc') window.reverse();
-        return { total: all.length, items: window.map(inspectView) };
+        const { total, items } = deps.store.queryCampaigns(filter, page);
+        return { total, items: items.map(inspectView) };
       },
       get: (id: string, appId?: string): InspectCampaignView => inspectView(findCampaign(deps, id, appId)),
       recipients(id: string, filter: { status?: string }, page: Page, appId?: string) {

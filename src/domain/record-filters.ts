@@ -27,6 +27,9 @@ function inTimeRange(createdAt: string, since: string | undefined, until: string
 export interface DeliveryMatcher {
   shared: (d: SharedDeliveryFields) => boolean;
   member: (userId: string, status: string) => boolean;
+  /** The filter's time range as ISO 8601 text, as createdAt is compared. */
+  since: string | undefined;
+  until: string | undefined;
 }
 
 export function deliveryMatcher(f: DeliveryFilter): DeliveryMatcher {
@@ -45,6 +48,8 @@ export function deliveryMatcher(f: DeliveryFilter): DeliveryMatcher {
       inTimeRange(d.createdAt, since, until),
     member: (userId, status) =>
       (f.userId === undefined || userId === f.userId) && (f.status === undefined || status === f.status),
+    since,
+    until,
   };
 }
 

@@ -44,7 +44,7 @@ const counterHex = (value: number): string => ((value % 0x1000000) + 0x1000000).
  */
 class ObjectIdRange implements IdRange {
   constructor(
-    private readonly prefix: string,
+    readonly prefix: string,
     private readonly first: number,
     private readonly count: number,
   ) {}

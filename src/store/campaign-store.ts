@@ -1,11 +1,14 @@
 /**
  * Campaigns and their recipients in memory: the CampaignStore port. One kind because the
- * retention caps drop a campaign with its recipients; the recipients' indexes are built on
- * first use, so an upload's one step that cannot yield only copies its list.
+ * retention caps drop a campaign with its recipients. Recipients are kept per campaign in
+ * blocks (recipient-list.ts), sealed into columns on later turns in slices of a few
+ * milliseconds, so an upload's one step that cannot yield only slices its list.
  */
 import type { Campaign, CampaignUpload, Recipient } from '../schemas/records.js';
-import type { CampaignStore } from '../domain/ports.js';
-import { paginate } from '../domain/record-filters.js';
+import type { CampaignStore, RecipientList } from '../domain/ports.js';
+import { CampaignIndex } from './campaign-index.js';
+import { CampaignRecipients } from './recipient-list.js';
+import { SealQueue, type Sealable } from './seal-queue.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 type CampaignData = 'campaigns' | 'recipients' | 'campaignUploads';
@@ -16,16 +19,7 @@ export interface CampaignLimits {
   maxRecipients: number;
 }
 
-interface CampaignRecipients {
-  list: Recipient[];
-  /** The users on the list, built on the first hasRecipient: an upload of 100,000 rows stores them without
-   * 100,000 set insertions in the one step that cannot yield (bench/: longest stall). */
-  userIds: Set<string> | null;
-  /** id → position in list, built on the first lookup the in-order guess misses: uploads skip it. */
-  byId: Map<string, number> | null;
-  /** Where the next lookup by id guesses first: a campaign send updates recipients in list order. */
-  next: number;
-}
+const NO_RECIPIENTS: RecipientList = { length: 0, at: () => undefined, [Symbol.iterator]: () => [][Symbol.iterator]() };
 
 export function createCampaignStore(
   { maxCampaigns, maxRecipients }: CampaignLimits,
@@ -35,36 +29,48 @@ export function createCampaignStore(
   /** Recipients of every campaign together (kept as they change, for the cap). */
   let recipientTotal = 0;
   const campaigns = new Map<string, Campaign>();
+  /** Campaign ids by app and status, for filtered pages. */
+  const index = new CampaignIndex();
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
   const uploads = new Map<string, CampaignUpload>();
+  /** Campaigns with recipients still to seal, each through its sealer (sealerOf). */
+  const unsealed = new SealQueue();
+  const sealers = new Map<string, Sealable>();
 
-  function recipientsOf(campaignId: string): CampaignRecipients {
-    let entry = recipientsByCampaign.get(campaignId);
-    if (!entry) recipientsByCampaign.set(campaignId, (entry = { list: [], userIds: null, byId: null, next: 0 }));
-    return entry;
+  /**
+   * Seals the campaign's recipients, but not while it is sending: the send reads them as
+   * they are, and sealing a 100,000-row upload at the same time took the CPU it needed
+   * (bench/: campaign). Its status change re-queues it (updateCampaign).
+   */
+  function sealerOf(campaignId: string): Sealable {
+    let sealer = sealers.get(campaignId);
+    if (!sealer)
+      sealers.set(
+        campaignId,
+        (sealer = {
+          seal: (spent) =>
+            campaigns.get(campaignId)?.status === 'sending' ||
+            (recipientsByCampaign.get(campaignId)?.seal(spent) ?? true),
+        }),
+      );
+    return sealer;
   }
 
-  /** A copy of the list into an empty campaign (a 100,000-row upload: bench/), its indexes left to be built
-   * on first use; else one push per recipient, with the indexes already built kept up to date. */
-  function addRecipientsQuietly(campaignId: string, list: Recipient[]): void {
-    const entry = recipientsOf(campaignId);
+  function addRecipientsQuietly(campaignId: string, list: readonly Recipient[]): void {
+    let entry = recipientsByCampaign.get(campaignId);
+    if (!entry) recipientsByCampaign.set(campaignId, (entry = new CampaignRecipients()));
+    entry.add(list);
     recipientTotal += list.length;
-    if (entry.list.length === 0) {
-      entry.list = list.slice();
-      entry.userIds = entry.byId = null;
-      entry.next = 0;
-      return;
-    }
-    const { byId, userIds } = entry;
-    for (const r of list) {
-      if (byId !== null) byId.set(r.id, entry.list.length);
-      entry.list.push(r);
-      userIds?.add(r.userId);
-    }
+    unsealed.add(sealerOf(campaignId));
   }
 
   function removeCampaign(id: string): number {
-    const gone = recipientsByCampaign.get(id)?.list.length ?? 0;
+    const gone = recipientsByCampaign.get(id)?.length ?? 0;
+    const campaign = campaigns.get(id);
+    if (campaign) index.remove(id, campaign.appId, campaign.status);
+    const sealer = sealers.get(id);
+    if (sealer) unsealed.delete(sealer);
+    sealers.delete(id);
     campaigns.delete(id);
     recipientsByCampaign.delete(id);
     uploads.delete(id);
@@ -87,40 +93,31 @@ export function createCampaignStore(
     }
   }
 
-  /** Where recipient `id` is in the list, or -1. */
-  function recipientPosition(entry: CampaignRecipients, id: string): number {
-    let position = entry.next;
-    if (entry.list[position]?.id !== id) {
-      if (entry.byId === null) {
-        const byId = new Map<string, number>();
-        entry.list.forEach((r, i) => byId.set(r.id, i));
-        entry.byId = byId;
-      }
-      position = entry.byId.get(id) ?? -1;
-      if (position < 0) return -1;
-    }
-    entry.next = position + 1;
-    return position;
-  }
-
   function clear(appId: string | undefined): void {
     if (appId === undefined) {
       campaigns.clear();
+      index.clear();
       recipientsByCampaign.clear();
       uploads.clear();
+      unsealed.delete();
+      sealers.clear();
       recipientTotal = 0;
       return;
     }
     for (const c of [...campaigns.values()]) if (c.appId === appId) removeCampaign(c.id);
   }
 
-  for (const c of initial?.campaigns ?? []) campaigns.set(c.id, c);
+  for (const c of initial?.campaigns ?? []) {
+    campaigns.set(c.id, c);
+    index.add(c.id, c.appId, c.status);
+  }
   for (const r of initial?.recipients ?? []) addRecipientsQuietly(r.campaignId, [r]);
   for (const u of initial?.campaignUploads ?? []) if (campaigns.has(u.campaignId)) uploads.set(u.campaignId, u);
 
   const port: CampaignStore = {
     addCampaign(campaign) {
       campaigns.set(campaign.id, campaign);
+      index.add(campaign.id, campaign.appId, campaign.status);
       enforceCaps(campaign.id);
       changed();
     },
@@ -130,6 +127,9 @@ export function createCampaignStore(
       if (!current) throw new Error(`updateCampaign: no campaign ${id}`);
       const next = { ...current, ...patch };
       campaigns.set(id, next);
+      index.move(id, current.appId, current.status, next.status);
+      if (current.status === 'sending' && next.status !== 'sending' && recipientsByCampaign.has(id))
+        unsealed.add(sealerOf(id));
       changed();
       return next;
     },
@@ -139,29 +139,25 @@ export function createCampaignStore(
           (filter.appId === undefined || c.appId === filter.appId) &&
           (filter.status === undefined || c.status === filter.status),
       ),
+    queryCampaigns(filter, page) {
+      const { total, items } = index.page(filter, page);
+      return { total, items: items.map((id) => campaigns.get(id)!) };
+    },
 
     addRecipients(campaignId, list) {
       addRecipientsQuietly(campaignId, list);
       enforceCaps(campaignId);
       changed();
     },
-    hasRecipient(campaignId, userId) {
-      const entry = recipientsByCampaign.get(campaignId);
-      if (!entry) return false;
-      entry.userIds ??= new Set(entry.list.map((r) => r.userId));
-      return entry.userIds.has(userId);
-    },
-    recipients: (campaignId) => recipientsByCampaign.get(campaignId)?.list ?? [],
-    listRecipients(campaignId, filter, page) {
-      const list = recipientsByCampaign.get(campaignId)?.list ?? [];
-      return paginate(list, filter.status === undefined ? null : (r) => r.status === filter.status, page);
-    },
+    hasRecipient: (campaignId, userId) => recipientsByCampaign.get(campaignId)?.has(userId) ?? false,
+    recipients: (campaignId) => recipientsByCampaign.get(campaignId) ?? NO_RECIPIENTS,
+    countRecipients: (campaignId, filter) => recipientsByCampaign.get(campaignId)?.count(filter.status) ?? 0,
+    listRecipients: (campaignId, filter, page) =>
+      recipientsByCampaign.get(campaignId)?.page(filter.status, page) ?? { total: 0, items: [] },
+    pendingRecipients: (campaignId, max) =>
+      recipientsByCampaign.get(campaignId)?.pending(max) ?? { ids: [], userIds: [], variables: { all: {} } },
     updateRecipient(campaignId, recipientId, patch) {
-      const entry = recipientsByCampaign.get(campaignId);
-      const position = entry ? recipientPosition(entry, recipientId) : -1;
-      // A new record, not the old one changed: a data file write under way holds the old
-      // ones (persistable), and must not show a recipient sent without its delivery.
-      if (entry && position >= 0) entry.list[position] = { ...entry.list[position]!, ...patch };
+      recipientsByCampaign.get(campaignId)?.update(recipientId, patch);
       changed();
     },
     setLastUpload(upload) {
@@ -187,11 +183,11 @@ export function createCampaignStore(
     }),
     snapshot: () => ({
       campaigns: [...campaigns.values()],
-      recipients: [...recipientsByCampaign.values()].flatMap((e) => e.list),
+      recipients: [...recipientsByCampaign.values()].flatMap((e) => [...e]),
       campaignUploads: [...uploads.values()],
     }),
     persistable() {
-      const recipientLists = [...recipientsByCampaign.values()].map((e) => e.list.slice());
+      const recipientLists = [...recipientsByCampaign.values()].map((e) => e.frozen());
       return {
         campaigns: [...campaigns.values()],
         recipients: {

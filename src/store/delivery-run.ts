@@ -17,6 +17,7 @@ import type {
   SharedDeliveryFields,
   StoredDeliveries,
 } from '../domain/ports.js';
+import { PackedText } from './packed-text.js';
 
 /** Read-only list access: an array, or strings packed into one (see packStrings). */
 export interface StringList {
@@ -24,73 +25,20 @@ export interface StringList {
   at(index: number): string | undefined;
 }
 
-/** A packed list also finds a string without naming every member (see packStrings). */
-interface PackedStrings extends StringList {
-  indexesOf(value: string): number[];
-}
-
 /** Where `value` sits in the list, ascending: found in the packed text when packed, else member by member. */
 export function indexesOf(list: StringList, value: string): number[] {
-  if ('indexesOf' in list) return (list as PackedStrings).indexesOf(value);
+  if (list instanceof PackedText) return list.indexesOf(value);
   const found: number[] = [];
   for (let i = 0; i < list.length; i++) if (list.at(i) === value) found.push(i);
   return found;
 }
 
 /**
- * The strings in one heap string plus end offsets. A stored batch then holds two objects
- * instead of 10,000 strings, which the garbage collector would copy when they survive and
- * mark on every full collection (bench/: batch send, and a million stored deliveries).
+ * The strings in one heap string plus end offsets (packed-text.ts). A stored batch then holds
+ * two objects instead of 10,000 strings, which the garbage collector would copy when they
+ * survive and mark on every full collection (bench/: batch send, and a million stored deliveries).
  */
-export function packStrings(values: readonly string[]): StringList {
-  const text = values.join('');
-  const ends = endOffsets(values);
-  const startOf = (index: number) => (index === 0 ? 0 : ends[index - 1]!);
-  /** The member starting at `offset`, or -1 when none does (binary search: ends ascend). */
-  const memberAt = (offset: number): number => {
-    let low = 0;
-    let high = ends.length - 1;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (ends[middle]! <= offset) low = middle + 1;
-      else high = middle;
-    }
-    return startOf(low) === offset ? low : -1;
-  };
-  const packed: PackedStrings = {
-    length: values.length,
-    at: (index) => (index < 0 || index >= ends.length ? undefined : text.slice(startOf(index), ends[index])),
-    // The text's own search (a user's deliveries among a million take a pass over 100 such texts,
-    // not a million slices); a hit counts only where a member starts and ends.
-    indexesOf(value) {
-      const found: number[] = [];
-      if (value === '') {
-        for (let i = 0; i < ends.length; i++) if (ends[i] === startOf(i)) found.push(i);
-        return found;
-      }
-      for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
-        const member = memberAt(at);
-        if (member >= 0 && ends[member] === at + value.length) found.push(member);
-      }
-      return found;
-    },
-  };
-  return packed;
-}
-
-/**
- * Where each string ends once they are joined. A function of its own, with nothing after its
- * loop: V8 compiles a long loop while it runs (on-stack replacement), before the code after it
- * has run once, and code there that needs type feedback (packStrings' object literal did) made
- * that compiled loop deoptimise on every later call, in some runs, so each batch send began
- * its 10,000 turns in the interpreter again (node --trace-deopt: the same opt id each send).
- */
-function endOffsets(values: readonly string[]): Uint32Array {
-  const ends = new Uint32Array(values.length);
-  let end = 0;
-  for (let i = 0; i < values.length; i++) ends[i] = end += (values[i] as string).length;
-  return ends;
-}
+export const packStrings = (values: readonly string[]): StringList => PackedText.of(values);
 
 export interface DeliveryRun {
   /** Held by reference: every member's record reads these. */
@@ -131,7 +79,7 @@ export const storedView = (run: DeliveryRun): StoredDeliveries => ({
 });
 
 export const memberValue = <T>(values: PerUser<T>, i: number): T =>
-  'all' in values ? values.all : (values.each[i] as T);
+  'all' in values ? values.all : 'each' in values ? (values.each[i] as T) : values.eachAt(i);
 
 export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] =>
   run.failures.has(i) ? 'failed' : 'sent';

@@ -4,11 +4,12 @@
  * from a key index (keyed-log.ts); bodyContains tests the entries the other filters leave.
  */
 import type { JournalEntry } from '../schemas/records.js';
-import type { JournalStore } from '../domain/ports.js';
+import type { JournalFilter, JournalStore } from '../domain/ports.js';
 import { journalPredicate } from '../domain/record-filters.js';
 import { normalisePath } from '../domain/api-path.js';
 import { filterKeys } from './filter-keys.js';
-import { KeyedLog, type KeyValue } from './keyed-log.js';
+import { KeyedLog, type KeyedQuery, type KeyValue } from './keyed-log.js';
+import { pageInSlices } from './sliced-search.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
 export interface JournalLimits {
@@ -55,6 +56,27 @@ const ID_FAMILY = 1;
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
+/** The keys and times a filter reads; bodyContains is tested record by record (no index holds text). */
+function queryOf(filter: JournalFilter): KeyedQuery<JournalEntry> {
+  const { keys: read, exact } = keys.keysFor(filter.appId, [
+    undefined,
+    filter.method?.toUpperCase(),
+    filter.path === undefined ? undefined : normalisePath(filter.path),
+    filter.status === undefined ? undefined : String(filter.status),
+    filter.errorCode,
+    filter.scenario,
+  ]);
+  const matches = journalPredicate(filter);
+  return {
+    keys: read,
+    exact: exact && filter.bodyContains === undefined,
+    covered: filter.bodyContains === undefined,
+    matches,
+    since: iso(filter.since),
+    until: iso(filter.until),
+  };
+}
+
 export function createJournalStore(
   { maxJournal, maxJournalBodyChars }: JournalLimits,
   { initial, changed }: KindOptions<'journal'>,
@@ -88,28 +110,20 @@ export function createJournalStore(
       push(entry);
       changed();
     },
-    queryJournal(filter, page) {
-      const { keys: read, exact } = keys.keysFor(filter.appId, [
-        undefined,
-        filter.method?.toUpperCase(),
-        filter.path === undefined ? undefined : normalisePath(filter.path),
-        filter.status === undefined ? undefined : String(filter.status),
-        filter.errorCode,
-        filter.scenario,
-      ]);
-      const q = { keys: read, exact: exact && filter.bodyContains === undefined, matches: journalPredicate(filter) };
-      return log.query({ ...q, since: iso(filter.since), until: iso(filter.until) }, page);
+    queryJournal: (filter, page) => log.query(queryOf(filter), page),
+    async searchJournal(filter, page, signal) {
+      if (filter.bodyContains === undefined) return log.query(queryOf(filter), page);
+      const q = queryOf(filter);
+      return pageInSlices(log.candidates(q, page.order === 'desc'), q.matches, page, { signal });
     },
     setJournalRules(id, rules) {
-      const entry = log.newest(ID_FAMILY, id);
-      if (entry === undefined) return;
       const last = rules.at(-1);
       // In place: the entry keeps its position, and a reader holding it sees the rules too.
-      Object.assign(entry, { rules, scenario: last?.scenario ?? null, rule: last?.rule ?? null });
-      // Its scenarios are index keys: file every entry again (at most --max-journal of them,
-      // once per rule that first fails a campaign's deliveries, not per delivery).
-      log.retain(() => true);
-      changed();
+      // Its scenarios are index keys: the log files it again under the ones it gained or lost.
+      const entry = log.update(ID_FAMILY, id, (e) =>
+        Object.assign(e, { rules, scenario: last?.scenario ?? null, rule: last?.rule ?? null }),
+      );
+      if (entry !== undefined) changed();
     },
     getJournalEntry: (id) => log.newest(ID_FAMILY, id),
   };

@@ -12,6 +12,7 @@
 import type { ListResult, Page } from '../domain/ports.js';
 import { Deque } from './deque.js';
 import { PositionIndex } from './position-index.js';
+import { intersect } from './intersect.js';
 
 /** A record's value for one key family: one key, several (e.g. every scenario of a journal entry), or none. */
 export type KeyValue = string | readonly string[] | null | undefined;
@@ -39,6 +40,12 @@ export interface KeyedQuery<T> {
    * range say all that `matches` tests: a range is then counted, not visited.
    */
   exact: boolean;
+  /**
+   * True when every key of `keys` together (the records filed under all of them) and the time
+   * range say all that `matches` tests: the records common to the keys are then counted, not
+   * tested one by one. @default false
+   */
+  covered?: boolean;
   since?: string;
   until?: string;
 }
@@ -90,28 +97,43 @@ export class KeyedLog<T> {
 
   /** The newest record filed under `key` of `family`. */
   newest(family: number, key: string): T | undefined {
+    const position = this.#newestPosition(family, key);
+    return position === undefined ? undefined : this.#at(position);
+  }
+
+  #newestPosition(family: number, key: string): number | undefined {
     this.#catchUp();
     const index = this.#indexes[family]!;
     const count = index.count(key);
-    return count === 0 ? undefined : this.#at(index.positionAt(key, count - 1)!);
+    return count === 0 ? undefined : index.positionAt(key, count - 1);
+  }
+
+  /**
+   * Changes the newest record filed under `key` of `family` in place, then files it again
+   * under the keys it gained and lost, and only those: the rest of the log and its other
+   * keys stay as they are. The record's time must not change. Returns the record.
+   */
+  update(family: number, key: string, change: (record: T) => void): T | undefined {
+    const position = this.#newestPosition(family, key); // caught up: the record is filed
+    if (position === undefined) return undefined;
+    const record = this.#at(position);
+    const before = this.#options.keysOf(record);
+    change(record);
+    const after = this.#options.keysOf(record);
+    for (let f = 0; f < after.length; f++) {
+      const was = keyList(before[f]);
+      const now = keyList(after[f]);
+      for (const gone of was) if (!now.includes(gone)) this.#indexes[f]!.remove(gone, position);
+      for (const added of now) if (!was.includes(added)) this.#indexes[f]!.insert(added, position);
+    }
+    return record;
   }
 
   query(q: KeyedQuery<T>, page: Page): ListResult<T> {
-    this.#catchUp();
-    let candidates = this.#allLive();
-    for (const [family, key] of q.keys) {
-      const index = this.#indexes[family]!;
-      if (q.exact || index.count(key) < candidates.count) candidates = this.#underKey(index, key);
-    }
-    let low = 0;
-    let high = candidates.count;
-    const ordered = this.#disorder === 0;
-    if (ordered && q.since !== undefined) low = this.#firstAtOrAfter(candidates, q.since, (t, b) => t >= b);
-    if (ordered && q.until !== undefined) high = this.#firstAtOrAfter(candidates, q.until, (t, b) => t > b);
-    high = Math.max(low, high);
+    const { candidates, low, high, answered } = this.#narrow(q);
     const desc = page.order === 'desc';
     const items: T[] = [];
-    if (q.exact && (ordered || (q.since === undefined && q.until === undefined))) {
+    if (answered) {
       const total = high - low;
       for (let k = page.offset; k < total && items.length < page.limit; k++)
         items.push(this.#at(candidates.at(desc ? high - 1 - k : low + k)));
@@ -126,6 +148,49 @@ export class KeyedLog<T> {
       total++;
     }
     return { total, items };
+  }
+
+  /**
+   * The records a query's keys and times leave, in the page's order, as a list of their own:
+   * for a test no index answers (a body search), run over many turns while the log goes on.
+   */
+  candidates(q: KeyedQuery<T>, desc: boolean): T[] {
+    const { candidates, low, high } = this.#narrow(q);
+    const records: T[] = new Array<T>(high - low);
+    for (let k = 0; k < high - low; k++) records[k] = this.#at(candidates.at(desc ? high - 1 - k : low + k));
+    return records;
+  }
+
+  /**
+   * The fewest positions that hold every match (the one key's, or those common to every key
+   * when the keys cover the filter, else the smallest key's), within the time range while
+   * times ascend; `answered` when nothing is left to test.
+   */
+  #narrow(q: KeyedQuery<T>): { candidates: Candidates; low: number; high: number; answered: boolean } {
+    this.#catchUp();
+    let candidates = this.#allLive();
+    const lists = q.keys.map(([family, key]) => this.#indexes[family]!.list(key));
+    const common = !q.exact && q.covered === true && lists.length > 1;
+    if (common) candidates = this.#common(lists);
+    else
+      for (const list of lists) {
+        if (q.exact || list.count < candidates.count) candidates = list;
+      }
+    let low = 0;
+    let high = candidates.count;
+    const ordered = this.#disorder === 0;
+    if (ordered && q.since !== undefined) low = this.#firstAtOrAfter(candidates, q.since, (t, b) => t >= b);
+    if (ordered && q.until !== undefined) high = this.#firstAtOrAfter(candidates, q.until, (t, b) => t > b);
+    const timed = ordered || (q.since === undefined && q.until === undefined);
+    return { candidates, low, high: Math.max(low, high), answered: (q.exact || common) && timed };
+  }
+
+  /** The positions every list holds, read through the shortest. */
+  #common(lists: Candidates[]): Candidates {
+    lists.sort((a, b) => a.count - b.count);
+    const shortest = lists[0]!;
+    const at = intersect(lists, this.#first);
+    return { count: at.length, at: (k) => shortest.at(at[k]!) };
   }
 
   /** Newest first, until `found` says stop: for lookups the indexes do not cover. */
@@ -213,10 +278,6 @@ export class KeyedLog<T> {
     return { count: this.#records.length, at: (i) => first + i };
   }
 
-  #underKey(index: PositionIndex, key: string): Candidates {
-    return index.list(key);
-  }
-
   /** The first candidate whose time passes `after` against `bound` (times ascend, so a binary search). */
   #firstAtOrAfter(candidates: Candidates, bound: string, after: (time: string, bound: string) => boolean): number {
     let low = 0;
@@ -229,3 +290,7 @@ export class KeyedLog<T> {
     return low;
   }
 }
+
+/** A family's keys of one record as a list. */
+const keyList = (value: KeyValue): readonly string[] =>
+  value === null || value === undefined ? [] : typeof value === 'string' ? [value] : value;

@@ -61,7 +61,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       deliveries: createDeliveryStore(options.maxDeliveries ?? 1_000_000, part),
       notifications: createNotificationStore(options.maxNotifications ?? 100_000, part),
       campaigns: createCampaignStore(
-        { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 200_000 },
+        { maxCampaigns: options.maxCampaigns ?? 1_000, maxRecipients: options.maxRecipients ?? 1_000_000 },
         part,
       ),
       journal: createJournalStore(
@@ -72,7 +72,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         part,
       ),
       resources: createResourceStore(part),
-      analytics: createAnalyticsStore(options.maxAnalyticsEvents ?? 100_000, part),
+      analytics: createAnalyticsStore(options.maxAnalyticsEvents ?? 1_000_000, part),
       appStates: createAppStateStore(part),
     };
   };

@@ -28,6 +28,36 @@ export class PositionIndex {
     }
   }
 
+  /**
+   * Files `position` under `key` wherever it falls among the key's positions: for a record
+   * whose keys changed after it was filed (a journal entry gaining a scenario). Costs the
+   * key's positions when it lands before the newest; nothing else is touched.
+   */
+  insert(key: string, position: number): void {
+    const current = this.#byKey.get(key);
+    const newest = typeof current === 'number' ? current : current?.at(current.length - 1);
+    if (newest === undefined || newest < position) return this.add(key, position);
+    const positions = typeof current === 'number' ? [current] : current!.toArray();
+    const at = firstAtOrAfter(positions, position);
+    if (positions[at] === position) return;
+    positions.splice(at, 0, position);
+    this.#set(key, positions);
+  }
+
+  /** Forgets `position` under `key` wherever it is (a record that lost a key), at the cost of the key's positions. */
+  remove(key: string, position: number): void {
+    const current = this.#byKey.get(key);
+    if (current === undefined || typeof current === 'number') {
+      if (current === position) this.#byKey.delete(key);
+      return;
+    }
+    const positions = current.toArray();
+    const at = firstAtOrAfter(positions, position);
+    if (positions[at] !== position) return;
+    positions.splice(at, 1);
+    this.#set(key, positions);
+  }
+
   count(key: string): number {
     const current = this.#byKey.get(key);
     return current === undefined ? 0 : typeof current === 'number' ? 1 : current.length;
@@ -48,6 +78,17 @@ export class PositionIndex {
     return { count: current.length, at: (i) => current.at(i)! };
   }
 
+  /** Files ascending `positions` under `key`, a bare number for one (as add() would have). */
+  #set(key: string, positions: readonly number[]): void {
+    if (positions.length === 0) this.#byKey.delete(key);
+    else if (positions.length === 1) this.#byKey.set(key, positions[0]!);
+    else {
+      const list = new Deque<number>();
+      for (const position of positions) list.push(position);
+      this.#byKey.set(key, list);
+    }
+  }
+
   /** Ascending, or newest first with `desc`. */
   positions(key: string, desc = false): Iterable<number> {
     const current = this.#byKey.get(key);
@@ -55,4 +96,16 @@ export class PositionIndex {
     if (typeof current === 'number') return [current];
     return desc ? current.reversed() : current;
   }
+}
+
+/** Where `position` is, or would go, in ascending `positions` (a binary search). */
+export function firstAtOrAfter(positions: readonly number[], position: number): number {
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (positions[mid]! < position) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

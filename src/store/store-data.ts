@@ -62,9 +62,9 @@ export interface RetentionLimits {
   maxJournal?: number;
   /** Campaigns with their recipients; a sending or scheduled campaign is never dropped. @default 1_000 */
   maxCampaigns?: number;
-  /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 200_000 */
+  /** Recipients of all campaigns together: past it the oldest campaigns are dropped, whole. @default 1_000_000 */
   maxRecipients?: number;
-  /** Recorded analytics events (oldest dropped first). @default 100_000 */
+  /** Recorded analytics events (oldest dropped first). @default 1_000_000 */
   maxAnalyticsEvents?: number;
 }
 

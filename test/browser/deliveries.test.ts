@@ -55,7 +55,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: deliveries', () => {
     expect(new URL(streams.at(-1)!).searchParams.get('mode')).toBe('batch');
     await send(ctx.emu, ['solo'], undefined, { mode: 'realtime' });
     await send(ctx.emu, ['b1', 'b2']);
-    await page.getByRole('cell', { name: 'b2' }).waitFor();
+    await page.getByRole('cell', { name: 'b2', exact: true }).waitFor();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
     expect(await page.locator('tbody').textContent()).not.toContain('solo');
     // The channel filter lists the channel types GET /__apps names.

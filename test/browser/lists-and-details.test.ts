@@ -1,8 +1,8 @@
 /**
  * What a first-time user trips on in the inspector: whole rows that open their detail (mouse and
  * keyboard), object-shaped buttons in rendered content, the campaign page's upload report and
- * lifecycle, the overview chart's labels and badge glyph, the deliveries list's sizing, hints
- * and empty state.
+ * lifecycle, the overview chart's labels, its memory line and the badge glyph, the deliveries
+ * list's sizing, hints and empty state.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -32,6 +32,8 @@ const linesOf = (cell: Locator): Promise<number> =>
 /** The computed colour of `selector`'s ::before, or of an element of class `className`. */
 const colourOf = (target: Locator, pseudo: string | null): Promise<string> =>
   target.evaluate(new Function('el', 'p', 'return getComputedStyle(el, p).backgroundColor') as never, pseudo);
+
+const MIB = 1024 * 1024;
 
 const ORDER = { customerName: 'Grace', orderId: 'ORD-1', cta: { type: 'web', data: 'https://shop.example/o/1' } };
 
@@ -143,11 +145,18 @@ describe.skipIf(!HAS_BROWSER)('web inspector: lists and details', () => {
     expect(problems).toEqual([]);
   });
 
-  it('overview chart: labels of 200,000 whole, the full width; the scheduled badge draws its clock', async () => {
+  it('overview: chart labels of 200,000 whole, full width; the memory line; the scheduled badge clock', async () => {
     await send(ctx.emu, ['u1']);
     const id = await campaign(ctx.emu, 'Later', ['c-1']);
     await sendCampaign(ctx.emu, id, '2030-11-30T00:00:00Z');
     const { page, problems } = await openPage(ctx.browser);
+    // A heap near its limit, as /__health would report it in a 512 MiB container
+    await page.route('**/__health', async (route) => {
+      const real = await route.fetch();
+      const health = (await real.json()) as Record<string, unknown>;
+      health.memory = { rssBytes: 480 * MIB, heapUsedBytes: 310.4 * MIB, heapLimitBytes: 384 * MIB };
+      await route.fulfill({ response: real, json: health });
+    });
     // 200,000 deliveries in the last minute, as /__inspect/delivery-stats would answer them
     await page.route('**/__inspect/delivery-stats*', async (route) => {
       const real = await route.fetch();
@@ -165,6 +174,8 @@ describe.skipIf(!HAS_BROWSER)('web inspector: lists and details', () => {
     expect(box.x).toBeGreaterThanOrEqual(area.x);
     const main = (await page.locator('main').boundingBox())!;
     expect(area.width).toBeGreaterThan(main.width * 0.9);
+    const memory = page.locator('dt', { hasText: /^Memory$/ }).locator('+ dd');
+    expect(await memory.textContent()).toBe('480 MiB RSS, heap 310 MiB of 384 MiB (81%)');
 
     await page.goto(`${ctx.emu.url}/__/campaigns`);
     const badge = page.getByRole('row', { name: /Later/ }).locator('.badge.s-scheduled');

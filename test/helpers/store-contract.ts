@@ -8,10 +8,12 @@ import type { Store } from '../../src/index.js';
 import { analyticsContract } from './store-contract/analytics.js';
 import { campaignContract } from './store-contract/campaigns.js';
 import { deliveryContract } from './store-contract/deliveries.js';
+import { deliveryIndexContract } from './store-contract/delivery-indexes.js';
 import { indexContract } from './store-contract/indexes.js';
 import { journalContract } from './store-contract/journal.js';
 import { lifecycleContract } from './store-contract/lifecycle.js';
 import { notificationContract } from './store-contract/notifications.js';
+import { packedIndexContract } from './store-contract/packed-indexes.js';
 import type { StoreOptions } from './store-contract/records.js';
 import { resourceContract } from './store-contract/resources.js';
 
@@ -39,5 +41,7 @@ export function storeContract(name: string, factory: StoreFactory): void {
     analyticsContract(make);
     lifecycleContract(make);
     indexContract(make);
+    deliveryIndexContract(make);
+    packedIndexContract(make);
   });
 }

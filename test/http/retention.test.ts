@@ -44,8 +44,8 @@ describe('retention caps', () => {
       notifications: { stored: 2, max: 2, dropped: 3 },
       journal: { stored: 3, max: 3, dropped: 2 },
       campaigns: { stored: 0, max: 1_000, dropped: 0 },
-      recipients: { stored: 0, max: 200_000, dropped: 0 },
-      analyticsEvents: { stored: 0, max: 100_000, dropped: 0 },
+      recipients: { stored: 0, max: 1_000_000, dropped: 0 },
+      analyticsEvents: { stored: 0, max: 1_000_000, dropped: 0 },
       apps: { stored: 1, max: 10_000, dropped: 0 },
     });
   });

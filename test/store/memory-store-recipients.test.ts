@@ -1,6 +1,6 @@
 /**
- * The memory store's recipient lookups by id: in list order without an index (a campaign
- * send), any order through the index built on the first miss, and recipients added after it.
+ * The memory store's recipient lookups by id: in list order (a campaign send, the position
+ * after the last one found), any order (a search), and recipients added after them.
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/index.js';
@@ -22,7 +22,7 @@ describe('memory store: recipients by id', () => {
     store.addRecipients('c1', [recipient('c1', 5), recipient('c1', 6)]);
     store.updateRecipient('c1', 'c1-r6', { status: 'failed' });
     store.updateRecipient('c1', 'c1-r5', { status: 'sent' });
-    expect(store.recipients('c1').map((r) => [r.id, r.status])).toEqual([
+    expect([...store.recipients('c1')].map((r) => [r.id, r.status])).toEqual([
       ['c1-r1', 'sent'],
       ['c1-r2', 'sent'],
       ['c1-r3', 'sent'],

@@ -66,11 +66,11 @@ describe('memory store: runtime templates, channels, analytics events', () => {
     store.addAnalyticsEvent(event('e2', 'app-b'));
     expect(store.listChannels('app-a').map((c) => c.id)).toEqual(['c1']);
     store.clear('app-a');
-    expect(store.listAnalyticsEvents('app-a')).toEqual([]);
-    expect(store.listAnalyticsEvents('app-b').map((e) => e.id)).toEqual(['e2']);
+    expect([...store.listAnalyticsEvents('app-a')]).toEqual([]);
+    expect([...store.listAnalyticsEvents('app-b')].map((e) => e.id)).toEqual(['e2']);
     expect(store.listChannels('app-a').map((c) => c.id)).toEqual(['c1']);
     store.clear();
-    expect(store.listAnalyticsEvents('app-b')).toEqual([]);
+    expect([...store.listAnalyticsEvents('app-b')]).toEqual([]);
     expect(store.getChannel('app-b', 'c2')).toBeDefined();
     expect(store.getChannel('app-a', 'c2')).toBeUndefined();
   });
@@ -84,6 +84,6 @@ describe('memory store: runtime templates, channels, analytics events', () => {
     const copy = createMemoryStore({ initial: JSON.parse(JSON.stringify(store.snapshot())) });
     expect(copy.listRuntimeTemplates()).toHaveLength(2);
     expect(copy.getChannel('app-a', 'c1')).toEqual(channel('c1', 'app-a'));
-    expect(copy.listAnalyticsEvents('app-a')).toEqual([event('e1', 'app-a')]);
+    expect([...copy.listAnalyticsEvents('app-a')]).toEqual([event('e1', 'app-a')]);
   });
 });

@@ -4,7 +4,8 @@ import type { AnalyticsEvent } from '../../schemas/analytics.js';
 export interface AnalyticsStore {
   /** Recorded analytics events, oldest first; cleared by clear(). */
   addAnalyticsEvent(event: AnalyticsEvent): void;
-  listAnalyticsEvents(appId: string): readonly AnalyticsEvent[];
+  /** The app's events, oldest first, each built as it is iterated (a million are never held at once). */
+  listAnalyticsEvents(appId: string): Iterable<AnalyticsEvent>;
   /** The app's events of one user, oldest first (read from an index: no pass over every event). */
   listUserAnalyticsEvents(appId: string, userId: string): readonly AnalyticsEvent[];
   /** The app's event of this type for this user and campaign (or notification), if one was recorded. */

@@ -3,6 +3,7 @@
  * and dropped together (a campaign past the retention caps goes with its recipients).
  */
 import type { Campaign, CampaignUpload, Recipient } from '../../schemas/records.js';
+import type { PerUser } from './deliveries.js';
 import type { ListResult, Page } from './lists.js';
 
 export interface CampaignFilter {
@@ -14,17 +15,40 @@ export interface RecipientFilter {
   status?: string;
 }
 
+/** What a campaign send changes on a recipient. */
+export type RecipientUpdate = Partial<Pick<Recipient, 'status' | 'failureReason' | 'deliveryId' | 'updatedAt'>>;
+
+/** A campaign's recipients in the order they were added, read one by one (none is built before it is read). */
+export interface RecipientList extends Iterable<Recipient> {
+  readonly length: number;
+  at(index: number): Recipient | undefined;
+}
+
+/** A campaign's next pending recipients, as a send needs them (the records are not built). */
+export interface PendingRecipients {
+  readonly ids: readonly string[];
+  readonly userIds: readonly string[];
+  /** Each one's variables, read when a delivery made for it is read. */
+  readonly variables: PerUser<Record<string, unknown>>;
+}
+
 export interface CampaignStore {
   addCampaign(campaign: Campaign): void;
   getCampaign(id: string): Campaign | undefined;
   updateCampaign(id: string, patch: Partial<Campaign>): Campaign;
   listCampaigns(filter: CampaignFilter): Campaign[];
+  /** One page of listCampaigns, in creation order (newest first with `desc`), read from an index by app and status. */
+  queryCampaigns(filter: CampaignFilter, page: Page): ListResult<Campaign>;
 
   addRecipients(campaignId: string, recipients: Recipient[]): void;
   hasRecipient(campaignId: string, userId: string): boolean;
-  recipients(campaignId: string): readonly Recipient[];
+  recipients(campaignId: string): RecipientList;
+  /** How many of the campaign's recipients match (a status index: no pass over them). */
+  countRecipients(campaignId: string, filter: RecipientFilter): number;
   listRecipients(campaignId: string, filter: RecipientFilter, page: Page): ListResult<Recipient>;
-  updateRecipient(campaignId: string, recipientId: string, patch: Partial<Recipient>): void;
+  /** The first pending recipients in the order they were added: at most `max` (fewer if the store keeps them apart). */
+  pendingRecipients(campaignId: string, max: number): PendingRecipients;
+  updateRecipient(campaignId: string, recipientId: string, patch: RecipientUpdate): void;
 
   /** Remembers the campaign's last accepted upload (replacing the one before); it goes with the campaign. */
   setLastUpload(upload: CampaignUpload): void;

@@ -55,8 +55,12 @@ export type SharedDeliveryFields = Pick<
 /** The content a template renders for one set of variables: a fresh object per call. */
 export type RenderContent = (variables: Record<string, unknown>) => Record<string, unknown>;
 
-/** One value for every user of a batch, or one per user (in the order of its user ids). */
-export type PerUser<T> = { readonly all: T } | { readonly each: readonly T[] };
+/**
+ * One value for every user of a batch, or one per user (in the order of its user ids): given,
+ * or read by index when a delivery is built (a campaign's variables stay packed in its store).
+ */
+export type PerUser<T> =
+  { readonly all: T } | { readonly each: readonly T[] } | { readonly eachAt: (index: number) => T };
 
 /** How a delivery failed: its record's `failureReason` (never null here) and `scenario`. */
 export interface DeliveryFailureMark {

@@ -19,6 +19,13 @@ export interface JournalFilter {
 export interface JournalStore {
   addJournal(entry: JournalEntry): void;
   queryJournal(filter: JournalFilter, page: Page): ListResult<JournalEntry>;
+  /**
+   * queryJournal as GET /__inspect/requests answers it: a `bodyContains` search, which no
+   * index answers, goes through the bodies in slices of a few milliseconds that yield to the
+   * event loop. It answers for the journal as it was when asked (entries added meanwhile are
+   * not searched; entries the cap drops meanwhile still count). `signal` stops it early.
+   */
+  searchJournal(filter: JournalFilter, page: Page, signal?: AbortSignal): Promise<ListResult<JournalEntry>>;
   getJournalEntry(id: string): JournalEntry | undefined;
   /**
    * Replaces an entry's applied rules (and `scenario`/`rule`, the last of them): a campaign's

@@ -22,6 +22,8 @@ export interface AppClockSource {
 
 /** Ids reserved together, named by index when asked. */
 export interface IdRange {
+  /** Text every id of the range starts with: a store finds the range of an id by it. */
+  readonly prefix: string;
   /** The id at `index` of the range. */
   at(index: number): string;
   /** The index `id` has in the range, or -1, found without naming every id of the range. */

@@ -7,8 +7,10 @@ import type { Emulator } from '../../emulator.js';
 import { parseJournalQuery } from './inspect-requests.js';
 
 export function inspectRequestHarRoutes({ store }: Pick<Emulator, 'store'>) {
-  return new Hono<AppEnv>().get('/', (c) => {
+  return new Hono<AppEnv>().get('/', async (c) => {
     const { filter, page } = parseJournalQuery(c, HarQuerySchema);
-    return c.json(harOf(store.queryJournal(filter, page).items, new URL(c.req.url).origin));
+    // searchJournal as /__inspect/requests: a bodyContains search yields to other requests.
+    const { items } = await store.searchJournal(filter, page, c.req.raw.signal);
+    return c.json(harOf(items, new URL(c.req.url).origin));
   });
 }

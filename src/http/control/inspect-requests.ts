@@ -21,9 +21,9 @@ export function parseJournalQuery(c: Context, schema: typeof JournalQuerySchema 
 
 export function inspectRequestRoutes({ store, apps }: Pick<Emulator, 'store' | 'apps'>) {
   return new Hono<AppEnv>()
-    .get('/', (c) => {
+    .get('/', async (c) => {
       const { filter, page } = parseJournalQuery(c, JournalQuerySchema);
-      return c.json(store.queryJournal(filter, page));
+      return c.json(await store.searchJournal(filter, page, c.req.raw.signal));
     })
     .get('/:id', (c) => {
       // `?appId=`: only that app's entry (a load balancer hashing on appId routes it to the app's replica).

@@ -73,7 +73,7 @@ export function lifecycleContract(make: MakeStore<Store>): void {
       expect(store.queryDeliveries({ userId: 'user-1' }, ALL).total).toBe(0);
       expect(store.queryNotifications({}, ALL).items.map((n) => n.appId)).toEqual(['app-b']);
       expect(ids(store.listCampaigns({}))).toEqual(['cb']);
-      expect(store.recipients('ca')).toEqual([]);
+      expect([...store.recipients('ca')]).toEqual([]);
       expect(ids([...store.recipients('cb')])).toEqual(['cb-r1']);
       expect(ids(store.queryJournal({}, ALL).items)).toEqual(['j2']);
     });

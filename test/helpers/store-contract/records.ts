@@ -10,7 +10,8 @@ import type {
   Store,
   Template,
 } from '../../../src/index.js';
-import type { DeliveryStore } from '../../../src/domain/ports.js';
+import type { AnalyticsStore, DeliveryStore } from '../../../src/domain/ports.js';
+import type { AnalyticsEvent } from '../../../src/schemas/analytics.js';
 import type { Channel } from '../../../src/schemas/channels.js';
 import type { TemplateChannelRecord } from '../../../src/schemas/template-channels.js';
 import { expect } from 'vitest';
@@ -30,7 +31,7 @@ export type MakeStore<P> = (options?: StoreOptions) => Promise<P>;
 export function addDeliveries(store: Pick<DeliveryStore, 'addDeliveries'>, deliveries: Delivery[]): void {
   for (const d of deliveries) {
     const { id, userId, variables, rendered, status, failureReason, scenario, ...shared } = d;
-    const objectIds = () => ({ at: () => id, indexOf: (other: string) => (other === id ? 0 : -1) });
+    const objectIds = () => ({ prefix: id, at: () => id, indexOf: (other: string) => (other === id ? 0 : -1) });
     const ids = { objectId: () => id, objectIds, notificationId: () => id };
     const failures = new Map(status === 'failed' ? [[0, { reason: failureReason ?? '', scenario }]] : []);
     const stored = store.addDeliveries(
@@ -200,4 +201,19 @@ export function fill(store: Store): void {
   store.addJournal(journalEntry(2, { appId: 'app-b' }));
   store.putRuntimeTemplate(runtimeTemplate('t1'));
   store.putTemplateChannel(templateChannel('t1', 'ch1'));
+}
+
+/** What the analytics port must answer to `ask` when it keeps `model` (oldest first): a plain filter's answers. */
+export function expectAnalyticsAnswers(
+  store: AnalyticsStore,
+  model: readonly AnalyticsEvent[],
+  ask: Pick<AnalyticsEvent, 'appId' | 'userId' | 'campaignId' | 'eventType'>,
+): void {
+  const own = model.filter((e) => e.appId === ask.appId);
+  expect([...store.listAnalyticsEvents(ask.appId)]).toEqual(own);
+  expect(store.listUserAnalyticsEvents(ask.appId, ask.userId)).toEqual(own.filter((e) => e.userId === ask.userId));
+  const twins = own.filter(
+    (e) => e.userId === ask.userId && e.campaignId === ask.campaignId && e.eventType === ask.eventType,
+  );
+  expect(store.findAnalyticsEvent(ask.appId, ask)).toEqual(twins.at(-1));
 }

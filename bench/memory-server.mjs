@@ -1,0 +1,50 @@
+/* global gc, performance, setInterval */
+// Run as its own process by the memory metric, with the heap a 512 MiB container gives Node
+// (--max-old-space-size=384): fills every store but deliveries to its default cap through the
+// store ports (bench/fill-stores.mjs), then serves the emulator over that store and prints its
+// URL. The parent fills deliveries over HTTP. On SIGUSR2 it collects and prints a `memory {…}`
+// line: its memory now, the most heap it used (sampled every 50 ms) since it started, and the
+// bytes each kind of record added (live heap and typed arrays after a full collection, per record).
+import { createMemoryStore, EmulatorOptionsSchema, startEmulator } from '../dist/index.js';
+import { fillAnalytics, fillJournal, fillNotifications, fillRecipients } from './fill-stores.mjs';
+
+let peakHeapUsed = 0;
+const sample = () => (peakHeapUsed = Math.max(peakHeapUsed, process.memoryUsage().heapUsed));
+setInterval(sample, 50).unref();
+/** Live heap plus the typed arrays packed records keep outside it, after a full collection. */
+const kept = () => {
+  sample();
+  gc();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+};
+
+const started = performance.now();
+const caps = EmulatorOptionsSchema.parse(JSON.parse(process.env.BENCH_MEMORY_CAPS ?? '{}'));
+const store = createMemoryStore(caps);
+const bytesPerRecord = {};
+const fill = async (kind, count, run) => {
+  const before = kept();
+  await run();
+  bytesPerRecord[kind] = Math.round((kept() - before) / count);
+};
+await fill('notification', caps.maxNotifications, () => fillNotifications(store, caps.maxNotifications));
+await fill('journal entry', caps.maxJournal, () => fillJournal(store, caps.maxJournal, 16 * 1024 * 1024));
+await fill('recipient', caps.maxRecipients, () => fillRecipients(store, caps.maxCampaigns, caps.maxRecipients));
+await fill('analytics event', caps.maxAnalyticsEvents, () => fillAnalytics(store, caps.maxAnalyticsEvents));
+const fillMs = performance.now() - started;
+
+const running = await startEmulator({
+  ...caps,
+  port: 0,
+  store,
+  logLevel: 'error',
+  watch: false,
+  fixturesDir: 'fixtures',
+});
+process.on('SIGUSR2', () => {
+  const total = kept();
+  const memory = { ...process.memoryUsage(), kept: total, peakHeapUsed, fillMs, bytesPerRecord, stats: store.stats() };
+  process.stdout.write(`memory ${JSON.stringify(memory)}\n`);
+});
+process.stdout.write(`listening on ${running.url}\n`);

@@ -1,0 +1,62 @@
+/**
+ * A first-in first-out list of numbers in a typed array that grows by doubling: 4 bytes an
+ * item as Uint32, 8 as Float64, none of them an object the garbage collector walks (a
+ * million-delivery index in JS arrays is a million slots it marks on every full collection).
+ * Sizes are powers of two, so a position in the ring is a mask, not a division.
+ */
+type NumberArray = Uint32Array | Float64Array;
+
+export class NumberRing {
+  #items: NumberArray;
+  #head = 0;
+  #length = 0;
+  readonly #make: (size: number) => NumberArray;
+
+  constructor(make: (size: number) => NumberArray) {
+    this.#make = make;
+    this.#items = make(4);
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  push(value: number): void {
+    if (this.#length === this.#items.length) this.#grow();
+    this.#items[(this.#head + this.#length) & (this.#items.length - 1)] = value;
+    this.#length++;
+  }
+
+  /** Drops the oldest item. */
+  shift(): void {
+    if (this.#length === 0) return;
+    this.#head = (this.#head + 1) & (this.#items.length - 1);
+    this.#length--;
+    // Give memory back once most of the array is empty (a key whose records the cap dropped).
+    if (this.#items.length > 64 && this.#length * 4 < this.#items.length) this.#resize(this.#items.length / 2);
+  }
+
+  /** The `i`-th oldest item (0 ≤ i < length). */
+  at(i: number): number {
+    return this.#items[(this.#head + i) & (this.#items.length - 1)]!;
+  }
+
+  /** The newest item, or `otherwise` when empty. */
+  last(otherwise: number): number {
+    return this.#length === 0 ? otherwise : this.at(this.#length - 1);
+  }
+
+  #grow(): void {
+    this.#resize(this.#items.length * 2);
+  }
+
+  #resize(size: number): void {
+    const next = this.#make(size);
+    for (let i = 0; i < this.#length; i++) next[i] = this.at(i);
+    this.#items = next;
+    this.#head = 0;
+  }
+}
+
+export const uint32Ring = (): NumberRing => new NumberRing((n) => new Uint32Array(n));
+export const float64Ring = (): NumberRing => new NumberRing((n) => new Float64Array(n));

@@ -1,0 +1,104 @@
+/**
+ * Strings kept as one heap string plus where each ends (nothing more when they all have one
+ * width). A block of thousands of strings is then two objects instead of thousands, which
+ * the garbage collector would copy when they survive and mark on every full collection
+ * (bench/: batch send, and a million stored deliveries, recipients or analytics events).
+ */
+export class PackedText {
+  readonly length: number;
+  readonly #text: string;
+  /** Where member i ends in #text; null when every member is #width long. */
+  readonly #ends: Uint32Array | null;
+  readonly #width: number;
+
+  private constructor(text: string, ends: Uint32Array | null, width: number, length: number) {
+    this.#text = text;
+    this.#ends = ends;
+    this.#width = width;
+    this.length = length;
+  }
+
+  static of(values: readonly string[]): PackedText {
+    const text = values.join('');
+    const ends = endOffsets(values);
+    const width = commonWidth(ends);
+    return new PackedText(text, width < 0 ? ends : null, width, values.length);
+  }
+
+  /** Characters kept, and 4 bytes an end offset: what the column costs (string-column.ts picks the least). */
+  get bytes(): number {
+    return this.#text.length + (this.#ends === null ? 0 : 4 * this.length);
+  }
+
+  at(index: number): string | undefined {
+    if (index < 0 || index >= this.length) return undefined;
+    return this.#text.slice(this.#start(index), this.#end(index));
+  }
+
+  /** Whether member `index` is `value`, compared in place (no slice made). */
+  equals(index: number, value: string): boolean {
+    const start = this.#start(index);
+    return this.#end(index) - start === value.length && this.#text.startsWith(value, start);
+  }
+
+  /**
+   * Where `value` sits, ascending: found with the text's own search (one pass over the text,
+   * not a slice per member); a hit counts only where a member starts and ends.
+   */
+  indexesOf(value: string): number[] {
+    const found: number[] = [];
+    if (value === '') {
+      for (let i = 0; i < this.length; i++) if (this.#end(i) === this.#start(i)) found.push(i);
+      return found;
+    }
+    for (let at = this.#text.indexOf(value); at >= 0; at = this.#text.indexOf(value, at + 1)) {
+      const member = this.#memberStartingAt(at);
+      if (member >= 0 && this.#end(member) === at + value.length) found.push(member);
+    }
+    return found;
+  }
+
+  #start(index: number): number {
+    if (this.#ends === null) return index * this.#width;
+    return index === 0 ? 0 : this.#ends[index - 1]!;
+  }
+
+  #end(index: number): number {
+    return this.#ends === null ? (index + 1) * this.#width : this.#ends[index]!;
+  }
+
+  /** The member starting at `offset`, or -1 when none does (binary search: ends ascend). */
+  #memberStartingAt(offset: number): number {
+    if (this.#ends === null) return this.#width > 0 && offset % this.#width === 0 ? offset / this.#width : -1;
+    let low = 0;
+    let high = this.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#ends[middle]! <= offset) low = middle + 1;
+      else high = middle;
+    }
+    return this.#start(low) === offset ? low : -1;
+  }
+}
+
+/**
+ * Where each string ends once they are joined. A function of its own, with nothing after its
+ * loop: V8 compiles a long loop while it runs (on-stack replacement), before the code after it
+ * has run once, and code there that needs type feedback made that compiled loop deoptimise on
+ * every later call, in some runs, so each batch send began its 10,000 turns in the interpreter
+ * again (node --trace-deopt: the same opt id each send).
+ */
+function endOffsets(values: readonly string[]): Uint32Array {
+  const ends = new Uint32Array(values.length);
+  let end = 0;
+  for (let i = 0; i < values.length; i++) ends[i] = end += (values[i] as string).length;
+  return ends;
+}
+
+/** The width every member has (ids of one kind), or -1 when they differ or there are none. */
+function commonWidth(ends: Uint32Array): number {
+  if (ends.length === 0) return -1;
+  const width = ends[0]!;
+  for (let i = 1; i < ends.length; i++) if (ends[i]! - ends[i - 1]! !== width) return -1;
+  return width;
+}

@@ -1,0 +1,117 @@
+/**
+ * What a campaign send changes on a sealed block of recipients (recipient-block.ts): status,
+ * failure, delivery id and time, one small code per recipient, the strings they name kept once
+ * per campaign (StringTable).
+ */
+import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../schemas/records.js';
+import type { RecipientUpdate } from '../domain/ports.js';
+import { joinCounter, splitCounter } from './string-column.js';
+
+const STATUS_CODE = new Map<string, number>(RECIPIENT_STATUSES.map((s, i) => [s, i]));
+/** A status's index in RECIPIENT_STATUSES (its code), or undefined for a status that is none. */
+export const statusCodeOf = (status: string): number | undefined => STATUS_CODE.get(status);
+export const statusCode = (status: RecipientStatus): number => STATUS_CODE.get(status)!;
+
+/** Strings the changing fields name by code: appended to, never renumbered (a snapshot reads old codes). */
+export class StringTable {
+  readonly #values: string[] = [];
+  readonly #codes = new Map<string, number>();
+  code(value: string): number {
+    let code = this.#codes.get(value);
+    if (code === undefined) {
+      code = this.#values.length;
+      this.#values.push(value);
+      this.#codes.set(value, code);
+    }
+    return code;
+  }
+  at(code: number): string {
+    return this.#values[code]!;
+  }
+}
+
+type Codes = Uint8Array | Uint16Array | Uint32Array;
+
+/** `codes` with `code` at `index`, widened to 16 or 32 bits first when it does not fit. */
+function setCode(codes: Codes, index: number, code: number): Codes {
+  const limit = codes instanceof Uint8Array ? 0xff : codes instanceof Uint16Array ? 0xffff : 0xffffffff;
+  if (code > limit) codes = code > 0xffff ? Uint32Array.from(codes) : Uint16Array.from(codes);
+  codes[index] = code;
+  return codes;
+}
+
+/** Marks a delivery id kept whole as a code (not an emulator id: splitCounter). */
+const NO_COUNTER = 0xffffffff;
+
+/**
+ * What a send changes, one code per recipient. Replaced whole (copied) before a change
+ * while a snapshot holds it (`shared`), so the data file written over many turns shows the
+ * state of the moment it was taken.
+ */
+export class Changes {
+  shared = false;
+  constructor(
+    public status: Uint8Array,
+    /** 0: null; else 1 + the reason's code. */
+    public failure: Codes,
+    /** 0: null; else 1 + the code of the id's prefix (or of the whole id, its counter NO_COUNTER). */
+    public delivery: Codes,
+    public deliveryCounter: Uint32Array,
+    public updatedAt: Codes,
+  ) {}
+
+  static empty(length: number): Changes {
+    return new Changes(
+      new Uint8Array(length),
+      new Uint8Array(length),
+      new Uint8Array(length),
+      new Uint32Array(length),
+      new Uint8Array(length),
+    );
+  }
+
+  copy(): Changes {
+    return new Changes(
+      this.status.slice(),
+      this.failure.slice(),
+      this.delivery.slice(),
+      this.deliveryCounter.slice(),
+      this.updatedAt.slice(),
+    );
+  }
+
+  set(i: number, r: Pick<Recipient, 'status' | 'failureReason' | 'deliveryId' | 'updatedAt'>, table: StringTable) {
+    this.status[i] = statusCode(r.status);
+    this.patch(i, r, table);
+  }
+
+  /** Writes the fields `patch` names but the status (the block recounts it). */
+  patch(i: number, patch: RecipientUpdate, table: StringTable): void {
+    if (patch.failureReason !== undefined)
+      this.failure = setCode(this.failure, i, patch.failureReason === null ? 0 : 1 + table.code(patch.failureReason));
+    if (patch.updatedAt !== undefined) this.updatedAt = setCode(this.updatedAt, i, table.code(patch.updatedAt));
+    if (patch.deliveryId === undefined) return;
+    const id = patch.deliveryId;
+    const split = id === null ? null : splitCounter(id);
+    this.delivery = setCode(this.delivery, i, id === null ? 0 : 1 + table.code(split?.prefix ?? id));
+    this.deliveryCounter[i] = split?.counter ?? NO_COUNTER;
+  }
+
+  get(i: number, table: StringTable): Pick<Recipient, 'status' | 'failureReason' | 'deliveryId' | 'updatedAt'> {
+    const failure = this.failure[i]!;
+    return {
+      status: RECIPIENT_STATUSES[this.status[i]!]!,
+      failureReason: failure === 0 ? null : table.at(failure - 1),
+      deliveryId: this.deliveryId(i, table),
+      updatedAt: table.at(this.updatedAt[i]!),
+    };
+  }
+
+  deliveryId(i: number, table: StringTable): string | null {
+    const prefix = this.delivery[i]!;
+    if (prefix === 0) return null;
+    const counter = this.deliveryCounter[i]!;
+    const head = table.at(prefix - 1);
+    return counter === NO_COUNTER ? head : joinCounter(head, counter);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The packed forms under the recipient and analytics stores: a sealed string column gives
+ * back exactly what it was given, whichever form it chose; and a snapshot (what the data
+ * file writer reads over many turns) stays the state of its moment while records are
+ * added, changed, sealed and dropped after it. Small blocks, so that a few records span many.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sealStrings } from '../../src/store/string-column.js';
+import { CampaignRecipients } from '../../src/store/recipient-list.js';
+import { AnalyticsLog } from '../../src/store/analytics-log.js';
+import type { AnalyticsEvent } from '../../src/schemas/analytics.js';
+import { recipient } from '../helpers/store-contract.js';
+
+const counterId = fc
+  .tuple(fc.constantFrom('65a1b2c3d4e5f6a7b8', 'evt_', 'x'), fc.integer({ min: 0, max: 0xffffff }))
+  .map(([prefix, n]) => prefix + n.toString(16).padStart(6, '0'));
+const isoTime = fc
+  .integer({ min: -62_000_000_000_000, max: 250_000_000_000_000 })
+  .map((ms) => new Date(ms).toISOString());
+const value = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  counterId,
+  counterId.map((id) => id.toUpperCase()),
+  isoTime,
+  isoTime.map((t) => t.replace('Z', '+00:00')),
+  // Date.parse takes these, toISOString never gives them.
+  fc.constantFrom(
+    '2026-02-30T00:00:00.000Z',
+    '2026-02-29T12:00:00.000Z',
+    '2026-01-01T24:00:00.000Z',
+    '0000-04-31T00:00:00.000Z',
+  ),
+  fc.constantFrom('', 'a', 'same'),
+);
+
+describe('sealStrings', () => {
+  it('gives back every value exactly, whichever form takes least room', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.array(value, { maxLength: 300 }),
+          fc.array(counterId, { maxLength: 300 }),
+          fc.array(isoTime),
+          fc.array(
+            fc.oneof(
+              isoTime,
+              fc.constantFrom('2026-02-30T00:00:00.000Z', '2024-02-29T23:59:59.999Z', '2026-01-01T24:00:00.000Z'),
+            ),
+          ),
+        ),
+        (values) => {
+          const column = sealStrings(values);
+          expect(column.length).toBe(values.length);
+          expect(Array.from({ length: values.length }, (_, i) => column.at(i))).toEqual(values);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('snapshots of packed records', () => {
+  it('recipients: a snapshot keeps its moment through later adds, updates and sealing, stopped anywhere', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 20 }) }),
+      fc.record({
+        kind: fc.constant('update' as const),
+        pick: fc.nat(40),
+        status: fc.constantFrom('sent' as const, 'failed' as const),
+      }),
+      // A seal stopped after `asks` questions to `spent` (a slice's end), to go on later.
+      fc.record({ kind: fc.constant('seal' as const), asks: fc.option(fc.nat(12)) }),
+      fc.constant({ kind: 'snapshot' as const }),
+    );
+    fc.assert(
+      // Blocks of 70 seal their variables' texts over more than one slice (64 rows at a time).
+      fc.property(fc.constantFrom(3, 70), fc.array(op, { maxLength: 30 }), (blockSize, ops) => {
+        const list = new CampaignRecipients(blockSize);
+        let model: ReturnType<typeof recipient>[] = [];
+        const snapshots: { frozen: Iterable<unknown>; expected: unknown[] }[] = [];
+        ops.forEach((o, serial) => {
+          if (o.kind === 'add') {
+            const rows = Array.from({ length: o.count }, (_, k) => recipient('c1', serial * 100 + k));
+            list.add(rows);
+            model = [...model, ...rows];
+          } else if (o.kind === 'update') {
+            const target = model[o.pick % Math.max(1, model.length)];
+            const patch = { status: o.status, deliveryId: `65a1b2c3d4e5f6a7b8${String(serial).padStart(6, '0')}` };
+            expect(list.update(target?.id ?? 'nobody', patch)).toBe(target !== undefined);
+            model = model.map((r) => (r === target ? { ...r, ...patch } : r));
+          } else if (o.kind === 'seal') {
+            let asks = o.asks ?? Infinity;
+            list.seal(() => asks-- <= 0);
+          } else snapshots.push({ frozen: list.frozen(), expected: structuredClone(model) });
+        });
+        expect([...list]).toEqual(model);
+        for (const status of ['pending', 'sent', 'failed'])
+          expect(list.count(status)).toBe(model.filter((r) => r.status === status).length);
+        for (const { frozen, expected } of snapshots) expect([...frozen]).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('analytics events: a snapshot keeps its moment through later adds, drops, clears and sealing', async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 9 }) }),
+      fc.record({ kind: fc.constant('clear' as const), appId: fc.constantFrom('app-a', 'app-b') }),
+      fc.constant({ kind: 'tick' as const }),
+      fc.constant({ kind: 'snapshot' as const }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 20 }), fc.array(op, { maxLength: 30 }), async (max, ops) => {
+        let log = new AnalyticsLog(max, [], 4);
+        let model: AnalyticsEvent[] = [];
+        let dropped = 0;
+        const snapshots: { frozen: Iterable<AnalyticsEvent>; expected: AnalyticsEvent[] }[] = [];
+        for (const [serial, o] of ops.entries()) {
+          if (o.kind === 'tick') await tick();
+          else if (o.kind === 'snapshot') snapshots.push({ frozen: log.frozen(), expected: model });
+          else if (o.kind === 'clear') {
+            log = log.withoutApp(o.appId);
+            model = model.filter((e) => e.appId !== o.appId);
+          } else
+            for (let k = 0; k < o.count; k++) {
+              const event: AnalyticsEvent = {
+                id: `evt_65a1b2c3d4e5f6a7b8${(serial * 10 + k).toString(16).padStart(6, '0')}`,
+                appId: k % 2 === 0 ? 'app-a' : 'app-b',
+                campaignId: 'c1',
+                userId: `u${k % 3}`,
+                channelType: 'push',
+                eventType: 'viewed',
+                createdAt: new Date(Date.UTC(2030, 0, 1, 0, serial, k)).toISOString(),
+              };
+              log.add(event);
+              model = [...model, event];
+              if (model.length > max) {
+                model = model.slice(-max);
+                dropped++;
+              }
+            }
+        }
+        expect([...log.frozen()]).toEqual(model);
+        expect([log.length, log.dropped]).toEqual([model.length, dropped]);
+        for (const appId of ['app-a', 'app-b'])
+          expect([...log.ofApp(appId)]).toEqual(model.filter((e) => e.appId === appId));
+        for (const { frozen, expected } of snapshots) expect([...frozen]).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
