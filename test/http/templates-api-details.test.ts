@@ -18,16 +18,12 @@ const create = (app: EmulatorApp, body: Record<string, unknown>) =>
 const update = (app: EmulatorApp, id: string, body: Record<string, unknown>) =>
   call<TemplateView>(app, 'PUT', `/api/templates/${id}`, body);
 
+const WITH_EXTRAS = { name: 'Full', channelIds: [], config: { priority: 'high' }, availability: 'all', sequence: 2 };
+
 describe('POST /api/templates', () => {
   it('stores config, availability and sequence as given, and null for those left out', async () => {
     const app = makeTestApp();
-    const full = await callOk<TemplateView>(app, 'POST', '/api/templates', {
-      name: 'Full',
-      channelIds: [],
-      config: { priority: 'high' },
-      availability: 'all',
-      sequence: 2,
-    });
+    const full = await callOk<TemplateView>(app, 'POST', '/api/templates', WITH_EXTRAS);
     expect(full).toMatchObject({ config: { priority: 'high' }, availability: 'all', sequence: 2 });
     const bare = await callOk<TemplateView>(app, 'POST', '/api/templates', { name: 'Bare', channelIds: [] });
     expect(bare).toMatchObject({ config: {}, availability: null, sequence: null });
@@ -77,13 +73,7 @@ describe('POST /api/templates', () => {
 describe('PUT /api/templates/{id}', () => {
   it('keeps config, availability and sequence a body leaves out, and replaces those it gives', async () => {
     const app = makeTestApp();
-    const created = await callOk<TemplateView>(app, 'POST', '/api/templates', {
-      name: 'Promo',
-      channelIds: [],
-      config: { priority: 'high' },
-      availability: 'all',
-      sequence: 2,
-    });
+    const created = await callOk<TemplateView>(app, 'POST', '/api/templates', WITH_EXTRAS);
     const renamed = await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { name: 'Promo 2' });
     expect(renamed).toMatchObject({ config: { priority: 'high' }, availability: 'all', sequence: 2 });
     const changed = await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, {

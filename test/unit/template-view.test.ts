@@ -7,25 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { channelIdsOf } from '../../src/domain/template-view.js';
 import type { ChannelCatalog } from '../../src/domain/ports.js';
 import type { Channel, ChannelType } from '../../src/schemas/channels.js';
+import { channel } from '../helpers/store-contract/records.js';
 import { toTemplate } from '../../src/catalog/load-fixtures.js';
 import { TemplateFileEntrySchema } from '../../src/schemas/template-file.js';
 
-const channel = (id: string, type: ChannelType): Channel => ({
-  id,
-  appId: 'app-a',
-  name: id,
-  key: id,
-  type,
-  templateType: 'data',
-  enabled: true,
-  categoryFilter: false,
-  templateLabel: false,
-  config: {},
-  createdAt: '2030-01-01T00:00:00.000Z',
-  updatedAt: '2030-01-01T00:00:00.000Z',
-});
+const linkable = (id: string, type: ChannelType): Channel => ({ ...channel(id, 'app-a'), type });
 
-const APP_CHANNELS = [channel('inbox', 'in_app'), channel('mobile', 'push'), channel('banner', 'in_app')];
+const APP_CHANNELS = [linkable('inbox', 'in_app'), linkable('mobile', 'push'), linkable('banner', 'in_app')];
 const catalog: ChannelCatalog = {
   list: (appId) => (appId === 'app-a' ? APP_CHANNELS : []),
   find: (appId, ref) => (appId === 'app-a' ? APP_CHANNELS.find((ch) => ch.id === ref) : undefined),
