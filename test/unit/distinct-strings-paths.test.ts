@@ -27,6 +27,14 @@ describe('distinctStrings on the shortest lists', () => {
     const one = ['a'];
     expect(distinctStrings(one)).toBe(one);
   });
+
+  it('sorts when the hash table gives up, and still finds the repeat', () => {
+    // 20 strings alike in their last 8 characters, in descending order (20 runs), and one repeat.
+    const colliding = Array.from({ length: 20 }, (_, i) => `${String.fromCharCode(116 - i)}abcdefghX`);
+    const values = [...colliding, 'Y', 'tabcdefghX'];
+    expect(repeatsByHashing(values, 1)).toBeUndefined();
+    expect(distinctStrings(values, 1)).toEqual([...colliding, 'Y']);
+  });
 });
 
 describe('ascendingRuns', () => {
@@ -78,6 +86,12 @@ describe('repeatsAcrossRuns', () => {
     expect(repeatsAcrossRuns(['b', 'd', 's', ...odd], [0, 3])).toBe(true);
   });
 
+  it('counts each pair of runs by their lengths, not by where they start', () => {
+    // Runs of 1, 1 and 18: 2 + 8.5 + 8.5 comparisons for 20 strings.
+    expect(repeatsAcrossRuns(['y', 'x', ...letters(0, 18)], [0, 1, 2])).toBe(false);
+    expect(repeatsAcrossRuns(['y', 'b', ...letters(0, 18)], [0, 1, 2])).toBe(true);
+  });
+
   it('gives up (undefined) when runs of like lengths would cost more than sorting', () => {
     // Three runs of 4: three pairs at 8 comparisons each, 24 for 12 strings.
     const three = [...letters(0, 4), ...letters(4, 4), ...letters(8, 4)];
@@ -119,6 +133,8 @@ describe('sharedSuffixLength', () => {
     expect(sharedSuffixLength(['abc', 'bc'])).toBe(2);
     expect(sharedSuffixLength(['bc', 'abc'])).toBe(2);
     expect(sharedSuffixLength(['abc', 'xyz', 'abc'])).toBe(0);
+    // Never more than the strings before shared.
+    expect(sharedSuffixLength(['abc', 'xbc', 'abc'])).toBe(2);
     expect(sharedSuffixLength(['xbc', 'ybc', 'zc'])).toBe(1);
   });
 });
