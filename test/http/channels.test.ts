@@ -58,7 +58,9 @@ describe('POST /api/channels', () => {
     async (type) => {
       const app = makeTestApp();
       const res = await call<Channel>(app, 'POST', '/api/channels', { name: `My ${type}`, type, templateType: 'data' });
-      const why = `channel type "${type}" has limit 0: it needs a plan provisioned by sales (see GET /api/channels/availability)`;
+      const why =
+        `channel type "${type}" has limit 0: ` +
+        'it needs a plan provisioned by sales (see GET /api/channels/availability)';
       expect(expectApiError(res, 400, 'ERR_BAD_REQUEST')).toMatchObject({
         devMessage: `Cannot create a "${type}" channel: ${why}.`,
         details: { type: why },
@@ -77,7 +79,8 @@ describe('POST /api/channels', () => {
     const first = await callOk<Channel>(app, 'POST', '/api/channels', IN_APP);
     const res = await call<Channel>(app, 'POST', '/api/channels', { ...IN_APP, name: 'in-app alerts!' });
     expect(expectApiError(res, 400, 'ERR_BAD_REQUEST')).toMatchObject({
-      devMessage: `A channel with key "in-app-alerts" already exists in this app (id ${first.id}); choose another name.`,
+      devMessage:
+        `A channel with key "in-app-alerts" already exists in this app (id ${first.id}); ` + 'choose another name.',
       details: { name: `derives key "in-app-alerts", already used by channel ${first.id}` },
     });
   });
@@ -171,7 +174,9 @@ describe('PUT /api/channels/{id}', () => {
       templateLabel: true,
     });
     expect(expectApiError(res, 400, 'ERR_BAD_REQUEST')).toMatchObject({
-      devMessage: `Cannot change type, key, categoryFilter, templateLabel of channel ${created.id}: immutable after creation.`,
+      devMessage:
+        'Cannot change type, key, categoryFilter, templateLabel of channel ' +
+        `${created.id}: immutable after creation.`,
       details: {
         type: 'is immutable after creation',
         key: 'is immutable after creation',
