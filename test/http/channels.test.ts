@@ -41,8 +41,10 @@ describe('POST /api/channels', () => {
     const app = makeTestApp();
     expect((await call<Channel>(app, 'POST', '/api/channels', PUSH)).status).toBe(200);
     const res = await call<Channel>(app, 'POST', '/api/channels', { ...PUSH, name: 'Other Push' });
-    expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(errorOf(res).details.type).toMatch(/one push channel/);
+    expect(expectApiError(res, 400, 'ERR_BAD_REQUEST')).toMatchObject({
+      devMessage: 'Cannot create a "push" channel: only one push channel is allowed per app.',
+      details: { type: 'only one push channel is allowed per app' },
+    });
   });
 
   it('lets another app create its own push channel', async () => {
@@ -56,8 +58,13 @@ describe('POST /api/channels', () => {
     async (type) => {
       const app = makeTestApp();
       const res = await call<Channel>(app, 'POST', '/api/channels', { name: `My ${type}`, type, templateType: 'data' });
-      expectApiError(res, 400, 'ERR_BAD_REQUEST');
-      expect(errorOf(res).details.type).toMatch(/limit 0/);
+      const why =
+        `channel type "${type}" has limit 0: ` +
+        'it needs a plan provisioned by sales (see GET /api/channels/availability)';
+      expect(expectApiError(res, 400, 'ERR_BAD_REQUEST')).toMatchObject({
+        devMessage: `Cannot create a "${type}" channel: ${why}.`,
+        details: { type: why },
+      });
     },
   );
 
@@ -69,10 +76,13 @@ describe('POST /api/channels', () => {
 
   it('answers 400 ERR_BAD_REQUEST when the name derives a key already used in the app', async () => {
     const app = makeTestApp();
-    await callOk<Channel>(app, 'POST', '/api/channels', IN_APP);
+    const first = await callOk<Channel>(app, 'POST', '/api/channels', IN_APP);
     const res = await call<Channel>(app, 'POST', '/api/channels', { ...IN_APP, name: 'in-app alerts!' });
-    expectApiError(res, 400, 'ERR_BAD_REQUEST');
-    expect(errorOf(res).details.name).toMatch(/in-app-alerts/);
+    expect(expectApiError(res, 400, 'ERR_BAD_REQUEST')).toMatchObject({
+      devMessage:
+        `A channel with key "in-app-alerts" already exists in this app (id ${first.id}); ` + 'choose another name.',
+      details: { name: `derives key "in-app-alerts", already used by channel ${first.id}` },
+    });
   });
 
   it('answers 400 ERR_BAD_REQUEST when the name has no letter or digit to build a key', async () => {
@@ -102,7 +112,12 @@ describe('GET /api/channels and /api/channels/{id}', () => {
   it("answers 404 ERR_NOT_FOUND for an unknown id and for another app's channel", async () => {
     const app = makeTestApp();
     const created = (await call<Channel>(app, 'POST', '/api/channels', IN_APP, { appId: 'app-a' })).body;
-    expectApiError(await call<Channel>(app, 'GET', '/api/channels/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
+    expect(
+      expectApiError(await call<Channel>(app, 'GET', '/api/channels/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND'),
+    ).toMatchObject({
+      message: 'The channel was not found.',
+      devMessage: 'No channel with id or key "ffffffffffffffffffffffff" exists for this app.',
+    });
     expectApiError(
       await call<Channel>(app, 'GET', `/api/channels/${created.id}`, undefined, { appId: 'app-b' }),
       404,
@@ -158,7 +173,17 @@ describe('PUT /api/channels/{id}', () => {
       categoryFilter: true,
       templateLabel: true,
     });
-    expectApiError(res, 400, 'ERR_BAD_REQUEST');
+    expect(expectApiError(res, 400, 'ERR_BAD_REQUEST')).toMatchObject({
+      devMessage:
+        'Cannot change type, key, categoryFilter, templateLabel of channel ' +
+        `${created.id}: immutable after creation.`,
+      details: {
+        type: 'is immutable after creation',
+        key: 'is immutable after creation',
+        categoryFilter: 'is immutable after creation',
+        templateLabel: 'is immutable after creation',
+      },
+    });
     expect(Object.keys(errorOf(res).details).sort()).toEqual(['categoryFilter', 'key', 'templateLabel', 'type']);
   });
 

@@ -196,6 +196,21 @@ describe('fixtures/channels.json', () => {
     expect(await pushOf('b')).toEqual({ title: 'Your order', body: 'Thanks, Ada' });
   });
 
+  it("derives a linked channel's row from the template's content when fixture rows cover the others", async () => {
+    const template = {
+      ...TEMPLATE,
+      rows: TEMPLATE.rows.slice(0, 1),
+      content: { push: { title: 'From content' } },
+    };
+    const app = createApp({ channels: CHANNELS, templates: [template], logLevel: 'silent' });
+    opened.push(app);
+    const rows = await callOk<TemplateChannel[]>(app, 'GET', `/api/template-channels?templateId=${TEMPLATE_ID}`);
+    expect(rows.map((r) => [r.channelId, r.content])).toEqual([
+      [IN_APP_ID, { title: 'Thanks, {{customerName}}' }],
+      [PUSH_ID, { title: 'From content' }],
+    ]);
+  });
+
   it('takes channels and templates inline through createApp', async () => {
     const app = createApp({ channels: CHANNELS, templates: [TEMPLATE], logLevel: 'silent' });
     opened.push(app);
