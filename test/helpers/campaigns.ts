@@ -50,18 +50,23 @@ export function orderCsv(userIds: string[]): string {
   return ['user_id,customerName,cta', ...userIds.map((u) => `${u},Name ${u},${CTA_CELL}`)].join('\n');
 }
 
-/** Polls the inspect view (no timing assertion: only an upper bound to fail instead of hanging). */
+/**
+ * Polls the inspect view until the campaign has `status` (or one of several), with no timing
+ * assertion: only an upper bound to fail instead of hanging.
+ */
 export async function waitForCampaignStatus(
   app: EmulatorApp,
   id: string,
-  status: string,
+  status: string | readonly string[],
   timeoutMs = 10_000,
 ): Promise<Campaign> {
+  const wanted = typeof status === 'string' ? [status] : status;
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const res = await call<Campaign>(app, 'GET', `/__inspect/campaigns/${id}`);
-    if (res.body.status === status) return res.body;
-    if (performance.now() > deadline) throw new Error(`campaign ${id} is ${res.body.status}, expected ${status}`);
+    if (wanted.includes(res.body.status)) return res.body;
+    if (performance.now() > deadline)
+      throw new Error(`campaign ${id} is ${res.body.status}, expected ${wanted.join(' or ')}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
