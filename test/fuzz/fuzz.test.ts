@@ -9,6 +9,7 @@ import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/index.js';
+import { API_PREFIXES } from '../../src/app.js';
 import { makeTestApp, TEST_TEMPLATES, call } from '../helpers/app.js';
 import { expectClean, prototypeWatch, SWEEP_TIMEOUT } from '../helpers/fuzz.js';
 import type { Campaign, DeliveryPage, Health, JournalPage, RecipientPage } from '../helpers/api-types.js';
@@ -28,8 +29,6 @@ const ROUTES = [
   // The stream never ends by itself (tested over a socket elsewhere); activating a fuzzed
   // scenario would inject faults on purpose.
   .filter((r) => !r.path.endsWith('/__inspect/stream') && !(r.method === 'PUT' && r.path === '/__scenarios/active'));
-
-const API_PREFIXES = ['/api/', '/v3/business-messaging/api/'];
 
 /** Names the request schemas use: a fuzzed object draws its keys from here (and from anywhere). */
 const FIELDS = [
@@ -190,7 +189,7 @@ describe('fuzz: every route, both base paths and the control plane', () => {
         const path = concretePath(route.path, ['plain']);
         // The two API prefixes serve the same handlers: each prefix takes every other field, so every
         // field still reaches every handler, at half the requests.
-        const prefix = API_PREFIXES.findIndex((p) => route.path.startsWith(p));
+        const prefix = API_PREFIXES.findIndex((p) => route.path.startsWith(`${p}/`));
         const fields = prefix < 0 ? FIELDS : FIELDS.filter((_, i) => i % 2 === prefix);
         for (const field of fields) {
           if (route.method === 'GET' || route.method === 'DELETE') {
