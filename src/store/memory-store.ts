@@ -4,6 +4,7 @@
  * records and indexes in its own file, composed here. The lowdb store wraps this one and
  * persists its snapshot.
  */
+import { LoopTurns } from './loop-turns.js';
 import type { Store, StoreStats } from '../domain/ports.js';
 import { createAnalyticsStore } from './analytics-store.js';
 import { createAppStateStore } from './app-state-store.js';
@@ -55,8 +56,9 @@ function appsIn(data: StoreData | undefined): readonly string[] {
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const changed = options.onChange ?? (() => {});
+  const turns = new LoopTurns();
   const partsOf = (initial: StoreData | undefined) => {
-    const part = { initial, changed };
+    const part = { initial, changed, turns };
     return {
       deliveries: createDeliveryStore(options.maxDeliveries ?? 1_000_000, part),
       notifications: createNotificationStore(options.maxNotifications ?? 100_000, part),
