@@ -36,6 +36,8 @@ export interface MemoryStore extends Store {
    * anew from it as from a data file, so ids, order and indexes are as the data gives them.
    */
   restore(data: StoreData): void;
+  /** The store's turns on the event loop: its background slices take them, and the inspect reads too. */
+  readonly turns: LoopTurns;
 }
 
 /** The records of a data file that name the apps open mode remembers (appsInInitialData). */
@@ -115,6 +117,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
     },
     appsInInitialData: () => initialApps,
+    turns,
     stats: () => merged('stats') as StoreStats,
     async flush() {},
     async close() {},

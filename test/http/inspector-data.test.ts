@@ -126,7 +126,7 @@ describe('GET /__apps/{appId}/templates', () => {
   });
 
   it("samples a template's variables as they are now, after an update changed them", async () => {
-    app = makeTestApp();
+    const app = makeTestApp();
     const created = await callOk<TemplateView>(
       app,
       'POST',

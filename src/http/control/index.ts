@@ -9,6 +9,7 @@ import type { Emulator } from '../../emulator.js';
 import { adminAuth } from '../middleware/admin-auth.js';
 import { hostOriginGuard } from '../middleware/host-origin-guard.js';
 import { limitBody } from '../middleware/body-limit.js';
+import { takeTurns } from '../middleware/take-turns.js';
 import { appRoutes } from './apps.js';
 import { clockRoutes } from './clock.js';
 import { healthRoutes } from './health.js';
@@ -51,7 +52,9 @@ export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
     .use('/__*', hostOriginGuard(emulator.options)) // first: before the page, the token and any body is read
     .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
     .use('/__*', limitBody(emulator.options)) // the API's JSON limit: no control body comes near it
-    .use('/__*', adminAuth(emulator.options));
+    .use('/__*', adminAuth(emulator.options))
+    .use('/__inspect/*', takeTurns(emulator.store.turns))
+    .use('/__apps/*', takeTurns(emulator.store.turns));
   for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator));
   return app;
 }
