@@ -38,6 +38,8 @@ export interface MemoryStore extends Store {
   restore(data: StoreData): void;
   /** The store's turns on the event loop: its background slices take them, and the inspect reads too. */
   readonly turns: LoopTurns;
+  /** A number every write changes (each kind's, clear, reset, restore): equal, the records are the same. */
+  revision(): number;
 }
 
 /** The records of a data file that name the apps open mode remembers (appsInInitialData). */
@@ -57,7 +59,12 @@ function appsIn(data: StoreData | undefined): readonly string[] {
 }
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  const changed = options.onChange ?? (() => {});
+  let revision = 0;
+  const onChange = options.onChange;
+  const changed = () => {
+    revision++;
+    onChange?.();
+  };
   const turns = new LoopTurns();
   const partsOf = (initial: StoreData | undefined) => {
     const part = { initial, changed, turns };
@@ -118,6 +125,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     appsInInitialData: () => initialApps,
     turns,
+    revision: () => revision,
     stats: () => merged('stats') as StoreStats,
     async flush() {},
     async close() {},

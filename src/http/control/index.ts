@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
+import { AnswerMemo } from '../answer-memo.js';
 import { adminAuth } from '../middleware/admin-auth.js';
 import { hostOriginGuard } from '../middleware/host-origin-guard.js';
 import { limitBody } from '../middleware/body-limit.js';
@@ -28,7 +29,7 @@ import { exportRoutes, importRoutes } from './trace.js';
 import { inspectRequestHarRoutes } from './inspect-requests-har.js';
 
 /** Every control resource: its path and the routes under it (methods: test/http/routes.test.ts's snapshot). */
-const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator) => Hono<AppEnv>][] = [
+const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator, answers: AnswerMemo) => Hono<AppEnv>][] = [
   ['/__health', healthRoutes],
   ['/__clock', clockRoutes],
   ['/__reset', resetRoutes],
@@ -55,6 +56,7 @@ export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
     .use('/__*', adminAuth(emulator.options))
     .use('/__inspect/*', takeTurns(emulator.store.turns))
     .use('/__apps/*', takeTurns(emulator.store.turns));
-  for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator));
+  const answers = new AnswerMemo(emulator.store.revision);
+  for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator, answers));
   return app;
 }
