@@ -12,7 +12,7 @@
  * are dropped for free when they reach the front, and the log is rebuilt from its live
  * events once a quarter of it is dead, so it never holds much more than its cap.
  */
-import { LoopTurns } from './loop-turns.js';
+import { LoopTurns } from '../platform/loop-turns.js';
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import { EventBlock, type Column, type DeadEvents } from './analytics-block.js';
 import { Deque } from './deque.js';

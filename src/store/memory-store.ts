@@ -4,7 +4,7 @@
  * records and indexes in its own file, composed here. The lowdb store wraps this one and
  * persists its snapshot.
  */
-import { LoopTurns } from './loop-turns.js';
+import { LoopTurns } from '../platform/loop-turns.js';
 import type { Store, StoreStats } from '../domain/ports.js';
 import { createAnalyticsStore } from './analytics-store.js';
 import { createAppStateStore } from './app-state-store.js';

@@ -3,9 +3,9 @@
  * later turns of the event loop, a slice of at most SLICE_MS each: the request that stored
  * them is answered first, and no turn is held long, whatever was stored at once (a
  * 100,000-row upload, a data file of a million events). The turns are the store's
- * (loop-turns.ts), shared with its other background work.
+ * (platform/loop-turns.ts), shared with its other background work.
  */
-import { LoopTurns } from './loop-turns.js';
+import { LoopTurns } from '../platform/loop-turns.js';
 
 /** Something with records to seal: seals until `spent` says stop, and says whether it is done. */
 export interface Sealable {

@@ -1,11 +1,11 @@
 /**
  * A test no index can answer (a substring of the journal's bodies), run over a list of
  * candidates in slices of a few milliseconds, each on a turn of the event loop the store's
- * LoopTurns hands out (loop-turns.ts): 100 such searches at once take one slice per turn
+ * LoopTurns hands out (platform/loop-turns.ts): 100 such searches at once take one slice per turn
  * between them, and every request that comes meanwhile is answered between two slices.
  */
 import type { ListResult, Page } from '../domain/ports.js';
-import { LoopTurns } from './loop-turns.js';
+import { LoopTurns } from '../platform/loop-turns.js';
 
 /** Work per slice before yielding to the event loop. */
 const SLICE_MS = 4;

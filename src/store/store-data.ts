@@ -2,7 +2,7 @@
  * What the store holds as plain JSON (the data file's shape), and what the composed memory
  * store asks of the part that keeps each kind of record.
  */
-import type { LoopTurns } from './loop-turns.js';
+import type { LoopTurns } from '../platform/loop-turns.js';
 import type {
   Campaign,
   CampaignUpload,

@@ -1,10 +1,10 @@
 /**
- * The store's turns on the event loop (src/store/loop-turns.ts): background slices run in the
+ * The store's turns on the event loop (src/platform/loop-turns.ts): background slices run in the
  * order they were asked for, one per turn, so a timer or a socket waits for one slice at most,
  * not for every slice under way.
  */
 import { describe, expect, it } from 'vitest';
-import { LoopTurns } from '../../src/store/loop-turns.js';
+import { LoopTurns } from '../../src/platform/loop-turns.js';
 import { pageInSlices } from '../../src/store/sliced-search.js';
 
 const busy = (ms: number) => {

@@ -6,7 +6,7 @@
  * taking turns, it waits for one.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { LoopTurns } from '../../store/loop-turns.js';
+import type { LoopTurns } from '../../platform/loop-turns.js';
 import type { AppEnv } from '../context.js';
 
 export function takeTurns(turns: LoopTurns): MiddlewareHandler<AppEnv> {

@@ -7,10 +7,10 @@
  * One LoopTurns per store hands out one slice per turn, in the order they were asked for:
  * between two slices, the requests that came in are read and answered.
  */
-import { Deque } from './deque.js';
-
 export class LoopTurns {
-  readonly #waiting = new Deque<() => void>();
+  /** The tasks waiting, from #head on (the ones before it ran: dropped now and then). */
+  #waiting: (() => void)[] = [];
+  #head = 0;
   #scheduled = false;
 
   /** Runs `task` on a later turn of the event loop, after the tasks asked for before it, one per turn. */
@@ -25,7 +25,7 @@ export class LoopTurns {
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#waiting.length === 0) return;
+    if (this.#scheduled || this.#head === this.#waiting.length) return;
     this.#scheduled = true;
     // An immediate queued while the check phase runs waits for the next turn: after the poll
     // phase has read the sockets.
@@ -34,7 +34,11 @@ export class LoopTurns {
 
   readonly #turn = (): void => {
     this.#scheduled = false;
-    const task = this.#waiting.shift()!;
+    const task = this.#waiting[this.#head++]!;
+    if (this.#head > 1024 && this.#head * 2 > this.#waiting.length) {
+      this.#waiting = this.#waiting.slice(this.#head);
+      this.#head = 0;
+    }
     this.#schedule();
     task();
   };
