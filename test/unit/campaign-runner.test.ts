@@ -6,16 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCampaignRunner } from '../../src/domain/campaign-runner.js';
-import { createMemoryStore } from '../../src/store/memory-store.js';
-import { createTemplateCatalog } from '../../src/catalog/templates.js';
-import { createChannelCatalog } from '../../src/catalog/channels.js';
-import { toTemplate } from '../../src/catalog/load-fixtures.js';
-import { TemplateFileEntrySchema } from '../../src/schemas/template-file.js';
-import { EmulatorClock } from '../../src/platform/clock.js';
-import { AppClocks } from '../../src/platform/app-clocks.js';
-import { createIds, createRandom } from '../../src/platform/random.js';
-import { NO_DELIVERY_FAULTS, type DeliveryFaultPolicy, type EmulatorEvent } from '../../src/domain/ports.js';
-import { TEST_TEMPLATES } from '../helpers/app.js';
+import { NO_DELIVERY_FAULTS, type DeliveryFaultPolicy } from '../../src/domain/ports.js';
+import { sendDeps } from '../helpers/send-deps.js';
 import { campaign, recipient } from '../helpers/store-contract/records.js';
 
 /** 130 recipients: three batches of at most 64. */
@@ -26,22 +18,12 @@ const RECIPIENTS = 130;
  * when a turn starts and once after each batch); it starts at 1,000, not 0.
  */
 function setup({ chunkBudgetMs, tick = 0 }: { chunkBudgetMs?: number; tick?: number } = {}) {
-  const clock = new EmulatorClock('2030-03-03T00:00:00.000Z');
-  const store = createMemoryStore();
-  const templates = createTemplateCatalog(
-    store,
-    TEST_TEMPLATES.map((t) => toTemplate(TemplateFileEntrySchema.parse(t), '2030-03-03T00:00:00.000Z')),
-  );
-  const events: EmulatorEvent[] = [];
+  const { deps, events } = sendDeps({ listening: false });
+  const { store, templates } = deps;
   const deferred: (() => void)[] = [];
   let now = 1_000;
   const runner = createCampaignRunner({
-    store,
-    templates,
-    channels: createChannelCatalog(store),
-    clocks: new AppClocks(clock),
-    ids: createIds(clock, createRandom(3)),
-    events: { emit: (e) => events.push(e), subscribe: () => () => true, hasSubscribers: () => false },
+    ...deps,
     runtime: { defer: (fn) => deferred.push(fn), elapsed: () => (now += tick) },
     ...(chunkBudgetMs === undefined ? {} : { chunkBudgetMs }),
   });

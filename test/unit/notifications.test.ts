@@ -5,34 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { createNotificationService } from '../../src/domain/notifications.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { createMemoryStore } from '../../src/store/memory-store.js';
-import { createTemplateCatalog } from '../../src/catalog/templates.js';
-import { createChannelCatalog } from '../../src/catalog/channels.js';
-import { toTemplate } from '../../src/catalog/load-fixtures.js';
-import { TemplateFileEntrySchema } from '../../src/schemas/template-file.js';
-import { EmulatorClock } from '../../src/platform/clock.js';
-import { AppClocks } from '../../src/platform/app-clocks.js';
-import { createIds, createRandom } from '../../src/platform/random.js';
-import { NO_DELIVERY_FAULTS, type EmulatorEvent } from '../../src/domain/ports.js';
-import { TEST_TEMPLATES } from '../helpers/app.js';
+import { NO_DELIVERY_FAULTS } from '../../src/domain/ports.js';
+import { sendDeps } from '../helpers/send-deps.js';
 
 function setup({ listening = true }: { listening?: boolean } = {}) {
-  const clock = new EmulatorClock('2030-03-03T00:00:00.000Z');
-  const store = createMemoryStore();
-  const templates = createTemplateCatalog(
-    store,
-    TEST_TEMPLATES.map((t) => toTemplate(TemplateFileEntrySchema.parse(t), '2030-03-03T00:00:00.000Z')),
-  );
-  const events: EmulatorEvent[] = [];
-  const service = createNotificationService({
-    store,
-    templates,
-    channels: createChannelCatalog(store),
-    clocks: new AppClocks(clock),
-    ids: createIds(clock, createRandom(3)),
-    events: { emit: (e) => events.push(e), subscribe: () => () => true, hasSubscribers: () => listening },
-  });
-  return { service, store, events };
+  const { deps, events } = sendDeps({ listening });
+  return { service: createNotificationService(deps), store: deps.store, events };
 }
 
 const codeOf = (fn: () => unknown): string => {
