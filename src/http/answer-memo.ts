@@ -5,8 +5,8 @@
  * and a CI fleet's clients polling one state, ask the same pages over and over, and a page of
  * 50 journal entries is ~200 KB of JSON (bench/: bursts). Any write to the store (a send, a
  * journal entry, a clear) changes the revision, so an answer is never older than the store.
- * Only answers that are a function of the stored records alone go through it (not the lists
- * whose answer reads the clock or the template catalog).
+ * Only answers that are a function of the stored records and the template catalog go through
+ * it (the revision counts the catalog's reloads too); never one that reads the clock.
  */
 import type { Context } from 'hono';
 
@@ -17,7 +17,7 @@ const MAX_CHARS = 4 * 1024 * 1024;
 const JSON_TYPE = { 'content-type': 'application/json' } as const;
 
 interface Kept {
-  revision: number;
+  revision: string;
   text: string;
 }
 
@@ -26,7 +26,7 @@ export class AnswerMemo {
   readonly #answers = new Map<string, Kept>();
   #chars = 0;
 
-  constructor(private readonly revision: () => number) {}
+  constructor(private readonly revision: () => string) {}
 
   /** `c.json(await answer())`, or the text answered to the same URL since the store's last change. */
   async json(c: Context, answer: () => unknown): Promise<Response> {

@@ -1,6 +1,7 @@
 /**
  * The inspect lists that keep their last answers (src/http/answer-memo.ts) never answer from
- * before a write: after each kind of write that changes a list, the same URL shows the change.
+ * before a write: after each kind of write that changes a list, and after the template
+ * catalog was reloaded, the same URL shows the change.
  */
 import { describe, expect, it } from 'vitest';
 import { call, callOk, makeTestApp, sendOk, type List } from '../helpers/app.js';
@@ -61,5 +62,25 @@ describe('inspect lists kept between writes', () => {
       const { total } = (await call<List<unknown>>(app, 'GET', page)).body;
       expect(total).toBe(userIds.length === 1 ? 1 : 3);
     }
+  });
+
+  it("show a campaign's template as the catalog has it now, after the fixtures were reloaded", async () => {
+    const app = makeTestApp();
+    const campaign = await callOk<{ id: string }>(
+      app,
+      'POST',
+      '/api/campaigns',
+      { name: 'Renamed template', templateId: 'plain', deliveryMode: 'batch' },
+      { appId: 'app-test' },
+    );
+    const names = async () => [
+      (await call<List<{ templateName: string }>>(app, 'GET', '/__inspect/campaigns')).body.items[0]!.templateName,
+      (await call<{ templateName: string }>(app, 'GET', `/__inspect/campaigns/${campaign.id}`)).body.templateName,
+    ];
+    expect(await names()).toEqual(['Plain', 'Plain']);
+    expect(await names()).toEqual(['Plain', 'Plain']);
+    const { templates } = app.emulator;
+    templates.replaceFixtures(templates.list().map((t) => (t.key === 'plain' ? { ...t, name: 'Plain, renamed' } : t)));
+    expect(await names()).toEqual(['Plain, renamed', 'Plain, renamed']);
   });
 });

@@ -11,7 +11,7 @@ function memoApp(size = () => 10) {
   let revision = 0;
   let made = 0;
   let failing = false;
-  const memo = new AnswerMemo(() => revision);
+  const memo = new AnswerMemo(() => String(revision));
   const app = new Hono()
     .get('*', (c) =>
       memo.json(c, async () => {
@@ -49,7 +49,7 @@ describe('AnswerMemo', () => {
   });
 
   it('answers JSON as c.json does', async () => {
-    const memo = new AnswerMemo(() => 0);
+    const memo = new AnswerMemo(() => '0');
     const app = new Hono().get('/', (c) => memo.json(c, () => ({ a: [1, 'é'] })));
     for (let i = 0; i < 2; i++) {
       const res = await app.request('/');

@@ -56,7 +56,9 @@ export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
     .use('/__*', adminAuth(emulator.options))
     .use('/__inspect/*', takeTurns(emulator.store.turns))
     .use('/__apps/*', takeTurns(emulator.store.turns));
-  const answers = new AnswerMemo(emulator.store.revision);
+  const { store, templates } = emulator;
+  // Kept answers last while neither the records nor the template catalog (campaign views name their template) change.
+  const answers = new AnswerMemo(() => `${store.revision()}:${templates.generation}`);
   for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator, answers));
   return app;
 }

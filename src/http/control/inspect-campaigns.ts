@@ -21,16 +21,15 @@ export function inspectCampaignRoutes(
   return new Hono<AppEnv>()
     .get('/', (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, InspectCampaignsQuerySchema);
-      return c.json(campaigns.inspect.list(filter, { limit, offset, order }));
+      return answers.json(c, () => campaigns.inspect.list(filter, { limit, offset, order }));
     })
     .get('/:id', (c) => {
       const appId = appScope(c, apps, { write: false });
-      return c.json(campaigns.inspect.get(c.req.param('id'), appId));
+      return answers.json(c, () => campaigns.inspect.get(c.req.param('id'), appId));
     })
     .get('/:id/recipients', (c) => {
       const { limit, offset, order, appId, ...filter } = parseQuery(c, InspectRecipientsQuerySchema);
       if (appId !== undefined) requireKnownApp(apps, appId, false);
-      // The recipients are the stored records alone (a campaign's view also reads the template catalog).
       return answers.json(c, () =>
         campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }, appId),
       );
