@@ -194,6 +194,25 @@ describe('POST /api/campaigns/upload', () => {
     expect(store.recipients(c.id)).toHaveLength(0);
   });
 
+  it('answers 500 ERR_OPERATION_FAILED naming the reading of the file when the store fails meanwhile', async () => {
+    const store = createMemoryStore();
+    const app = makeTestApp({
+      store: {
+        ...store,
+        hasRecipient: (campaignId, userId) => {
+          if (userId === 'u-boom') throw new Error('disk on fire');
+          return store.hasRecipient(campaignId, userId);
+        },
+      },
+    });
+    const c = await createCampaign(app);
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
+    const res = await upload(app, orderCsv(['u2', 'u-boom']), c.id);
+    expectApiError(res, 500, 'ERR_OPERATION_FAILED');
+    expect(errorOf(res).devMessage).toBe('CSV parsing failed: disk on fire. Nothing was added; retry the upload.');
+    expect(store.recipients(c.id)).toHaveLength(1);
+  });
+
   it('answers 413 ERR_PAYLOAD_TOO_LARGE past the upload limit', async () => {
     const app = makeTestApp({ uploadLimitBytes: 1024 });
     const c = await createCampaign(app);
