@@ -173,6 +173,7 @@ describe('POST /api/campaigns/upload', () => {
     const res = await upload(app, orderCsv(['u2']), c.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(errorOf(res).details.status).toMatch(/must be "draft"/);
+    expect(errorOf(res).devMessage).toMatch(/; a CSV upload needs a campaign in "draft" status\.$/);
     expect((await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(1);
   });
 

@@ -255,13 +255,14 @@ describe('POST /api/campaigns/{id}/recipients', () => {
       userIds: ['u1'],
     });
     await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
-    expectApiError(
+    const refused = expectApiError(
       await call<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
         userIds: ['u2'],
       }),
       400,
       'ERR_BAD_REQUEST',
     );
+    expect(refused.devMessage).toMatch(/; adding recipients needs a campaign in "draft" status\.$/);
   });
 });
 
