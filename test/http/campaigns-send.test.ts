@@ -98,6 +98,18 @@ describe('POST /api/campaigns/{id}/send: the CSV workflow end to end', () => {
     expect(await waitForCampaignStatus(app, c.id, 'failed')).toMatchObject({ sentCount: 0, failedCount: 2 });
   });
 
+  it('stops sending a campaign when the emulator closes', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app, { templateId: 'plain' });
+    const userIds = Array.from({ length: 1_000 }, (_, i) => `u${i}`);
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds });
+    await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    await app.close();
+    const sentAtClose = app.emulator.store.getCampaign(c.id)!.sentCount;
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(app.emulator.store.getCampaign(c.id)).toMatchObject({ status: 'sending', sentCount: sentAtClose });
+  });
+
   it('delivers 100,000 recipients from a CSV upload', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
