@@ -106,7 +106,7 @@ export async function soak(): Promise<Row[]> {
     // At 20 s and in the last second of the load (not after it, when nothing is in flight).
     liveHeapTimers = [at20, SECONDS - 1].map((s) => setTimeout(noteLiveHeap, s * 1000));
     // /__health probe, a request every 20 ms, from its own process (bench/health-probe.mjs).
-    const probe = startHealthProbe(`${emulator.url}/__health`);
+    const probe = await startHealthProbe(`${emulator.url}/__health`);
     side = startSideLoads(emulator.url, csv, ROWS, problems);
     const overflowsBefore = listenOverflows();
     const load = await autocannon({

@@ -38,7 +38,7 @@ export async function traceScale(): Promise<Row[]> {
       await fillDeliveries(source, 1_000_000);
       before = rssOf(source.pid).rssMb;
       const secondsBefore = loopSeconds(loopFile).length;
-      const probe = startHealthProbe(`${source.url}/__health`);
+      const probe = await startHealthProbe(`${source.url}/__health`);
       // The export's own high-water mark: VmHWM would be the fill's.
       let highest = before;
       const sampler = setInterval(() => (highest = Math.max(highest, rssOf(source.pid).rssMb)), 50);

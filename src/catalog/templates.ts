@@ -7,11 +7,14 @@ import type { Template } from '../schemas/records.js';
 
 export interface MutableTemplateCatalog extends TemplateCatalog {
   replaceFixtures(templates: Template[]): void;
+  /** How many times the fixture set was replaced (the runtime templates change with the store's revision). */
+  readonly generation: number;
 }
 
 /** `from`: where the shared templates are read (a folder, or "the templates option"), named in 404s. */
 export function createTemplateCatalog(store: Store, fixtures: Template[] = [], from?: string): MutableTemplateCatalog {
   let fixtureSet = fixtures;
+  let generation = 0;
   const visibleTo = (appId: string) => (t: Template) => t.appId === null || t.appId === appId;
   /** Templates `appId` sees that pass `test`, fixtures first; one pass, no copies (asked on every send). */
   const visibleMatching = (appId: string, test: (t: Template) => boolean): Template[] => {
@@ -30,6 +33,10 @@ export function createTemplateCatalog(store: Store, fixtures: Template[] = [], f
   const catalog: MutableTemplateCatalog = {
     replaceFixtures(templates) {
       fixtureSet = templates;
+      generation++;
+    },
+    get generation() {
+      return generation;
     },
     findById(appId, id) {
       return preferOwn(visibleMatching(appId, (t) => t.id === id));

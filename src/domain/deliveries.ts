@@ -124,7 +124,7 @@ function createFailureCheck(ctx: DeliveryContext): ((userId: string) => Delivery
           reason: ctx.template.channels.length === 0 ? TEMPLATE_WITHOUT_CHANNELS : NO_CHANNEL_REASON,
           scenario: null,
         };
-  if (noChannel === null && ctx.faults.idle?.()) return null;
+  if (noChannel === null && ctx.faults.idle?.(ctx.appId)) return null;
   const { appId, campaignId } = ctx;
   const templateKey = ctx.template.key;
   return (userId) => noChannel ?? ctx.faults({ appId, userId, templateKey, campaignId });

@@ -74,10 +74,12 @@ export function ruleFiring(sets: ScenarioSets, random: RandomSource) {
       }
       return null;
     };
-    // No failDelivery rule in any scenario that applies now: the answer is null for everyone,
-    // and no counter moves, so a send may skip asking per recipient.
-    const idle = () => {
-      for (const { scenario } of sets.applying(names, request?.appId ?? null))
+    // No failDelivery rule in any scenario that applies now to the send's app: the answer is
+    // null for everyone, and no counter moves, so a send may skip asking per recipient. The app
+    // is the send's, not the request's: a campaign resumed on start has no request, and its
+    // app's own active set applies to it.
+    const idle = (appId: string) => {
+      for (const { scenario } of sets.applying(names, appId))
         if (scenario.rules.some((rule) => rule.delivery)) return false;
       return true;
     };

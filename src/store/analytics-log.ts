@@ -12,6 +12,7 @@
  * are dropped for free when they reach the front, and the log is rebuilt from its live
  * events once a quarter of it is dead, so it never holds much more than its cap.
  */
+import { LoopTurns } from '../platform/loop-turns.js';
 import type { AnalyticsEvent } from '../schemas/analytics.js';
 import { EventBlock, type Column, type DeadEvents } from './analytics-block.js';
 import { Deque } from './deque.js';
@@ -33,13 +34,15 @@ export class AnalyticsLog {
   /** Newest position of each app, and of each user within an app (keyed by the event's own strings). */
   #lastOfApp = new Map<string, number>();
   #lastOfUser = new Map<string, Map<string, number>>();
-  readonly #unsealed = new SealQueue(MAX_UNSEALED_BLOCKS);
+  readonly #unsealed: SealQueue;
 
   constructor(
     private readonly maxEvents: number,
     initial: Iterable<AnalyticsEvent> = [],
+    private readonly turns = new LoopTurns(),
     private readonly blockSize = EVENT_BLOCK,
   ) {
+    this.#unsealed = new SealQueue(MAX_UNSEALED_BLOCKS, turns);
     for (const event of initial) this.add(event);
   }
 
@@ -99,7 +102,7 @@ export class AnalyticsLog {
 
   /** An empty log with this one's count of dropped events (clear() is not the cap). */
   emptied(): AnalyticsLog {
-    const log = new AnalyticsLog(this.maxEvents, [], this.blockSize);
+    const log = new AnalyticsLog(this.maxEvents, [], this.turns, this.blockSize);
     log.#dropped = this.#dropped;
     return log;
   }

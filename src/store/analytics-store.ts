@@ -10,9 +10,9 @@ import type { KindOptions, RecordKind } from './store-data.js';
 
 export function createAnalyticsStore(
   maxAnalyticsEvents: number,
-  { initial, changed }: KindOptions<'analyticsEvents'>,
+  { initial, changed, turns }: KindOptions<'analyticsEvents'>,
 ): RecordKind<AnalyticsStore, 'analyticsEvents', 'analyticsEvents' | 'droppedAnalyticsEvents'> {
-  let events = new AnalyticsLog(maxAnalyticsEvents, initial?.analyticsEvents ?? []);
+  let events = new AnalyticsLog(maxAnalyticsEvents, initial?.analyticsEvents ?? [], turns);
 
   const port: AnalyticsStore = {
     addAnalyticsEvent(event) {
@@ -35,7 +35,7 @@ export function createAnalyticsStore(
       events = appId === undefined ? events.emptied() : events.withoutApp(appId);
     },
     reset(appId) {
-      events = appId === undefined ? new AnalyticsLog(maxAnalyticsEvents) : events.withoutApp(appId);
+      events = appId === undefined ? new AnalyticsLog(maxAnalyticsEvents, [], turns) : events.withoutApp(appId);
     },
     stats: () => ({ analyticsEvents: events.length, droppedAnalyticsEvents: events.dropped }),
     snapshot: () => ({ analyticsEvents: [...events.frozen()] }),

@@ -23,7 +23,7 @@ const NO_RECIPIENTS: RecipientList = { length: 0, at: () => undefined, [Symbol.i
 
 export function createCampaignStore(
   { maxCampaigns, maxRecipients }: CampaignLimits,
-  { initial, changed }: KindOptions<CampaignData>,
+  { initial, changed, turns }: KindOptions<CampaignData>,
 ): RecordKind<CampaignStore, CampaignData, CampaignStats> {
   const dropped = { campaigns: 0, recipients: 0 };
   /** Recipients of every campaign together (kept as they change, for the cap). */
@@ -34,7 +34,7 @@ export function createCampaignStore(
   const recipientsByCampaign = new Map<string, CampaignRecipients>();
   const uploads = new Map<string, CampaignUpload>();
   /** Campaigns with recipients still to seal, each through its sealer (sealerOf). */
-  const unsealed = new SealQueue();
+  const unsealed = new SealQueue(Infinity, turns);
   const sealers = new Map<string, Sealable>();
 
   /**

@@ -12,9 +12,9 @@ type DeliveryData = 'deliveries' | 'droppedDeliveries';
 
 export function createDeliveryStore(
   maxDeliveries: number,
-  { initial, changed }: KindOptions<DeliveryData>,
+  { initial, changed, turns }: KindOptions<DeliveryData>,
 ): RecordKind<DeliveryStore, DeliveryData, DeliveryData> {
-  let log = createDeliveryLog(maxDeliveries, initial?.deliveries, initial?.droppedDeliveries);
+  let log = createDeliveryLog(maxDeliveries, initial?.deliveries, initial?.droppedDeliveries, { later: turns.later });
   const port: DeliveryStore = {
     addDeliveries(batch, ids) {
       const run = runOf(batch, ids);
@@ -32,7 +32,7 @@ export function createDeliveryStore(
     port,
     ...clearByApp(
       () => log,
-      () => (log = createDeliveryLog(maxDeliveries)),
+      () => (log = createDeliveryLog(maxDeliveries, [], 0, { later: turns.later })),
     ),
     stats: () => ({ deliveries: log.length, droppedDeliveries: log.dropped }),
     snapshot: () => ({ deliveries: log.toArray(), droppedDeliveries: log.dropped }),

@@ -79,7 +79,7 @@ function queryOf(filter: JournalFilter): KeyedQuery<JournalEntry> {
 
 export function createJournalStore(
   { maxJournal, maxJournalBodyChars }: JournalLimits,
-  { initial, changed }: KindOptions<'journal'>,
+  { initial, changed, turns }: KindOptions<'journal'>,
 ): RecordKind<JournalStore, 'journal', 'journal' | 'droppedJournal'> {
   // Both caps are applied here (the log's own is off): the body-text one needs each dropped entry.
   const log = new KeyedLog<JournalEntry>({
@@ -87,6 +87,7 @@ export function createJournalStore(
     families: keys.families,
     keysOf: keys.keysOf,
     timeOf: (e) => e.time,
+    later: turns.later,
   });
   let journalBodyChars = 0;
 
@@ -114,7 +115,7 @@ export function createJournalStore(
     async searchJournal(filter, page, signal) {
       if (filter.bodyContains === undefined) return log.query(queryOf(filter), page);
       const q = queryOf(filter);
-      return pageInSlices(log.candidates(q, page.order === 'desc'), q.matches, page, { signal });
+      return pageInSlices(log.candidates(q, page.order === 'desc'), q.matches, page, { signal, turns });
     },
     setJournalRules(id, rules) {
       const last = rules.at(-1);

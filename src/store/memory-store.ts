@@ -4,6 +4,7 @@
  * records and indexes in its own file, composed here. The lowdb store wraps this one and
  * persists its snapshot.
  */
+import { LoopTurns } from '../platform/loop-turns.js';
 import type { Store, StoreStats } from '../domain/ports.js';
 import { createAnalyticsStore } from './analytics-store.js';
 import { createAppStateStore } from './app-state-store.js';
@@ -35,6 +36,10 @@ export interface MemoryStore extends Store {
    * anew from it as from a data file, so ids, order and indexes are as the data gives them.
    */
   restore(data: StoreData): void;
+  /** The store's turns on the event loop: its background slices take them, and the inspect reads too. */
+  readonly turns: LoopTurns;
+  /** A number every write changes (each kind's, clear, reset, restore): equal, the records are the same. */
+  revision(): number;
 }
 
 /** The records of a data file that name the apps open mode remembers (appsInInitialData). */
@@ -54,9 +59,15 @@ function appsIn(data: StoreData | undefined): readonly string[] {
 }
 
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  const changed = options.onChange ?? (() => {});
+  let revision = 0;
+  const onChange = options.onChange;
+  const changed = () => {
+    revision++;
+    onChange?.();
+  };
+  const turns = new LoopTurns();
   const partsOf = (initial: StoreData | undefined) => {
-    const part = { initial, changed };
+    const part = { initial, changed, turns };
     return {
       deliveries: createDeliveryStore(options.maxDeliveries ?? 1_000_000, part),
       notifications: createNotificationStore(options.maxNotifications ?? 100_000, part),
@@ -113,6 +124,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       changed();
     },
     appsInInitialData: () => initialApps,
+    turns,
+    revision: () => revision,
     stats: () => merged('stats') as StoreStats,
     async flush() {},
     async close() {},

@@ -3,6 +3,7 @@
  * /__inspect/notifications answered from a key index (keyed-log.ts): by id, app, template,
  * mode and tag, and each of those within an app.
  */
+import type { LoopTurns } from '../platform/loop-turns.js';
 import type { NotificationRecord } from '../schemas/records.js';
 import type { ListResult, NotificationFilter, Page } from '../domain/ports.js';
 import { notificationPredicate } from '../domain/record-filters.js';
@@ -35,9 +36,10 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 export function createNotificationLog(
   maxRecords: number,
   initial: readonly NotificationRecord[] = [],
+  turns?: LoopTurns,
 ): NotificationLog {
   const log = new KeyedLog<NotificationRecord>(
-    { maxRecords, families: keys.families, keysOf: keys.keysOf, timeOf: (n) => n.createdAt },
+    { maxRecords, families: keys.families, keysOf: keys.keysOf, timeOf: (n) => n.createdAt, later: turns?.later },
     initial,
   );
   return {

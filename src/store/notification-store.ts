@@ -6,9 +6,9 @@ import { clearByApp } from './clear-by-app.js';
 
 export function createNotificationStore(
   maxNotifications: number,
-  { initial, changed }: KindOptions<'notifications'>,
+  { initial, changed, turns }: KindOptions<'notifications'>,
 ): RecordKind<NotificationStore, 'notifications', 'notifications' | 'droppedNotifications'> {
-  let log = createNotificationLog(maxNotifications, initial?.notifications);
+  let log = createNotificationLog(maxNotifications, initial?.notifications, turns);
   const port: NotificationStore = {
     addNotification(record) {
       log.add(record);
@@ -20,7 +20,7 @@ export function createNotificationStore(
     port,
     ...clearByApp(
       () => log,
-      () => (log = createNotificationLog(maxNotifications)),
+      () => (log = createNotificationLog(maxNotifications, [], turns)),
     ),
     stats: () => ({ notifications: log.length, droppedNotifications: log.dropped }),
     snapshot: () => ({ notifications: log.toArray() }),

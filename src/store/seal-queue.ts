@@ -2,8 +2,10 @@
  * Work that packs stored records into columns (recipient blocks, analytics event blocks) on
  * later turns of the event loop, a slice of at most SLICE_MS each: the request that stored
  * them is answered first, and no turn is held long, whatever was stored at once (a
- * 100,000-row upload, a data file of a million events).
+ * 100,000-row upload, a data file of a million events). The turns are the store's
+ * (platform/loop-turns.ts), shared with its other background work.
  */
+import { LoopTurns } from '../platform/loop-turns.js';
 
 /** Something with records to seal: seals until `spent` says stop, and says whether it is done. */
 export interface Sealable {
@@ -22,7 +24,10 @@ export class SealQueue {
    * blocks faster than the slices seal them (a loaded machine, where a slice holds less than a
    * block) would otherwise pile up records unsealed, at five times their sealed size.
    */
-  constructor(private readonly maxWaiting = Infinity) {}
+  constructor(
+    private readonly maxWaiting = Infinity,
+    private readonly turns = new LoopTurns(),
+  ) {}
 
   add(item: Sealable): void {
     this.#waiting.add(item);
@@ -43,7 +48,7 @@ export class SealQueue {
   #schedule(): void {
     if (this.#scheduled || this.#waiting.size === 0) return;
     this.#scheduled = true;
-    setImmediate(() => this.#slice());
+    this.turns.later(() => this.#slice());
   }
 
   #slice(): void {

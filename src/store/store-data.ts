@@ -2,6 +2,7 @@
  * What the store holds as plain JSON (the data file's shape), and what the composed memory
  * store asks of the part that keeps each kind of record.
  */
+import type { LoopTurns } from '../platform/loop-turns.js';
 import type {
   Campaign,
   CampaignUpload,
@@ -97,4 +98,6 @@ export interface KindOptions<Data extends keyof StoreData> {
   initial?: Partial<Pick<StoreData, Data>>;
   /** Called after every write (the lowdb store schedules a write of the file). */
   changed: () => void;
+  /** The store's turns on the event loop, shared by every kind's background slices. */
+  turns: LoopTurns;
 }

@@ -18,6 +18,13 @@ describe('disabled channels are skipped at delivery', () => {
     expect(res.body.channels).toEqual(['in_app', 'push']);
   });
 
+  it('keeps a template channel type the app has no channel record of, beside one it has', async () => {
+    const app = makeTestApp();
+    await channel(app, 'In-App', 'in_app');
+    const res = await send(app, { template: ORDER, targets: ['u1'], mode: 'realtime' });
+    expect(res.body.channels).toEqual(['in_app', 'push']);
+  });
+
   it('leaves out a channel type whose only channel is disabled, in the answer and the delivery', async () => {
     const app = makeTestApp();
     await channel(app, 'In-App', 'in_app');

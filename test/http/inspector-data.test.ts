@@ -5,8 +5,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorApp } from '../../src/index.js';
-import { BANNER, CTA, expectApiError, makeTestApp, manualClock, call, send, errorOf } from '../helpers/app.js';
-import type { AppList, AppTemplates, Delivery, DeliveryPage, DeliveryStats } from '../helpers/api-types.js';
+import { BANNER, CTA, expectApiError, makeTestApp, manualClock, call, callOk, send, errorOf } from '../helpers/app.js';
+import type {
+  AppList,
+  AppTemplates,
+  Delivery,
+  DeliveryPage,
+  DeliveryStats,
+  TemplateView,
+} from '../helpers/api-types.js';
 
 let app: EmulatorApp | undefined;
 afterEach(async () => {
@@ -104,8 +111,10 @@ describe('GET /__apps/{appId}/templates', () => {
     const one = (await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates?seed=5')).body.items;
     const again = (await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates?seed=5')).body.items;
     const other = (await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates?seed=6')).body.items;
+    const back = (await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates?seed=5')).body.items;
     expect(again).toEqual(one);
     expect(other[0]!.sample.variables).not.toEqual(one[0]!.sample.variables);
+    expect(back).toEqual(one);
     for (const t of one.filter((x) => x.status === 'approved')) {
       const res = await send(app, {
         template: { key: t.key, variables: t.sample.variables },
@@ -114,6 +123,23 @@ describe('GET /__apps/{appId}/templates', () => {
       });
       expect(res.status, `${t.key}: ${JSON.stringify(res.body)}`).toBe(200);
     }
+  });
+
+  it("samples a template's variables as they are now, after an update changed them", async () => {
+    const app = makeTestApp();
+    const created = await callOk<TemplateView>(
+      app,
+      'POST',
+      '/api/templates',
+      { name: 'Resampled', channelIds: [], variableSchema: { first: { type: 'string' } } },
+      { appId: 'app-test' },
+    );
+    const sampleOf = async () =>
+      (await call<AppTemplates>(app, 'GET', '/__apps/app-test/templates')).body.items.find((t) => t.id === created.id)!
+        .sample.variables;
+    expect(Object.keys(await sampleOf())).toEqual(['first']);
+    await callOk(app, 'PUT', `/api/templates/${created.id}`, { variableSchema: { second: { type: 'image' } } });
+    expect(Object.keys(await sampleOf())).toEqual(['second']);
   });
 
   it('404 for an app that is not configured in strict mode; 400 for a bad seed or unknown parameter', async () => {

@@ -4,7 +4,7 @@
  * campaignId matching from the path and the upload form.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EmulatorApp, Delivery } from '../../src/index.js';
+import { createMemoryStore, type EmulatorApp, type Delivery } from '../../src/index.js';
 import { call, expectApiError, makeTestApp, manualClock, callOk, type List } from '../helpers/app.js';
 import type { JournalEntry, JournalPage } from '../helpers/api-types.js';
 import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
@@ -107,6 +107,24 @@ describe('scenarios on campaigns', () => {
       ['blackout', 1],
     ]);
     expect(entry.scenario).toBe('blackout');
+  });
+
+  it("fails a resumed campaign's deliveries under its app's own active scenario", async () => {
+    const first = makeTestApp({ scenarios: [ALL_FAIL], clock: manualClock() });
+    await callOk(first, 'PUT', '/__scenarios/active?appId=app-a', { names: ['blackout'] });
+    const campaign = await createCampaign(first, {}, { appId: 'app-a' });
+    expect((await upload(first, orderCsv(['user-1', 'user-2']), campaign.id, { appId: 'app-a' })).status).toBe(200);
+    const data = (first.emulator.store as ReturnType<typeof createMemoryStore>).snapshot();
+    await first.close();
+    // Saved in the middle of sending: an emulator started on this data resumes the send.
+    data.campaigns = data.campaigns.map((c) => (c.id === campaign.id ? { ...c, status: 'sending' } : c));
+    app = makeTestApp({ scenarios: [ALL_FAIL], clock: manualClock(), store: createMemoryStore({ initial: data }) });
+    await waitForCampaignStatus(app, campaign.id, ['sent', 'failed']);
+    const { body } = await call<List<Delivery>>(app, 'GET', `/__inspect/deliveries?campaignId=${campaign.id}`);
+    expect(body.items.map((d) => [d.status, d.scenario])).toEqual([
+      ['failed', 'blackout'],
+      ['failed', 'blackout'],
+    ]);
   });
 
   it('matches campaignId from the send path and from the upload form field', async () => {

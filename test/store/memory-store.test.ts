@@ -3,7 +3,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/index.js';
-import { ALL, journalEntry, storeContract } from '../helpers/store-contract.js';
+import { ALL, addDeliveries, delivery, journalEntry, recipient, storeContract } from '../helpers/store-contract.js';
+import {
+  campaign,
+  channel,
+  notification,
+  runtimeTemplate,
+  templateChannel,
+} from '../helpers/store-contract/records.js';
 
 storeContract('memory store', async (options) => createMemoryStore(options));
 
@@ -23,5 +30,42 @@ describe('memory store: the journal body budget', () => {
     store.addJournal(journalEntry(1, { requestBody: body(10) }));
     store.addJournal(journalEntry(2, { requestBody: body(150) }));
     expect(store.queryJournal({}, ALL).items.map((e) => e.id)).toEqual(['j2']);
+  });
+});
+
+describe('memory store: its revision', () => {
+  it('changes with each write of what the inspect lists read, and not with a read', () => {
+    const store = createMemoryStore();
+    const writes: [string, () => void][] = [
+      ['addDeliveries', () => addDeliveries(store, [delivery(1)])],
+      ['addNotification', () => store.addNotification(notification(1))],
+      ['addCampaign', () => store.addCampaign(campaign('c1'))],
+      ['updateCampaign', () => store.updateCampaign('c1', { name: 'Renamed' })],
+      ['addRecipients', () => store.addRecipients('c1', [recipient('c1', 1)])],
+      ['updateRecipient', () => store.updateRecipient('c1', recipient('c1', 1).id, { status: 'sent' })],
+      ['addJournal', () => store.addJournal(journalEntry(1))],
+      ['setJournalRules', () => store.setJournalRules(journalEntry(1).id, [])],
+      ['putRuntimeTemplate', () => store.putRuntimeTemplate(runtimeTemplate('t1'))],
+      ['putChannel', () => store.putChannel(channel('ch1', 'app-a'))],
+      ['putTemplateChannel', () => store.putTemplateChannel(templateChannel('t1', 'ch1'))],
+      ['clear one app', () => store.clear('app-a')],
+      ['reset', () => store.reset()],
+      ['restore', () => store.restore(store.snapshot())],
+    ];
+    const reads = () => {
+      store.queryDeliveries({}, ALL);
+      store.queryJournal({}, ALL);
+      store.queryNotifications({}, ALL);
+      store.listRecipients('c1', {}, ALL);
+      store.countDeliveriesByTime({}, 60_000);
+      store.stats();
+    };
+    for (const [name, write] of writes) {
+      const before = store.revision();
+      reads();
+      expect(store.revision(), `reads before ${name}`).toBe(before);
+      write();
+      expect(store.revision(), name).not.toBe(before);
+    }
   });
 });

@@ -114,7 +114,7 @@ describe('snapshots of packed records', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 20 }), fc.array(op, { maxLength: 30 }), async (max, ops) => {
-        let log = new AnalyticsLog(max, [], 4);
+        let log = new AnalyticsLog(max, [], undefined, 4);
         let model: AnalyticsEvent[] = [];
         let dropped = 0;
         const snapshots: { frozen: Iterable<AnalyticsEvent>; expected: AnalyticsEvent[] }[] = [];

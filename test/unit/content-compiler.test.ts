@@ -45,6 +45,12 @@ describe('createContentCompiler', () => {
       push: { title: 'Base Ada' },
       in_app: { title: 'Row Ada' },
     });
+    // Fewer rows than the last send (a linked channel disabled since): the row left out is not rendered.
+    compile(content, rows);
+    expect(compile(content, new Map([['in_app', inApp]]))({ name: 'Ada' })).toEqual({
+      push: { title: 'Base Ada' },
+      in_app: { title: 'Row Ada' },
+    });
     // What each renderer was made from, whatever came after it.
     expect(render({ name: 'Ada' })).toEqual({
       push: { title: 'Base Ada' },

@@ -5,34 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { createNotificationService } from '../../src/domain/notifications.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { createMemoryStore } from '../../src/store/memory-store.js';
-import { createTemplateCatalog } from '../../src/catalog/templates.js';
-import { createChannelCatalog } from '../../src/catalog/channels.js';
-import { toTemplate } from '../../src/catalog/load-fixtures.js';
-import { TemplateFileEntrySchema } from '../../src/schemas/template-file.js';
-import { EmulatorClock } from '../../src/platform/clock.js';
-import { AppClocks } from '../../src/platform/app-clocks.js';
-import { createIds, createRandom } from '../../src/platform/random.js';
-import { NO_DELIVERY_FAULTS, type EmulatorEvent } from '../../src/domain/ports.js';
-import { TEST_TEMPLATES } from '../helpers/app.js';
+import { NO_DELIVERY_FAULTS } from '../../src/domain/ports.js';
+import { sendDeps } from '../helpers/send-deps.js';
 
-function setup() {
-  const clock = new EmulatorClock('2030-03-03T00:00:00.000Z');
-  const store = createMemoryStore();
-  const templates = createTemplateCatalog(
-    store,
-    TEST_TEMPLATES.map((t) => toTemplate(TemplateFileEntrySchema.parse(t), '2030-03-03T00:00:00.000Z')),
-  );
-  const events: EmulatorEvent[] = [];
-  const service = createNotificationService({
-    store,
-    templates,
-    channels: createChannelCatalog(store),
-    clocks: new AppClocks(clock),
-    ids: createIds(clock, createRandom(3)),
-    events: { emit: (e) => events.push(e), subscribe: () => () => true, hasSubscribers: () => true },
-  });
-  return { service, store, events };
+function setup({ listening = true }: { listening?: boolean } = {}) {
+  const { deps, events } = sendDeps({ listening });
+  return { service: createNotificationService(deps), store: deps.store, events };
 }
 
 const codeOf = (fn: () => unknown): string => {
@@ -77,6 +55,53 @@ describe('notification service', () => {
       sentCount: 1,
       failedCount: 1,
     });
+  });
+
+  it('marks every target the policy fails, counts them, and a later send without failures has none', () => {
+    const { service, store } = setup();
+    const failing = new Set(['b', 'c']);
+    const faults = ({ userId }: { userId: string }) =>
+      failing.has(userId) ? { reason: `${userId} unreachable`, scenario: 's' } : null;
+    service.send('app', { template: { key: 'plain' }, targets: ['a', 'b', 'c', 'd'], mode: 'batch' }, faults as never);
+    // A policy without `idle`: it is asked for every target.
+    service.send('app', { template: { key: 'plain' }, targets: ['e', 'f'], mode: 'batch' }, (() => null) as never);
+    const items = store.queryDeliveries({}, { limit: 10, offset: 0 }).items;
+    expect(items.map((d) => [d.userId, d.status, d.failureReason])).toEqual([
+      ['a', 'sent', null],
+      ['b', 'failed', 'b unreachable'],
+      ['c', 'failed', 'c unreachable'],
+      ['d', 'sent', null],
+      ['e', 'sent', null],
+      ['f', 'sent', null],
+    ]);
+    expect(store.queryNotifications({}, { limit: 10, offset: 0 }).items.map((n) => n.failedCount)).toEqual([2, 0]);
+  });
+
+  it('counts a send whose every target fails as that many failures, no more', () => {
+    const { service, store } = setup();
+    const faults = () => ({ reason: 'down', scenario: 's' });
+    service.send('app', { template: { key: 'plain' }, targets: ['a', 'b'], mode: 'batch' }, faults as never);
+    expect(store.queryNotifications({}, { limit: 10, offset: 0 }).items[0]).toMatchObject({
+      targetCount: 2,
+      sentCount: 0,
+      failedCount: 2,
+    });
+    expect(store.queryDeliveries({ status: 'failed' }, { limit: 10, offset: 0 }).total).toBe(2);
+  });
+
+  it('builds a delivery event’s record when it is read, once', () => {
+    const { service, events } = setup();
+    service.send('app', { template: { key: 'plain' }, targets: ['a', 'b'], mode: 'batch' }, NO_DELIVERY_FAULTS);
+    const [, first, second] = events as { type: string; delivery: { userId: string } }[];
+    expect(first!.delivery).toMatchObject({ userId: 'a', status: 'sent', templateKey: 'plain' });
+    expect(first!.delivery).toBe(first!.delivery);
+    expect(second!.delivery.userId).toBe('b');
+  });
+
+  it('emits no delivery event while nobody listens', () => {
+    const { service, events } = setup({ listening: false });
+    service.send('app', { template: { key: 'plain' }, targets: ['a', 'b'], mode: 'batch' }, NO_DELIVERY_FAULTS);
+    expect(events.map((e) => e.type)).not.toContain('delivery');
   });
 
   it.each([

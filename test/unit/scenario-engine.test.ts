@@ -182,17 +182,31 @@ describe('engine', () => {
 
   it('says the delivery policy is idle exactly when no applying scenario has a failDelivery rule', () => {
     const engine = engineWith(outage); // active, but only a request rule
-    expect(engine.deliveryFaults([]).idle?.()).toBe(true);
+    expect(engine.deliveryFaults([]).idle?.('app-1')).toBe(true);
     engine.load(ScenarioSchema.parse({ name: 'gone', rules: [{ match: {}, fault: { failDelivery: 'x' } }] }), 'test');
     const viaHeader = engine.deliveryFaults(['gone']);
     const global = engine.deliveryFaults([]);
-    expect(viaHeader.idle?.()).toBe(false);
-    expect(global.idle?.()).toBe(true);
+    expect(viaHeader.idle?.('app-1')).toBe(false);
+    expect(global.idle?.('app-1')).toBe(true);
     // Read when asked: a scheduled campaign's policy sees the scenarios active when it runs.
     engine.setActive(['upload-outage', 'gone']);
-    expect(global.idle?.()).toBe(false);
+    expect(global.idle?.('app-1')).toBe(false);
     engine.setActive([]);
-    expect(global.idle?.()).toBe(true);
+    expect(global.idle?.('app-1')).toBe(true);
+  });
+
+  it("asks the sending app's own active set, also for a policy made without a request (a resumed campaign)", () => {
+    const engine = engineWith(outage);
+    engine.load(ScenarioSchema.parse({ name: 'gone', rules: [{ match: {}, fault: { failDelivery: 'x' } }] }), 'test');
+    engine.setActive([]);
+    engine.setActive(['gone'], 'app-2');
+    const policy = engine.deliveryFaults([]);
+    expect(policy.idle?.('app-1')).toBe(true);
+    expect(policy.idle?.('app-2')).toBe(false);
+    expect(policy({ appId: 'app-2', userId: 'u', templateKey: 't', campaignId: 'c' })).toEqual({
+      reason: 'x',
+      scenario: 'gone',
+    });
   });
 
   it('does not apply request-matching delivery rules without request facts', () => {
@@ -230,6 +244,6 @@ describe('idleScope', () => {
     expect(idle.decision).toEqual(asked.decision);
     expect(idle.appliedRules()).toEqual(asked.appliedRules());
     expect(idle.deliveryFaults({ appId: 'app-1', userId: 'u1', templateKey: 't', campaignId: null })).toBeNull();
-    expect(idle.deliveryFaults.idle?.()).toBe(true);
+    expect(idle.deliveryFaults.idle?.('app-1')).toBe(true);
   });
 });

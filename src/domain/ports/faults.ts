@@ -18,10 +18,10 @@ export interface DeliveryFailure extends DeliveryFailureMark {
 export interface DeliveryFaultPolicy {
   (facts: DeliveryFacts): DeliveryFailure | null;
   /**
-   * True when no rule can fail a delivery now, so a send need not ask per recipient (for a
-   * 10,000-target batch: 10,000 calls and fact objects saved). Absent: always ask.
+   * True when no rule can fail a delivery of app `appId` now, so a send need not ask per
+   * recipient (for a 10,000-target batch: 10,000 calls and fact objects saved). Absent: always ask.
    */
-  readonly idle?: () => boolean;
+  readonly idle?: (appId: string) => boolean;
 }
 
 export const NO_DELIVERY_FAULTS: DeliveryFaultPolicy = Object.assign(() => null, { idle: () => true });

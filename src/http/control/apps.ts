@@ -10,6 +10,7 @@ import { NoQuerySchema } from '../../schemas/control.js';
 import { toTemplateView, type AppTemplates, type TemplateSample } from '../../domain/template-view.js';
 import { appList } from '../../inspect/app-list.js';
 import type { AppEnv } from '../context.js';
+import type { Template } from '../../schemas/records.js';
 import type { Emulator } from '../../emulator.js';
 import { parseQuery } from '../validate.js';
 import { requireKnownApp } from './app-scope.js';
@@ -20,6 +21,12 @@ export function appRoutes({
   store,
   channels,
 }: Pick<Emulator, 'apps' | 'templates' | 'store' | 'channels'>) {
+  /**
+   * The last sample made for each variable list, with its seed: a sample is the same for the
+   * same list and seed, and making one builds a faker of the whole locale (~2 ms a template,
+   * bench/: bursts), which the inspector's every visit to an app would repeat.
+   */
+  const samples = new WeakMap<Template['variableSchema'], { seed: number; variables: Record<string, unknown> }>();
   return new Hono<AppEnv>()
     .get('/', (c) => {
       parseQuery(c, NoQuerySchema);
@@ -32,7 +39,13 @@ export function appRoutes({
       // Loaded on use: faker is large and only this endpoint and generate-csv need it.
       const { sampleVariables } = await import('../../platform/fake-data.js');
       const items = templates.list(appId).map((template): TemplateSample => {
-        const variables = sampleVariables(template, seed ?? 1);
+        const wanted = seed ?? 1;
+        let sample = samples.get(template.variableSchema);
+        if (sample?.seed !== wanted) {
+          sample = { seed: wanted, variables: sampleVariables(template, wanted) };
+          samples.set(template.variableSchema, sample);
+        }
+        const { variables } = sample;
         // As a send renders it: template-channel rows replace the template's content of their channel type.
         const rows = rowContentByType(store, channels, appId, template);
         const content = rows.size ? { ...template.content, ...Object.fromEntries(rows) } : template.content;

@@ -10,8 +10,9 @@ import { waitForCount } from '../../inspect/wait-for.js';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { parseQuery } from '../validate.js';
+import type { AnswerMemo } from '../answer-memo.js';
 
-export function inspectDeliveryRoutes({ store, events }: Pick<Emulator, 'store' | 'events'>) {
+export function inspectDeliveryRoutes({ store, events }: Pick<Emulator, 'store' | 'events'>, answers: AnswerMemo) {
   return new Hono<AppEnv>()
     .get('/', async (c) => {
       const { limit, offset, order, waitFor, timeoutMs, ...filter } = parseQuery(c, DeliveryQuerySchema);
@@ -26,7 +27,7 @@ export function inspectDeliveryRoutes({ store, events }: Pick<Emulator, 'store' 
         );
         return c.json(store.queryDeliveries(filter, { limit, offset, order }), reached ? 200 : 408);
       }
-      return c.json(store.queryDeliveries(filter, { limit, offset, order }));
+      return answers.json(c, () => store.queryDeliveries(filter, { limit, offset, order }));
     })
     .get('/:id', (c) => {
       const id = c.req.param('id');

@@ -6,6 +6,7 @@ import { type HarQuerySchema, JournalQuerySchema } from '../../schemas/control.j
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { parseQuery } from '../validate.js';
+import type { AnswerMemo } from '../answer-memo.js';
 import { appScope } from './app-scope.js';
 
 /** The journal's filters and page from the query (the list's schema or the HAR's), `errorCode` one of the table's. */
@@ -19,11 +20,11 @@ export function parseJournalQuery(c: Context, schema: typeof JournalQuerySchema 
   return { filter, page: { limit, offset, order } };
 }
 
-export function inspectRequestRoutes({ store, apps }: Pick<Emulator, 'store' | 'apps'>) {
+export function inspectRequestRoutes({ store, apps }: Pick<Emulator, 'store' | 'apps'>, answers: AnswerMemo) {
   return new Hono<AppEnv>()
-    .get('/', async (c) => {
+    .get('/', (c) => {
       const { filter, page } = parseJournalQuery(c, JournalQuerySchema);
-      return c.json(await store.searchJournal(filter, page, c.req.raw.signal));
+      return answers.json(c, () => store.searchJournal(filter, page, c.req.raw.signal));
     })
     .get('/:id', (c) => {
       // `?appId=`: only that app's entry (a load balancer hashing on appId routes it to the app's replica).
