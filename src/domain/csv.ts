@@ -143,12 +143,17 @@ export function createRecipientsCsvReader(
     },
     end() {
       if (!notUtf8) {
+        // Only the decoder's refusal means "not UTF-8": what the sink throws on the last rows goes on up.
+        let rest: string | null = null;
         try {
-          let text = normaliseLineEnds(decoder.decode());
-          if (heldCr) text += '\n'; // the file ended on a CR
-          parse(text, true);
+          rest = decoder.decode();
         } catch {
           notUtf8 = true;
+        }
+        if (rest !== null) {
+          let text = normaliseLineEnds(rest);
+          if (heldCr) text += '\n'; // the file ended on a CR
+          parse(text, true);
         }
       }
       if (notUtf8)

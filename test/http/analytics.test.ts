@@ -1,30 +1,9 @@
-import type { Channel, ChannelMetrics, UserInsights } from '../helpers/api-types.js';
+import type { Channel, UserInsights } from '../helpers/api-types.js';
 import { describe, expect, it } from 'vitest';
-import { CTA, expectApiError, makeTestApp, manualClock, callOk, sendOk, errorOf, call, send } from '../helpers/app.js';
-import type { EmulatorApp, Campaign } from '../../src/index.js';
+import { expectApiError, makeTestApp, manualClock, callOk, sendOk, errorOf, call } from '../helpers/app.js';
+import type { Campaign } from '../../src/index.js';
 import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
-
-/** order-confirmation delivers through in_app and push. */
-async function sendOrder(app: EmulatorApp, userId: string, appId = 'app-test'): Promise<string> {
-  const res = await send(
-    app,
-    {
-      template: { key: 'order-confirmation', variables: { customerName: 'Ada', cta: CTA } },
-      targets: [userId],
-      mode: 'realtime',
-    },
-    { appId },
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.notificationId;
-}
-
-const event = (campaignId: string, eventType: string, channelType = 'in_app', userId = 'user-1') => ({
-  campaignId,
-  userId,
-  channelType,
-  eventType,
-});
+import { event, sendOrder } from '../helpers/analytics.js';
 
 describe('POST /api/analytics/events', () => {
   it('records an event and answers {success, eventId}', async () => {
@@ -120,6 +99,13 @@ describe('POST /api/analytics/events', () => {
       'ERR_NOT_FOUND',
     );
   });
+
+  it('names what it looked for in the 404 of an unknown id', async () => {
+    const res = await call(makeTestApp(), 'POST', '/api/analytics/events', event('ffffffffffffffffffffffff', 'viewed'));
+    expect(expectApiError(res, 404, 'ERR_NOT_FOUND').devMessage).toMatch(
+      /campaign or notification.*ffffffffffffffffffffffff/,
+    );
+  });
 });
 
 describe('GET /api/analytics/users/{userId}', () => {
@@ -205,151 +191,63 @@ describe('GET /api/analytics/users/{userId}', () => {
     ]);
   });
 
+  it("keeps a notification's channels in the order they went out when their times are equal", async () => {
+    const app = makeTestApp({ clock: manualClock() });
+    await sendOrder(app, 'user-1');
+    const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1');
+    expect(res.body.notifications.map((n) => n.channelType)).toEqual(['in_app', 'push']);
+  });
+
+  it("names an event-only row's template after its own notification, among others of other templates", async () => {
+    const app = makeTestApp({ clock: manualClock() });
+    await sendOrder(app, 'user-1');
+    const plain = await sendOk(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
+    await sendOrder(app, 'user-2');
+    await callOk(app, 'POST', '/api/analytics/events', event(plain.notificationId, 'viewed', 'in_app', 'user-9'));
+    const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-9');
+    expect(res.body.notifications).toEqual([
+      expect.objectContaining({ notificationId: plain.notificationId, templateName: 'Plain' }),
+    ]);
+  });
+
+  it("names a dropped notification's template from its delivery, and nothing without one", async () => {
+    const app = makeTestApp({ clock: manualClock(), maxNotifications: 1 });
+    const dropped = await sendOrder(app, 'user-1');
+    await callOk(app, 'POST', '/api/analytics/events', event(dropped, 'viewed', 'in_app', 'user-9'));
+    await sendOk(app, { template: { key: 'plain' }, targets: ['user-2'], mode: 'realtime' });
+    const sent = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1');
+    expect(sent.body.notifications.map((n) => n.templateName)).toEqual(['Order Confirmation', 'Order Confirmation']);
+    const eventOnly = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-9');
+    expect(eventOnly.status).toBe(200);
+    expect(eventOnly.body.notifications).toEqual([
+      expect.objectContaining({ notificationId: dropped, templateName: null, viewed: true }),
+    ]);
+  });
+
+  it("names a deleted template's row by the key its delivery was sent with", async () => {
+    const app = makeTestApp({ clock: manualClock() });
+    const channel = await callOk<Channel>(app, 'POST', '/api/channels', {
+      name: 'Alerts',
+      type: 'in_app',
+      templateType: 'ui',
+    });
+    const template = await callOk<{ id: string; key: string }>(app, 'POST', '/api/templates', {
+      name: 'Promo',
+      channelIds: [channel.id],
+    });
+    await callOk(app, 'PUT', `/api/templates/${template.id}`, { status: 'approved' });
+    await sendOk(app, { template: { key: template.key }, targets: ['user-1'], mode: 'realtime' });
+    await callOk(app, 'DELETE', `/api/templates/${template.id}`);
+    const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1');
+    expect(res.status).toBe(200);
+    expect(res.body.notifications.map((n) => n.templateName)).toEqual([template.key]);
+  });
+
   it('answers zeros and an empty list for a user without history, and ignores other apps', async () => {
     const app = makeTestApp();
     await sendOrder(app, 'user-1', 'app-a');
     const res = await call<UserInsights>(app, 'GET', '/api/analytics/users/user-1', undefined, { appId: 'app-b' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ userId: 'user-1', summary: { delivered: 0, viewed: 0, clicked: 0 }, notifications: [] });
-  });
-});
-
-describe('GET /api/analytics/channels', () => {
-  it('counts per channel type with a daily time series over the range', async () => {
-    const clock = manualClock();
-    const app = makeTestApp({ clock });
-    const first = await sendOrder(app, 'user-1');
-    await sendOrder(app, 'user-2');
-    clock.advance(86_400_000);
-    await callOk<{ success: boolean; eventId: string }>(app, 'POST', '/api/analytics/events', event(first, 'viewed'));
-    await callOk<{ success: boolean; eventId: string }>(
-      app,
-      'POST',
-      '/api/analytics/events',
-      event(first, 'clicked', 'push'),
-    );
-    await sendOrder(app, 'user-3', 'other-app');
-    const res = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-03');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual([
-      {
-        channelType: 'in_app',
-        delivered: 2,
-        viewed: 1,
-        clicked: 0,
-        timeSeries: [
-          { date: '2030-01-01', delivered: 2, viewed: 0, clicked: 0 },
-          { date: '2030-01-02', delivered: 0, viewed: 1, clicked: 0 },
-          { date: '2030-01-03', delivered: 0, viewed: 0, clicked: 0 },
-        ],
-      },
-      {
-        channelType: 'push',
-        delivered: 2,
-        viewed: 0,
-        clicked: 1,
-        timeSeries: [
-          { date: '2030-01-01', delivered: 2, viewed: 0, clicked: 0 },
-          { date: '2030-01-02', delivered: 0, viewed: 0, clicked: 1 },
-          { date: '2030-01-03', delivered: 0, viewed: 0, clicked: 0 },
-        ],
-      },
-    ]);
-  });
-
-  it('buckets by hour with granularity=hourly and leaves out activity outside the range', async () => {
-    const clock = manualClock('2030-01-01T10:30:00.000Z');
-    const app = makeTestApp({ clock });
-    await sendOk(app, { template: { key: 'plain' }, targets: ['user-1'], mode: 'realtime' });
-    clock.advance(3 * 3_600_000);
-    await sendOk(app, { template: { key: 'plain' }, targets: ['user-2'], mode: 'realtime' });
-    const res = await call(
-      app,
-      'GET',
-      '/api/analytics/channels?from=2030-01-01T10:00:00Z&to=2030-01-01T12:59:59Z&granularity=hourly',
-    );
-    expect(res.body).toEqual([
-      {
-        channelType: 'in_app',
-        delivered: 1,
-        viewed: 0,
-        clicked: 0,
-        timeSeries: [
-          { date: '2030-01-01T10:00:00.000Z', delivered: 1, viewed: 0, clicked: 0 },
-          { date: '2030-01-01T11:00:00.000Z', delivered: 0, viewed: 0, clicked: 0 },
-          { date: '2030-01-01T12:00:00.000Z', delivered: 0, viewed: 0, clicked: 0 },
-        ],
-      },
-    ]);
-  });
-
-  it("lists the app's configured channel types even without activity", async () => {
-    const app = makeTestApp();
-    await callOk<Channel>(app, 'POST', '/api/channels', { name: 'Push', type: 'push', templateType: 'data' });
-    const res = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2030-01-01&to=2030-01-01');
-    expect(res.body).toEqual([
-      {
-        channelType: 'push',
-        delivered: 0,
-        viewed: 0,
-        clicked: 0,
-        timeSeries: [{ date: '2030-01-01', delivered: 0, viewed: 0, clicked: 0 }],
-      },
-    ]);
-  });
-
-  it('answers 400 ERR_BAD_REQUEST when from or to is missing or not a date', async () => {
-    const app = makeTestApp();
-    const missing = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels');
-    expectApiError(missing, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(errorOf(missing).details).sort()).toEqual(['from', 'to']);
-    const bad = await call<ChannelMetrics[]>(
-      app,
-      'GET',
-      '/api/analytics/channels?from=yesterday&to=2030-01-01&granularity=weekly',
-    );
-    expectApiError(bad, 400, 'ERR_BAD_REQUEST');
-    expect(Object.keys(errorOf(bad).details).sort()).toEqual(['from', 'granularity']);
-  });
-
-  it('reads empty values as absent: granularity= is daily, from= is missing', async () => {
-    const app = makeTestApp();
-    const daily = await call<ChannelMetrics[]>(
-      app,
-      'GET',
-      '/api/analytics/channels?from=2030-01-01&to=2030-01-02&granularity=',
-    );
-    expect(daily.status).toBe(200);
-    const empty = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=&to=2030-01-02');
-    expectApiError(empty, 400, 'ERR_BAD_REQUEST');
-    expect(errorOf(empty).details.from).toMatch(/is required/);
-  });
-
-  it('answers 400 ERR_BAD_REQUEST when from is after to, or the range has too many buckets', async () => {
-    const app = makeTestApp();
-    const reversed = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2030-02-01&to=2030-01-01');
-    expectApiError(reversed, 400, 'ERR_BAD_REQUEST');
-    expect(errorOf(reversed).details).toHaveProperty('from');
-    const tooLong = await call<ChannelMetrics[]>(
-      app,
-      'GET',
-      '/api/analytics/channels?from=2020-01-01&to=2030-01-01&granularity=hourly',
-    );
-    expectApiError(tooLong, 400, 'ERR_BAD_REQUEST');
-    expect(errorOf(tooLong).details).toHaveProperty('to');
-    expect(errorOf(tooLong).devMessage).toMatch(/narrow it or use daily granularity/);
-  });
-
-  it('answers 10,000 daily buckets, and refuses 10,001 without advising the daily granularity it has', async () => {
-    const app = makeTestApp({ clock: manualClock('2027-05-18T12:00:00.000Z') });
-    await sendOrder(app, 'user-1');
-    const most = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2000-01-01&to=2027-05-18');
-    expect(most.status).toBe(200);
-    expect(most.body.length).toBeGreaterThan(0);
-    for (const channel of most.body) expect(channel.timeSeries).toHaveLength(10_000);
-    const over = await call<ChannelMetrics[]>(app, 'GET', '/api/analytics/channels?from=2000-01-01&to=2027-05-19');
-    expectApiError(over, 400, 'ERR_BAD_REQUEST');
-    expect(errorOf(over).details.to).toMatch(/daily granularity \(max 10000 buckets\)/);
-    expect(errorOf(over).devMessage).not.toMatch(/use daily/);
   });
 });

@@ -33,6 +33,13 @@ describe('campaign events', () => {
     ]);
   });
 
+  it('tells the stream about a new campaign', async () => {
+    app = makeTestApp();
+    const events = campaignEvents(app);
+    const campaign = await createCampaign(app);
+    expect(events().map((c) => [c.id, c.status, c.recipientCount])).toEqual([[campaign.id, 'draft', 0]]);
+  });
+
   it('emits nothing for a refused update or upload', async () => {
     app = makeTestApp();
     const campaign = await createCampaign(app);

@@ -53,7 +53,27 @@ describe('/__inspect/campaigns', () => {
       id: b.id,
       appId: 'app-b',
     });
-    expectApiError(await call(app, 'GET', '/__inspect/campaigns/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
+    const unknown = await call(app, 'GET', '/__inspect/campaigns/ffffffffffffffffffffffff');
+    expect(expectApiError(unknown, 404, 'ERR_NOT_FOUND').devMessage).toBe(
+      'No campaign with id "ffffffffffffffffffffffff" exists (in any app).',
+    );
+  });
+
+  it("with ?appId=, gets that app's campaign and its recipients only, naming the app in the 404", async () => {
+    const { app, a } = await seed();
+    expect((await callOk<Campaign>(app, 'GET', `/__inspect/campaigns/${a.id}?appId=app-a`)).id).toBe(a.id);
+    expect(
+      (await callOk<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${a.id}/recipients?appId=app-a`)).total,
+    ).toBe(3);
+    for (const path of [
+      `/__inspect/campaigns/${a.id}?appId=app-b`,
+      `/__inspect/campaigns/${a.id}/recipients?appId=app-b`,
+    ]) {
+      const res = await call(app, 'GET', path);
+      expect(expectApiError(res, 404, 'ERR_NOT_FOUND').devMessage, path).toBe(
+        `No campaign with id "${a.id}" exists for this app. (app "app-b")`,
+      );
+    }
   });
 
   it('pages recipients with limit/offset and filters by status', async () => {

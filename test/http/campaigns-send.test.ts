@@ -98,6 +98,18 @@ describe('POST /api/campaigns/{id}/send: the CSV workflow end to end', () => {
     expect(await waitForCampaignStatus(app, c.id, 'failed')).toMatchObject({ sentCount: 0, failedCount: 2 });
   });
 
+  it('stops sending a campaign when the emulator closes', async () => {
+    const app = makeTestApp();
+    const c = await createCampaign(app, { templateId: 'plain' });
+    const userIds = Array.from({ length: 1_000 }, (_, i) => `u${i}`);
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds });
+    await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    await app.close();
+    const sentAtClose = app.emulator.store.getCampaign(c.id)!.sentCount;
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(app.emulator.store.getCampaign(c.id)).toMatchObject({ status: 'sending', sentCount: sentAtClose });
+  });
+
   it('delivers 100,000 recipients from a CSV upload', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
@@ -139,6 +151,9 @@ describe('POST /api/campaigns/{id}/send: preconditions', () => {
     const res = await call<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(errorOf(res).details).toEqual({ recipientCount: 'must be at least 1' });
+    expect(errorOf(res).devMessage).toBe(
+      `Campaign ${c.id} has no recipients; add some with POST /api/campaigns/${c.id}/recipients or a CSV upload first.`,
+    );
   });
 
   it('answers 400 for a campaign that is not a draft (sending, scheduled, sent)', async () => {
@@ -148,7 +163,10 @@ describe('POST /api/campaigns/{id}/send: preconditions', () => {
       userIds: ['u1'],
     });
     await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-01T01:00:00Z' });
-    expectApiError(await call<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {}), 400, 'ERR_BAD_REQUEST');
+    const scheduled = await call<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
+    expect(expectApiError(scheduled, 400, 'ERR_BAD_REQUEST').devMessage).toBe(
+      `Campaign ${c.id} is "scheduled"; sending needs a campaign in "draft" status.`,
+    );
     await callOk<ClockState>(app, 'POST', '/__clock', { advanceMs: 3_600_000 });
     expectApiError(await call<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {}), 400, 'ERR_BAD_REQUEST');
     await waitForCampaignStatus(app, c.id, 'sent');
@@ -185,6 +203,14 @@ describe('POST /api/campaigns/{id}/send: preconditions', () => {
       expectApiError(res, 400, 'ERR_BAD_REQUEST');
       expect(errorOf(res).details).toHaveProperty('scheduledAt');
     }
+    const now = await call<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {
+      scheduledAt: '2030-01-01T00:00:00Z',
+    });
+    expect(errorOf(now).details).toEqual({ scheduledAt: 'must be in the future' });
+    expect(errorOf(now).devMessage).toBe(
+      'scheduledAt 2030-01-01T00:00:00Z is not in the future (emulator clock: 2030-01-01T00:00:00.000Z); ' +
+        'omit it to send now.',
+    );
     expect((await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`)).body.status).toBe('draft');
   });
 
@@ -369,21 +395,32 @@ describe('scheduled campaigns', () => {
     await second.close();
   });
 
-  it('starts a scheduled campaign whose time passed while the emulator was stopped', async () => {
-    const first = makeTestApp({ clock: manualClock() });
-    const c = await createCampaign(first);
-    await callOk<{ added: number; total: number }>(first, 'POST', `/api/campaigns/${c.id}/recipients`, {
-      userIds: ['s1'],
-    });
-    await callOk<Campaign>(first, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
-    const data = (first.emulator.store as ReturnType<typeof createMemoryStoreType>).snapshot();
-    await first.close();
-    const { createMemoryStore } = await import('../../src/index.js');
-    const second = makeTestApp({
-      clock: manualClock('2030-01-05T00:00:00Z'),
-      store: createMemoryStore({ initial: data }),
-    });
-    expect(await waitForCampaignStatus(second, c.id, 'sent')).toMatchObject({ startedAt: '2030-01-05T00:00:00.000Z' });
-    await second.close();
+  it('never starts one cleared by DELETE /__inspect; a reset or clock move after it answers as usual', async () => {
+    const app = makeTestApp({ clock: manualClock() });
+    const c = await createCampaign(app);
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['s1'] });
+    await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
+    await callOk(app, 'DELETE', '/__inspect');
+    await callOk(app, 'POST', '/__reset?appId=app-test', {});
+    await callOk<ClockState>(app, 'POST', '/__clock', { advanceMs: 86_400_000 });
+    expectApiError(await call(app, 'GET', `/__inspect/campaigns/${c.id}`), 404, 'ERR_NOT_FOUND');
+    expect((await call<List<Delivery>>(app, 'GET', '/__inspect/deliveries')).body.total).toBe(0);
+  });
+
+  it('starts a scheduled campaign whose time passed while the emulator was stopped, or is exactly now', async () => {
+    for (const startsAt of ['2030-01-05T00:00:00.000Z', '2030-01-02T00:00:00.000Z']) {
+      const first = makeTestApp({ clock: manualClock() });
+      const c = await createCampaign(first);
+      await callOk<{ added: number; total: number }>(first, 'POST', `/api/campaigns/${c.id}/recipients`, {
+        userIds: ['s1'],
+      });
+      await callOk<Campaign>(first, 'POST', `/api/campaigns/${c.id}/send`, { scheduledAt: '2030-01-02T00:00:00Z' });
+      const data = (first.emulator.store as ReturnType<typeof createMemoryStoreType>).snapshot();
+      await first.close();
+      const { createMemoryStore } = await import('../../src/index.js');
+      const second = makeTestApp({ clock: manualClock(startsAt), store: createMemoryStore({ initial: data }) });
+      expect(await waitForCampaignStatus(second, c.id, 'sent')).toMatchObject({ startedAt: startsAt });
+      await second.close();
+    }
   });
 });

@@ -237,8 +237,8 @@ function pausedUpload(app: ReturnType<typeof makeTestApp>, campaignId: string, c
 describe('POST /api/campaigns/upload: what happens while the body is still coming', () => {
   const users = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `u${from + i}`);
   /** Users u1 to u200 uploaded to `campaignId`, the body paused once u1 to u100 are read. */
-  async function uploadPausedHalfway(app: ReturnType<typeof makeTestApp>, campaignId: string) {
-    const csv = `${orderCsv(users(1, 200))}\n`;
+  async function uploadPausedHalfway(app: ReturnType<typeof makeTestApp>, campaignId: string, more: string[] = []) {
+    const csv = `${orderCsv([...users(1, 200), ...more])}\n`;
     const upload = pausedUpload(app, campaignId, csv, csv.indexOf('u101,'));
     await upload.parsed;
     return upload;
@@ -256,6 +256,7 @@ describe('POST /api/campaigns/upload: what happens while the body is still comin
     expect(res.body).toMatchObject({
       error: {
         code: 'ERR_BAD_REQUEST',
+        devMessage: expect.stringMatching(/; a CSV upload needs a campaign in "draft" status\.$/),
         details: { status: expect.stringMatching(/^is "(sending|sent)", must be "draft"$/) },
       },
     });
@@ -278,7 +279,8 @@ describe('POST /api/campaigns/upload: what happens while the body is still comin
   it('skips as duplicates the rows another upload added meanwhile, and names them', async () => {
     const app = makeTestApp();
     const c = await createCampaign(app);
-    const slow = await uploadPausedHalfway(app, c.id);
+    // Its last row repeats u1: a duplicate within the file, found before those of the other upload.
+    const slow = await uploadPausedHalfway(app, c.id, ['u1']);
     const fast = await upload(app, orderCsv(users(150, 250)), c.id);
     expect(fast.body).toMatchObject({ recipientsAdded: 101, total: 101, skipped: 0 });
     slow.resume();
@@ -286,12 +288,13 @@ describe('POST /api/campaigns/upload: what happens while the body is still comin
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // Rows count the header as row 1: user u150 is on row 151.
     const duplicateRows = users(150, 200).map((_, i) => ({ row: 151 + i, reason: 'duplicate user_id' }));
+    duplicateRows.push({ row: 202, reason: 'duplicate user_id' });
     expect(res.body).toEqual({
       recipientsAdded: 149,
       uploaded: 149,
       total: 250,
       campaignId: c.id,
-      skipped: 51,
+      skipped: 52,
       errors: duplicateRows,
     });
     expect(await recipientTotal(app, c.id)).toBe(250);

@@ -173,6 +173,7 @@ describe('POST /api/campaigns/upload', () => {
     const res = await upload(app, orderCsv(['u2']), c.id);
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(errorOf(res).details.status).toMatch(/must be "draft"/);
+    expect(errorOf(res).devMessage).toMatch(/; a CSV upload needs a campaign in "draft" status\.$/);
     expect((await call<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${c.id}/recipients`)).body.total).toBe(1);
   });
 
@@ -192,6 +193,25 @@ describe('POST /api/campaigns/upload', () => {
     expect(errorOf(res).devMessage).toMatch(/Recipient creation failed: disk on fire/);
     expect((await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`)).body.recipientCount).toBe(0);
     expect(store.recipients(c.id)).toHaveLength(0);
+  });
+
+  it('answers 500 ERR_OPERATION_FAILED naming the reading of the file when the store fails meanwhile', async () => {
+    const store = createMemoryStore();
+    const app = makeTestApp({
+      store: {
+        ...store,
+        hasRecipient: (campaignId, userId) => {
+          if (userId === 'u-boom') throw new Error('disk on fire');
+          return store.hasRecipient(campaignId, userId);
+        },
+      },
+    });
+    const c = await createCampaign(app);
+    await callOk(app, 'POST', `/api/campaigns/${c.id}/recipients`, { userIds: ['u1'] });
+    const res = await upload(app, orderCsv(['u2', 'u-boom']), c.id);
+    expectApiError(res, 500, 'ERR_OPERATION_FAILED');
+    expect(errorOf(res).devMessage).toBe('CSV parsing failed: disk on fire. Nothing was added; retry the upload.');
+    expect(store.recipients(c.id)).toHaveLength(1);
   });
 
   it('answers 413 ERR_PAYLOAD_TOO_LARGE past the upload limit', async () => {

@@ -190,6 +190,24 @@ describe('PUT /api/campaigns/{id}', () => {
     const res = await call<Campaign>(app, 'PUT', `/api/campaigns/${c.id}`, { name: 'late' });
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(errorOf(res).details).toEqual({ status: 'is "scheduled", must be "draft"' });
+    expect(errorOf(res).devMessage).toBe(
+      `Campaign ${c.id} is "scheduled"; an update needs a campaign in "draft" status.`,
+    );
+  });
+
+  it('changes only the fields given, and stamps updatedAt', async () => {
+    const clock = manualClock();
+    const app = makeTestApp({ clock });
+    const c = await createCampaign(app, { tag: 'spring' });
+    clock.advance(60_000);
+    const res = await callOk<Campaign>(app, 'PUT', `/api/campaigns/${c.id}`, { tag: 'summer' });
+    expect(res).toMatchObject({ name: c.name, tag: 'summer', deliveryMode: c.deliveryMode });
+    expect(res.updatedAt).toBe('2030-01-01T00:01:00.000Z');
+    expect(await callOk<Campaign>(app, 'GET', `/api/campaigns/${c.id}`)).toMatchObject({
+      name: c.name,
+      tag: 'summer',
+      updatedAt: '2030-01-01T00:01:00.000Z',
+    });
   });
 });
 
@@ -255,13 +273,14 @@ describe('POST /api/campaigns/{id}/recipients', () => {
       userIds: ['u1'],
     });
     await callOk<Campaign>(app, 'POST', `/api/campaigns/${c.id}/send`, {});
-    expectApiError(
+    const refused = expectApiError(
       await call<{ added: number; total: number }>(app, 'POST', `/api/campaigns/${c.id}/recipients`, {
         userIds: ['u2'],
       }),
       400,
       'ERR_BAD_REQUEST',
     );
+    expect(refused.devMessage).toMatch(/; adding recipients needs a campaign in "draft" status\.$/);
   });
 });
 
@@ -312,6 +331,6 @@ describe('a campaign whose template was deleted after it was made', () => {
     const sent = await call(app, 'POST', `/api/campaigns/${campaign.id}/send`, {});
     expect(expectApiError(sent, 404, 'ERR_NOT_FOUND').devMessage).toContain(template.id);
     const after = await callOk<Campaign>(app, 'GET', `/api/campaigns/${campaign.id}`);
-    expect(after).toMatchObject({ status: 'draft', recipientCount: 1 });
+    expect(after).toMatchObject({ status: 'draft', recipientCount: 1, templateName: null, channelTypes: [] });
   });
 });

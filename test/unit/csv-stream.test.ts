@@ -28,6 +28,15 @@ describe('recipients CSV: streaming reader', () => {
     expect(result.dataRows).toBe(3);
   });
 
+  it('lets what the sink throws go on up, on the last record too, instead of calling the file not UTF-8', () => {
+    const failing = (_row: number, userId: string) => {
+      if (userId === 'u-boom') throw new Error('disk on fire');
+    };
+    for (const text of ['user_id\nu-boom\nu2\n', 'user_id\nu1\nu-boom']) {
+      expect(() => readRecipientsCsv(bytes(text), NO_VARIABLES, failing), text).toThrow('disk on fire');
+    }
+  });
+
   it('numbers records, not lines, across mixed CRLF, LF and CR and multi-line cells', () => {
     const result = collect('user_id,a\r\nu1,"x\r\ny"\ru2,z\n\r\nu3,w', LOOSE);
     expect(result.rows.map((r) => [r.row, r.userId, r.variables.a])).toEqual([
