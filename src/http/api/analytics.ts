@@ -8,14 +8,18 @@ import type { AnalyticsService } from '../../domain/analytics.js';
 import type { AppEnv } from '../context.js';
 import { answer } from '../answer.js';
 import { parseWith, readJsonBody } from '../validate.js';
+import { takeTurns } from '../middleware/take-turns.js';
+import type { LoopTurns } from '../../platform/loop-turns.js';
 
-export function analyticsRoutes({ analytics }: { analytics: AnalyticsService }) {
+/** `turns`: the reads take turns on the event loop as the inspect reads do (middleware/take-turns.ts). */
+export function analyticsRoutes({ analytics }: { analytics: AnalyticsService }, turns: LoopTurns) {
+  const read = takeTurns(turns);
   return new Hono<AppEnv>()
-    .get('/analytics/channels', (c) => {
+    .get('/analytics/channels', read, (c) => {
       const query = parseWith(ChannelAnalyticsQuerySchema, c.req.query(), 'query');
       return answer(c, analytics.channels(c.get('appId'), query), 200);
     })
-    .get('/analytics/users/:userId', (c) => answer(c, analytics.user(c.get('appId'), c.req.param('userId')), 200))
+    .get('/analytics/users/:userId', read, (c) => answer(c, analytics.user(c.get('appId'), c.req.param('userId')), 200))
     .post('/analytics/events', async (c) => {
       const body = await readJsonBody(c, RecordEventBodySchema);
       return answer(c, analytics.recordEvent(c.get('appId'), body), 200);

@@ -31,5 +31,5 @@ export function apiRoutes(emulator: Emulator, send: SendPipeline): Hono<AppEnv> 
     .route('/', templateRoutes(emulator.services))
     .route('/', channelRoutes(emulator.services))
     .route('/', templateChannelRoutes(emulator.services))
-    .route('/', analyticsRoutes(emulator.services));
+    .route('/', analyticsRoutes(emulator.services, emulator.store.turns));
 }
