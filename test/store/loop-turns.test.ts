@@ -29,7 +29,7 @@ describe('LoopTurns', () => {
     expect(ran).toEqual(['a', 'b', 'c', 'd']);
   });
 
-  it('lets a due timer in after a turn of a few ms, where one immediate per task would run them all first', async () => {
+  it('lets a due timer in after a turn of a few ms; one immediate per task runs them all first', async () => {
     /** How many of 20 tasks of 2 ms ran before a timer the first of them set (due before it ends). */
     const count = async (queue: (task: () => void) => void) => {
       let ran = 0;
