@@ -49,14 +49,15 @@ const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator, answers: Answe
 ];
 
 export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
+  const { store, templates } = emulator;
+  const read = takeTurns(store.turns);
   const app = new Hono<AppEnv>()
     .use('/__*', hostOriginGuard(emulator.options)) // first: before the page, the token and any body is read
     .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
     .use('/__*', limitBody(emulator.options)) // the API's JSON limit: no control body comes near it
     .use('/__*', adminAuth(emulator.options))
-    .use('/__inspect/*', takeTurns(emulator.store.turns))
-    .use('/__apps/*', takeTurns(emulator.store.turns));
-  const { store, templates } = emulator;
+    .use('/__inspect/*', read)
+    .use('/__apps/*', read);
   // Kept answers last while neither the records nor the template catalog (campaign views name their template) change.
   const answers = new AnswerMemo(() => `${store.revision()}:${templates.generation}`);
   for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator, answers));
