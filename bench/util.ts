@@ -89,11 +89,17 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/**
+ * Node flags added to every server the bench starts (BENCH_NODE_FLAGS='--cpu-prof
+ * --cpu-prof-dir=/tmp/prof': Node refuses profiling flags in NODE_OPTIONS).
+ */
+const EXTRA_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 /** Spawns a node process and resolves once it prints a line containing `http://…`. */
 /** `readyWithinMs`: how long the child may take to print its URL (one that fills a store first takes longer). */
 export function spawnServer(args: string[], nodeFlags: string[] = [], readyWithinMs = 20_000): Promise<Child> {
   const started = now();
-  const child = spawn(process.execPath, [...nodeFlags, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...EXTRA_NODE_FLAGS, ...nodeFlags, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
