@@ -11,25 +11,23 @@ import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../sch
 import type { PendingRecipients, RecipientUpdate } from '../domain/ports.js';
 import { Changes, statusCode, StringTable } from './recipient-changes.js';
 import { sealFields, type StringColumn } from './string-column.js';
+import {
+  sealVariables,
+  startVariablesSealing,
+  type VariablesColumn,
+  type VariablesSealing,
+} from './variables-column.js';
 
 /** Recipients per block: a campaign's recipient `p` is row p % RECIPIENT_BLOCK of block p / RECIPIENT_BLOCK. */
 export const RECIPIENT_BLOCK = 2048;
 
-/** Variables as JSON text; the usual `{}` (recipients added by id) as the empty string. */
-function variablesText(variables: Record<string, unknown>): string {
-  for (const _ in variables) return JSON.stringify(variables);
-  return '';
-}
-const variablesOf = (text: string): Record<string, unknown> =>
-  text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+/** The fields no send changes, one column each (the variables: variables-column.ts). */
+const FIXED = ['id', 'campaignId', 'appId', 'userId', 'createdAt'] as const;
+type Fixed = Record<(typeof FIXED)[number], StringColumn> & { variables: VariablesColumn };
 
-/** The fields no send changes, one column each (variables as their JSON text). */
-const FIXED = ['id', 'campaignId', 'appId', 'userId', 'variables', 'createdAt'] as const;
-type Fixed = Record<(typeof FIXED)[number], StringColumn>;
-
-/** A seal under way over several slices: the variables' texts so far, the columns so far. */
+/** A seal under way over several slices: the variables so far, the columns so far. */
 interface Sealing {
-  texts: string[];
+  variables: VariablesSealing;
   columns: Partial<Fixed>;
 }
 
@@ -43,7 +41,7 @@ function recordAt(fixed: Fixed, changes: Changes, table: StringTable, i: number)
     campaignId: fixed.campaignId.at(i),
     appId: fixed.appId.at(i),
     userId: fixed.userId.at(i),
-    variables: variablesOf(fixed.variables.at(i)),
+    variables: fixed.variables.at(i),
     status,
     failureReason,
     deliveryId,
@@ -139,7 +137,7 @@ export class RecipientBlock {
     // Read from the column when a delivery is read: a send keeps no decoded copy.
     const column = this.#fixed!.variables;
     const at = Uint16Array.from(rows);
-    return { ids, userIds, variables: { eachAt: (k) => variablesOf(column.at(at[k]!)) } };
+    return { ids, userIds, variables: { eachAt: (k) => column.at(at[k]!) } };
   }
 
   /** Appends records (the block was sealed: it is opened again first, its records rebuilt). */
@@ -152,8 +150,8 @@ export class RecipientBlock {
       this.#rows.push(r);
       if (this.#counts !== null) this.#counts[statusCode(r.status)]!++;
     }
-    // Columns sealed so far miss the new rows (the texts so far stay right).
-    if (this.#sealing !== null) this.#sealing.columns = {};
+    // Columns sealed so far miss the new rows.
+    this.#sealing = null;
   }
 
   update(i: number, patch: RecipientUpdate): void {
@@ -184,19 +182,17 @@ export class RecipientBlock {
 
   /**
    * Seals the block into columns, over several calls when `spent` says stop (whether it is
-   * done): the variables' JSON 64 rows at a time, then one column at a time.
+   * done): the variables (variables-column.ts), then one column at a time.
    */
   seal(spent: () => boolean): boolean {
     const rows = this.#rows;
     if (rows === null) return true;
-    const sealing = (this.#sealing ??= { texts: [], columns: {} });
-    const { texts } = sealing;
-    while (texts.length < rows.length) {
-      if (texts.length % 64 === 0 && spent()) return false;
-      texts.push(variablesText(rows[texts.length]!.variables));
-    }
-    const fixed = sealFields(FIXED, sealing.columns, (f) => (f === 'variables' ? texts : rows.map((r) => r[f])), spent);
-    if (fixed === null) return false;
+    const sealing = (this.#sealing ??= { variables: startVariablesSealing(), columns: {} });
+    const variables = (sealing.columns.variables ??= sealVariables(rows, sealing.variables, spent) ?? undefined);
+    if (variables === undefined) return false;
+    const strings = sealFields(FIXED, sealing.columns, (f) => rows.map((r) => r[f]), spent);
+    if (strings === null) return false;
+    const fixed = { ...strings, variables };
     const changes = Changes.empty(rows.length);
     rows.forEach((r, i) => changes.set(i, r, this.table));
     this.#fixed = fixed;

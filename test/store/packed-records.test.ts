@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sealStrings } from '../../src/store/string-column.js';
+import { sealVariables, sharedKeyOrder, startVariablesSealing } from '../../src/store/variables-column.js';
 import { CampaignRecipients } from '../../src/store/recipient-list.js';
 import { AnalyticsLog } from '../../src/store/analytics-log.js';
 import type { AnalyticsEvent } from '../../src/schemas/analytics.js';
@@ -57,6 +58,67 @@ describe('sealStrings', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('sealVariables', () => {
+  const key = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('name', 'city', '__proto__', 'constructor', '0'));
+  const json = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.integer(),
+    fc.constant(null),
+    fc.array(fc.nat()),
+  );
+  // Rows that share their text keys (an upload's), or differ in keys, order or value types.
+  const shared = fc.uniqueArray(key, { maxLength: 4 }).chain((keys) =>
+    fc.array(
+      fc
+        .tuple(...keys.map(() => fc.option(fc.oneof(value, json), { nil: undefined })))
+        .map((values) => Object.fromEntries(keys.flatMap((k, i) => (values[i] === undefined ? [] : [[k, values[i]]])))),
+      { maxLength: 80 },
+    ),
+  );
+  const mixed = fc.array(fc.dictionary(key, json, { maxKeys: 3 }), { maxLength: 80 });
+
+  it("gives back every row's variables exactly, keyed or as JSON, stopped anywhere", () => {
+    fc.assert(
+      fc.property(fc.oneof(shared, mixed), fc.array(fc.nat(5), { maxLength: 30 }), (all, stops) => {
+        const rows = all.map((variables) => ({ variables }));
+        const sealing = startVariablesSealing();
+        let column = null;
+        for (let attempt = 0; column === null; attempt++) {
+          let asks = stops[attempt] ?? Infinity;
+          column = sealVariables(rows, sealing, () => asks-- <= 0);
+        }
+        expect(column.length).toBe(rows.length);
+        rows.forEach(({ variables }, i) => {
+          const back = column.at(i);
+          expect(back).toEqual(variables);
+          expect(Object.keys(back)).toEqual(Object.keys(variables));
+          expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps a column per key while every row names its keys in one order', () => {
+    const rows = (...all: Record<string, unknown>[]) => all.map((variables) => ({ variables }));
+    expect(sharedKeyOrder(rows({ a: 'x', b: 'y' }, { a: '', b: { url: 'z' } }))).toEqual(['a', 'b']);
+    // Optional cells left empty: each row's keys a part of the header's order.
+    expect(sharedKeyOrder(rows({ a: 'x', c: 'y' }, { b: 'x', c: 'y' }, { a: 'x', b: 1 }))).toEqual(['a', 'b', 'c']);
+    expect(sharedKeyOrder(rows({ a: 'x', d: 'y' }, { c: 'x', d: 'y' }, { a: 'x', b: '', c: '' }))).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
+    expect(sharedKeyOrder(rows({}, {}))).toEqual([]);
+    expect(sharedKeyOrder(rows({ a: 'x', b: 'y' }, { b: 'y', a: 'x' }))).toBeNull();
+    expect(sharedKeyOrder(rows({ a: 'x', c: 'y' }, { c: 'x', b: 'y' }, { b: 'x', a: 1 }))).toBeNull();
+    expect(sharedKeyOrder(rows(JSON.parse('{"__proto__":"x"}') as Record<string, unknown>))).toBeNull();
+    const many = Object.fromEntries(Array.from({ length: 65 }, (_, k) => [`k${k}`, 'v']));
+    expect(sharedKeyOrder(rows(many))).toBeNull();
   });
 });
 
