@@ -46,19 +46,6 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
   const compile = createContentCompiler();
   let closed = false;
 
-  /** A pending recipient's outcome. */
-  function markRecipient(
-    campaignId: string,
-    recipientId: string,
-    status: 'sent' | 'failed',
-    reason: string | null,
-    deliveryId: string | null,
-    at: string,
-  ): void {
-    assertCampaignStatusChange('recipient', 'pending', status);
-    deps.store.updateRecipient(campaignId, recipientId, { status, failureReason: reason, deliveryId, updatedAt: at });
-  }
-
   function finish(id: string): void {
     running.delete(id);
     const campaign = deps.store.getCampaign(id);
@@ -93,16 +80,19 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     const deliverBatch = (ctx: DeliveryContext | null, at: string): void => {
       const pending = deps.store.pendingRecipients(id, BATCH_SIZE);
       if (pending.ids.length === 0) return;
+      assertCampaignStatusChange('recipient', 'pending', 'sent');
+      assertCampaignStatusChange('recipient', 'pending', 'failed');
       if (ctx === null) {
-        for (const recipientId of pending.ids) markRecipient(id, recipientId, 'failed', unusable, null, at);
+        deps.store.settleRecipients(id, pending, { at, reason: () => unusable, deliveryId: () => null });
         return;
       }
       const batch = createDeliveryBatch(ctx, pending.userIds, pending.variables);
       const stored = deps.store.addDeliveries(batch, deps.ids);
-      for (let k = 0; k < pending.ids.length; k++) {
-        const failure = batch.failures.get(k);
-        markRecipient(id, pending.ids[k]!, failure ? 'failed' : 'sent', failure?.reason ?? null, stored.idAt(k), at);
-      }
+      deps.store.settleRecipients(id, pending, {
+        at,
+        reason: (k) => batch.failures.get(k)?.reason ?? null,
+        deliveryId: (k) => stored.idAt(k),
+      });
       emitDeliveries(deps.events, stored);
     };
 

@@ -155,9 +155,18 @@ export function createCampaignStore(
     listRecipients: (campaignId, filter, page) =>
       recipientsByCampaign.get(campaignId)?.page(filter.status, page) ?? { total: 0, items: [] },
     pendingRecipients: (campaignId, max) =>
-      recipientsByCampaign.get(campaignId)?.pending(max) ?? { ids: [], userIds: [], variables: { all: {} } },
+      recipientsByCampaign.get(campaignId)?.pending(max) ?? {
+        ids: [],
+        positions: [],
+        userIds: [],
+        variables: { all: {} },
+      },
     updateRecipient(campaignId, recipientId, patch) {
       recipientsByCampaign.get(campaignId)?.update(recipientId, patch);
+      changed();
+    },
+    settleRecipients(campaignId, pending, outcomes) {
+      recipientsByCampaign.get(campaignId)?.settle(pending.positions, outcomes);
       changed();
     },
     setLastUpload(upload) {

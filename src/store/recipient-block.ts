@@ -8,7 +8,7 @@
  * instead of ~10,000, at a tenth of the bytes (docs/performance.md#memory).
  */
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../schemas/records.js';
-import type { PendingRecipients, RecipientUpdate } from '../domain/ports.js';
+import type { PendingRecipients, RecipientOutcomes, RecipientUpdate } from '../domain/ports.js';
 import { Changes, statusCode, StringTable } from './recipient-changes.js';
 import { sealFields, type StringColumn } from './string-column.js';
 import {
@@ -118,10 +118,10 @@ export class RecipientBlock {
   }
 
   /**
-   * Up to `max` pending recipients: their ids and user ids, and their variables as a reader
-   * (the records themselves are not built).
+   * Up to `max` pending recipients: their ids, positions (the block's first at `offset`) and
+   * user ids, and their variables as a reader (the records themselves are not built).
    */
-  pending(max: number): PendingRecipients {
+  pending(max: number, offset: number): PendingRecipients {
     const rows: number[] = [];
     const pending = statusCode('pending');
     // Rows before #pendingFrom are not pending: a send marks them in order, so each batch starts there.
@@ -129,15 +129,16 @@ export class RecipientBlock {
     for (let i = this.#pendingFrom; i < this.length && rows.length < max; i++)
       if (this.statusCodeAt(i) === pending) rows.push(i);
     const ids = rows.map((i) => this.idAt(i));
+    const positions = rows.map((i) => offset + i);
     const userIds = rows.map((i) => this.userIdAt(i));
     if (this.#rows !== null) {
       const records = this.#rows;
-      return { ids, userIds, variables: { each: rows.map((i) => records[i]!.variables) } };
+      return { ids, positions, userIds, variables: { each: rows.map((i) => records[i]!.variables) } };
     }
     // Read from the column when a delivery is read: a send keeps no decoded copy.
     const column = this.#fixed!.variables;
     const at = Uint16Array.from(rows);
-    return { ids, userIds, variables: { eachAt: (k) => column.at(at[k]!) } };
+    return { ids, positions, userIds, variables: { eachAt: (k) => column.at(at[k]!) } };
   }
 
   /** Appends records (the block was sealed: it is opened again first, its records rebuilt). */
@@ -170,6 +171,28 @@ export class RecipientBlock {
       changes.status[i] = statusCode(patch.status);
     }
     changes.patch(i, patch, this.table);
+  }
+
+  /**
+   * Settles the k-th recipient of `outcomes` for k in [from, to), at row positions[k] - offset.
+   * Sealed, the codes the batch shares are found once (Changes.settle).
+   */
+  settle(positions: readonly number[], from: number, to: number, offset: number, outcomes: RecipientOutcomes): void {
+    if (this.#rows !== null) {
+      for (let k = from; k < to; k++) {
+        const reason = outcomes.reason(k);
+        this.update(positions[k]! - offset, {
+          status: reason === null ? 'sent' : 'failed',
+          failureReason: reason,
+          deliveryId: outcomes.deliveryId(k),
+          updatedAt: outcomes.at,
+        });
+      }
+      return;
+    }
+    let changes = this.#changes!;
+    if (changes.shared) this.#changes = changes = changes.copy();
+    changes.settle(positions, from, to, offset, outcomes, this.table, this.counts);
   }
 
   /** Moves a recipient from one status's count to another's (at row `i`). */

@@ -4,8 +4,8 @@
  * per campaign (StringTable).
  */
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../schemas/records.js';
-import type { RecipientUpdate } from '../domain/ports.js';
-import { joinCounter, splitCounter } from './string-column.js';
+import type { RecipientOutcomes, RecipientUpdate } from '../domain/ports.js';
+import { COUNTER_DIGITS, endsInCounter, joinCounter, splitCounter } from './string-column.js';
 
 const STATUS_CODE = new Map<string, number>(RECIPIENT_STATUSES.map((s, i) => [s, i]));
 /** A status's index in RECIPIENT_STATUSES (its code), or undefined for a status that is none. */
@@ -39,6 +39,9 @@ function setCode(codes: Codes, index: number, code: number): Codes {
   codes[index] = code;
   return codes;
 }
+
+const SENT = statusCode('sent');
+const FAILED = statusCode('failed');
 
 /** Marks a delivery id kept whole as a code (not an emulator id: splitCounter). */
 const NO_COUNTER = 0xffffffff;
@@ -95,6 +98,54 @@ export class Changes {
     const split = id === null ? null : splitCounter(id);
     this.delivery = setCode(this.delivery, i, id === null ? 0 : 1 + table.code(split?.prefix ?? id));
     this.deliveryCounter[i] = split?.counter ?? NO_COUNTER;
+  }
+
+  /**
+   * Marks rows positions[k] - offset, k in [from, to), sent or failed as `outcomes` says,
+   * moving each between the block's `counts`. The time is looked up once, a failure reason
+   * once while it repeats, and a delivery id's prefix once while the batch's ids share it
+   * (a batch's deliveries are one stored run: their ids differ in the counter only).
+   */
+  settle(
+    positions: readonly number[],
+    from: number,
+    to: number,
+    offset: number,
+    outcomes: RecipientOutcomes,
+    table: StringTable,
+    counts: Uint32Array,
+  ): void {
+    const at = table.code(outcomes.at);
+    let lastReason: string | null = null;
+    let reasonCode = 0;
+    let prefix = '';
+    let prefixCode = 0;
+    for (let k = from; k < to; k++) {
+      const i = positions[k]! - offset;
+      const reason = outcomes.reason(k);
+      const status = reason === null ? SENT : FAILED;
+      counts[this.status[i]!]!--;
+      counts[status]!++;
+      this.status[i] = status;
+      if (reason !== null && reason !== lastReason) [lastReason, reasonCode] = [reason, 1 + table.code(reason)];
+      this.failure = setCode(this.failure, i, reason === null ? 0 : reasonCode);
+      this.updatedAt = setCode(this.updatedAt, i, at);
+      const id = outcomes.deliveryId(k);
+      if (
+        id !== null &&
+        prefix !== '' &&
+        id.length === prefix.length + COUNTER_DIGITS &&
+        id.startsWith(prefix) &&
+        endsInCounter(id)
+      ) {
+        this.delivery = setCode(this.delivery, i, prefixCode);
+        this.deliveryCounter[i] = parseInt(id.slice(prefix.length), 16);
+        continue;
+      }
+      this.patch(i, { deliveryId: id }, table);
+      const split = id === null ? null : splitCounter(id);
+      if (split !== null) [prefix, prefixCode] = [split.prefix, this.delivery[i]!];
+    }
   }
 
   get(i: number, table: StringTable): Pick<Recipient, 'status' | 'failureReason' | 'deliveryId' | 'updatedAt'> {

@@ -7,7 +7,14 @@
  * found (a campaign send updates its recipients in order).
  */
 import type { Recipient } from '../schemas/records.js';
-import type { ListResult, Page, PendingRecipients, RecipientList, RecipientUpdate } from '../domain/ports.js';
+import type {
+  ListResult,
+  Page,
+  PendingRecipients,
+  RecipientList,
+  RecipientOutcomes,
+  RecipientUpdate,
+} from '../domain/ports.js';
 import { RECIPIENT_BLOCK, RecipientBlock, recordsOf, type FrozenBlock } from './recipient-block.js';
 import { statusCodeOf, StringTable } from './recipient-changes.js';
 import { UserIndex } from './user-index.js';
@@ -106,8 +113,9 @@ export class CampaignRecipients implements RecipientList {
   /** The first pending recipients, at most `max`, from one block (a batch's variables then read one column). */
   pending(max: number): PendingRecipients {
     const pending = statusCodeOf('pending')!;
-    for (const block of this.#blocks) if (block.counts[pending]! > 0) return block.pending(max);
-    return { ids: [], userIds: [], variables: { all: {} } };
+    for (let b = 0; b < this.#blocks.length; b++)
+      if (this.#blocks[b]!.counts[pending]! > 0) return this.#blocks[b]!.pending(max, b * this.blockSize);
+    return { ids: [], positions: [], userIds: [], variables: { all: {} } };
   }
 
   /** Applies `patch` to the recipient with id `id`; false when there is none. */
@@ -117,6 +125,17 @@ export class CampaignRecipients implements RecipientList {
     this.#blocks[Math.floor(position / this.blockSize)]!.update(position % this.blockSize, patch);
     this.#next = position + 1;
     return true;
+  }
+
+  /** Settles the recipients at `positions` as `outcomes` says of the k-th (see CampaignStore.settleRecipients). */
+  settle(positions: readonly number[], outcomes: RecipientOutcomes): void {
+    for (let from = 0; from < positions.length;) {
+      const b = Math.floor(positions[from]! / this.blockSize);
+      let to = from + 1;
+      while (to < positions.length && Math.floor(positions[to]! / this.blockSize) === b) to++;
+      this.#blocks[b]!.settle(positions, from, to, b * this.blockSize, outcomes);
+      from = to;
+    }
   }
 
   /** Seals blocks until `spent` says stop; whether every block is sealed. */

@@ -23,7 +23,7 @@ interface Distinct {
 /** Blocks hold at most this many values: a code always fits 16 bits. */
 const MAX_COLUMN_LENGTH = 65_536;
 /** The hex digits an emulator id ends with (its counter: platform/random.ts). */
-const COUNTER_DIGITS = 6;
+export const COUNTER_DIGITS = 6;
 /** `2026-01-01T00:00:00.000Z`: what Date.prototype.toISOString gives for years 0000-9999. */
 const ISO_LENGTH = 24;
 
@@ -183,7 +183,7 @@ function mayRepeat(values: readonly string[]): boolean {
 }
 
 /** Whether `value` ends in COUNTER_DIGITS lower-case hex digits (what toString(16) gives back). */
-function endsInCounter(value: string): boolean {
+export function endsInCounter(value: string): boolean {
   if (value.length < COUNTER_DIGITS) return false;
   for (let i = value.length - COUNTER_DIGITS; i < value.length; i++) {
     const c = value.charCodeAt(i);

@@ -1,9 +1,12 @@
 /**
  * The memory store's recipient lookups by id: in list order (a campaign send, the position
- * after the last one found), any order (a search), and recipients added after them.
+ * after the last one found), any order (a search), and recipients added after them; and
+ * batches settled by position, as a campaign send settles them.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { createMemoryStore } from '../../src/index.js';
+import { CampaignRecipients } from '../../src/store/recipient-list.js';
 import { recipient } from '../helpers/store-contract.js';
 
 describe('memory store: recipients by id', () => {
@@ -31,5 +34,60 @@ describe('memory store: recipients by id', () => {
       ['c1-r6', 'failed'],
     ]);
     expect(store.hasRecipient('c1', 'user-6')).toBe(true);
+  });
+});
+
+describe('recipients settled a batch at a time (a campaign send)', () => {
+  it('marks each as its outcome says, sealed or not, across blocks, with counts and snapshots kept', () => {
+    const outcome = fc.record({
+      reason: fc.constantFrom(null, null, 'provider down', 'quota'),
+      id: fc.constantFrom('run', 'run', 'run', 'plain', 'upper', 'none'),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(3, 64),
+        fc.integer({ min: 1, max: 300 }),
+        fc.array(fc.record({ max: fc.integer({ min: 1, max: 70 }), seal: fc.boolean(), snapshot: fc.boolean() })),
+        fc.array(outcome, { minLength: 1, maxLength: 7 }),
+        (blockSize, count, batches, outcomes) => {
+          const list = new CampaignRecipients(blockSize);
+          const model = Array.from({ length: count }, (_, n) =>
+            recipient('c1', n, { status: n % 5 === 0 ? 'sent' : 'pending' }),
+          );
+          list.add(model.map((r) => ({ ...r })));
+          const snapshots: { frozen: Iterable<unknown>; expected: unknown[] }[] = [];
+          for (const [serial, batch] of batches.entries()) {
+            if (batch.seal) list.seal(() => false);
+            if (batch.snapshot) snapshots.push({ frozen: list.frozen(), expected: structuredClone(model) });
+            const pending = list.pending(batch.max);
+            const of = (k: number) => outcomes[k % outcomes.length]!;
+            const deliveryId = (k: number) => {
+              const counter = ((serial << 10) + k).toString(16).padStart(6, '0');
+              const { id } = of(k);
+              if (id === 'none') return null;
+              if (id === 'plain') return `d-${serial}-${k}`;
+              return `65a1b2c3d4e5f6a7b8${id === 'upper' ? counter.toUpperCase() : counter}`;
+            };
+            const at = new Date(Date.UTC(2030, 0, 1, 0, serial)).toISOString();
+            list.settle(pending.positions, { at, reason: (k) => of(k).reason, deliveryId });
+            const due = model.filter((r) => r.status === 'pending').slice(0, pending.ids.length);
+            expect(pending.ids).toEqual(due.map((r) => r.id));
+            due.forEach((r, k) =>
+              Object.assign(r, {
+                status: of(k).reason === null ? 'sent' : 'failed',
+                failureReason: of(k).reason,
+                deliveryId: deliveryId(k),
+                updatedAt: at,
+              }),
+            );
+          }
+          expect([...list]).toEqual(model);
+          for (const status of ['pending', 'sent', 'failed'])
+            expect(list.count(status)).toBe(model.filter((r) => r.status === status).length);
+          for (const { frozen, expected } of snapshots) expect([...frozen]).toEqual(expected);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -27,9 +27,21 @@ export interface RecipientList extends Iterable<Recipient> {
 /** A campaign's next pending recipients, as a send needs them (the records are not built). */
 export interface PendingRecipients {
   readonly ids: readonly string[];
+  /** Where each stands in the campaign's list: settleRecipients finds them there, until the list next changes. */
+  readonly positions: readonly number[];
   readonly userIds: readonly string[];
   /** Each one's variables, read when a delivery made for it is read. */
   readonly variables: PerUser<Record<string, unknown>>;
+}
+
+/** What a send made of a batch of pending recipients: the k-th one's outcome, for settleRecipients. */
+export interface RecipientOutcomes {
+  /** When they were settled (each one's updatedAt). */
+  readonly at: string;
+  /** Why the k-th one failed, or null: it was sent. */
+  reason(k: number): string | null;
+  /** The id of the delivery made for the k-th one, or null when none was made. */
+  deliveryId(k: number): string | null;
 }
 
 export interface CampaignStore {
@@ -49,6 +61,11 @@ export interface CampaignStore {
   /** The first pending recipients in the order they were added: at most `max` (fewer if the store keeps them apart). */
   pendingRecipients(campaignId: string, max: number): PendingRecipients;
   updateRecipient(campaignId: string, recipientId: string, patch: RecipientUpdate): void;
+  /**
+   * Marks `pending` (just read by pendingRecipients, the list unchanged since) sent or failed as
+   * `outcomes` says: one call per batch, the strings they share looked up once.
+   */
+  settleRecipients(campaignId: string, pending: PendingRecipients, outcomes: RecipientOutcomes): void;
 
   /** Remembers the campaign's last accepted upload (replacing the one before); it goes with the campaign. */
   setLastUpload(upload: CampaignUpload): void;

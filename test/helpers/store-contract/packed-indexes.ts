@@ -60,6 +60,18 @@ const op = fc.oneof(
       failureReason: fc.constantFrom(null, 'provider down'),
     }),
   },
+  {
+    // What a campaign send does: its next pending ones settled in one call.
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('settle' as const),
+      campaign: campaignId,
+      max: fc.integer({ min: 1, max: 70 }),
+      reasons: fc.array(fc.constantFrom(null, null, 'provider down', 'quota'), { minLength: 1, maxLength: 5 }),
+      // Ids of one run (a counter after a shared prefix), with the odd other one or none.
+      ids: fc.array(fc.constantFrom('run', 'run', 'run', 'plain', 'upper', 'none'), { minLength: 1, maxLength: 5 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: 'tick' as const }) },
   {
     weight: 1,
@@ -134,6 +146,28 @@ export function packedIndexContract(make: MakeStore<PackedPorts>): void {
                 );
                 store.addRecipients(o.campaign, rows);
                 model[o.campaign].push(...rows.map((r) => structuredClone(r)));
+              } else if (o.kind === 'settle') {
+                const pending = store.pendingRecipients(o.campaign, o.max);
+                const deliveryId = (k: number): string | null => {
+                  const kind = o.ids[k % o.ids.length];
+                  const counter = ((serial << 8) + k).toString(16).padStart(6, '0');
+                  if (kind === 'none') return null;
+                  if (kind === 'plain') return `d-${serial}-${k}`;
+                  return `65a1b2c3d4e5f6a7b8${kind === 'upper' ? counter.toUpperCase() : counter}`;
+                };
+                const reason = (k: number) => o.reasons[k % o.reasons.length]!;
+                store.settleRecipients(o.campaign, pending, { at: at(serial), reason, deliveryId });
+                pending.ids.forEach((id, k) =>
+                  Object.assign(
+                    model[o.campaign].find((r) => r.id === id)!,
+                    {
+                      status: reason(k) === null ? 'sent' : 'failed',
+                      failureReason: reason(k),
+                      deliveryId: deliveryId(k),
+                      updatedAt: at(serial),
+                    },
+                  ),
+                );
               } else {
                 const list = model[o.campaign];
                 const target = list[o.pick % Math.max(1, list.length)];
