@@ -111,3 +111,5 @@ if (process.env.FULL_STORE_REPORT) writeFileSync(process.env.FULL_STORE_REPORT, 
 else process.stderr.write(`${report}\n`);
 const running = await startEmulator({ port: 0, store, logLevel: 'error', watch: false, fixturesDir: 'fixtures' });
 process.stdout.write(`listening on ${running.url}\n`);
+// Exits cleanly on the bench's SIGTERM, so a --cpu-prof (BENCH_NODE_FLAGS) is written.
+process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));

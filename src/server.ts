@@ -66,6 +66,19 @@ async function importAtStart(app: EmulatorApp): Promise<void> {
   }
 }
 
+/** How long after listening the server loads the fake-data module (see warmFakeData). */
+const WARM_FAKE_DATA_AFTER_MS = 1_000;
+
+/**
+ * Loads faker (for `/__apps/{appId}/templates` samples) a second after the server listens,
+ * when it is most likely idle: its English data takes ~60 ms of the event loop to load, which
+ * the first visit to an app's templates made every request meanwhile wait for. Unref'd: a
+ * server closed before then does not wait for it.
+ */
+function warmFakeData(): void {
+  setTimeout(() => void import('./platform/fake-data.js'), WARM_FAKE_DATA_AFTER_MS).unref();
+}
+
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
   // --data-file (docs/reference.md#running-it): state lives in a lowdb file; closed (flushed) by app.close().
   // Loaded only when used: lowdb is not needed on the common in-memory start (cold start, bench/).
@@ -110,6 +123,7 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
     await app.close(); // e.g. port in use: stop watchers and flush the data file before failing
     throw error;
   });
+  warmFakeData();
   const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
   let closing: Promise<void> | undefined;

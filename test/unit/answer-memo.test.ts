@@ -68,14 +68,14 @@ describe('AnswerMemo', () => {
     expect(await m.ask('/1')).toBe(m.made);
   });
 
-  it('keeps about 4 Mi characters of answers, and no answer over a quarter of that', async () => {
-    let size = 600_000;
+  it('keeps about 8 MiB of answers, and no answer over a quarter of that', async () => {
+    let size = 1_200_000;
     const m = memoApp(() => size);
     for (let i = 0; i < 7; i++) expect(await m.ask(`/${i}`)).toBe(i + 1);
-    // Seven answers of ~600,000 characters are more than 4 Mi: the first went.
+    // Seven answers of ~1,200,000 bytes are more than 8 MiB: the first went.
     expect(await m.ask('/6')).toBe(7);
     expect(await m.ask('/0')).toBe(8);
-    size = 1_100_000;
+    size = 2_200_000;
     expect(await m.ask('/big')).toBe(9);
     expect(await m.ask('/big')).toBe(10);
   });
