@@ -79,7 +79,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
      */
     const deliverBatch = (ctx: DeliveryContext | null, at: string): void => {
       const pending = deps.store.pendingRecipients(id, BATCH_SIZE);
-      if (pending.ids.length === 0) return;
+      if (pending.positions.length === 0) return;
       assertCampaignStatusChange('recipient', 'pending', 'sent');
       assertCampaignStatusChange('recipient', 'pending', 'failed');
       if (ctx === null) {

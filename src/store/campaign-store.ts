@@ -156,7 +156,6 @@ export function createCampaignStore(
       recipientsByCampaign.get(campaignId)?.page(filter.status, page) ?? { total: 0, items: [] },
     pendingRecipients: (campaignId, max) =>
       recipientsByCampaign.get(campaignId)?.pending(max) ?? {
-        ids: [],
         positions: [],
         userIds: [],
         variables: { all: {} },

@@ -118,8 +118,8 @@ export class RecipientBlock {
   }
 
   /**
-   * Up to `max` pending recipients: their ids, positions (the block's first at `offset`) and
-   * user ids, and their variables as a reader (the records themselves are not built).
+   * Up to `max` pending recipients: their positions (the block's first at `offset`) and user
+   * ids, and their variables as a reader (the records themselves are not built).
    */
   pending(max: number, offset: number): PendingRecipients {
     const rows: number[] = [];
@@ -128,17 +128,16 @@ export class RecipientBlock {
     while (this.#pendingFrom < this.length && this.statusCodeAt(this.#pendingFrom) !== pending) this.#pendingFrom++;
     for (let i = this.#pendingFrom; i < this.length && rows.length < max; i++)
       if (this.statusCodeAt(i) === pending) rows.push(i);
-    const ids = rows.map((i) => this.idAt(i));
     const positions = rows.map((i) => offset + i);
     const userIds = rows.map((i) => this.userIdAt(i));
     if (this.#rows !== null) {
       const records = this.#rows;
-      return { ids, positions, userIds, variables: { each: rows.map((i) => records[i]!.variables) } };
+      return { positions, userIds, variables: { each: rows.map((i) => records[i]!.variables) } };
     }
     // Read from the column when a delivery is read: a send keeps no decoded copy.
     const column = this.#fixed!.variables;
     const at = Uint16Array.from(rows);
-    return { ids, positions, userIds, variables: { eachAt: (k) => column.at(at[k]!) } };
+    return { positions, userIds, variables: { eachAt: (k) => column.at(at[k]!) } };
   }
 
   /** Appends records (the block was sealed: it is opened again first, its records rebuilt). */

@@ -115,7 +115,7 @@ export class CampaignRecipients implements RecipientList {
     const pending = statusCodeOf('pending')!;
     for (let b = 0; b < this.#blocks.length; b++)
       if (this.#blocks[b]!.counts[pending]! > 0) return this.#blocks[b]!.pending(max, b * this.blockSize);
-    return { ids: [], positions: [], userIds: [], variables: { all: {} } };
+    return { positions: [], userIds: [], variables: { all: {} } };
   }
 
   /** Applies `patch` to the recipient with id `id`; false when there is none. */

@@ -70,8 +70,8 @@ describe('recipients settled a batch at a time (a campaign send)', () => {
             };
             const at = new Date(Date.UTC(2030, 0, 1, 0, serial)).toISOString();
             list.settle(pending.positions, { at, reason: (k) => of(k).reason, deliveryId });
-            const due = model.filter((r) => r.status === 'pending').slice(0, pending.ids.length);
-            expect(pending.ids).toEqual(due.map((r) => r.id));
+            const due = model.filter((r) => r.status === 'pending').slice(0, pending.positions.length);
+            expect(pending.positions.map((p) => model[p]!.id)).toEqual(due.map((r) => r.id));
             due.forEach((r, k) =>
               Object.assign(r, {
                 status: of(k).reason === null ? 'sent' : 'failed',

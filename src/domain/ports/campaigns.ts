@@ -26,7 +26,6 @@ export interface RecipientList extends Iterable<Recipient> {
 
 /** A campaign's next pending recipients, as a send needs them (the records are not built). */
 export interface PendingRecipients {
-  readonly ids: readonly string[];
   /** Where each stands in the campaign's list: settleRecipients finds them there, until the list next changes. */
   readonly positions: readonly number[];
   readonly userIds: readonly string[];

@@ -157,16 +157,14 @@ export function packedIndexContract(make: MakeStore<PackedPorts>): void {
                 };
                 const reason = (k: number) => o.reasons[k % o.reasons.length]!;
                 store.settleRecipients(o.campaign, pending, { at: at(serial), reason, deliveryId });
-                pending.ids.forEach((id, k) =>
-                  Object.assign(
-                    model[o.campaign].find((r) => r.id === id)!,
-                    {
-                      status: reason(k) === null ? 'sent' : 'failed',
-                      failureReason: reason(k),
-                      deliveryId: deliveryId(k),
-                      updatedAt: at(serial),
-                    },
-                  ),
+                const due = model[o.campaign].filter((r) => r.status === 'pending').slice(0, pending.positions.length);
+                due.forEach((r, k) =>
+                  Object.assign(r, {
+                    status: reason(k) === null ? 'sent' : 'failed',
+                    failureReason: reason(k),
+                    deliveryId: deliveryId(k),
+                    updatedAt: at(serial),
+                  }),
                 );
               } else {
                 const list = model[o.campaign];
@@ -193,9 +191,9 @@ export function packedIndexContract(make: MakeStore<PackedPorts>): void {
               // What a send reads: a prefix of the pending ones, their variables read by index.
               const pending = model[c].filter((r) => r.status === 'pending');
               const next = store.pendingRecipients(c, 5);
-              expect(next.ids.length > 0).toBe(pending.length > 0);
-              const first = pending.slice(0, next.ids.length);
-              expect(next.ids).toEqual(first.map((r) => r.id));
+              expect(next.positions.length > 0).toBe(pending.length > 0);
+              const first = pending.slice(0, next.positions.length);
+              expect(next.positions.map((p) => model[c][p]!.id)).toEqual(first.map((r) => r.id));
               expect(next.userIds).toEqual(first.map((r) => r.userId));
               expect(first.map((_, k) => valueAt(next.variables, k))).toEqual(first.map((r) => r.variables));
               expect(store.recipients(c).length).toBe(model[c].length);
