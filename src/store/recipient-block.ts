@@ -177,15 +177,30 @@ export class RecipientBlock {
    * Sealed, the codes the batch shares are found once (Changes.settle).
    */
   settle(positions: readonly number[], from: number, to: number, offset: number, outcomes: RecipientOutcomes): void {
-    if (this.#rows !== null) {
+    const rows = this.#rows;
+    if (rows !== null) {
+      const counts = this.counts;
       for (let k = from; k < to; k++) {
+        const i = positions[k]! - offset;
+        const r = rows[i]!;
         const reason = outcomes.reason(k);
-        this.update(positions[k]! - offset, {
-          status: reason === null ? 'sent' : 'failed',
+        const status = reason === null ? 'sent' : 'failed';
+        counts[statusCode(r.status)]!--;
+        counts[statusCode(status)]!++;
+        // A new record, not the old one changed (a snapshot being written holds the old one),
+        // written out field by field: every record then has one shape.
+        rows[i] = {
+          id: r.id,
+          campaignId: r.campaignId,
+          appId: r.appId,
+          userId: r.userId,
+          variables: r.variables,
+          status,
           failureReason: reason,
           deliveryId: outcomes.deliveryId(k),
+          createdAt: r.createdAt,
           updatedAt: outcomes.at,
-        });
+        };
       }
       return;
     }

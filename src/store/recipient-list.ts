@@ -29,6 +29,8 @@ export class CampaignRecipients implements RecipientList {
   #users: UserIndex | null = null;
   /** Blocks from this index on may hold unsealed records. */
   #firstUnsealed = 0;
+  /** No block before this one holds a pending recipient (a send settles them in order). */
+  #firstPending = 0;
 
   /** `blockSize`: recipients per block (a test may pass fewer, to reach many blocks with little data). */
   constructor(private readonly blockSize = RECIPIENT_BLOCK) {}
@@ -55,7 +57,10 @@ export class CampaignRecipients implements RecipientList {
       this.#length += take;
       done += take;
     }
-    if (rows.length > 0) this.#firstUnsealed = Math.min(this.#firstUnsealed, firstTouched);
+    if (rows.length > 0) {
+      this.#firstUnsealed = Math.min(this.#firstUnsealed, firstTouched);
+      this.#firstPending = Math.min(this.#firstPending, firstTouched);
+    }
   }
 
   at(position: number): Recipient | undefined {
@@ -113,8 +118,10 @@ export class CampaignRecipients implements RecipientList {
   /** The first pending recipients, at most `max`, from one block (a batch's variables then read one column). */
   pending(max: number): PendingRecipients {
     const pending = statusCodeOf('pending')!;
-    for (let b = 0; b < this.#blocks.length; b++)
-      if (this.#blocks[b]!.counts[pending]! > 0) return this.#blocks[b]!.pending(max, b * this.blockSize);
+    for (; this.#firstPending < this.#blocks.length; this.#firstPending++) {
+      const block = this.#blocks[this.#firstPending]!;
+      if (block.counts[pending]! > 0) return block.pending(max, this.#firstPending * this.blockSize);
+    }
     return { positions: [], userIds: [], variables: { all: {} } };
   }
 
@@ -122,7 +129,9 @@ export class CampaignRecipients implements RecipientList {
   update(id: string, patch: RecipientUpdate): boolean {
     const position = this.#positionOf(id);
     if (position < 0) return false;
-    this.#blocks[Math.floor(position / this.blockSize)]!.update(position % this.blockSize, patch);
+    const b = Math.floor(position / this.blockSize);
+    this.#blocks[b]!.update(position % this.blockSize, patch);
+    if (patch.status === 'pending') this.#firstPending = Math.min(this.#firstPending, b);
     this.#next = position + 1;
     return true;
   }

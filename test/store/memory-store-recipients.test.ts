@@ -38,6 +38,16 @@ describe('memory store: recipients by id', () => {
 });
 
 describe('recipients settled a batch at a time (a campaign send)', () => {
+  it('finds recipients added to a block after every earlier one was settled', () => {
+    const list = new CampaignRecipients(64);
+    list.add([1, 2, 3].map((n) => recipient('c1', n)));
+    const first = list.pending(10);
+    list.settle(first.positions, { at: 'then', reason: () => null, deliveryId: () => null });
+    expect(list.pending(10).positions).toEqual([]);
+    list.add([4, 5].map((n) => recipient('c1', n)));
+    expect(list.pending(10).positions).toEqual([3, 4]);
+  });
+
   it('marks each as its outcome says, sealed or not, across blocks, with counts and snapshots kept', () => {
     const outcome = fc.record({
       reason: fc.constantFrom(null, null, 'provider down', 'quota'),
@@ -47,7 +57,16 @@ describe('recipients settled a batch at a time (a campaign send)', () => {
       fc.property(
         fc.constantFrom(3, 64),
         fc.integer({ min: 1, max: 300 }),
-        fc.array(fc.record({ max: fc.integer({ min: 1, max: 70 }), seal: fc.boolean(), snapshot: fc.boolean() })),
+        fc.array(
+          fc.record({
+            max: fc.integer({ min: 1, max: 70 }),
+            seal: fc.boolean(),
+            snapshot: fc.boolean(),
+            // A recipient put back to pending (any one), or more added: the next batch finds them.
+            revive: fc.option(fc.nat(400)),
+            add: fc.option(fc.integer({ min: 1, max: 5 })),
+          }),
+        ),
         fc.array(outcome, { minLength: 1, maxLength: 7 }),
         (blockSize, count, batches, outcomes) => {
           const list = new CampaignRecipients(blockSize);
@@ -57,6 +76,16 @@ describe('recipients settled a batch at a time (a campaign send)', () => {
           list.add(model.map((r) => ({ ...r })));
           const snapshots: { frozen: Iterable<unknown>; expected: unknown[] }[] = [];
           for (const [serial, batch] of batches.entries()) {
+            if (batch.revive !== null && model.length > 0) {
+              const r = model[batch.revive % model.length]!;
+              list.update(r.id, { status: 'pending' });
+              r.status = 'pending';
+            }
+            if (batch.add !== null) {
+              const more = Array.from({ length: batch.add }, (_, k) => recipient('c1', 1000 * (serial + 1) + k));
+              list.add(more.map((r) => ({ ...r })));
+              model.push(...more);
+            }
             if (batch.seal) list.seal(() => false);
             if (batch.snapshot) snapshots.push({ frozen: list.frozen(), expected: structuredClone(model) });
             const pending = list.pending(batch.max);
