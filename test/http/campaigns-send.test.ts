@@ -264,9 +264,10 @@ describe('scheduled campaigns', () => {
     ] as const) {
       expect(await waitForCampaignStatus(app, id, 'failed')).toMatchObject({ sentCount: 0, failedCount: 2 });
       const recipients = await callOk<List<Recipient>>(app, 'GET', `/__inspect/campaigns/${id}/recipients`);
-      expect(recipients.items.map((r) => [r.status, r.failureReason])).toEqual([
-        ['failed', reason],
-        ['failed', reason],
+      // No delivery was made for them: the id is null, not left out.
+      expect(recipients.items.map((r) => [r.status, r.failureReason, r.deliveryId])).toEqual([
+        ['failed', reason, null],
+        ['failed', reason, null],
       ]);
     }
   });

@@ -69,6 +69,20 @@ describe('campaign runner', () => {
     expect(campaignEvents('c1')).toEqual(['sending', 'sent']);
   });
 
+  it('fails every recipient, naming why and with no delivery id, when its template is gone', () => {
+    const { runner, store, runTurns, state } = setup();
+    store.addCampaign(campaign('c9', { appId: 'app-a', templateId: 'gone', recipientCount: 2 }));
+    store.addRecipients('c9', [recipient('c9', 0), recipient('c9', 1)]);
+    runner.start(store.getCampaign('c9')!, NO_DELIVERY_FAULTS);
+    runTurns();
+    expect(state('c9')).toEqual({ status: 'failed', sent: 0, failed: 2, pending: 0 });
+    const why = 'template gone no longer exists';
+    expect([...store.recipients('c9')].map((r) => [r.status, r.failureReason, r.deliveryId])).toEqual([
+      ['failed', why, null],
+      ['failed', why, null],
+    ]);
+  });
+
   it('yields after a batch once the turn has used its budget, to the millisecond', () => {
     const { runner, draft, runTurns, state } = setup({ tick: 5 });
     runner.start(draft('c1'), NO_DELIVERY_FAULTS);
