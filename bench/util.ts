@@ -99,7 +99,10 @@ const EXTRA_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(
 /** `readyWithinMs`: how long the child may take to print its URL (one that fills a store first takes longer). */
 export function spawnServer(args: string[], nodeFlags: string[] = [], readyWithinMs = 20_000): Promise<Child> {
   const started = now();
-  const child = spawn(process.execPath, [...EXTRA_NODE_FLAGS, ...nodeFlags, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...EXTRA_NODE_FLAGS, ...nodeFlags, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {

@@ -200,7 +200,7 @@ export function createDeliveryLog(
       const entry = entries.at(0)!;
       const first = firstMember(entry);
       const gone = Math.min(memberCount(entry) - first, excess);
-      members.dropMembers(entry, entryPositions.at(0)!, first, gone);
+      members.dropMembers(entryPositions.at(0)!, first, gone);
       length -= gone;
       dropped += gone;
       excess -= gone;

@@ -8,7 +8,7 @@ import type { DeliveryFilter, ListResult, Page } from '../domain/ports.js';
 import type { DeliveryMatcher } from '../domain/record-filters.js';
 import { firstMember, memberAt, memberCount, sharedOf, statusAt, userAt, type Entry } from './delivery-entries.js';
 import type { Deque } from './deque.js';
-import { PositionIndex } from './position-index.js';
+import { UserPositions } from './user-positions.js';
 
 interface MemberLine {
   entries(): Deque<Entry>;
@@ -21,7 +21,7 @@ const onlyUser = (filter: DeliveryFilter): boolean =>
   Object.entries(filter).every(([key, value]) => value === undefined || key === 'userId');
 
 export function createMemberIndex(line: MemberLine) {
-  let byUser = new PositionIndex();
+  let byUser = new UserPositions();
   /** Entries at the end not yet in the user index. */
   let unindexed = 0;
 
@@ -83,11 +83,13 @@ export function createMemberIndex(line: MemberLine) {
     appended(): void {
       unindexed++;
     },
-    /** `gone` members from `first` of the oldest entry (at `position`) leave the log. */
-    dropMembers(entry: Entry, position: number, first: number, gone: number): void {
-      // The entry is in the index unless it is among the entries it has yet to take in.
-      if (line.entries().length > unindexed)
-        for (let i = first; i < first + gone; i++) byUser.removeOldest(userAt(entry, i), position + i);
+    /**
+     * `gone` members from `first` of the oldest entry (at `position`) leave the log: the index
+     * forgets their positions without reading their user ids (none is filed when the entry
+     * is among those it has yet to take in).
+     */
+    dropMembers(position: number, first: number, gone: number): void {
+      byUser.dropBefore(position + first + gone);
     },
     /** The oldest entry leaves the log whole (after dropMembers). */
     droppedEntry(): void {
@@ -112,17 +114,23 @@ export function createMemberIndex(line: MemberLine) {
     /**
      * A filter on the user alone: the index's count is the total, and only the page's window
      * is built (a load test sending to one user, and a long-poll counting its deliveries after
-     * every send, would otherwise visit each of them every time).
+     * every send, would otherwise visit each of them every time). The window is reached by
+     * following the user's positions from the nearer end, a typed-array step each (~10 ms
+     * for a million on a busy core), no record read on the way.
      */
     page(userId: string, page: Page): ListResult<Delivery> {
       const total = byUser.count(userId);
+      const take = Math.max(0, Math.min(page.limit, total - page.offset));
+      const after = total - page.offset - take;
+      const fromFar = after < page.offset;
+      const desc = (page.order === 'desc') !== fromFar;
       const items: Delivery[] = [];
-      const end = Math.min(total, page.offset + page.limit);
-      for (let k = page.offset; k < end; k++) {
-        const position = byUser.positionAt(userId, page.order === 'desc' ? total - 1 - k : k)!;
-        items.push(memberAtPosition(position, entryIndexOf(position)));
+      const entryOf = entryWalker(desc);
+      for (const position of byUser.positions(userId, desc, fromFar ? after : page.offset)) {
+        if (items.length === take) break;
+        items.push(memberAtPosition(position, entryOf(position)));
       }
-      return { total, items };
+      return { total, items: fromFar ? items.reverse() : items };
     },
     /** A user's deliveries tested against the rest of the filter, entry found from entry. */
     walk(filter: DeliveryFilter, matcher: DeliveryMatcher, page: Page): ListResult<Delivery> {
@@ -157,7 +165,7 @@ export function createMemberIndex(line: MemberLine) {
       return { total: length, items };
     },
     reset(): void {
-      byUser = new PositionIndex();
+      byUser = new UserPositions();
       unindexed = 0;
     },
   };

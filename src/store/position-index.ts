@@ -1,5 +1,5 @@
 /**
- * Key → ascending log positions (a user's deliveries, an app's entries). A key seen once
+ * Key → ascending log positions (a keyed log's records under one filter key). A key seen once
  * holds a bare number, so a million one-off users cost no list each; oldest drops first.
  */
 import { Deque } from './deque.js';

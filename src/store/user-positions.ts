@@ -1,0 +1,140 @@
+/**
+ * Each user's positions along the delivery log (delivery-members.ts). Positions are filed in
+ * ascending order, one after another, and leave oldest first, as the log's members do. Per
+ * position, its user's number and the gaps to that user's positions before and after it, in
+ * a ring of typed arrays; per user, a count and its oldest and newest positions, in typed
+ * arrays too. A position leaves without its user id being read: at the retention cap a batch
+ * send of 10,000 drops 10,000 members, and finding each one's list by id (a string cut from
+ * the packed run and hashed, per member) held the send's answer longer than the bare route
+ * takes to parse the body (bench/: batch send). No object per user or per position: a user
+ * is a number and a few typed slots (user-numbers.ts), however many deliveries it has.
+ */
+
+import { UserNumbers } from './user-numbers.js';
+
+/** A gap of 0: no position before (or after) this one for its user. */
+const NONE = 0;
+/** The ring is halved once it is less than a quarter full, down to this size. */
+const MIN_RING = 1024;
+
+export class UserPositions {
+  /** User id → its number, the index of its slots below. */
+  readonly #users = new UserNumbers();
+  #counts = new Uint32Array(16);
+  #oldest = new Float64Array(16);
+  #newest = new Float64Array(16);
+
+  /** Per filed position, from #first on, at ring slot (#head + offset) & mask. */
+  #owner = new Uint32Array(16);
+  #gapBefore = new Uint32Array(16);
+  #gapAfter = new Uint32Array(16);
+  #head = 0;
+  /** The oldest filed position; the filed ones are [#first, #first + #size). */
+  #first = 0;
+  #size = 0;
+
+  /** Files `position` under `userId`: the position after the newest filed, or any when none is. */
+  add(userId: string, position: number): void {
+    if (this.#size === 0) this.#first = position;
+    else if (position !== this.#first + this.#size)
+      throw new Error(`position ${position} filed out of order (next is ${this.#first + this.#size})`);
+    if (this.#size === this.#owner.length) this.#resizeRing(this.#owner.length * 2);
+    const slot = this.#slotOf(position);
+    this.#size++;
+    let user = this.#users.numberOf(userId);
+    if (user < 0) {
+      user = this.#newUser(userId);
+      this.#oldest[user] = position;
+      this.#gapBefore[slot] = NONE;
+    } else {
+      const gap = position - this.#newest[user]!;
+      this.#gapBefore[slot] = gap;
+      this.#gapAfter[this.#slotOf(this.#newest[user]!)] = gap;
+    }
+    this.#gapAfter[slot] = NONE;
+    this.#owner[slot] = user;
+    this.#newest[user] = position;
+    this.#counts[user]!++;
+  }
+
+  /** Forgets every filed position before `end` (the retention cap dropped them). */
+  dropBefore(end: number): void {
+    const mask = this.#owner.length - 1;
+    while (this.#size > 0 && this.#first < end) {
+      const slot = this.#head;
+      const user = this.#owner[slot]!;
+      if (--this.#counts[user]! === 0) this.#users.delete(user);
+      else this.#oldest[user] = this.#first + this.#gapAfter[slot]!;
+      this.#head = (slot + 1) & mask;
+      this.#first++;
+      this.#size--;
+    }
+    if (this.#owner.length > MIN_RING && this.#size * 4 < this.#owner.length) this.#resizeRing(this.#owner.length / 2);
+  }
+
+  count(userId: string): number {
+    const user = this.#users.numberOf(userId);
+    return user < 0 ? 0 : this.#counts[user]!;
+  }
+
+  /** The user's positions, ascending or newest first with `desc`, after skipping the first `skip`. */
+  *positions(userId: string, desc = false, skip = 0): Generator<number> {
+    const user = this.#users.numberOf(userId);
+    if (user < 0 || skip >= this.#counts[user]!) return;
+    const gaps = desc ? this.#gapBefore : this.#gapAfter;
+    const sign = desc ? -1 : 1;
+    let position = this.#skipped(desc ? this.#newest[user]! : this.#oldest[user]!, gaps, sign, skip);
+    for (let left = this.#counts[user]! - skip; ; position += sign * gaps[this.#slotOf(position)]!) {
+      yield position;
+      if (--left === 0) return;
+    }
+  }
+
+  /** The position `steps` after `position` along its user's (a loop of its own: no yield per step). */
+  #skipped(position: number, gaps: Uint32Array, sign: number, steps: number): number {
+    const mask = this.#owner.length - 1;
+    const offset = this.#head - this.#first;
+    for (let k = 0; k < steps; k++) position += sign * gaps[(offset + position) & mask]!;
+    return position;
+  }
+
+  #slotOf(position: number): number {
+    return (this.#head + (position - this.#first)) & (this.#owner.length - 1);
+  }
+
+  #newUser(userId: string): number {
+    const user = this.#users.add(userId);
+    if (user === this.#counts.length) this.#growUsers();
+    this.#counts[user] = 0;
+    return user;
+  }
+
+  #growUsers(): void {
+    const size = this.#counts.length * 2;
+    this.#counts = grown(this.#counts, new Uint32Array(size));
+    this.#oldest = grown(this.#oldest, new Float64Array(size));
+    this.#newest = grown(this.#newest, new Float64Array(size));
+  }
+
+  /** Moves the filed positions into rings of `size` slots (a power of two), the oldest at slot 0. */
+  #resizeRing(size: number): void {
+    const owner = new Uint32Array(size);
+    const gapBefore = new Uint32Array(size);
+    const gapAfter = new Uint32Array(size);
+    for (let k = 0; k < this.#size; k++) {
+      const slot = this.#slotOf(this.#first + k);
+      owner[k] = this.#owner[slot]!;
+      gapBefore[k] = this.#gapBefore[slot]!;
+      gapAfter[k] = this.#gapAfter[slot]!;
+    }
+    this.#owner = owner;
+    this.#gapBefore = gapBefore;
+    this.#gapAfter = gapAfter;
+    this.#head = 0;
+  }
+}
+
+function grown<T extends Uint32Array | Float64Array>(old: T, next: T): T {
+  next.set(old);
+  return next;
+}

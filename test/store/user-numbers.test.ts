@@ -1,0 +1,61 @@
+/**
+ * User ids → numbers (src/store/user-numbers.ts) against a Map: any sequence of users added
+ * and freed finds the same users, whether their ids differ in the characters the table hashes
+ * first or only in the others (which turns it to hashing every character).
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { UserNumbers } from '../../src/store/user-numbers.js';
+
+/** Ids that differ in one character only, at `at` from the start, among 36. */
+const alike = (n: number, at: number) => `${'a'.repeat(at)}${String.fromCharCode(0x4e00 + n)}${'z'.repeat(35 - at)}`;
+
+const idArb = fc.oneof(
+  fc.uuid(),
+  fc.nat(40).map((n) => `user-${n}`),
+  fc.record({ n: fc.nat(80), at: fc.nat(35) }).map(({ n, at }) => alike(n, at)),
+  fc.nat(80).map((n) => alike(n, 1)),
+);
+
+type Op = { kind: 'add'; id: string } | { kind: 'free'; pick: number };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('add' as const), id: idArb }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('free' as const), pick: fc.nat() }) },
+);
+
+describe('UserNumbers', () => {
+  it('finds each user as a Map of its live ids does, numbers freed and reused', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 300 }), fc.array(idArb, { maxLength: 20 }), (ops, asked) => {
+        const table = new UserNumbers();
+        const model = new Map<string, number>();
+        for (const op of ops) {
+          if (op.kind === 'add') {
+            if (model.has(op.id)) continue;
+            const user = table.add(op.id);
+            expect([...model.values()]).not.toContain(user);
+            model.set(op.id, user);
+          } else if (model.size > 0) {
+            const [id, user] = [...model][op.pick % model.size]!;
+            table.delete(user);
+            model.delete(id);
+          }
+        }
+        for (const id of [...model.keys(), ...asked]) expect(table.numberOf(id)).toBe(model.get(id) ?? -1);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('finds ids alike in every sampled character, past the probes that turn it to hashing them whole', () => {
+    const table = new UserNumbers();
+    // 36 characters sampled every third from the end: these differ only at index 1, never read.
+    const ids = Array.from({ length: 200 }, (_, n) => alike(n, 1));
+    const numbers = ids.map((id) => table.add(id));
+    expect(ids.map((id) => table.numberOf(id))).toEqual(numbers);
+    for (const user of numbers.slice(0, 100)) table.delete(user);
+    expect(ids.map((id) => table.numberOf(id))).toEqual([...Array(100).fill(-1), ...numbers.slice(100)]);
+    expect(table.numberOf(alike(500, 1))).toBe(-1);
+  });
+});
