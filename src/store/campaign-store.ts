@@ -7,7 +7,7 @@
 import type { Campaign, CampaignUpload, Recipient } from '../schemas/records.js';
 import type { CampaignStore, RecipientList } from '../domain/ports.js';
 import { CampaignIndex } from './campaign-index.js';
-import { CampaignRecipients } from './recipient-list.js';
+import { CampaignRecipients, NO_PENDING } from './recipient-list.js';
 import { SealQueue, type Sealable } from './seal-queue.js';
 import type { KindOptions, RecordKind } from './store-data.js';
 
@@ -154,12 +154,7 @@ export function createCampaignStore(
     countRecipients: (campaignId, filter) => recipientsByCampaign.get(campaignId)?.count(filter.status) ?? 0,
     listRecipients: (campaignId, filter, page) =>
       recipientsByCampaign.get(campaignId)?.page(filter.status, page) ?? { total: 0, items: [] },
-    pendingRecipients: (campaignId, max) =>
-      recipientsByCampaign.get(campaignId)?.pending(max) ?? {
-        positions: [],
-        userIds: [],
-        variables: { all: {} },
-      },
+    pendingRecipients: (campaignId, max) => recipientsByCampaign.get(campaignId)?.pending(max) ?? NO_PENDING,
     updateRecipient(campaignId, recipientId, patch) {
       recipientsByCampaign.get(campaignId)?.update(recipientId, patch);
       changed();

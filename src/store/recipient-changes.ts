@@ -143,8 +143,9 @@ export class Changes {
         continue;
       }
       this.patch(i, { deliveryId: id }, table);
-      const split = id === null ? null : splitCounter(id);
-      if (split !== null) [prefix, prefixCode] = [split.prefix, this.delivery[i]!];
+      // An emulator id was split by patch: its prefix's code is what the batch's next ids share.
+      if (this.delivery[i] !== 0 && this.deliveryCounter[i] !== NO_COUNTER)
+        [prefix, prefixCode] = [table.at(this.delivery[i]! - 1), this.delivery[i]!];
     }
   }
 

@@ -19,6 +19,13 @@ import { RECIPIENT_BLOCK, RecipientBlock, recordsOf, type FrozenBlock } from './
 import { statusCodeOf, StringTable } from './recipient-changes.js';
 import { UserIndex } from './user-index.js';
 
+/** No recipient is pending (a campaign with none, or all of them sent or failed). */
+export const NO_PENDING: PendingRecipients = Object.freeze({
+  positions: [],
+  userIds: [],
+  variables: Object.freeze({ all: {} }),
+});
+
 export class CampaignRecipients implements RecipientList {
   readonly #blocks: RecipientBlock[] = [];
   readonly #table = new StringTable();
@@ -122,7 +129,7 @@ export class CampaignRecipients implements RecipientList {
       const block = this.#blocks[this.#firstPending]!;
       if (block.counts[pending]! > 0) return block.pending(max, this.#firstPending * this.blockSize);
     }
-    return { positions: [], userIds: [], variables: { all: {} } };
+    return NO_PENDING;
   }
 
   /** Applies `patch` to the recipient with id `id`; false when there is none. */

@@ -125,11 +125,17 @@ function keyOrder({ names, next }: Pick<Gathered, 'names' | 'next'>): number[] |
   return order.length === names.length ? order : null;
 }
 
+/** The rows' values by key and the keys' order; null when the rows keep their JSON. */
+function keyed(rows: readonly Row[]): { values: Gathered; order: number[] } | null {
+  const values = gather(rows);
+  const order = values && keyOrder(values);
+  return order ? { values, order } : null;
+}
+
 /** The keys a block's columns would keep, in their order; null when the rows keep their JSON. */
 export function sharedKeyOrder(rows: readonly Row[]): string[] | null {
-  const gathered = gather(rows);
-  const order = gathered && keyOrder(gathered);
-  return order && order.map((id) => gathered!.names[id]!);
+  const found = keyed(rows);
+  return found && found.order.map((id) => found.values.names[id]!);
 }
 
 /** A seal of one block's variables under way over several slices (see sealVariables). */
@@ -153,14 +159,9 @@ export function sealVariables(
   sealing: VariablesSealing,
   spent: () => boolean,
 ): VariablesColumn | null {
-  if (sealing.gathered === undefined) {
-    const values = gather(rows);
-    const order = values && keyOrder(values);
-    sealing.gathered = order ? { values, order } : null;
-  }
-  const keyed = sealing.gathered;
-  if (keyed !== null) {
-    const { values, order } = keyed;
+  if (sealing.gathered === undefined) sealing.gathered = keyed(rows);
+  if (sealing.gathered !== null) {
+    const { values, order } = sealing.gathered;
     while (sealing.done.length < order.length) {
       if (spent()) return null;
       const id = order[sealing.done.length]!;
