@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, callOk, makeTestApp, sendOk, type List } from '../helpers/app.js';
 import type { DeliveryStats } from '../helpers/api-types.js';
+import { createCampaign } from '../helpers/campaigns.js';
 
 const realtime = (user: string) => ({ template: { key: 'plain' }, targets: [user], mode: 'realtime' });
 
@@ -48,13 +49,7 @@ describe('inspect lists kept between writes', () => {
 
   it("show a campaign's recipients as they are added and sent", async () => {
     const app = makeTestApp();
-    const campaign = await callOk<{ id: string }>(
-      app,
-      'POST',
-      '/api/campaigns',
-      { name: 'Kept', templateId: 'plain', deliveryMode: 'batch' },
-      { appId: 'app-test' },
-    );
+    const campaign = await createCampaign(app, { name: 'Kept', templateId: 'plain' }, { appId: 'app-test' });
     const page = `/__inspect/campaigns/${campaign.id}/recipients`;
     expect((await call<List<unknown>>(app, 'GET', page)).body.total).toBe(0);
     for (const userIds of [['u1'], ['u2', 'u3']]) {
@@ -66,11 +61,9 @@ describe('inspect lists kept between writes', () => {
 
   it("show a campaign's template as the catalog has it now, after the fixtures were reloaded", async () => {
     const app = makeTestApp();
-    const campaign = await callOk<{ id: string }>(
+    const campaign = await createCampaign(
       app,
-      'POST',
-      '/api/campaigns',
-      { name: 'Renamed template', templateId: 'plain', deliveryMode: 'batch' },
+      { name: 'Renamed template', templateId: 'plain' },
       { appId: 'app-test' },
     );
     const names = async () => [
