@@ -4,9 +4,13 @@
 // of a 5 ms timer together with the process CPU time spent inside that gap. On a shared,
 // overloaded machine a wall-clock gap also counts time the process waited for a core; the
 // CPU time inside the gap is what the emulator's own work held the loop for (an upper
-// bound: it includes the GC's helper threads). Written to $BENCH_LOOP_FILE as JSON, with the
-// wall-clock window of each collection the bench forced, so the soak can leave its pause out.
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+// bound: it includes the GC's helper threads), and the longest collection pause. Written to
+// $BENCH_LOOP_FILE as JSON, with the wall-clock window of each collection the bench forced, so
+// the soak can leave its pause out, and the emulator's own time for each request the bench
+// marked with an x-bench-call header: from its headers parsed to its last byte handed to the
+// socket, as this HTTP server saw it (the client's round trip adds its own process's turns).
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 import { setInterval } from 'node:timers';
 import { renameSync, writeFileSync } from 'node:fs';
 
@@ -20,6 +24,20 @@ if (file) {
   const epochNow = () => performance.timeOrigin + performance.now();
   let gapMax = 0;
   let cpuInGapMax = 0;
+  let gcMax = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.duration > gcMax) gcMax = entry.duration;
+  }).observe({ entryTypes: ['gc'] });
+  /** x-bench-call → ms, for the requests the bench marked. */
+  const answers = {};
+  const started = new WeakMap();
+  diagnosticsChannel.subscribe('http.server.request.start', ({ request }) => {
+    if (request.headers['x-bench-call'] !== undefined) started.set(request, performance.now());
+  });
+  diagnosticsChannel.subscribe('http.server.response.finish', ({ request }) => {
+    const start = started.get(request);
+    if (start !== undefined) answers[request.headers['x-bench-call']] = performance.now() - start;
+  });
   let last = performance.now();
   let lastCpu = process.cpuUsage();
   setInterval(() => {
@@ -50,14 +68,15 @@ if (file) {
       delayMaxMs: histogram.max / 1e6,
       gapMaxMs: gapMax,
       cpuInGapMaxMs: cpuInGapMax,
+      gcMaxMs: gcMax,
       heapUsedMb: memory.heapUsed / 1048576,
       rssMb: memory.rss / 1048576,
       liveHeapMb,
     });
     histogram.reset();
-    gapMax = cpuInGapMax = 0;
+    gapMax = cpuInGapMax = gcMax = 0;
     // Whole or not at all: the bench reads the file while this process goes on writing it.
-    writeFileSync(`${file}.tmp`, JSON.stringify({ seconds, forcedGcs }));
+    writeFileSync(`${file}.tmp`, JSON.stringify({ seconds, forcedGcs, answers }));
     renameSync(`${file}.tmp`, file);
   };
   setInterval(write, 1000).unref();

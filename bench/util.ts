@@ -173,8 +173,8 @@ export function startDefaultEmulatorChild(): Promise<Child> {
   return spawnServer([`${DIST}/cli.js`, '--port', '0', '--log-level', 'error']);
 }
 
-export function startBaselineChild(): Promise<Child> {
-  return spawnServer(['--import', 'tsx', 'bench/baseline-server.ts']);
+export function startBaselineChild(nodeFlags: string[] = []): Promise<Child> {
+  return spawnServer(['--import', 'tsx', 'bench/baseline-server.ts'], nodeFlags);
 }
 
 export const API_HEADERS = { 'content-type': 'application/json', appid: 'bench-app', apikey: 'bench-key' } as const;
