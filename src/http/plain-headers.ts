@@ -20,6 +20,9 @@ function nodeHeaders(c: Context): NodeHeaders | undefined {
   return (c.env as RequestSeams | undefined)?.nodeHeaders;
 }
 
+/** Whether the request came off a socket (Node parsed it), not in process through app.request. */
+export const fromSocket = (c: Context): boolean => nodeHeaders(c) !== undefined;
+
 /** One header by its lower-case name, as `c.req.header(name)` gives it: repeated lines joined with ", ", except
  * the few single-valued ones (host, content-type, authorization…) of which Node keeps the first. */
 export function requestHeader(c: Context, name: string): string | undefined {
