@@ -366,6 +366,7 @@ function kindRow(
     target: sliced ? TARGET_SLICED : TARGET,
     pass: healthy && (sliced || quick),
     note:
+      `slowest of 100 per round ${slowest.map((ms) => fmt(ms, 0)).join(' / ')} ms; ` +
       `${health.length} health probes in flight during the bursts (${failed} failed); ` +
       `longest event-loop delay ${fmt(delay, 0)} ms wall, longest block ${fmt(block, 0)} ms CPU, ` +
       `longest collection ${fmt(gc, 0)} ms; ` +
