@@ -2,7 +2,8 @@
  * Bursts of inspect queries on full stores: bench/full-store-server.mjs fills every store to
  * its default cap (deliveries too: 1,000,000, a fifth of them realtime sends of one) through
  * the store ports, then, for each inspect kind, 100 concurrent queries on open keep-alive
- * connections (three rounds) while bench/health-probe.mjs asks /__health every 10 ms from its
+ * connections (three rounds, after a first that is not counted: slowestOfBursts) while
+ * bench/health-probe.mjs asks /__health every 10 ms from its
  * own process. The same bursts against a bare Hono route are the floor: a small answer, and a
  * page as large as the largest the kinds answer. Reported per kind: the slowest of the 100
  * answers, /__health p50/p99/max while the bursts were in flight, the longest event-loop
@@ -146,28 +147,39 @@ async function warm(url: string): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENT }, () => get(url)));
 }
 
-/** The slowest of 100 concurrent answers, three rounds, of `url` on warm connections. */
+/**
+ * The slowest of 100 concurrent answers, three rounds, of `url` on warm connections, after a
+ * first round of other arguments that is not counted (`cold`): the kind's code runs for the
+ * first time in it (compiled as it goes), and after ~10 s idle, these VMs run the first
+ * tens of milliseconds of work slower in any process (docs/performance.md, Batch send).
+ */
 async function slowestOfBursts(
   queries: Query[],
   base: string,
   warmUrl: string,
 ): Promise<{
+  cold: number;
   slowest: number[];
   windows: [number, number][];
 }> {
-  const slowest: number[] = [];
-  const windows: [number, number][] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  const round = async (arg: (i: number) => number) => {
     await warm(warmUrl);
     await sleep(300);
     const from = performance.timeOrigin + now();
     const answers = await Promise.all(
-      Array.from({ length: CONCURRENT }, (_, i) => get(`${base}${queries[i % queries.length]!(i + round)}`)),
+      Array.from({ length: CONCURRENT }, (_, i) => get(`${base}${queries[i % queries.length]!(arg(i))}`)),
     );
-    windows.push([from, performance.timeOrigin + now()]);
-    slowest.push(Math.max(...answers));
+    return { slowest: Math.max(...answers), window: [from, performance.timeOrigin + now()] as [number, number] };
+  };
+  const cold = (await round((i) => i + 1000)).slowest;
+  const slowest: number[] = [];
+  const windows: [number, number][] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const { slowest: ms, window } = await round((i) => i + r);
+    slowest.push(ms);
+    windows.push(window);
   }
-  return { slowest, windows };
+  return { cold, slowest, windows };
 }
 
 /**
@@ -190,12 +202,12 @@ async function floorRows(pageBytes: number): Promise<Row[]> {
     };
     const measured = [];
     for (const [name, path] of Object.entries(routes)) {
-      const { slowest, windows } = await slowestOfBursts([() => path], bare.url, `${bare.url}/health`);
-      measured.push({ name, slowest, windows });
+      const { cold, slowest, windows } = await slowestOfBursts([() => path], bare.url, `${bare.url}/health`);
+      measured.push({ name, cold, slowest, windows });
     }
     await sleep(1100);
     const { seconds } = JSON.parse(readFileSync(loopFile, 'utf8')) as { seconds: Second[] };
-    return measured.map(({ name, slowest, windows }) => {
+    return measured.map(({ name, cold, slowest, windows }) => {
       const { delay, block } = loopIn(seconds, windows);
       return {
         metric: `burst floor: ${name}, ${CONCURRENT} concurrent x ${ROUNDS}`,
@@ -206,6 +218,7 @@ async function floorRows(pageBytes: number): Promise<Row[]> {
         pass: undefined,
         note:
           `the client and HTTP stack alone, on the same keep-alive connections: read the kinds against it; ` +
+          `the first round, not counted: ${fmt(cold, 0)} ms; ` +
           `longest event-loop delay ${fmt(delay, 0)} ms wall, longest block ${fmt(block, 0)} ms CPU`,
       };
     });
@@ -280,14 +293,15 @@ export async function burst(): Promise<Row[]> {
     await sleep(500);
     const windows: Record<string, [number, number][]> = {};
     const slowest: Record<string, number[]> = {};
+    const cold: Record<string, number> = {};
     const sequential: Record<string, Sequential[]> = {};
     let call = 0;
     for (const [kind, queries] of Object.entries(all)) {
-      ({ slowest: slowest[kind], windows: windows[kind] } = await slowestOfBursts(
-        queries,
-        emulator.url,
-        `${emulator.url}/__health`,
-      ));
+      ({
+        cold: cold[kind],
+        slowest: slowest[kind],
+        windows: windows[kind],
+      } = await slowestOfBursts(queries, emulator.url, `${emulator.url}/__health`));
       sequential[kind] = queries.map(() => ({ roundTrips: [], calls: [] }));
       for (const [q, query] of queries.entries()) {
         const { roundTrips, calls } = sequential[kind][q]!;
@@ -308,7 +322,15 @@ export async function burst(): Promise<Row[]> {
     const rows = [...floor];
     rows.push(
       ...Object.keys(all).map((kind) =>
-        kindRow(kind, slowest[kind]!, ownTimes(sequential[kind]!, answers), windows[kind]!, probes, seconds),
+        kindRow(
+          kind,
+          cold[kind]!,
+          slowest[kind]!,
+          ownTimes(sequential[kind]!, answers),
+          windows[kind]!,
+          probes,
+          seconds,
+        ),
       ),
     );
     const { peakMb } = rssOf(emulator.pid);
@@ -344,6 +366,7 @@ function ownTimes(
 
 function kindRow(
   kind: string,
+  cold: number,
   slowest: number[],
   sequential: { own: number[]; roundTrip: number[]; alone: number },
   windows: [number, number][],
@@ -366,7 +389,8 @@ function kindRow(
     target: sliced ? TARGET_SLICED : TARGET,
     pass: healthy && (sliced || quick),
     note:
-      `slowest of 100 per round ${slowest.map((ms) => fmt(ms, 0)).join(' / ')} ms; ` +
+      `slowest of 100 per round ${slowest.map((ms) => fmt(ms, 0)).join(' / ')} ms ` +
+      `(the first round, not counted: ${fmt(cold, 0)} ms); ` +
       `${health.length} health probes in flight during the bursts (${failed} failed); ` +
       `longest event-loop delay ${fmt(delay, 0)} ms wall, longest block ${fmt(block, 0)} ms CPU, ` +
       `longest collection ${fmt(gc, 0)} ms; ` +
