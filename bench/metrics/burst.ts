@@ -3,8 +3,7 @@
  * its default cap (deliveries too: 1,000,000, a fifth of them realtime sends of one) through
  * the store ports, then, for each inspect kind, 100 concurrent queries on open keep-alive
  * connections (three rounds, after a first that is not counted: slowestOfBursts) while
- * bench/health-probe.mjs asks /__health every 10 ms from its
- * own process. The same bursts against a bare Hono route are the floor: a small answer, and a
+ * bench/health-probe.mjs asks /__health every 10 ms from its own process. The same bursts against a bare Hono route are the floor: a small answer, and a
  * page as large as the largest the kinds answer. Reported per kind: the slowest of the 100
  * answers, /__health p50/p99/max while the bursts were in flight, the longest event-loop
  * delay, CPU block and collection pause (bench/loop-monitor.mjs) in those seconds, and each
