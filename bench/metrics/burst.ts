@@ -3,16 +3,17 @@
  * its default cap (deliveries too: 1,000,000, a fifth of them realtime sends of one) through
  * the store ports, then, for each inspect kind, 100 concurrent queries on open keep-alive
  * connections (three rounds, after a first that is not counted: slowestOfBursts) while
- * bench/health-probe.mjs asks /__health every 10 ms from its own process. The same bursts against a bare Hono route are the floor: a small answer, and a
- * page as large as the largest the kinds answer. Reported per kind: the slowest of the 100
- * answers, /__health p50/p99/max while the bursts were in flight, the longest event-loop
- * delay, CPU block and collection pause (bench/loop-monitor.mjs) in those seconds, and each
- * filter's p99 over sequential queries, each with a page size of its own (pageOfItsOwn):
- * the emulator's own time (first byte in to last byte out, timed in its process) and the
- * client's round trip. The longest sequential answer is the longest one query held the
- * emulator when it ran alone: the "no synchronous task over 20 ms" of the target.
+ * bench/health-probe.mjs asks /__health every 10 ms from its own process. The same bursts
+ * against a bare Hono route are the floor: a small answer, and a page as large as the largest
+ * the kinds answer. Reported per kind: the slowest of the 100 answers, /__health p50/p99/max
+ * while the bursts were in flight, the longest event-loop delay, CPU block and collection
+ * pause (bench/loop-monitor.mjs) in those seconds, and each filter's p99 over 200 sequential
+ * queries (bench/sequential-client.mjs), each with a page size of its own (pageOfItsOwn): the
+ * emulator's own time (headers in to last byte out, timed in its process) and the client's
+ * round trip. The longest own time is the longest one query held the emulator when it ran
+ * alone: the "no synchronous task over 20 ms" of the target.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ import {
   spawnServer,
   startBaselineChild,
   startHealthProbe,
+  startReporter,
   type Child,
   type Probe,
 } from '../util.js';
@@ -126,12 +128,11 @@ function pageOfItsOwn(url: string, i: number): string {
  */
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENT });
 
-/** The round trip of GET `url`; `call` marks it for the emulator's own timing (bench/loop-monitor.mjs). */
-function get(url: string, call?: number): Promise<number> {
+/** The round trip of GET `url`. */
+function get(url: string): Promise<number> {
   const started = now();
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = url.includes('/api/') ? { ...API_HEADERS } : {};
-    if (call !== undefined) headers['x-bench-call'] = String(call);
+    const headers = url.includes('/api/') ? API_HEADERS : {};
     httpGet(url, { agent, headers }, (res) => {
       res.resume();
       res.once('end', () =>
@@ -237,6 +238,32 @@ function loopIn(seconds: Second[], windows: [number, number][]): { delay: number
   };
 }
 
+/**
+ * The round trips of GET `urls` one after another, each marked with its `calls` number for the
+ * emulator's own timing, from bench/sequential-client.mjs: a process of its own, whose first
+ * call (`warmUrl`, opening the connection) is not counted.
+ */
+async function oneAfterAnother(urls: string[], calls: number[], warmUrl: string): Promise<number[]> {
+  const file = join(tmpdir(), `burst-calls-${process.pid}.json`);
+  const headers = (url: string, call?: number) => ({
+    ...(url.includes('/api/') ? API_HEADERS : {}),
+    ...(call === undefined ? {} : { 'x-bench-call': String(call) }),
+  });
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { url: warmUrl, headers: {} },
+      ...urls.map((url, i) => ({ url, headers: headers(url, calls[i]) })),
+    ]),
+  );
+  try {
+    const times = await startReporter<number[]>('bench/sequential-client.mjs', [file]).stop();
+    return times.slice(1);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
 /** The size of the largest answer among the kinds' first queries. */
 async function largestPage(base: string, all: Record<string, Query[]>): Promise<number> {
   let largest = 0;
@@ -301,14 +328,12 @@ export async function burst(): Promise<Row[]> {
         slowest: slowest[kind],
         windows: windows[kind],
       } = await slowestOfBursts(queries, emulator.url, `${emulator.url}/__health`));
-      sequential[kind] = queries.map(() => ({ roundTrips: [], calls: [] }));
-      for (const [q, query] of queries.entries()) {
-        const { roundTrips, calls } = sequential[kind][q]!;
-        for (let i = 0; i < SEQUENTIAL; i++) {
-          calls.push(++call);
-          // Page sizes of 20 to 69, as a client paging with limits of its choosing asks.
-          roundTrips.push(await get(`${emulator.url}${pageOfItsOwn(query(i), i % 50)}`, call));
-        }
+      sequential[kind] = [];
+      for (const query of queries) {
+        const calls = Array.from({ length: SEQUENTIAL }, () => ++call);
+        // Page sizes of 20 to 69, as a client paging with limits of its choosing asks.
+        const urls = calls.map((_, i) => `${emulator.url}${pageOfItsOwn(query(i), i % 50)}`);
+        sequential[kind].push({ calls, roundTrips: await oneAfterAnother(urls, calls, `${emulator.url}/__health`) });
       }
       await sleep(1100); // the loop monitor's seconds of one kind apart from the next's
     }
