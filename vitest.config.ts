@@ -52,7 +52,8 @@ export default defineConfig({
       {
         extends: true,
         // Builds dist/ once (tsc, then the CLI bundle) before the tests that run it; no other test waits for it.
-        test: { name: 'dist', include: DIST_TESTS, globalSetup: ['test/global-setup.ts'] },
+        // Shares modules between files too (the fuzz and browser files import the app and playwright).
+        test: { name: 'dist', include: DIST_TESTS, globalSetup: ['test/global-setup.ts'], isolate: false },
       },
     ],
   },
