@@ -19,6 +19,9 @@ const DIST_TESTS = [
   'test/server/trace-cli.test.ts',
 ];
 
+/** Files that replace a module with vi.mock: the mock must neither leak into nor miss a shared module graph. */
+const ISOLATED_TESTS = ['test/http/watch-errors.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -31,12 +34,26 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'src', include: ['test/**/*.test.ts'], exclude: DIST_TESTS },
+        // One module graph per worker instead of one per file: each file otherwise imports the app
+        // (hono, zod, faker, ...) anew, ~1 s a file, over two minutes of the run. Safe because the
+        // code keeps no module-level mutable state and these files patch nothing global for good
+        // (spies are restored); the one file that mocks a module runs isolated below.
+        test: {
+          name: 'src',
+          include: ['test/**/*.test.ts'],
+          exclude: [...DIST_TESTS, ...ISOLATED_TESTS],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED_TESTS },
       },
       {
         extends: true,
         // Builds dist/ once (tsc, then the CLI bundle) before the tests that run it; no other test waits for it.
-        test: { name: 'dist', include: DIST_TESTS, globalSetup: ['test/global-setup.ts'] },
+        // Shares modules between files too (the fuzz and browser files import the app and playwright).
+        test: { name: 'dist', include: DIST_TESTS, globalSetup: ['test/global-setup.ts'], isolate: false },
       },
     ],
   },

@@ -4,11 +4,13 @@
 // lanes' lines never interleave; the exit code is 1 when any check failed.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 
 const LANES = [['lint'], ['format:check', 'typecheck', 'knip', 'lint:openapi']];
 
 /** Runs `npm run <script>`; resolves with whether it passed, after printing its output. */
 function run(script) {
+  const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     const output = [];
@@ -17,7 +19,8 @@ function run(script) {
     child.once('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
     child.once('close', (code) => {
       const passed = code === 0;
-      process.stdout.write(`\n> ${script}: ${passed ? 'passed' : `failed (exit ${code})`}\n`);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`\n> ${script}: ${passed ? 'passed' : `failed (exit ${code})`} in ${seconds} s\n`);
       process.stdout.write(Buffer.concat(output));
       resolve(passed);
     });

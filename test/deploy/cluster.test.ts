@@ -1,5 +1,5 @@
 /**
- * Three replicas behind HAProxy (deploy/local-cluster.sh, deploy/haproxy.cfg), 300 apps in
+ * Three replicas behind HAProxy (deploy/local-cluster.sh, deploy/haproxy.cfg), 120 apps in
  * open mode: every app's API and control calls land on one replica (the x-emulator-replica
  * header HAProxy adds says which) and see that app's records; when one replica stops, the
  * apps on the two others still answer with their records intact, and the stopped replica's
@@ -14,7 +14,12 @@ if (!HAS_HAPROXY)
       'or `brew install haproxy` (macOS).',
   );
 
-const APPS = 300;
+/**
+ * Enough for every replica to hold many apps (about 40 each, 12 of them ids a query string
+ * encodes) and for a call that strays to another replica to show; 300 proved nothing more
+ * and took twice as long.
+ */
+const APPS = 120;
 /** Apps exercised at once: enough to overlap, few enough for two shared cores and three replicas. */
 const PARALLEL = 50;
 const WELCOME = { key: 'welcome-message', variables: { name: 'Ada' } };
@@ -178,7 +183,7 @@ describe.skipIf(!HAS_HAPROXY)('three replicas behind HAProxy', () => {
   const showClusterOutput = () =>
     onTestFailed(() => console.log(`deploy/local-cluster.sh wrote on stderr:\n${cluster.stderr()}`));
 
-  it('keeps each of 300 apps on one replica, with its sends, deliveries and campaigns', async () => {
+  it('keeps each of 120 apps on one replica, with its sends, deliveries and campaigns', async () => {
     showClusterOutput();
     // Ids with characters a query string encodes: the header and ?appId= must hash alike.
     const appIds = Array.from({ length: APPS }, (_, i) => (i % 10 === 0 ? `team ${i}/x` : `app-${i}`));
@@ -187,8 +192,8 @@ describe.skipIf(!HAS_HAPROXY)('three replicas behind HAProxy', () => {
     const perReplica = new Map<string, number>();
     for (const s of states) perReplica.set(s.replica, (perReplica.get(s.replica) ?? 0) + 1);
     expect([...perReplica.keys()].sort()).toEqual(cluster.replicas.map((r) => r.name).sort());
-    // Consistent hashing spreads 300 ids roughly evenly (about 100 each; none starved).
-    for (const [replica, apps] of perReplica) expect(apps, replica).toBeGreaterThan(50);
+    // Consistent hashing spreads 120 ids roughly evenly (about 40 each; none starved).
+    for (const [replica, apps] of perReplica) expect(apps, replica).toBeGreaterThan(20);
     // A call naming no app reaches any replica: a few /__health calls see more than one.
     const healthReplicas = new Set<string | null>();
     for (let i = 0; i < 12; i++) healthReplicas.add((await call('GET', '/__health')).replica);

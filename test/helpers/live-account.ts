@@ -76,7 +76,10 @@ export interface CommandRun {
   stderr: string;
 }
 
-/** Every line any command printed in this test file, for the key scan. */
+/**
+ * Every line any command printed, for the key scan. One list per worker, not per file (the
+ * 'src' project shares modules between files): a file scans from `printed.length` at its start.
+ */
 export const printed: string[] = [];
 
 async function run(
