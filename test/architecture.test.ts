@@ -148,3 +148,20 @@ describe('architecture (CONTRIBUTING.md#layers)', () => {
     expect(packageMatches('hono', 'honolulu')).toBe(false);
   });
 });
+
+describe('test files that share a module graph (vitest.config.ts)', () => {
+  const TEST = join(process.cwd(), 'test');
+  const testFiles = (readdirSync(TEST, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => `test/${f.split('\\').join('/')}`);
+  /** What a file must not do while it shares its workers' modules with other files. */
+  const PATCHES_GLOBALS = /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/;
+  const config = readFileSync(join(process.cwd(), 'vitest.config.ts'), 'utf8');
+  const isolated = [.../const ISOLATED_TESTS = \[([^\]]*)\]/.exec(config)![1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+
+  it('a file that mocks a module, stubs a global or writes process.env is in ISOLATED_TESTS', () => {
+    const patching = testFiles.filter((file) => PATCHES_GLOBALS.test(stripComments(readFileSync(file, 'utf8'))));
+    expect(patching.filter((file) => !isolated.includes(file))).toEqual([]);
+    expect(patching).toContain('test/http/watch-errors.test.ts');
+  });
+});
