@@ -3,7 +3,8 @@
 // is and for the same reason (the load generator's own event loop, busy with 1,000
 // connections, would count its waits as the emulator's): every 2 s until stdin closes, 100
 // concurrent queries of one inspect kind, kind after kind, against <url> (argv[2]). Prints
-// JSON: per kind the slowest answer in ms, and the queries that did not answer 200.
+// JSON: per kind the slowest answer of each of its rounds in ms, and the queries that did not
+// answer 200.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -42,6 +43,7 @@ async function kinds() {
   };
 }
 
+/** Kind → the slowest answer of each of its rounds, in order (the first is this process's first burst). */
 const slowest = {};
 const failures = [];
 let running = true;
@@ -59,7 +61,7 @@ for (let round = 0; running; round++) {
         return performance.now() - started;
       }),
     );
-    slowest[kind] = Math.max(slowest[kind] ?? 0, ...answers);
+    (slowest[kind] ??= []).push(Math.max(...answers));
   } catch (error) {
     failures.push(`burst: ${error.cause ?? error}`);
   }

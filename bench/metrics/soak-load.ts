@@ -80,7 +80,12 @@ export async function prefill(url: string, csv: Uint8Array, rows: number): Promi
 
 export interface SideLoads {
   /** Stops every loop; what they did. */
-  stop(): Promise<{ campaigns: number; sseBytes: number; sseTypes: Map<string, number>; bursts: Map<string, number> }>;
+  stop(): Promise<{
+    campaigns: number;
+    sseBytes: number;
+    sseTypes: Map<string, number>;
+    bursts: Map<string, number[]>;
+  }>;
 }
 
 /** Starts the campaign loops, the bursts, the SSE reader and the long-polls; `problems` collects what went wrong. */
@@ -102,7 +107,7 @@ export function startSideLoads(url: string, csv: Uint8Array, rows: number, probl
     return n;
   });
   // A burst of 100 queries of one kind every 2 s, kind after kind, from its own process.
-  const bursts = startReporter<{ slowest: Record<string, number>; failures: string[] }>('bench/burst-client.mjs', [
+  const bursts = startReporter<{ slowest: Record<string, number[]>; failures: string[] }>('bench/burst-client.mjs', [
     url,
   ]);
   // An SSE reader of every event type, from its own process.

@@ -157,7 +157,8 @@ export async function soak(): Promise<Row[]> {
       `${fmt((now() - started) / 1000, 0)} s, ${CONNECTIONS} connections at ${RATE} req/s: ` +
       `${load.requests.total} requests (${load.non2xx} non-2xx), ${campaignCount} campaigns of 5,000, ` +
       `SSE read ${fmt(sseBytes / 1e6, 1)} MB (${[...sseTypes].map(([t, n]) => `${n} ${t}`).join(', ')}); ` +
-      `slowest of 100 per burst kind: ${[...bursts].map(([k, ms]) => `${k} ${fmt(ms, 0)} ms`).join(', ')}; ` +
+      `slowest of 100 per burst kind, each round (the first is the burst client's first, on new connections): ` +
+      `${[...bursts].map(([k, rounds]) => `${k} ${rounds.map((ms) => fmt(ms, 0)).join('/')} ms`).join(', ')}; ` +
       `stores prefilled in ${fmt(prefillMs / 1000, 0)} s; ` +
       `listen-queue overflows (machine-wide) ${overflows}${problemNote}`;
     return [
