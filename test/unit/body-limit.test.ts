@@ -18,11 +18,24 @@ function appWithLimit() {
     .onError((error, c) => c.text(String(error), 413));
 }
 
+/**
+ * The platform's getter of `body`, wherever it sits on the request's prototype chain: once a
+ * file of the same worker has served over a socket, @hono/node-server has put its own Request
+ * subclass in the global `Request` (files share a module graph and its globals).
+ */
+function bodyGetter(request: Request): () => ReadableStream | null {
+  for (let proto: object | null = Object.getPrototypeOf(request); proto; proto = Object.getPrototypeOf(proto)) {
+    const getter = Object.getOwnPropertyDescriptor(proto, 'body')?.get;
+    if (getter) return getter as () => ReadableStream | null;
+  }
+  throw new Error('Request has no body getter');
+}
+
 /** A request whose body stream counts how often it is asked for. */
 function countingRequest(init: RequestInit & { url?: string }) {
   const request = new Request(init.url ?? 'http://emulator.test/__inspect/deliveries', init);
   let asked = 0;
-  const body = Object.getOwnPropertyDescriptor(Request.prototype, 'body')!.get!;
+  const body = bodyGetter(request);
   Object.defineProperty(request, 'body', {
     get() {
       asked++;
