@@ -19,13 +19,15 @@ export const limitOf = (c: Context, limits: Limits) => (isUpload(c) ? limits.upl
 
 /**
  * What a request's headers say of its size against `limit`: 'over' (413 before a byte is read),
- * 'within', or 'undeclared' (no Content-Length, or a chunked body, whose length header does not
- * count: the body must be counted as it is read). hono's bodyLimit reads them the same way.
+ * 'within', 'none' (neither Content-Length nor Transfer-Encoding: off a socket, Node's parser
+ * reads no body, as HTTP/1.1 says), or 'undeclared' (a chunked body, whose length header does
+ * not count: the body must be counted as it is read). hono's bodyLimit reads them the same way.
  * The one rule of the middleware below and of the server's fast path (http/send-fast-path.ts).
  */
-export function declaredSize(header: HeaderReader, limit: number): 'over' | 'within' | 'undeclared' {
+export function declaredSize(header: HeaderReader, limit: number): 'over' | 'within' | 'none' | 'undeclared' {
   const length = header('content-length');
-  if (length === undefined || header('transfer-encoding') !== undefined) return 'undeclared';
+  if (header('transfer-encoding') !== undefined) return 'undeclared';
+  if (length === undefined) return 'none';
   return Number.parseInt(length, 10) > limit ? 'over' : 'within';
 }
 
@@ -43,11 +45,10 @@ export function limitBody(options: Limits): MiddlewareHandler<AppEnv> {
     const size = declaredSize((name) => requestHeader(c, name), limit);
     if (size === 'over') throw payloadTooLarge(limit);
     if (size === 'within') return next();
-    // Off a socket, a request that declares neither a length nor a chunked body has none (it
-    // is what Node's parser reads): every GET. hono's bodyLimit would build a full Request to
-    // find that out, a fifth of the CPU of a burst of inspect reads (bench/: bursts). In
-    // process, a Request may carry a body without declaring its length: hono's checks it.
-    if (fromSocket(c) && requestHeader(c, 'transfer-encoding') === undefined) return next();
+    // Every GET declares no body, and off a socket has none: hono's bodyLimit would build a
+    // full Request to find that out, a fifth of the CPU of a burst of inspect reads (bench/:
+    // bursts). In process, a Request may carry a body without declaring its length: hono's checks it.
+    if (size === 'none' && fromSocket(c)) return next();
     // An upload without a declared length is counted as it streams (http/api/campaigns.ts):
     // hono's bodyLimit would read all of it first.
     return isUpload(c) ? next() : json(c, next);
