@@ -20,6 +20,8 @@ const MAX_ANSWER_BYTES = MAX_BYTES / 4;
 
 const JSON_TYPE = { 'content-type': 'application/json' } as const;
 
+const encoder = new TextEncoder();
+
 interface Kept {
   revision: string;
   body: Uint8Array<ArrayBuffer>;
@@ -44,7 +46,7 @@ export class AnswerMemo {
         return c.body(kept.body, 200, JSON_TYPE);
       }
     }
-    const body = new TextEncoder().encode(JSON.stringify(await answer()));
+    const body = encoder.encode(JSON.stringify(await answer()));
     // Kept under the revision it was read at: a write while a search took its turns makes it stale.
     if (body.length <= MAX_ANSWER_BYTES) this.#keep(url, { revision, body });
     return c.body(body, 200, JSON_TYPE);
