@@ -3,11 +3,12 @@
  * user's notification history, and idempotent event recording. Computed from stored
  * deliveries and recorded events of the calling app only.
  */
-import type { AnalyticsEvent, ChannelAnalyticsQuery, RecordEventBody } from '../schemas/analytics.js';
+import type { AnalyticsEvent, ChannelAnalyticsQuery, RecordEventBody, RollupBody } from '../schemas/analytics.js';
 import { CHANNEL_TYPES } from '../schemas/channels.js';
 import { badRequest, notFound } from './errors.js';
 import type { ChannelCatalog, AppClockSource, Ids, Store, TemplateCatalog } from './ports.js';
 import { engagementRows, type EngagementRow } from './analytics-facts.js';
+import { rollup, type RollupResult } from './analytics-rollup.js';
 
 const ALL = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
 const MAX_BUCKETS = 10_000;
@@ -95,6 +96,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       deps.store.addAnalyticsEvent(event);
       return { success: true, eventId: event.id };
     },
+
+    /** The app's recorded events in the range, counted; nothing changes (analytics-rollup.ts). */
+    rollup: (appId: string, body: RollupBody): RollupResult => rollup(deps.store.listAnalyticsEvents(appId), body),
 
     user(appId: string, userId: string): UserInsights {
       const deliveries = deps.store.queryDeliveries({ appId, userId }, ALL).items;

@@ -2,8 +2,13 @@
  * OpenAPI operations of the analytics routes.
  */
 import { z } from 'zod';
-import { ChannelAnalyticsQuerySchema, RecordEventBodySchema } from '../schemas/analytics.js';
-import { ChannelMetricsSchema, RecordEventResultSchema, UserInsightsSchema } from '../schemas/responses.js';
+import { ChannelAnalyticsQuerySchema, RecordEventBodySchema, RollupBodySchema } from '../schemas/analytics.js';
+import {
+  ChannelMetricsSchema,
+  RecordEventResultSchema,
+  RollupResultSchema,
+  UserInsightsSchema,
+} from '../schemas/responses.js';
 import type { Resource } from './operation.js';
 
 export const analyticsResource: Resource = {
@@ -12,6 +17,7 @@ export const analyticsResource: Resource = {
     ChannelMetrics: ChannelMetricsSchema,
     UserInsights: UserInsightsSchema,
     RecordEventResult: RecordEventResultSchema,
+    RollupResult: RollupResultSchema,
   },
   operations: [
     {
@@ -40,6 +46,18 @@ export const analyticsResource: Resource = {
       body: { schema: RecordEventBodySchema, name: 'RecordEventRequest' },
       responses: { 200: { description: 'The event, recorded once.', schema: RecordEventResultSchema } },
       errors: { 400: ['ERR_BAD_REQUEST'], 404: ['ERR_NOT_FOUND'] },
+    },
+    {
+      method: 'post',
+      path: '/api/analytics/rollup',
+      operationId: 'computeAnalyticsRollup',
+      summary: 'Compute the rollup of a date range (idempotent)',
+      description:
+        "The real service aggregates raw events into summary metrics. The emulator's analytics are always " +
+        "current, so this changes no other answer: it counts the app's recorded events in the range.",
+      body: { schema: RollupBodySchema, name: 'RollupRequest' },
+      responses: { 200: { description: 'The range and the events it holds.', schema: RollupResultSchema } },
+      errors: { 400: ['ERR_BAD_REQUEST'] },
     },
   ],
 };

@@ -45,3 +45,16 @@ export const ChannelAnalyticsQuerySchema = z.object({
   granularity: absentWhenEmpty(z.enum(['hourly', 'daily']).default('daily')),
 });
 export type ChannelAnalyticsQuery = z.infer<typeof ChannelAnalyticsQuerySchema>;
+
+const ROLLUP_INSTANT = 'an ISO 8601 date-time with a time zone, e.g. 2030-01-01T00:00:00Z';
+/** A bound of the rollup's range: the real docs ask for a date-time, so a bare date is refused [decided]. */
+const rollupInstant = z.iso.datetime({
+  offset: true,
+  error: (issue) => (issue.input === undefined ? `is required: ${ROLLUP_INSTANT}` : `must be ${ROLLUP_INSTANT}`),
+});
+
+export const RollupBodySchema = z.object({
+  from: rollupInstant.describe('Start of the range, inclusive.'),
+  to: rollupInstant.describe('End of the range, inclusive; not before `from`.'),
+});
+export type RollupBody = z.infer<typeof RollupBodySchema>;

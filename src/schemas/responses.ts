@@ -133,6 +133,16 @@ export const UserInsightsSchema = z.object({
 
 export const RecordEventResultSchema = z.object({ success: z.literal(true), eventId: z.string() });
 
+export const RollupResultSchema = z.object({
+  success: z.literal(true),
+  from: z.string().describe('The start of the range, as a UTC ISO 8601 instant.'),
+  to: z.string().describe('The end of the range, as a UTC ISO 8601 instant.'),
+  eventsProcessed: z
+    .number()
+    .int()
+    .describe("How many of the app's recorded analytics events fall in the range (both ends included)."),
+});
+
 // ---- control plane ----
 
 const ClockModeSchema = z.enum(['real', 'manual']);

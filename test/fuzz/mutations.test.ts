@@ -333,6 +333,11 @@ async function targets(app: EmulatorApp): Promise<{ targets: Target[]; reads: st
     },
     {
       method: 'POST',
+      path: '/api/analytics/rollup',
+      body: { from: '2029-01-01T00:00:00Z', to: '2031-12-31T23:59:59Z' },
+    },
+    {
+      method: 'POST',
       path: '/__import?appId=$app',
       body: trace,
       // Imported as one app of its own each time, into an emulator of its own: an import of one app

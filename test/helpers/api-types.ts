@@ -13,6 +13,7 @@ import type {
   JournalPageSchema,
   NotificationPageSchema,
   RecipientPageSchema,
+  RollupResultSchema,
   UploadResultSchema,
 } from '../../src/schemas/responses.js';
 import type { AppTemplatesSchema, ScenarioDetailSchema, ScenarioListSchema } from '../../src/openapi/control.js';
@@ -35,6 +36,7 @@ export type RecipientPage = z.infer<typeof RecipientPageSchema>;
 export type CampaignView = z.infer<typeof CampaignViewSchema>;
 export type AddRecipientsResult = z.infer<typeof AddRecipientsResultSchema>;
 export type UploadResult = z.infer<typeof UploadResultSchema>;
+export type RollupResult = z.infer<typeof RollupResultSchema>;
 export type ScenarioList = z.infer<typeof ScenarioListSchema>;
 export type ScenarioDetail = z.infer<typeof ScenarioDetailSchema>;
 export type AppTemplates = z.infer<typeof AppTemplatesSchema>;

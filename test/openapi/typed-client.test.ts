@@ -45,6 +45,24 @@ export async function sendAndReadBack(baseUrl: string, userId: string) {
   return { notificationId, mode, total: found.data.total, userId: delivery?.userId, tag: delivery?.tag, code };
 }
 
+/** An event recorded on the notification just sent, then the rollup of a range that holds it. */
+export async function recordAndRollUp(baseUrl: string, notificationId: string, userId: string) {
+  const api = createClient<paths>({ baseUrl, headers: { appid: 'app-typed', apikey: 'key-typed' } });
+  const recorded = await api.POST('/api/analytics/events', {
+    body: { campaignId: notificationId, userId, channelType: 'in_app', eventType: 'viewed' },
+  });
+  if (recorded.error) throw new Error(\`event failed: \${recorded.error.error.code}\`);
+  const rolled = await api.POST('/api/analytics/rollup', {
+    body: { from: '2000-01-01T00:00:00Z', to: '2999-12-31T23:59:59Z' },
+  });
+  if (rolled.error) throw new Error(\`rollup failed: \${rolled.error.error.code}\`);
+  const eventsProcessed: number = rolled.data.eventsProcessed;
+  const backwards = await api.POST('/api/analytics/rollup', {
+    body: { from: '2999-12-31T23:59:59Z', to: '2000-01-01T00:00:00Z' },
+  });
+  return { eventsProcessed, from: rolled.data.from, refused: backwards.error?.error.details?.from };
+}
+
 /** The app-scoped control plane: the app's own clock and its own active scenario set. */
 export async function scopeToApp(baseUrl: string, appId: string) {
   const control = createClient<paths>({ baseUrl });
@@ -68,6 +86,8 @@ export function refusedByTheTypes(baseUrl: string) {
   void api.GET('/api/notification');
   // @ts-expect-error status is one of the campaign statuses
   void api.GET('/api/campaigns', { params: { query: { status: 'delivered' } } });
+  // @ts-expect-error the rollup's range needs both ends
+  void api.POST('/api/analytics/rollup', { body: { from: '2030-01-01T00:00:00Z' } });
   // @ts-expect-error /__clock takes appId, not app
   void api.GET('/__clock', { params: { query: { app: 'a' } } });
 }
@@ -103,6 +123,7 @@ describe('a client generated from openapi.json', () => {
       const client = (await import(pathToFileURL(clientFile).href)) as {
         sendAndReadBack(url: string, userId: string): Promise<Record<string, unknown>>;
         scopeToApp(url: string, appId: string): Promise<Record<string, unknown>>;
+        recordAndRollUp(url: string, notificationId: string, userId: string): Promise<Record<string, unknown>>;
       };
       const result = await client.sendAndReadBack(emu.url, 'typed-user');
       expect(result).toEqual({
@@ -112,6 +133,11 @@ describe('a client generated from openapi.json', () => {
         userId: 'typed-user',
         tag: 'typed',
         code: 'ERR_NOT_FOUND',
+      });
+      expect(await client.recordAndRollUp(emu.url, result.notificationId as string, 'typed-user')).toEqual({
+        eventsProcessed: 1,
+        from: '2000-01-01T00:00:00.000Z',
+        refused: 'must not be after "to"',
       });
       expect(await client.scopeToApp(emu.url, 'app-typed')).toEqual({
         now: '2031-01-01T00:00:00.000Z',
