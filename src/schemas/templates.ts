@@ -8,6 +8,14 @@ import { VariableSchemaInputSchema } from './template-file.js';
 import { JsonObject } from './channels.js';
 import { absentWhenEmpty, pagedQuery } from './paging.js';
 
+/**
+ * A template's channels: the real docs have a template linked to one or more channels when it is
+ * created, so an empty list is refused, on an update too (docs/fidelity.md#templates-api).
+ */
+const ChannelIdsSchema = z
+  .array(z.string().min(1, 'must be a non-empty channel id'))
+  .min(1, 'must name at least one channel: a template is linked to one or more channels');
+
 const SlugSchema = z
   .string()
   .max(100, 'must be at most 100 characters')
@@ -29,7 +37,7 @@ export const CreateTemplateBodySchema = z.object({
   name: z.string().trim().min(1, 'must be a non-empty string'),
   templateId: SlugSchema.optional(),
   category: z.string().optional(),
-  channelIds: z.array(z.string().min(1, 'must be a non-empty channel id')),
+  channelIds: ChannelIdsSchema,
   variableSchema: VariableSchemaInputSchema.default([]),
   config: JsonObject.default({}),
   availability: z.string().optional(),
@@ -47,7 +55,7 @@ export const UpdateTemplateBodySchema = z.object({
   sequence: z.number().int().nullable().optional(),
   config: JsonObject.optional(),
   variableSchema: VariableSchemaInputSchema.optional(),
-  channelIds: z.array(z.string().min(1, 'must be a non-empty channel id')).optional(),
+  channelIds: ChannelIdsSchema.optional(),
   content: JsonObject.optional(),
   /** Immutable: accepted only when equal to the current slug. */
   templateId: z.string().optional(),

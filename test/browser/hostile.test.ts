@@ -42,10 +42,16 @@ describe.skipIf(!HAS_BROWSER)('web inspector: hostile markup', () => {
     );
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const campaignId = await campaign(emu, payload(7), ['ada'], payload(8));
+    const channel = await fetch(`${emu.url}/api/channels`, {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify({ name: 'Alerts', type: 'in_app', templateType: 'ui' }),
+    });
+    expect(channel.status).toBe(200);
     const template = await fetch(`${emu.url}/api/templates`, {
       method: 'POST',
       headers: HEADERS,
-      body: JSON.stringify({ name: payload(9), channelIds: [], variableSchema: [] }),
+      body: JSON.stringify({ name: payload(9), channelIds: ['alerts'], variableSchema: [] }),
     });
     expect(template.status).toBe(200);
     const delivery = (await emu.client.deliveries({ limit: 1 })).items[0]!;

@@ -3,6 +3,7 @@ import type { Delivery, Recipient, Campaign } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
 import { expectApiError, makeTestApp, manualClock, callOk, type List, errorOf, call } from '../helpers/app.js';
 import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
+import { alertsChannel } from '../helpers/channels.js';
 
 const FAIL_USER_9 = {
   name: 'fail-9',
@@ -242,7 +243,7 @@ describe('scheduled campaigns', () => {
     const app = makeTestApp({ clock: manualClock() });
     const template = await callOk<{ id: string }>(app, 'POST', '/api/templates', {
       name: 'Doomed',
-      channelIds: [],
+      channelIds: [await alertsChannel(app)],
       variableSchema: {},
       content: { in_app: { title: 'Hello' } },
     });

@@ -2,6 +2,7 @@ import type { Campaign, Recipient } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
 import { expectApiError, makeTestApp, manualClock, callOk, errorOf, call } from '../helpers/app.js';
 import { createCampaign, ORDER_TEMPLATE_ID, upload } from '../helpers/campaigns.js';
+import { alertsChannel } from '../helpers/channels.js';
 
 describe('POST /api/campaigns', () => {
   it('answers 200 with the full draft record, storing the template id when given its key', async () => {
@@ -315,7 +316,7 @@ describe('a campaign whose template was deleted after it was made', () => {
     const app = makeTestApp();
     const template = await callOk<{ id: string }>(app, 'POST', '/api/templates', {
       name: 'Short-lived',
-      channelIds: [],
+      channelIds: [await alertsChannel(app)],
       variableSchema: { name: { type: 'string', required: false } },
       content: { in_app: { title: 'Hi {{name}}' } },
     });

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorApp } from '../../src/index.js';
 import { BANNER, CTA, expectApiError, makeTestApp, manualClock, call, callOk, send, errorOf } from '../helpers/app.js';
+import { withChannel } from '../helpers/channels.js';
 import type {
   AppList,
   AppTemplates,
@@ -131,7 +132,7 @@ describe('GET /__apps/{appId}/templates', () => {
       app,
       'POST',
       '/api/templates',
-      { name: 'Resampled', channelIds: [], variableSchema: { first: { type: 'string' } } },
+      await withChannel(app, { name: 'Resampled', variableSchema: { first: { type: 'string' } } }),
       { appId: 'app-test' },
     );
     const sampleOf = async () =>

@@ -30,7 +30,7 @@ beforeAll(async () => {
   }
   const first = await call<TemplateView>(app, 'POST', '/api/templates', { name: 'Tpl 0', channelIds }, opts);
   for (let i = 1; i < N; i++)
-    await call<TemplateView>(app, 'POST', '/api/templates', { name: `Tpl ${i}`, channelIds: [] }, opts);
+    await call<TemplateView>(app, 'POST', '/api/templates', { name: `Tpl ${i}`, channelIds: [channelIds[i]!] }, opts);
   for (const channelId of channelIds) {
     const body = { templateId: first.body.id, channelId, channelType: 'in_app', content: { title: channelId } };
     expect((await call<TemplateChannel>(app, 'POST', '/api/template-channels', body, opts)).status).toBe(200);

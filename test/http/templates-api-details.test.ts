@@ -7,25 +7,26 @@ import { describe, expect, it } from 'vitest';
 import { call, callOk, expectApiError, makeTestApp } from '../helpers/app.js';
 import type { Channel, TemplateView } from '../helpers/api-types.js';
 import type { EmulatorApp } from '../../src/index.js';
+import { withChannel } from '../helpers/channels.js';
 
 async function channel(app: EmulatorApp, name: string): Promise<string> {
   return (await callOk<Channel>(app, 'POST', '/api/channels', { name, type: 'in_app', templateType: 'ui' })).id;
 }
 
-const create = (app: EmulatorApp, body: Record<string, unknown>) =>
-  call<TemplateView>(app, 'POST', '/api/templates', { channelIds: [], ...body });
+const create = async (app: EmulatorApp, body: Record<string, unknown>) =>
+  call<TemplateView>(app, 'POST', '/api/templates', await withChannel(app, body));
 
 const update = (app: EmulatorApp, id: string, body: Record<string, unknown>) =>
   call<TemplateView>(app, 'PUT', `/api/templates/${id}`, body);
 
-const WITH_EXTRAS = { name: 'Full', channelIds: [], config: { priority: 'high' }, availability: 'all', sequence: 2 };
+const WITH_EXTRAS = { name: 'Full', config: { priority: 'high' }, availability: 'all', sequence: 2 };
 
 describe('POST /api/templates', () => {
   it('stores config, availability and sequence as given, and null for those left out', async () => {
     const app = makeTestApp();
-    const full = await callOk<TemplateView>(app, 'POST', '/api/templates', WITH_EXTRAS);
+    const full = await callOk<TemplateView>(app, 'POST', '/api/templates', await withChannel(app, WITH_EXTRAS));
     expect(full).toMatchObject({ config: { priority: 'high' }, availability: 'all', sequence: 2 });
-    const bare = await callOk<TemplateView>(app, 'POST', '/api/templates', { name: 'Bare', channelIds: [] });
+    const bare = await callOk<TemplateView>(app, 'POST', '/api/templates', await withChannel(app, { name: 'Bare' }));
     expect(bare).toMatchObject({ config: {}, availability: null, sequence: null });
   });
 
@@ -42,7 +43,7 @@ describe('POST /api/templates', () => {
 
   it('names the field a used slug came from: templateId, or name when the slug was derived', async () => {
     const app = makeTestApp();
-    const promo = await callOk<TemplateView>(app, 'POST', '/api/templates', { name: 'Promo', channelIds: [] });
+    const promo = await callOk<TemplateView>(app, 'POST', '/api/templates', await withChannel(app, { name: 'Promo' }));
     const byName = expectApiError(await create(app, { name: 'promo!' }), 400, 'ERR_BAD_REQUEST');
     expect(byName).toMatchObject({
       devMessage: `Template slug "promo" is already used by template ${promo.id}; choose another templateId.`,
@@ -73,7 +74,7 @@ describe('POST /api/templates', () => {
 describe('PUT /api/templates/{id}', () => {
   it('keeps config, availability and sequence a body leaves out, and replaces those it gives', async () => {
     const app = makeTestApp();
-    const created = await callOk<TemplateView>(app, 'POST', '/api/templates', WITH_EXTRAS);
+    const created = await callOk<TemplateView>(app, 'POST', '/api/templates', await withChannel(app, WITH_EXTRAS));
     const renamed = await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { name: 'Promo 2' });
     expect(renamed).toMatchObject({ config: { priority: 'high' }, availability: 'all', sequence: 2 });
     const changed = await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, {
@@ -86,7 +87,12 @@ describe('PUT /api/templates/{id}', () => {
 
   it('accepts the slug echoed unchanged and refuses a new one, saying what it is', async () => {
     const app = makeTestApp();
-    const created = await callOk<TemplateView>(app, 'POST', '/api/templates', { name: 'Promo', channelIds: [] });
+    const created = await callOk<TemplateView>(
+      app,
+      'POST',
+      '/api/templates',
+      await withChannel(app, { name: 'Promo' }),
+    );
     expect((await update(app, created.id, { templateId: 'promo', key: 'promo', name: 'P' })).status).toBe(200);
     const res = expectApiError(await update(app, created.id, { key: 'other' }), 400, 'ERR_BAD_REQUEST');
     expect(res).toMatchObject({
@@ -97,7 +103,12 @@ describe('PUT /api/templates/{id}', () => {
 
   it('says which statuses a refused status change could have gone to', async () => {
     const app = makeTestApp();
-    const created = await callOk<TemplateView>(app, 'POST', '/api/templates', { name: 'Promo', channelIds: [] });
+    const created = await callOk<TemplateView>(
+      app,
+      'POST',
+      '/api/templates',
+      await withChannel(app, { name: 'Promo' }),
+    );
     await callOk<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { status: 'archived' });
     const res = expectApiError(await update(app, created.id, { status: 'approved' }), 400, 'ERR_BAD_REQUEST');
     expect(res).toMatchObject({

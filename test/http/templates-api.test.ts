@@ -12,6 +12,7 @@ import {
   send,
 } from '../helpers/app.js';
 import type { EmulatorApp, Delivery } from '../../src/index.js';
+import { withChannel } from '../helpers/channels.js';
 
 const IN_APP = { name: 'In-App Alerts', type: 'in_app', templateType: 'ui' };
 
@@ -20,7 +21,7 @@ async function inAppChannel(app: EmulatorApp, appId = 'app-test'): Promise<strin
 }
 
 async function createTemplate(app: EmulatorApp, body: Record<string, unknown>, appId = 'app-test') {
-  return call<TemplateView>(app, 'POST', '/api/templates', { channelIds: [], ...body }, { appId });
+  return call<TemplateView>(app, 'POST', '/api/templates', await withChannel(app, body, { appId }), { appId });
 }
 
 describe('POST /api/templates', () => {
@@ -107,6 +108,22 @@ describe('POST /api/templates', () => {
     expectApiError(res, 400, 'ERR_BAD_REQUEST');
     expect(Object.keys(errorOf(res).details)).toEqual(['channelIds.0', 'channelIds.1']);
   });
+
+  it.each(['/api/templates', '/v3/business-messaging/api/templates'])(
+    'answers 400 naming channelIds for an empty list under %s, and creates nothing',
+    async (path) => {
+      const app = makeTestApp();
+      const list = async () => (await callOk<TemplateView[]>(app, 'GET', '/api/templates?limit=1000')).map((t) => t.id);
+      const before = await list();
+      const res = await call<TemplateView>(app, 'POST', path, { name: 'Unlinked', channelIds: [] });
+      expect(expectApiError(res, 400, 'ERR_BAD_REQUEST').details).toEqual({
+        channelIds: 'must name at least one channel: a template is linked to one or more channels',
+      });
+      expect(errorOf(res).devMessage).toContain('channelIds');
+      expect(await list()).toEqual(before);
+      expectApiError(await call(app, 'GET', '/api/templates/unlinked'), 404, 'ERR_NOT_FOUND');
+    },
+  );
 
   it('answers 400 ERR_BAD_REQUEST for a variable declared twice', async () => {
     const res = await createTemplate(makeTestApp(), {
@@ -247,6 +264,19 @@ describe('PUT /api/templates/{id}', () => {
     const slug = await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, { templateId: 'renamed' });
     expectApiError(slug, 400, 'ERR_BAD_REQUEST');
     expect(errorOf(slug).details.templateId).toMatch(/immutable/);
+  });
+
+  it('answers 400 naming channelIds for an empty list, and leaves the template as it was', async () => {
+    const app = makeTestApp();
+    const created = (await createTemplate(app, { name: 'Promo' })).body;
+    const res = await call<TemplateView>(app, 'PUT', `/api/templates/${created.id}`, {
+      name: 'Renamed',
+      channelIds: [],
+    });
+    expect(expectApiError(res, 400, 'ERR_BAD_REQUEST').details).toEqual({
+      channelIds: 'must name at least one channel: a template is linked to one or more channels',
+    });
+    expect(await callOk<TemplateView>(app, 'GET', `/api/templates/${created.id}`)).toEqual(created);
   });
 
   it("answers 404 ERR_NOT_FOUND for another app's template", async () => {

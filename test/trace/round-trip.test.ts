@@ -11,6 +11,7 @@ import type { Campaign, Delivery, EmulatorApp } from '../../src/index.js';
 import { call, callOk, makeTestApp, manualClock, type List } from '../helpers/app.js';
 import { createCampaign, CTA_CELL, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
 import { exportText, observe } from './observe.js';
+import { withChannel } from '../helpers/channels.js';
 
 const SCENARIOS = [
   { name: 'fail-u1', rules: [{ match: { userId: 'u1*' }, fault: { failDelivery: 'device unreachable' } }] },
@@ -65,12 +66,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   // A runtime template keeps the real service's fields (config, availability, sequence) beside ours.
   fc.record({ appId, name: fc.constantFrom('Promo', 'Digest'), sequence: fc.integer({ min: 1, max: 9 }) }).map(
     ({ appId: id, name, sequence }) =>
-      (app: EmulatorApp) =>
+      async (app: EmulatorApp) =>
         call(
           app,
           'POST',
           '/api/templates',
-          { name, channelIds: [], config: { tone: name }, availability: 'always', sequence },
+          await withChannel(app, { name, config: { tone: name }, availability: 'always', sequence }, as(id)),
           as(id),
         ),
   ),
