@@ -8,7 +8,7 @@ import type { MiddlewareHandler, Next } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { AppRegistry } from '../../catalog/apps.js';
 import type { EmulatorOptions } from '../../config.js';
-import type { Clock } from '../../domain/ports.js';
+import type { AppClockSource } from '../../domain/ports.js';
 import type { ScenarioEngine } from '../../scenario-engine/engine.js';
 import { limitBody } from './body-limit.js';
 import { auth } from './auth.js';
@@ -18,13 +18,14 @@ export interface ApiGateDeps {
   options: Pick<EmulatorOptions, 'bodyLimitBytes' | 'uploadLimitBytes'>;
   apps: AppRegistry;
   scenarios: ScenarioEngine;
-  clock: Clock;
+  /** Each app's clock: an injected rate limit's reset is on the clock of the request's app. */
+  clocks: AppClockSource;
 }
 
-export function apiGate({ options, apps, scenarios, clock }: ApiGateDeps): MiddlewareHandler<AppEnv> {
+export function apiGate({ options, apps, scenarios, clocks }: ApiGateDeps): MiddlewareHandler<AppEnv> {
   const checkSize = limitBody(options);
   const authenticate = auth(apps);
-  const applyScenarios = scenarioFaults(scenarios, clock, options);
+  const applyScenarios = scenarioFaults(scenarios, clocks, options);
   // A step may resolve to a Response (a scenario's raw answer) rather than void: Hono takes
   // either from the gate, as it would from three separate middlewares.
   return (c, next) => checkSize(c, (() => authenticate(c, (() => applyScenarios(c, next)) as Next)) as Next);

@@ -7,7 +7,7 @@
  */
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { badRequest } from '../../domain/errors.js';
-import type { Clock } from '../../domain/ports.js';
+import type { AppClockSource } from '../../domain/ports.js';
 import type { RequestScope, ScenarioEngine } from '../../scenario-engine/engine.js';
 import type { FaultResponder } from '../../scenario-engine/fault-kinds.js';
 import { normalisePath } from '../../domain/api-path.js';
@@ -140,7 +140,11 @@ function snapshotFacts(c: Context<AppEnv>, { body, form }: BodyFacts): RequestFa
   };
 }
 
-export function scenarioFaults(engine: ScenarioEngine, clock: Clock, limits: Limits): MiddlewareHandler<AppEnv> {
+export function scenarioFaults(
+  engine: ScenarioEngine,
+  clocks: AppClockSource,
+  limits: Limits,
+): MiddlewareHandler<AppEnv> {
   /** The scope is on the context; applies its delay and fault, if any, then the route. */
   async function apply(c: Context<AppEnv>, next: Next, { decision }: RequestScope): Promise<Response | void> {
     if (decision.delayMs > 0) await sleep(decision.delayMs);
@@ -148,7 +152,8 @@ export function scenarioFaults(engine: ScenarioEngine, clock: Clock, limits: Lim
     if (!fault) return next();
     const decider = decision.applied.at(-1)!;
     const label = `"${decider.scenario}" ${decider.rule}`;
-    return fault.apply(httpResponder(c, label), label, clock.now());
+    // The app's own clock when it has one, as every other instant of the app's answers.
+    return fault.apply(httpResponder(c, label), label, clocks.clockFor(c.get('appId')).now());
   }
 
   function decide(c: Context<AppEnv>, facts: RequestFacts, names: string[]): RequestScope {
