@@ -12,6 +12,7 @@ import type {
   ClockStateSchema,
   HealthSchema,
   InspectCampaignSchema,
+  RollupResultSchema,
   scenarioAnswerSchemas,
 } from '../schemas/responses.js';
 import type { createScenarioSchema } from '../schemas/scenario-file.js';
@@ -201,6 +202,14 @@ export interface AppClient {
   /** GET /__inspect/requests/{id}?appId=: rejects with 404 when the entry is another app's. */
   request(id: string): Promise<JournalEntry>;
 }
+
+/**
+ * POST /api/analytics/rollup, for a test that calls the emulated API itself (the API needs the
+ * app's credentials, which this client never holds): the body and the answer
+ * (docs/api.md#analytics-rollup). Its journal entry is read with `requests({ path })`.
+ */
+export type { RollupBody } from '../schemas/analytics.js';
+export type RollupResult = z.infer<typeof RollupResultSchema>;
 
 /** PUT and DELETE /__scenarios/active. */
 export type ActiveScenarios = z.infer<typeof ActiveScenariosSchema>;

@@ -8,6 +8,8 @@ import {
   EmulatorClientError,
   startEmulator,
   type EmulatorClient,
+  type RollupBody,
+  type RollupResult,
   type RunningEmulator,
 } from '../../src/index.js';
 import { manualClock, TEST_TEMPLATES } from '../helpers/app.js';
@@ -142,6 +144,22 @@ describe('client: inspect', () => {
     expect(await client.deliveries()).toEqual({ total: 0, items: [] });
     expect((await client.scenarios.list()).scenarios.map((s) => s.name)).not.toContain('client-runtime');
     expect(await client.clock.get()).toEqual({ now: '2030-01-01T00:00:00.000Z', mode: 'manual' });
+  });
+
+  it('types the analytics rollup, and requests() finds its journal entry', async () => {
+    const body: RollupBody = { from: '2030-01-01T00:00:00Z', to: '2030-01-02T00:00:00Z' };
+    const answer = await api<RollupResult>('POST', '/analytics/rollup', body);
+    const eventsProcessed: number = answer.eventsProcessed;
+    expect({ ...answer, eventsProcessed }).toEqual({
+      success: true,
+      from: '2030-01-01T00:00:00.000Z',
+      to: '2030-01-02T00:00:00.000Z',
+      eventsProcessed: 0,
+    });
+    const journal = await client.forApp('app-a').requests({ path: '/api/analytics/rollup' });
+    expect(journal.items.map((e) => [e.method, e.status, JSON.parse(e.responseBody!)])).toEqual([
+      ['POST', 200, answer],
+    ]);
   });
 
   it('rejects with an EmulatorClientError carrying the error envelope on a bad query', async () => {
