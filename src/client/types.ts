@@ -12,7 +12,6 @@ import type {
   ClockStateSchema,
   HealthSchema,
   InspectCampaignSchema,
-  RollupResultSchema,
   scenarioAnswerSchemas,
 } from '../schemas/responses.js';
 import type { createScenarioSchema } from '../schemas/scenario-file.js';
@@ -209,7 +208,7 @@ export interface AppClient {
  * (docs/api.md#analytics-rollup). Its journal entry is read with `requests({ path })`.
  */
 export type { RollupBody } from '../schemas/analytics.js';
-export type RollupResult = z.infer<typeof RollupResultSchema>;
+export type { RollupResult } from '../schemas/responses.js';
 
 /** PUT and DELETE /__scenarios/active. */
 export type ActiveScenarios = z.infer<typeof ActiveScenariosSchema>;

@@ -6,14 +6,8 @@
  * as the real docs promise.
  */
 import type { AnalyticsEvent, RollupBody } from '../schemas/analytics.js';
+import type { RollupResult } from '../schemas/responses.js';
 import { badRequest } from './errors.js';
-
-export interface RollupResult {
-  success: true;
-  from: string;
-  to: string;
-  eventsProcessed: number;
-}
 
 /** The answer for one app's events: both ends of the range count (an event at `to` is in it). */
 export function rollup(events: Iterable<AnalyticsEvent>, { from, to }: RollupBody): RollupResult {

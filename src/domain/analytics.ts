@@ -8,7 +8,8 @@ import { CHANNEL_TYPES } from '../schemas/channels.js';
 import { badRequest, notFound } from './errors.js';
 import type { ChannelCatalog, AppClockSource, Ids, Store, TemplateCatalog } from './ports.js';
 import { engagementRows, type EngagementRow } from './analytics-facts.js';
-import { rollup, type RollupResult } from './analytics-rollup.js';
+import { rollup } from './analytics-rollup.js';
+import type { RollupResult } from '../schemas/responses.js';
 
 const ALL = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
 const MAX_BUCKETS = 10_000;

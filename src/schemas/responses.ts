@@ -142,6 +142,7 @@ export const RollupResultSchema = z.object({
     .int()
     .describe("How many of the app's recorded analytics events fall in the range (both ends included)."),
 });
+export type RollupResult = z.infer<typeof RollupResultSchema>;
 
 // ---- control plane ----
 
