@@ -19,7 +19,7 @@ import type {
   ScenarioDetail,
   ScenarioList,
 } from '../helpers/api-types.js';
-import { createCampaign } from '../helpers/campaigns.js';
+import { createCampaign, orderCsv, upload } from '../helpers/campaigns.js';
 
 const PLAIN = { template: { key: 'plain' }, targets: ['u1'], mode: 'realtime' };
 const batch = (targets: string[]) => ({ template: { key: 'plain' }, targets, mode: 'batch' });
@@ -170,12 +170,13 @@ describe('counting', () => {
     expect(failed.items.map((d) => d.userId).sort()).toEqual(['a', 'b']);
   });
 
-  it("counts a campaign's recipients in the order they were added", async () => {
+  it("counts a campaign's recipients in the order they were added, a CSV's rows from the top", async () => {
     const rule = { match: { userId: '*' }, fault: { failDelivery: 'bounced' }, after: 1, times: 2 };
     app = makeTestApp({ scenarios: [{ name: 'middle', rules: [rule] }], activeScenarios: ['middle'] });
     const campaign = await createCampaign(app);
     await callOk(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['r4', 'r2'] });
-    await callOk(app, 'POST', `/api/campaigns/${campaign.id}/recipients`, { userIds: ['r3', 'r1'] });
+    const csv = await upload(app, orderCsv(['r3', 'r1']), campaign.id); // CSV rows from the top
+    expect(csv.status, JSON.stringify(csv.body)).toBe(200);
     await callOk(app, 'POST', `/api/campaigns/${campaign.id}/send`, {});
     await vi.waitFor(async () => {
       const page = await callOk<DeliveryPage>(app!, 'GET', `/__inspect/deliveries?campaignId=${campaign.id}`);
