@@ -4,52 +4,25 @@
  * `files`, `bin` or `exports` fails here.
  */
 import { execFile, spawn } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { relativeLinks, userDocs } from '../helpers/markdown.js';
+import { installPacked, npx } from '../helpers/packed.js';
 
 const run = promisify(execFile);
 const root = process.cwd();
-const dir = mkdtempSync(join(tmpdir(), 'emu-pack-'));
-const project = join(dir, 'project');
-const installed = join(project, 'node_modules', 'notification-emulator');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-
+let dir = '';
+let project = '';
+let installed = '';
 /** What `npm i -D ./notification-emulator-<version>.tgz` printed on stderr (warnings would be here). */
 let installWarnings = '';
 
 beforeAll(async () => {
-  // dist/ is built by the global setup; --ignore-scripts skips a second build by `prepack`.
-  await run(npm, ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: root });
-  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
-  expect(tarball).toBeDefined();
-  mkdirSync(project);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'adopter', version: '1.0.0', private: true, type: 'module' }),
-  );
-  // As the README says: the tarball beside the project's package.json, installed as a dev dependency.
-  cpSync(join(dir, tarball!), join(project, tarball!));
-  const installed = await run(npm, ['install', '-D', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball!}`], {
-    cwd: project,
-    timeout: 120_000,
-  });
-  installWarnings = installed.stderr;
+  ({ dir, project, installStderr: installWarnings } = await installPacked());
+  installed = join(project, 'node_modules', 'notification-emulator');
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
