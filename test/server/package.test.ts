@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { relativeLinks, userDocs } from '../helpers/markdown.js';
+import { blockWith, relativeLinks, userDocs } from '../helpers/markdown.js';
 import { installPacked, npx } from '../helpers/packed.js';
 
 const run = promisify(execFile);
@@ -90,6 +90,16 @@ describe('the packed package', () => {
     expect(
       (JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: object }).devDependencies,
     ).toEqual({ 'notification-emulator': expect.stringMatching(/^file:notification-emulator-.*\.tgz$/) });
+  });
+
+  it("is installed the way the README and the running guide say, with this version's tarball name", () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    for (const file of ['README.md', 'docs/running.md']) {
+      const block = blockWith(join(root, file), 'sh', 'npm pack');
+      expect(block, file).toMatch(/^npm ci && npm pack\b/);
+      expect(block, file).toContain(`\nnpm i -D ./notification-emulator-${version}.tgz`);
+    }
+    expect(readdirSync(project)).toContain(`notification-emulator-${version}.tgz`);
   });
 
   it('npx notification-emulator view opens a trace exported by the installed server', async () => {
