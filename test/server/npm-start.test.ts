@@ -3,14 +3,16 @@
  * `npm ci` has built it already), and `npm start &` then `kill $PID` or `kill -9 $PID` (the
  * npm process) stops the server and frees its port.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
+const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const cleanEnv = () =>
   Object.fromEntries(
@@ -236,6 +238,12 @@ describe('ensureBuilt: the build that `npm start`, `npm pack` and the command in
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  it('the command in a checkout (bin/, which `npx` runs there) starts a current dist/ as is', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const ran = await run(process.execPath, ['bin/notification-emulator.js', '--version'], { env: cleanEnv() });
+    expect([ran.stdout.trim(), ran.stderr]).toEqual([version, '']);
   });
 
   it("is the real build's protocol: the stamp is removed before anything is built and written last", () => {
