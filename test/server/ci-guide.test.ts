@@ -20,6 +20,10 @@ beforeAll(async () => {
   packed = await installPacked('emu-ci-guide-');
   // The guide's project has vitest as a dev dependency: this one links the repository's.
   symlinkSync(join(process.cwd(), 'node_modules', 'vitest'), join(packed.project, 'node_modules', 'vitest'), 'dir');
+  for (const [path, text] of guideFiles()) {
+    mkdirSync(dirname(join(packed.project, path)), { recursive: true });
+    writeFileSync(join(packed.project, path), text);
+  }
 }, 180_000);
 afterAll(() => rmSync(packed.dir, { recursive: true, force: true }));
 
@@ -41,18 +45,13 @@ function guideFiles(): Map<string, string> {
 
 describe("the CI guide's test project", () => {
   it('passes with `vitest run` in an empty project that installed the package', async () => {
-    const files = guideFiles();
-    expect([...files.keys()].sort()).toEqual([
+    expect([...guideFiles().keys()].sort()).toEqual([
       'test/campaigns.test.ts',
       'test/emulator-setup.ts',
       'test/messaging.ts',
       'test/orders.test.ts',
       'vitest.config.ts',
     ]);
-    for (const [path, text] of files) {
-      mkdirSync(dirname(join(packed.project, path)), { recursive: true });
-      writeFileSync(join(packed.project, path), text);
-    }
     const vitest = join(process.cwd(), 'node_modules', 'vitest', 'vitest.mjs');
     const result = await run(process.execPath, [vitest, 'run', '--reporter', 'verbose'], {
       cwd: packed.project,
@@ -64,5 +63,23 @@ describe("the CI guide's test project", () => {
     expect(output).toMatch(/Tests\s+4 passed \(4\)/);
     // Neither the emulator (a folder it cannot read) nor vitest (a removed option) warns.
     expect(output).not.toMatch(/DEPRECATED|\[notification-emulator\] warn/);
+  }, 300_000);
+
+  it('typechecks under tsc --strict, with the types the package and vitest ship', async () => {
+    // The tsconfig of a strict ES module project.
+    writeFileSync(
+      join(packed.project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module: 'nodenext', target: 'es2022', types: ['node'] },
+        include: ['vitest.config.ts', 'test'],
+      }),
+    );
+    symlinkSync(join(process.cwd(), 'node_modules', '@types'), join(packed.project, 'node_modules', '@types'), 'dir');
+    const tsc = join(process.cwd(), 'node_modules', 'typescript', 'bin', 'tsc');
+    const checked = await run(process.execPath, [tsc, '-p', '.'], { cwd: packed.project, timeout: 240_000 }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(checked).toBe('');
   }, 300_000);
 });
