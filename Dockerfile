@@ -5,7 +5,7 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: the prepare script (the build) needs src/ and scripts/, which come next.
+# --ignore-scripts: no dependency needs its install script (package.json allowScripts); the build comes next.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts

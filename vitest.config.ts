@@ -9,6 +9,7 @@ const DIST_TESTS = [
   'test/deploy/cluster.test.ts',
   'test/fuzz/fuzz.test.ts',
   'test/http/inspector-page.test.ts',
+  'test/server/ci-guide.test.ts',
   'test/server/cli.test.ts',
   'test/server/cli-bundle.test.ts',
   'test/server/data-file.test.ts',

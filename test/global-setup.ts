@@ -3,9 +3,9 @@
  * does (tsc, then the CLI bundle, then the web inspector), so tests that start the CLI run what
  * users run. Says once when the browser tests will be skipped.
  *
- * It builds only when dist/ is older than the sources (scripts/ensure-built.mjs, the stamp
- * `npm start` checks too): `npm ci` has just built it through `prepare`, and every test file
- * waits for this setup, so a rebuild of the same sources cost 6–11 s of each run for nothing.
+ * It builds only when dist/ is missing or older than the sources (scripts/ensure-built.mjs, the
+ * stamp `npm start` checks too): every test file waits for this setup, so a rebuild of the same
+ * sources would cost 6–11 s of each run for nothing. `npm ci` builds nothing: the first run does.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -16,7 +16,9 @@ export function kindOf(value: unknown): string {
 
 /**
  * A free-form object, kept as parsed: a copying record schema would turn an own "__proto__"
- * key into a prototype and hide it from later checks (undeclared variables, say).
+ * key into a prototype and hide it from later checks (undeclared variables, say). Declared an
+ * open map (any key, any value): a bare `type: object` reads to client generators as an object
+ * with no keys (`Record<string, never>`), which refuses `variables: { customer: 'Ada' }`.
  */
 export const jsonObject = (error: string) =>
-  z.custom<Record<string, unknown>>(isJsonObject, { error }).meta({ type: 'object' });
+  z.custom<Record<string, unknown>>(isJsonObject, { error }).meta({ type: 'object', additionalProperties: {} });

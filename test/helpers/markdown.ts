@@ -22,3 +22,14 @@ export function userDocs(root = '.'): { file: string; text: string }[] {
   ];
   return files.map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }));
 }
+
+/** The fenced code blocks of a Markdown text in `lang` (`ts`, `sh`, …), their text without the fences. */
+export const codeBlocks = (markdown: string, lang: string): string[] =>
+  [...markdown.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]!);
+
+/** The one block in `lang` of `file` that contains `needle` (a test fails when there is none, or more than one). */
+export function blockWith(file: string, lang: string, needle: string): string {
+  const found = codeBlocks(readFileSync(file, 'utf8'), lang).filter((block) => block.includes(needle));
+  if (found.length !== 1) throw new Error(`${file}: ${found.length} \`${lang}\` blocks contain ${needle}, not one`);
+  return found[0]!;
+}

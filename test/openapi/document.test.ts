@@ -119,9 +119,15 @@ describe('openapi.json', () => {
       $ref: '#/components/schemas/SendNotificationRequest',
     });
     expect(doc.components.schemas.SendNotificationRequest.required).toEqual(['template', 'targets', 'mode']);
-    // Free-form objects (checked by a predicate, not a copying schema) still say they are objects.
+    // Free-form objects (checked by a predicate, not a copying schema) are open maps: a bare
+    // `type: object` reads to client generators as an object with no keys at all.
+    const openMap = { type: 'object', additionalProperties: {} };
     for (const name of ['CreateTemplateChannelRequest', 'UpdateTemplateChannelRequest']) {
-      expect(doc.components.schemas[name].properties.content, name).toEqual({ type: 'object' });
+      expect(doc.components.schemas[name].properties.content, name).toEqual(openMap);
+    }
+    const template = doc.components.schemas.SendNotificationRequest.properties.template.properties;
+    for (const name of ['variables', 'notificationPushData']) {
+      expect(template[name], name).toEqual({ anyOf: [openMap, { type: 'null' }] });
     }
     const upload = doc.paths['/api/campaigns/upload'].post.requestBody.content['multipart/form-data'];
     expect(doc.components.schemas[upload.schema.$ref.split('/').pop()]).toMatchObject({
@@ -143,6 +149,19 @@ describe('openapi.json', () => {
     expect(list.responses['200'].headers['X-Total-Count']).toBeDefined();
     const analytics = doc.paths['/api/analytics/channels'].get.parameters;
     expect(analytics.filter((p: any) => p.required).map((p: any) => p.name)).toEqual(['from', 'to']);
+  });
+
+  it('declares every object with its keys or as an open map, never as an object of no keys', () => {
+    const keyless: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Record<string, unknown>;
+      const isObject = schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'));
+      if (isObject && !('properties' in schema) && !('additionalProperties' in schema)) keyless.push(at);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    expect(keyless).toEqual([]);
   });
 
   it('is served at /__openapi.json, behind the admin token like the rest of /__', async () => {

@@ -3,14 +3,16 @@
  * `npm ci` has built it already), and `npm start &` then `kill $PID` or `kill -9 $PID` (the
  * npm process) stops the server and frees its port.
  */
-import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bundledTemplatesCopy } from '../helpers/fixtures.js';
 
+const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const cleanEnv = () =>
   Object.fromEntries(
@@ -20,6 +22,7 @@ const cleanEnv = () =>
 interface BuildStamp {
   sourceHash(root: string): string;
   isBuildCurrent(root: string): boolean;
+  ensureBuilt(root: string): number;
   STAMP: string;
 }
 const stampModule = pathToFileURL(join(process.cwd(), 'scripts', 'build-stamp.mjs')).href;
@@ -78,7 +81,7 @@ describe('npm start', () => {
     const cli = join(process.cwd(), 'dist', 'cli.js');
     const before = statSync(cli).mtimeMs;
     const { child, exited, url, startMs, stderr } = await npmStart();
-    expect(stderr()).not.toContain('building it first');
+    expect(stderr()).not.toContain('building dist/');
     expect(statSync(cli).mtimeMs).toBe(before);
     expect((await fetch(`${url}/__health`)).status).toBe(200);
 
@@ -154,5 +157,99 @@ describe('the build stamp (scripts/build-stamp.mjs)', () => {
 
   it('matches the repository after the build (what `npm start` checks)', async () => {
     expect((await loadStamp()).isBuildCurrent(process.cwd())).toBe(true);
+  });
+});
+
+describe('ensureBuilt: the build that `npm start`, `npm pack` and the command in a checkout trigger', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A checkout whose build only records that it ran, then stamps as the real one does (last). */
+  function checkout(build = 'BUILD'): string {
+    const root = mkdtempSync(join(tmpdir(), 'emu-ensure-'));
+    mkdirSync(join(root, 'src'));
+    mkdirSync(join(root, 'scripts'));
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
+    const stampModule = JSON.stringify(join(process.cwd(), 'scripts', 'build-stamp.mjs'));
+    const script = build.replace(
+      'BUILD',
+      `import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+       import { sourceHash, STAMP } from ${stampModule};
+       mkdirSync('dist', { recursive: true });
+       appendFileSync('dist/runs', 'x');
+       writeFileSync(STAMP, sourceHash(process.cwd()) + '\\n');`,
+    );
+    writeFileSync(join(root, 'scripts', 'build.mjs'), script);
+    return root;
+  }
+  const runs = (root: string) =>
+    existsSync(join(root, 'dist', 'runs')) ? readFileSync(join(root, 'dist', 'runs'), 'utf8').length : 0;
+
+  /** ensureBuilt on `root`: its status and what it wrote to stderr. */
+  async function ensure(root: string): Promise<{ status: number; said: string }> {
+    let said = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      said += String(chunk);
+      return true;
+    });
+    const status = (await loadStamp()).ensureBuilt(root);
+    vi.restoreAllMocks();
+    return { status, said };
+  }
+
+  it('says on one line why it builds, and builds only when dist/ is missing, unfinished or stale', async () => {
+    const root = checkout();
+    try {
+      expect(await ensure(root)).toEqual({ status: 0, said: 'notification-emulator: building dist/ (first run)…\n' });
+      expect(runs(root)).toBe(1);
+      expect(await ensure(root)).toEqual({ status: 0, said: '' }); // current: nothing said, nothing built
+      writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 2;\n');
+      expect((await ensure(root)).said).toBe('notification-emulator: building dist/ (the sources changed)…\n');
+      expect(runs(root)).toBe(2);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('redoes a build that was interrupted (killed before it wrote its stamp)', async () => {
+    // Killed midway, as Ctrl-C during the first `npx notification-emulator` does.
+    const root = checkout(`import { mkdirSync, writeFileSync } from 'node:fs';
+      mkdirSync('dist', { recursive: true });
+      writeFileSync('dist/cli.js', '// half');
+      process.kill(process.pid, 'SIGKILL');`);
+    try {
+      expect((await ensure(root)).status).not.toBe(0);
+      const finishing = checkout();
+      cpSync(join(finishing, 'scripts', 'build.mjs'), join(root, 'scripts', 'build.mjs'));
+      rmSync(finishing, { recursive: true, force: true });
+      expect(await ensure(root)).toEqual({
+        status: 0,
+        said: 'notification-emulator: building dist/ (the last build did not finish)…\n',
+      });
+      expect(runs(root)).toBe(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('does nothing in an installed package (no src/)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'emu-installed-'));
+    try {
+      expect(await ensure(root)).toEqual({ status: 0, said: '' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('the command in a checkout (bin/, which `npx` runs there) starts a current dist/ as is', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const ran = await run(process.execPath, ['bin/notification-emulator.js', '--version'], { env: cleanEnv() });
+    expect([ran.stdout.trim(), ran.stderr]).toEqual([version, '']);
+  });
+
+  it("is the real build's protocol: the stamp is removed before anything is built and written last", () => {
+    const build = readFileSync(join(process.cwd(), 'scripts', 'build.mjs'), 'utf8').trim();
+    expect(build.indexOf('rmSync(`${root}/${STAMP}`')).toBeGreaterThan(0);
+    expect(build.indexOf('rmSync(`${root}/${STAMP}`')).toBeLessThan(build.indexOf('spawnSync('));
+    expect(build.split('\n').at(-1)).toBe('writeFileSync(`${root}/${STAMP}`, `${hash}\\n`);');
   });
 });

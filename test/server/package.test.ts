@@ -4,47 +4,54 @@
  * `files`, `bin` or `exports` fails here.
  */
 import { execFile, spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { relativeLinks, userDocs } from '../helpers/markdown.js';
+import { blockWith, relativeLinks, userDocs } from '../helpers/markdown.js';
+import { installPacked, npx } from '../helpers/packed.js';
 
 const run = promisify(execFile);
 const root = process.cwd();
-const dir = mkdtempSync(join(tmpdir(), 'emu-pack-'));
-const project = join(dir, 'project');
-const installed = join(project, 'node_modules', 'notification-emulator');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+let dir = '';
+let project = '';
+let installed = '';
+/** What `npm i -D ./notification-emulator-<version>.tgz` printed on stderr (warnings would be here). */
+let installWarnings = '';
 
 beforeAll(async () => {
-  // dist/ is built by the global setup; --ignore-scripts skips a second build by `prepare`.
-  await run(npm, ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: root });
-  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
-  expect(tarball).toBeDefined();
-  mkdirSync(project);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'adopter', version: '1.0.0', private: true, type: 'module' }),
-  );
-  await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball!)], {
-    cwd: project,
-    timeout: 120_000,
-  });
+  ({ dir, project, installStderr: installWarnings } = await installPacked());
+  installed = join(project, 'node_modules', 'notification-emulator');
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * `npx notification-emulator <args>` in the adopter's project, as its README tells; resolves
+ * once stdout shows the address (`pattern`'s group), with a stop that waits for the exit.
+ */
+async function startCommand(args: string[], pattern = /listening on (http:\/\/\S+)/) {
+  const child = spawn(npx, ['--no-install', 'notification-emulator', ...args], {
+    cwd: project,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  let url: string | undefined;
+  for await (const line of createInterface({ input: child.stdout })) {
+    url = pattern.exec(line)?.[1];
+    if (url) break;
+  }
+  expect(url, stderr).toBeDefined();
+  return {
+    url: url!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
 
 describe('the packed package', () => {
   it('ships dist, fixtures and the README, and no sources or tests', () => {
@@ -72,6 +79,66 @@ describe('the packed package', () => {
         if (!existsSync(join(installed, dirname(file), path))) broken.push(`${file} → ${path}`);
     }
     expect(broken).toEqual([]);
+  });
+
+  it('installs from the tarball without a warning (no install script in the published package)', () => {
+    expect(installWarnings).toBe('');
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(Object.keys(pkg.scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
+    expect(
+      (JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: object }).devDependencies,
+    ).toEqual({ 'notification-emulator': expect.stringMatching(/^file:notification-emulator-.*\.tgz$/) });
+  });
+
+  it("is installed the way the README and the running guide say, with this version's tarball name", () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    for (const file of ['README.md', 'docs/running.md']) {
+      const block = blockWith(join(root, file), 'sh', 'npm pack');
+      expect(block, file).toMatch(/^npm ci && npm pack\b/);
+      expect(block, file).toContain(`\nnpm i -D ./notification-emulator-${version}.tgz`);
+    }
+    expect(readdirSync(project)).toContain(`notification-emulator-${version}.tgz`);
+  });
+
+  it('npx notification-emulator view opens a trace exported by the installed server', async () => {
+    // The installed server, on a free port: one send, then its trace.
+    const server = await startCommand(['--port', '0', '--no-watch', '--log-level', 'silent']);
+    try {
+      const send = await fetch(`${server.url}/api/notifications/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', appid: 'shop', apikey: 'key' },
+        body: JSON.stringify({
+          template: { key: 'welcome-message', variables: { name: 'Ada' } },
+          targets: ['u1'],
+          mode: 'realtime',
+        }),
+      });
+      expect(send.status, await send.clone().text()).toBe(200);
+      writeFileSync(join(project, 'trace.json'), await (await fetch(`${server.url}/__export`)).text());
+    } finally {
+      await server.stop();
+    }
+
+    const viewer = await startCommand(
+      ['view', 'trace.json', '--no-watch', '--log-level', 'silent'],
+      /^trace trace\.json opened; web inspector: (http:\/\/\S+)\/__\/$/,
+    );
+    try {
+      const health = (await (await fetch(`${viewer.url}/__health`)).json()) as {
+        status: string;
+        trace: { fileName: string };
+      };
+      expect(health).toMatchObject({ status: 'ok', trace: { fileName: 'trace.json' } });
+      const deliveries = (await (await fetch(`${viewer.url}/__inspect/deliveries?appId=shop`)).json()) as {
+        total: number;
+      };
+      expect(deliveries.total).toBe(1);
+      expect((await fetch(`${viewer.url}/__/`)).status).toBe(200);
+    } finally {
+      await viewer.stop();
+    }
   });
 
   it('npx notification-emulator --help prints the usage', async () => {
