@@ -179,10 +179,9 @@ Flags (environment variable in brackets; flags win):
   --upload-limit SIZE  CSV upload body limit                   [EMULATOR_UPLOAD_LIMIT] (100mb)
   --import FILE        start from a trace (GET /__export)      [EMULATOR_IMPORT]
   --export-on-exit FILE  write a trace on SIGTERM/SIGINT       [EMULATOR_EXPORT_ON_EXIT]
-  --upstream URL       proxy mode: forward every API call to the live service at URL,
-                       journaled and checked against the API's document [EMULATOR_UPSTREAM]
-  --upstream-region R  proxy mode: each app's own production host in region R
-                                                               [EMULATOR_UPSTREAM_REGION]
+  --upstream URL       proxy mode: forward API calls to URL    [EMULATOR_UPSTREAM]
+                       (the live service; every call journaled and checked)
+  --upstream-region R  proxy mode to each app's host in region [EMULATOR_UPSTREAM_REGION]
   --upstream-timeout-ms N  longest a forwarded call may take   [EMULATOR_UPSTREAM_TIMEOUT_MS] (30000)
   --no-watch           do not reload fixtures, apps.json and scenarios on change
   -v, --version        print the version

@@ -268,7 +268,7 @@ export const upstreamFailed = (url: string, reason: string): ApiError =>
   new ApiError(
     'ERR_OPERATION_FAILED',
     `The upstream (the live service, --upstream) failed: ${url} ${reason}. This answer is the emulator's, ` +
-      "not the live service's; the call may or may not have reached it.",
+      "not the live service's.",
   );
 
 /** Anything unexpected: a bug of the emulator, said so (the caller logs the stack). */
