@@ -2,6 +2,7 @@
  * Proxy mode's plain parts (docs/running.md#proxy-mode): where a call is forwarded, and what
  * the check of a live answer against the OpenAPI document says about it, line by line.
  */
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callOk, makeTestApp } from '../helpers/app.js';
 import { createAnswerCheck, type CheckedAnswer } from '../../src/openapi/answer-check.js';
@@ -34,6 +35,24 @@ describe('where proxy mode forwards a call', () => {
     );
     expect(target.urlFor('shop', apiPathOf('/api/campaigns/c%2F1'), '')).toBe(
       'http://live.example:8080/v3/business-messaging/api/campaigns/c%2F1',
+    );
+  });
+
+  it('lands any path and query under either base path on the same live URL, unchanged', () => {
+    const target = upstreamTarget({ upstream: 'https://live.example/v3/business-messaging' })!;
+    const segment = fc.stringMatching(/^[A-Za-z0-9._~%-]{1,12}$/);
+    fc.assert(
+      fc.property(
+        fc.array(segment, { maxLength: 4 }),
+        fc.stringMatching(/^[A-Za-z0-9=&%._-]{0,20}$/),
+        (parts, query) => {
+          const path = ['/api', ...parts].join('/');
+          const expected = `https://live.example/v3/business-messaging${path}${query ? `?${query}` : ''}`;
+          expect(target.urlFor('shop', apiPathOf(path), query)).toBe(expected);
+          expect(target.urlFor('shop', apiPathOf(`/v3/business-messaging${path}`), query)).toBe(expected);
+        },
+      ),
+      { numRuns: 500, seed: 56 },
     );
   });
 
