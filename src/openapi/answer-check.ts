@@ -80,14 +80,17 @@ function bodyViolations(schema: z.ZodType, answer: CheckedAnswer): string[] {
 }
 
 function violationsOf(routes: Route[], answer: CheckedAnswer, anyError: z.ZodType): string[] {
-  const method = answer.method.toLowerCase();
+  // HEAD is answered as the GET of the same path would be, without the body.
+  const head = answer.method.toUpperCase() === 'HEAD';
+  const method = head ? 'get' : answer.method.toLowerCase();
   const route = routes.find((r) => r.op.method === method && r.pattern.test(answer.path));
   const where = `${answer.method.toUpperCase()} ${route?.op.path ?? answer.path}`;
   // A route the document does not have: the live 404/405 is right when it is the error envelope.
-  if (route === undefined)
-    return answer.status >= 400
-      ? bodyViolations(anyError, answer)
-      : [`${where}: no operation of the document describes this request (answered ${answer.status})`];
+  if (route === undefined) {
+    if (answer.status < 400)
+      return [`${where}: no operation of the document describes this request (answered ${answer.status})`];
+    return head ? [] : bodyViolations(anyError, answer);
+  }
   const success = route.op.responses[answer.status];
   const error = route.errors.get(answer.status);
   if (success === undefined && error === undefined) {
@@ -98,7 +101,7 @@ function violationsOf(routes: Route[], answer: CheckedAnswer, anyError: z.ZodTyp
     .filter((name) => answer.header(name) === null)
     .map((name) => `header ${name}: expected on a ${answer.status} of ${where}, missing`);
   const schema = success ? success.schema : error;
-  return schema === undefined ? missing : [...missing, ...bodyViolations(schema, answer)];
+  return schema === undefined || head ? missing : [...missing, ...bodyViolations(schema, answer)];
 }
 
 /** The checker of one emulator: the routes are read from the document's operations once. */

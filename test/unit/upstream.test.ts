@@ -100,6 +100,10 @@ describe('the check of a live answer against the OpenAPI document', () => {
     expect(check(answer({ path: '/api/nope', body: '{}' }))).toEqual([
       'GET /api/nope: no operation of the document describes this request (answered 200)',
     ]);
+    expect(check(answer({ method: 'HEAD', body: '' }))).toEqual([]);
+    expect(check(answer({ method: 'HEAD', path: '/api/templates', body: '' }))).toEqual([
+      'header X-Total-Count: expected on a 200 of HEAD /api/templates, missing',
+    ]);
     const many = Array.from({ length: 30 }, () => ({ ...TEMPLATE, key: 1 }));
     const lines = check(
       answer({ path: '/api/templates', headers: { 'x-total-count': '30' }, body: JSON.stringify(many) }),
