@@ -18,6 +18,7 @@ import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
 import { wantsHtml } from './http/control/inspector.js';
+import { createUpstream } from './upstream/proxy.js';
 
 export const API_PREFIXES = ['/api', '/v3/business-messaging/api'] as const;
 
@@ -46,9 +47,11 @@ export function createServedApp(options: CreateAppOptions = {}): ServedApp {
   const recordRequest = requestRecorder(emulator);
   const send = sendPipeline({ notifications: emulator.services.notifications, logger: emulator.logger });
   for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(recordRequest, emulator.stopwatch));
-  const api = apiRoutes(emulator, send);
+  // Proxy mode (--upstream): the API forwards to the live service; /__health counts what it did.
+  const upstream = createUpstream(emulator.options, emulator.stopwatch);
+  const api = apiRoutes(emulator, send, upstream);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
-  app.route('/', controlRoutes(emulator));
+  app.route('/', controlRoutes(emulator, { upstream }));
   // A scripted drop under app.request() has no socket: let its marker error reach the caller
   // (docs/reference.md#scenarios).
   const renderError = onError(emulator.logger);
@@ -70,6 +73,8 @@ export function createServedApp(options: CreateAppOptions = {}): ServedApp {
   const dispatch = app.fetch;
   const fetch: typeof app.fetch = (request, env, executionCtx) => dispatch(request, requestSeams(env), executionCtx);
   const served = Object.assign(app, { fetch, emulator, close: () => emulator.close() });
+  // A proxy answers nothing itself: every send goes through the app to the live service.
+  if (upstream !== null) return { app: served, sendFastPath: () => false };
   return {
     app: served,
     sendFastPath: sendFastPath({

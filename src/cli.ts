@@ -119,12 +119,24 @@ function startupSummary(running: RunningEmulator, source: FolderChoice): string[
     `scenarios: ${resolve(options.scenariosDir)} (${scenarioCount} loaded)${bundled('scenarios')}; ` +
       `active: ${active.length ? active.join(', ') : 'none'}`,
     `data: ${options.dataFile ? `file ${resolve(options.dataFile)}` : 'in memory (use --data-file to keep it)'}`,
-    emulator.apps.mode === 'strict'
-      ? `auth: strict, ${plural(apps.length, 'app')} (${appList}) from ${appsFrom}`
-      : 'auth: open (any non-empty appid + apikey pair; the app is created on first use)',
+    proxyLine(options) ??
+      (emulator.apps.mode === 'strict'
+        ? `auth: strict, ${plural(apps.length, 'app')} (${appList}) from ${appsFrom}`
+        : 'auth: open (any non-empty appid + apikey pair; the app is created on first use)'),
     `admin token: ${options.adminToken ? 'required on /__… ("authorization: Bearer <token>")' : 'not required'}`,
     `watching files: ${options.watch ? 'yes' : 'no (--no-watch)'}; body limits: ${limits}`,
   ];
+}
+
+/** Proxy mode's startup line (it replaces the auth line: the live service checks the keys), or null. */
+function proxyLine(options: RunningEmulator['app']['emulator']['options']): string | null {
+  const target =
+    options.upstream ?? (options.upstreamRegion && `each app's own host in region ${options.upstreamRegion}`);
+  if (!target) return null;
+  return (
+    `proxy mode: every API call is forwarded to ${target} (timeout ${options.upstreamTimeoutMs} ms) ` +
+    "unless a scenario fault answers it; auth is the live service's"
+  );
 }
 
 /** 52428800 → "50 MB", 1536 → "1.5 KB", 1000 → "1000 bytes". */

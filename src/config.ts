@@ -35,10 +35,23 @@ const intFrom = (
       .int({ error: `expected ${accepts}` }),
   );
 
+/** What `--upstream` accepts. */
+const UPSTREAM_URL_ACCEPTS =
+  'expected an http:// or https:// URL without query, fragment, user or password ' +
+  '(the base URL, e.g. https://ID.api-eu.example.com/v3/business-messaging)';
+
+/** A base URL calls are forwarded to: http(s), and nothing the request's own path and query would clash with. */
+function isUpstreamUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  const http = url.protocol === 'http:' || url.protocol === 'https:';
+  return http && !url.search && !url.hash && !url.username && !url.password && !value.includes('?');
+}
+
 /** What a size option (`--body-limit`, `--upload-limit`) accepts. */
 const SIZE_ACCEPTS = 'a size in bytes, or with a unit: 512kb, 50mb, 1gb (at most 2gb)';
 
-export const EmulatorOptionsSchema = z.object({
+const OptionFields = z.object({
   /** @default 4010 */
   port: intFrom(0, 65535).default(4010),
   /** @default "127.0.0.1" */
@@ -99,7 +112,24 @@ export const EmulatorOptionsSchema = z.object({
   importFile: z.string().min(1).optional(),
   /** Where the CLI writes the trace when stopped by SIGTERM or SIGINT. */
   exportOnExit: z.string().min(1).optional(),
+  /**
+   * Proxy mode (docs/running.md#proxy-mode): the live service's base URL every API call is
+   * forwarded to, e.g. `https://ID.api-eu.example.com/v3/business-messaging`.
+   */
+  upstream: z.string().refine(isUpstreamUrl, UPSTREAM_URL_ACCEPTS).optional(),
+  /** Proxy mode with each app's own production host in this region (as `pull --region` builds it). */
+  upstreamRegion: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'expected a region name: letters, digits and dashes')
+    .optional(),
+  /** How long a forwarded call may take, answer included, before it fails. @default 30000 */
+  upstreamTimeoutMs: intFrom(1, 600_000).default(30_000),
 });
+
+export const EmulatorOptionsSchema = OptionFields.refine(
+  (o) => o.upstream === undefined || o.upstreamRegion === undefined,
+  { path: ['upstreamRegion'], error: 'expected either an upstream URL or an upstream region, not both' },
+);
 
 export type EmulatorOptions = z.infer<typeof EmulatorOptionsSchema>;
 
@@ -149,6 +179,10 @@ Flags (environment variable in brackets; flags win):
   --upload-limit SIZE  CSV upload body limit                   [EMULATOR_UPLOAD_LIMIT] (100mb)
   --import FILE        start from a trace (GET /__export)      [EMULATOR_IMPORT]
   --export-on-exit FILE  write a trace on SIGTERM/SIGINT       [EMULATOR_EXPORT_ON_EXIT]
+  --upstream URL       proxy mode: forward API calls to URL    [EMULATOR_UPSTREAM]
+                       (the live service; every call journaled and checked)
+  --upstream-region R  proxy mode to each app's host in region [EMULATOR_UPSTREAM_REGION]
+  --upstream-timeout-ms N  longest a forwarded call may take   [EMULATOR_UPSTREAM_TIMEOUT_MS] (30000)
   --no-watch           do not reload fixtures, apps.json and scenarios on change
   -v, --version        print the version
   -h, --help           show this help
@@ -193,6 +227,9 @@ const SOURCES = {
   uploadLimitBytes: { flag: 'upload-limit', env: 'EMULATOR_UPLOAD_LIMIT' },
   importFile: { flag: 'import', env: 'EMULATOR_IMPORT' },
   exportOnExit: { flag: 'export-on-exit', env: 'EMULATOR_EXPORT_ON_EXIT' },
+  upstream: { flag: 'upstream', env: 'EMULATOR_UPSTREAM' },
+  upstreamRegion: { flag: 'upstream-region', env: 'EMULATOR_UPSTREAM_REGION' },
+  upstreamTimeoutMs: { flag: 'upstream-timeout-ms', env: 'EMULATOR_UPSTREAM_TIMEOUT_MS' },
 } as const;
 
 type SourcedOption = keyof typeof SOURCES;

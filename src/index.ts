@@ -27,4 +27,5 @@ export type {
   Recipient,
   RecipientStatus,
   JournalEntry,
+  UpstreamCall,
 } from './schemas/records.js';

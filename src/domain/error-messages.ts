@@ -105,6 +105,15 @@ export const unknownApp = (appId: string): ApiError =>
     },
   );
 
+/** Proxy mode with `--upstream-region`: the app id names the live host, so it must be one host label. */
+export const appIdNotAHost = (appId: string): ApiError =>
+  new ApiError(
+    'ERR_UNAUTHORIZED',
+    `The appid "${appId}" cannot be part of a host name, so no live host can be built for it ` +
+      '(--upstream-region forwards to https://{appid}.api-{region}.…); use --upstream with a URL instead.',
+    { message: 'Authentication failed: unknown appid.', details: { appid: 'letters, digits and dashes only' } },
+  );
+
 export const hostRegionMismatch = (hostRegion: string, appId: string, region: string): ApiError =>
   new ApiError(
     'ERR_UNAUTHORIZED',
@@ -252,6 +261,14 @@ export const uploadStepFailed = (step: string, error: unknown): ApiError =>
   new ApiError(
     'ERR_OPERATION_FAILED',
     `${step} failed: ${(error as Error)?.message ?? String(error)}. Nothing was added; retry the upload.`,
+  );
+
+/** Proxy mode: the live service gave no answer (`reason`: the connection refused, a timeout, …). */
+export const upstreamFailed = (url: string, reason: string): ApiError =>
+  new ApiError(
+    'ERR_OPERATION_FAILED',
+    `The upstream (the live service, --upstream) failed: ${url} ${reason}. This answer is the emulator's, ` +
+      "not the live service's.",
   );
 
 /** Anything unexpected: a bug of the emulator, said so (the caller logs the stack). */

@@ -5,6 +5,7 @@
  */
 import type { RequestScope } from '../scenario-engine/engine.js';
 import type { RequestSeams } from './request-seams.js';
+import type { UpstreamCall } from '../schemas/records.js';
 
 /** The request body as this app read it, once: its text (a JSON route), or its bytes (an upload, a form). */
 export type RequestBody = { text: string } | { bytes: Uint8Array };
@@ -32,5 +33,7 @@ export interface AppEnv {
     requestBody: RequestBody;
     /** The answer as given (answer.ts): the journal keeps it without reading the Response back. */
     answer: AnswerRecord;
+    /** Proxy mode: the call as forwarded to the live service (http/api/proxy.ts); the journal copies it. */
+    upstream: UpstreamCall;
   };
 }

@@ -16,7 +16,8 @@ import type { Operation, Resource } from './operation.js';
 import { templateChannelsResource } from './template-channels.js';
 import { templatesResource } from './templates.js';
 
-const RESOURCES: readonly Resource[] = [
+/** Every resource the document describes (answer-check.ts reads the API's operations from them too). */
+export const RESOURCES: readonly Resource[] = [
   notificationsResource,
   campaignsResource,
   templatesResource,
@@ -123,7 +124,8 @@ function parameters(op: Operation): Json[] {
   return out;
 }
 
-function errorsOf(op: Operation, control: boolean): Map<number, ErrorCode[]> {
+/** The error codes an operation may answer, by status: its own and those of every operation of its plane. */
+export function errorsOf(op: Operation, control: boolean): Map<number, ErrorCode[]> {
   const byStatus = new Map<number, ErrorCode[]>();
   const planeErrors = control ? [CONTROL_ERRORS, ...(op.body ? [CONTROL_BODY_ERRORS] : [])] : [API_ERRORS];
   for (const table of [...planeErrors, op.errors]) {

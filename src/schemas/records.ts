@@ -143,6 +143,21 @@ export type RecipientStatus = Recipient['status'];
 /** A scenario rule that shaped a request: `rule` is its explanation when it applied, `index` counts from 1. */
 export const AppliedRuleSchema = z.object({ scenario: z.string(), index: z.number(), rule: z.string() });
 
+/** What the proxy mode (`--upstream`) did with a request it forwarded to the live service. */
+export const UpstreamCallSchema = z.object({
+  /** The URL the call was forwarded to, query included. */
+  url: z.string(),
+  /** The live service's status; null when it gave none (refused connection, timeout: see `error`). */
+  status: z.number().nullable(),
+  /** Milliseconds from forwarding the call to the live answer read whole (or the failure). */
+  durationMs: z.number(),
+  /** What in the live answer the emulator's OpenAPI document does not allow, one line each: `JSON path: expected …`. */
+  violations: z.array(z.string()),
+  /** Why the live service gave no answer (then the caller got ERR_OPERATION_FAILED); null when it answered. */
+  error: z.string().nullable(),
+});
+export type UpstreamCall = z.infer<typeof UpstreamCallSchema>;
+
 export const JournalEntrySchema = z.object({
   id: z.string(),
   time: z.string(),
@@ -166,5 +181,7 @@ export const JournalEntrySchema = z.object({
   responseBody: z.string().nullable(),
   responseBodyTruncated: z.boolean(),
   durationMs: z.number(),
+  /** Proxy mode only: the call as forwarded to the live service (absent when it was answered here, e.g. by a fault). */
+  upstream: UpstreamCallSchema.optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;

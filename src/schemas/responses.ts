@@ -168,6 +168,22 @@ export const TraceOriginSchema = z.object({
   appId: z.string().nullable(),
 });
 
+/** What the proxy mode forwarded since the start (GET /__health). */
+export const UpstreamStatsSchema = z.object({
+  /** The live service's base URL, or its per-app form (`https://{appId}.api-eu.…`) with `--upstream-region`. */
+  target: z.string(),
+  timeoutMs: z.number(),
+  /** Calls forwarded (those a scenario fault answered are not). */
+  forwarded: z.number(),
+  /** Forwarded calls the live service gave no answer to (refused connection, timeout). */
+  failed: z.number(),
+  /** Live answers with at least one violation of the OpenAPI document. */
+  answersWithViolations: z.number(),
+  /** Violations in all of them together. */
+  violations: z.number(),
+});
+export type UpstreamStats = z.infer<typeof UpstreamStatsSchema>;
+
 export const HealthSchema = z.object({
   status: z.literal('ok'),
   version: z.string(),
@@ -197,6 +213,8 @@ export const HealthSchema = z.object({
   memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number(), heapLimitBytes: z.number() }),
   /** The trace the state was imported from; null when it was not (or was reset since). */
   trace: TraceOriginSchema.nullable(),
+  /** Proxy mode's counters since the start; null when not proxying (no `--upstream`). */
+  upstream: UpstreamStatsSchema.nullable(),
 });
 
 const pageOf = <T extends z.ZodType>(item: T) => z.object({ total: z.number(), items: z.array(item) });

@@ -24,10 +24,21 @@ function queryString(query: string): HarHeader[] {
 /** What the comment says: the scenario rules that applied, and what the journal cut. */
 function commentOf(entry: JournalEntry): string {
   const notes = entry.rules.map((r) => `scenario "${r.scenario}" ${r.rule}`);
+  if (entry.upstream !== undefined) notes.push(upstreamNote(entry.upstream));
   if (entry.requestBodyTruncated) notes.push('request body truncated by the journal');
   if (entry.responseBodyTruncated) notes.push('response body truncated by the journal');
   notes.push(`journal entry ${entry.id}; response headers are not journaled`);
   return notes.join('; ');
+}
+
+/** Proxy mode: where the call went and what came back, in the comment's words (`_upstream` has it whole). */
+function upstreamNote(upstream: NonNullable<JournalEntry['upstream']>): string {
+  if (upstream.status === null) return `forwarded to ${upstream.url}: no answer (${upstream.error ?? 'failed'})`;
+  const broken = upstream.violations.length;
+  return (
+    `forwarded to ${upstream.url}: answered ${upstream.status}` +
+    (broken ? `, ${broken} violation${broken === 1 ? '' : 's'} of the OpenAPI document` : '')
+  );
 }
 
 function harEntry(entry: JournalEntry, origin: string) {
@@ -65,6 +76,8 @@ function harEntry(entry: JournalEntry, origin: string) {
     cache: {},
     timings: { send: 0, wait: entry.durationMs, receive: 0 },
     comment: commentOf(entry),
+    // HAR's place for what is not HAR (a name starting with "_"): the journal's upstream record.
+    ...(entry.upstream !== undefined && { _upstream: entry.upstream }),
   };
 }
 

@@ -225,6 +225,28 @@ describe('notification-emulator CLI', () => {
     }
   });
 
+  it('proxy mode from EMULATOR_UPSTREAM: says so at start, and forwards an API call to that service', async () => {
+    const live = await start(['--fixtures', FIXTURES]);
+    const proxy = await start(['--fixtures', FIXTURES], { env: { ...cleanEnv(), EMULATOR_UPSTREAM: live.url } });
+    try {
+      expect(proxy.stderr()).toContain(
+        `info: proxy mode: every API call is forwarded to ${live.url} (timeout 30000 ms)`,
+      );
+      expect(proxy.stderr()).not.toContain('info: auth:');
+      const res = await fetch(`${proxy.url}/api/templates/order-confirmation`, {
+        headers: { appid: 'cli-app', apikey: 'k' },
+      });
+      expect(res.status).toBe(200);
+      const { items } = (await (await fetch(`${live.url}/__inspect/requests`)).json()) as {
+        items: { appId: string }[];
+      };
+      expect(items.map((e) => e.appId)).toEqual(['cli-app']);
+    } finally {
+      await proxy.stop();
+      await live.stop();
+    }
+  });
+
   it('uses the bundled examples, and says so, without ./fixtures, ./scenarios or named folders', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'emu-cli-cwd-'));
     const emu = await start([], { cwd: empty });

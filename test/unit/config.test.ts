@@ -174,7 +174,7 @@ describe('loadConfig', () => {
   it('reads every flag and variable --help lists', () => {
     const flags = [...HELP.matchAll(/^ {2}(?:-\w, )?--([a-z-]+) [A-Z]/gm)].map((m) => `--${m[1]!}`);
     const variables = [...HELP.matchAll(/\[([A-Z_]+)(?:=[^\]]*)?\]/g)].map((m) => m[1]!);
-    expect([flags.length, variables.length]).toEqual([22, 22]);
+    expect([flags.length, variables.length]).toEqual([25, 25]);
     expect(HELP).toContain('EMULATOR_APPS="app1:key1[:region],app2:key2"');
     variables.push('EMULATOR_APPS');
     const defaults = JSON.stringify(options([]));
@@ -209,6 +209,31 @@ describe('loadConfig', () => {
     expect(problems([], { EMULATOR_ALLOWED_ORIGINS: 'tools.example' })).toMatch(
       /^EMULATOR_ALLOWED_ORIGINS: expected an origin such as https:\/\/tools.example:8443/,
     );
+  });
+
+  it('reads the proxy mode: --upstream or --upstream-region (not both), and the timeout', () => {
+    const live = 'https://shop.api-eu.example.com/v3/business-messaging';
+    expect(options([])).toMatchObject({ upstream: undefined, upstreamRegion: undefined, upstreamTimeoutMs: 30_000 });
+    expect(options(['--upstream', live, '--upstream-timeout-ms', '500'])).toMatchObject({
+      upstream: live,
+      upstreamTimeoutMs: 500,
+    });
+    expect(options([], { EMULATOR_UPSTREAM_REGION: 'eu', EMULATOR_UPSTREAM_TIMEOUT_MS: '10' })).toMatchObject({
+      upstreamRegion: 'eu',
+      upstreamTimeoutMs: 10,
+    });
+    expect(options(['--upstream', 'http://localhost:4011'], { EMULATOR_UPSTREAM: live }).upstream).toBe(
+      'http://localhost:4011',
+    );
+    expect(problems(['--upstream', live, '--upstream-region', 'eu'])).toMatch(
+      /^--upstream-region: expected either an upstream URL or an upstream region, not both/,
+    );
+    for (const bad of ['ftp://live.example', 'live.example', 'https://live.example/?x=1', 'https://u:p@live.example'])
+      expect(problems(['--upstream', bad])).toMatch(/^--upstream: expected an http:\/\/ or https:\/\/ URL/);
+    expect(problems([], { EMULATOR_UPSTREAM_REGION: 'eu.west' })).toMatch(
+      /^EMULATOR_UPSTREAM_REGION: expected a region/,
+    );
+    expect(problems(['--upstream-timeout-ms', '0'])).toMatch(/^--upstream-timeout-ms: expected a whole number from 1/);
   });
 
   it('answers help for --help and -h', () => {

@@ -1,7 +1,7 @@
 /**
  * Requests (the journal): every API call with its status, error code and the scenario rule
- * that fired; detail with headers (keys masked by the server), query, both bodies and a
- * "copy as curl" that replays it.
+ * that fired; detail with headers (keys masked by the server), query, both bodies, a
+ * "copy as curl" that replays it, and (proxy mode) what the live service answered.
  */
 import { api, type JournalDetail } from '../api.js';
 import { badge, copyButton, fill, h, pre, shellQuote, time, type Child } from '../dom.js';
@@ -100,6 +100,35 @@ function body(label: string, text: string | null | undefined, truncated: boolean
   ];
 }
 
+/** Proxy mode: where the call was forwarded, what came back, and what in it breaks the OpenAPI document. */
+function upstreamSection(u: NonNullable<JournalDetail['upstream']>): HTMLElement[] {
+  const answered = u.status === null ? `no answer: ${u.error ?? 'failed'}` : `answered HTTP ${u.status}`;
+  return [
+    h('h2', null, 'Upstream (live service)'),
+    h('p', null, 'Forwarded to ', h('code', { class: 'upstream-url' }, u.url), ` · ${answered} · ${u.durationMs} ms`),
+    u.violations.length
+      ? h(
+          'div',
+          { class: 'note', role: 'group', 'aria-label': 'Violations of the OpenAPI document' },
+          h(
+            'strong',
+            null,
+            `${u.violations.length} violation${u.violations.length === 1 ? '' : 's'} of the OpenAPI document`,
+          ),
+          h(
+            'ul',
+            null,
+            u.violations.map((v) => h('li', null, h('code', null, v))),
+          ),
+        )
+      : h(
+          'p',
+          { class: 'muted' },
+          u.status === null ? 'Nothing to check.' : 'The answer matches the OpenAPI document.',
+        ),
+  ];
+}
+
 export async function requestDetail({ main, params }: ViewContext): Promise<void> {
   const e = await api.request(params[0]!);
   const headers = Object.entries(e.requestHeaders ?? {});
@@ -128,6 +157,7 @@ export async function requestDetail({ main, params }: ViewContext): Promise<void
           ),
         )
       : null,
+    ...(e.upstream ? upstreamSection(e.upstream) : []),
     h(
       'div',
       { class: 'title-row' },

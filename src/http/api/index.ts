@@ -15,9 +15,16 @@ import { templateRoutes } from './templates.js';
 import { channelRoutes } from './channels.js';
 import { templateChannelRoutes } from './template-channels.js';
 import { analyticsRoutes } from './analytics.js';
+import { proxyRoutes } from './proxy.js';
+import type { Upstream } from '../../upstream/proxy.js';
 
-/** `send`: the send pipeline, which the server's fast path shares (app.ts). */
-export function apiRoutes(emulator: Emulator, send: SendPipeline): Hono<AppEnv> {
+/**
+ * `send`: the send pipeline, which the server's fast path shares (app.ts). `upstream`: proxy
+ * mode, where every call the gate lets through is forwarded to the live service instead.
+ */
+export function apiRoutes(emulator: Emulator, send: SendPipeline, upstream: Upstream | null = null): Hono<AppEnv> {
+  if (upstream !== null)
+    return new Hono<AppEnv>().use(apiGate(emulator, true)).route('/', proxyRoutes(upstream, emulator.options));
   return new Hono<AppEnv>()
     .use(apiGate(emulator))
     .route('/', notificationRoutes({ send }))

@@ -5,6 +5,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
 import { VERSION } from '../../version.js';
+import type { Upstream } from '../../upstream/proxy.js';
+
+/** What the control plane shows besides the emulator's own state: proxy mode's counters (null when not proxying). */
+export interface ControlExtras {
+  upstream: Pick<Upstream, 'stats'> | null;
+}
 
 /** What the health answer reads: the counters and settings of one emulator. */
 type HealthDeps = Pick<
@@ -21,7 +27,8 @@ type HealthDeps = Pick<
   | 'traceOrigin'
 >;
 
-export function healthRoutes(deps: HealthDeps) {
+/** `extras.upstream`: proxy mode's counters, shown as `upstream` (null when not proxying). */
+export function healthRoutes(deps: HealthDeps, _answers?: unknown, extras: ControlExtras = { upstream: null }) {
   const { store, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory, traceOrigin } = deps;
   return new Hono<AppEnv>().get('/', (c) => {
     const stats = store.stats();
@@ -60,6 +67,7 @@ export function healthRoutes(deps: HealthDeps) {
       clock: { now: clock.nowIso(), mode: clock.mode },
       memory: memory(),
       trace: traceOrigin.current,
+      upstream: extras.upstream?.stats() ?? null,
     });
   });
 }

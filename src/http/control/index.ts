@@ -13,7 +13,7 @@ import { limitBody } from '../middleware/body-limit.js';
 import { takeTurns } from '../middleware/take-turns.js';
 import { appRoutes } from './apps.js';
 import { clockRoutes } from './clock.js';
-import { healthRoutes } from './health.js';
+import { healthRoutes, type ControlExtras } from './health.js';
 import { inspectCampaignRoutes } from './inspect-campaigns.js';
 import { inspectClearRoutes } from './inspect-clear.js';
 import { inspectDeliveryRoutes } from './inspect-deliveries.js';
@@ -28,8 +28,10 @@ import { scenarioControlRoutes } from './scenarios.js';
 import { exportRoutes, importRoutes } from './trace.js';
 import { inspectRequestHarRoutes } from './inspect-requests-har.js';
 
+type ControlRoutes = (emulator: Emulator, answers: AnswerMemo, extras: ControlExtras) => Hono<AppEnv>;
+
 /** Every control resource: its path and the routes under it (methods: test/http/routes.test.ts's snapshot). */
-const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator, answers: AnswerMemo) => Hono<AppEnv>][] = [
+const CONTROL_ROUTES: [path: string, routes: ControlRoutes][] = [
   ['/__health', healthRoutes],
   ['/__clock', clockRoutes],
   ['/__reset', resetRoutes],
@@ -48,7 +50,7 @@ const CONTROL_ROUTES: [path: string, routes: (emulator: Emulator, answers: Answe
   ['/__import', importRoutes],
 ];
 
-export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
+export function controlRoutes(emulator: Emulator, extras: ControlExtras = { upstream: null }): Hono<AppEnv> {
   const { store, templates } = emulator;
   const read = takeTurns(store.turns);
   const app = new Hono<AppEnv>()
@@ -60,6 +62,6 @@ export function controlRoutes(emulator: Emulator): Hono<AppEnv> {
     .use('/__apps/*', read);
   // Kept answers last while neither the records nor the template catalog (campaign views name their template) change.
   const answers = new AnswerMemo(() => `${store.revision()}:${templates.generation}`);
-  for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator, answers));
+  for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator, answers, extras));
   return app;
 }

@@ -28,6 +28,22 @@ export function auth(apps: AppRegistry): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * Proxy mode's auth: the live service judges the credentials, so nothing is refused here.
+ * The app is only read from `appid` (for per-app scenarios, the journal and, with
+ * `--upstream-region`, the live host); open mode remembers it, as a first call would.
+ */
+export function appFromHeader(apps: AppRegistry): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const appId = requestHeader(c, 'appid')?.trim();
+    if (appId) {
+      c.set('appId', appId);
+      apps.remember(appId);
+    }
+    return next();
+  };
+}
+
 /** The app a request's headers authenticate as (its configured id), or the ERR_UNAUTHORIZED that says why not. */
 export function authenticatedApp(apps: AppRegistry, header: HeaderReader): string {
   const appId = header('appid')?.trim() ?? '';

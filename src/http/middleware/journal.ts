@@ -10,7 +10,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context.js';
 import type { Emulator } from '../../emulator.js';
-import type { JournalEntry } from '../../schemas/records.js';
+import type { JournalEntry, UpstreamCall } from '../../schemas/records.js';
 import type { AppliedRuleInfo, RequestScope } from '../../scenario-engine/engine.js';
 import type { Stopwatch } from '../../platform/clock.js';
 import { headersToRead, joined, plainNodeHeaders, requestHeader } from '../plain-headers.js';
@@ -182,6 +182,8 @@ export interface AnsweredRequest {
   request: Kept;
   response: Kept;
   durationMs: number;
+  /** Proxy mode: what the live service was asked and answered (absent for a call answered here). */
+  upstream?: UpstreamCall;
 }
 
 const entryRules = (rules: readonly AppliedRuleInfo[]): JournalEntry['rules'] =>
@@ -222,6 +224,7 @@ export function requestRecorder(emulator: Emulator): RequestRecorder {
       responseBodyTruncated: response.truncated,
       durationMs: answered.durationMs,
     };
+    if (answered.upstream !== undefined) entry.upstream = answered.upstream;
     emulator.store.addJournal(entry);
     answered.laterRules?.((later) => emulator.store.setJournalRules(entry.id, entryRules(later)));
     if (logRequests) logger.debug(requestLine(entry));
@@ -260,6 +263,7 @@ export function journal(record: RequestRecorder, stopwatch: Stopwatch): Middlewa
         request: read.text === '' ? NO_BODY : read,
         response: answered instanceof Promise ? await answered : answered,
         durationMs,
+        upstream: c.get('upstream'),
       });
     }
   };

@@ -5,12 +5,7 @@
  */
 import { realNow } from '../../platform/clock.js';
 
-/** Production host of the real service (used only to build the default base URL). */
-const PRODUCTION_HOST = 'cometchat.io'; // production host
-
-export function defaultBaseUrl(appId: string, region: string): string {
-  return `https://${appId}.api-${region}.${PRODUCTION_HOST}/v3/business-messaging`;
-}
+export { defaultBaseUrl } from '../../platform/live-host.js';
 
 /** A read that failed; `message` is one line naming what failed. */
 export class LiveReadError extends Error {}
