@@ -100,15 +100,17 @@ export function templateValueDifferences(live: unknown, emulator: unknown, root:
   if (!Array.isArray(live) || !Array.isArray(emulator)) return templateFieldDifferences(live, emulator, root);
   const byId = new Map(emulator.flatMap((item) => (idOf(item) === null ? [] : [[idOf(item)!, item] as const])));
   const seen = new Set<string>();
+  // Either list may be one page of a longer one: which ids the other lacks then says nothing.
+  const whole = live.length < PAGE_SIZE && emulator.length < PAGE_SIZE;
   const differences: string[] = [];
   for (const item of live) {
     const id = idOf(item);
     if (id === null) continue;
     seen.add(id);
     if (byId.has(id)) differences.push(...templateFieldDifferences(item, byId.get(id), `${root}[id=${id}]`));
-    else if (emulator.length < PAGE_SIZE) differences.push(`${root}[id=${id}]: only live`);
+    else if (whole) differences.push(`${root}[id=${id}]: only live`);
   }
-  if (live.length < PAGE_SIZE) {
+  if (whole) {
     for (const id of byId.keys()) if (!seen.has(id)) differences.push(`${root}[id=${id}]: only emulator`);
   }
   return differences;
