@@ -3,6 +3,7 @@
  * list items by their union), the differences two answers have and how they are named, and
  * the battery's promise that no probe can deliver or store anything.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shapeDifferences, shapeOf } from '../../src/tools/verify/shape.js';
@@ -169,6 +170,15 @@ describe('the battery', () => {
     expect(BATTERY.length).toBeGreaterThanOrEqual(10);
     expect(new Set(BATTERY.map((p) => p.name)).size).toBe(BATTERY.length);
     for (const probe of BATTERY) expect(probe.safe.length, probe.name).toBeGreaterThan(5);
+  });
+
+  it('is the table docs/verify.md lists, probe for probe, each with why it is safe', () => {
+    const guide = readFileSync('docs/verify.md', 'utf8');
+    const table = guide.slice(guide.indexOf('| probe | request | why it is safe |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const cells = rows.map((row) => row.split('|').map((c) => c.trim()));
+    expect(cells.map((c) => c[1])).toEqual(BATTERY.map((p) => p.name));
+    for (const c of cells) expect(c[3], c[1]).toBe(BATTERY.find((p) => p.name === c[1])!.safe);
   });
 
   it('writes only what names a template key or a campaign id no account has, or cannot be read', () => {
