@@ -85,7 +85,10 @@ async function runBattery(live: LiveClient, emulator: LiveClient, context: Probe
       continue;
     }
     const liveAnswer = await answerOf(live, probe, target.path);
-    const emulatorAnswer = await answerOf(emulator, probe, target.path);
+    const emulatorAnswer = await answerOf(emulator, probe, target.path).catch((error: unknown) => {
+      // Not the live service's failure: exit 1 with the reason, not 2.
+      throw error instanceof LiveReadError ? new Error(`the emulator did not answer: ${error.message}`) : error;
+    });
     const differences = compareAnswers(liveAnswer, emulatorAnswer, probe);
     results.push({
       ...base,
