@@ -18,6 +18,7 @@ const DIST_TESTS = [
   'test/server/package.test.ts',
   'test/server/pull-cli.test.ts',
   'test/server/trace-cli.test.ts',
+  'test/server/verify-cli.test.ts',
 ];
 
 /** Files that replace a module with vi.mock: the mock must neither leak into nor miss a shared module graph. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
 import { HELP, loadConfig, resolveFolders, type FolderChoice } from './config.js';
-import { startEmulator, type RunningEmulator } from './server.js';
+import { startAccountEmulator, startEmulator, type RunningEmulator } from './server.js';
 import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -21,6 +21,10 @@ async function main(argv: string[]): Promise<number> {
     // Loaded on demand, like generate-csv: the server's start never pays for them.
     const { runPull, runCheckFixtures } = await import('./tools/live-commands.js');
     return argv[0] === 'pull' ? runPull(argv.slice(1)) : runCheckFixtures(argv.slice(1));
+  }
+  if (argv[0] === 'verify') {
+    const { runVerify } = await import('./tools/verify/command.js');
+    return runVerify(argv.slice(1), startAccountEmulator);
   }
   // `view FILE [flags]`: an emulator on a free port with the trace imported (docs/reference.md#traces).
   const viewing = argv[0] === 'view' ? viewArgs(argv.slice(1)) : undefined;

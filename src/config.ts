@@ -151,9 +151,11 @@ Usage:
   notification-emulator generate-csv --template KEY --rows N [--seed S] [--fixtures DIR] [--out FILE]
   notification-emulator pull --app-id A (--region R | --base-url URL) [--out DIR]
   notification-emulator check-fixtures --app-id A (--region R | --base-url URL) [--fixtures DIR] [--json]
+  notification-emulator verify --app-id A (--region R | --base-url URL) [--json] [--junit FILE]
   notification-emulator view FILE   (open a trace in the web inspector on a free port)
-  (both also take --api-key-file F, --timeout-ms N and --max-retries N; they read the API key
-  from EMULATOR_PULL_API_KEY or that file, never from a flag; --help on each for more)
+  (pull, check-fixtures and verify also take --api-key-file F, --timeout-ms N and --max-retries N;
+  they read the API key from EMULATOR_PULL_API_KEY or that file, never from a flag; --help on
+  each for more)
 
 Flags (environment variable in brackets; flags win):
   --port N             port to listen on, 0 picks a free one   [PORT]            (4010)

@@ -147,3 +147,32 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
     },
   };
 }
+
+/** One account's app, templates and channels (fixture formats), for startAccountEmulator. */
+export interface AccountToHold {
+  appId: string;
+  apiKey: string;
+  templates: unknown[];
+  channels: unknown[];
+}
+
+/**
+ * An emulator holding exactly one account, as `verify` compares it with the live service: on
+ * a free local port, only the account's templates and channels, its app alone with the
+ * account's key (strict auth, as the live service is), no scenarios, nothing watched or logged.
+ */
+export async function startAccountEmulator(
+  account: AccountToHold,
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const running = await startEmulator({
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    watch: false,
+    templates: account.templates,
+    channels: account.channels,
+    scenarios: [],
+    apps: [{ appId: account.appId, apiKey: account.apiKey }],
+  });
+  return { baseUrl: `${running.url}/v3/business-messaging`, close: () => running.close() };
+}

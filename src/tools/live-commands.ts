@@ -1,8 +1,9 @@
 /**
  * `notification-emulator pull` (fixtures from a live account) and `check-fixtures` (fixtures
- * against a live account). The API key comes from EMULATOR_PULL_API_KEY or --api-key-file,
- * never from a flag, and every line either command prints passes through a filter that
- * masks it. Exit codes: 0 done / no breaking drift, 1 failure or breaking drift, 2 bad usage.
+ * against a live account), and the flags, key handling and client `verify` shares with them.
+ * The API key comes from EMULATOR_PULL_API_KEY or --api-key-file, never from a flag, and every
+ * line these commands print passes through a filter that masks it. Exit codes: 0 done / no
+ * breaking drift, 1 failure or breaking drift, 2 bad usage.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -17,7 +18,7 @@ import { wholeNumberOf } from '../platform/whole-number.js';
 
 export const API_KEY_ENV = 'EMULATOR_PULL_API_KEY';
 
-const COMMON_FLAGS_HELP = `  --app-id A          the live app id (sent as the appid header)
+export const COMMON_FLAGS_HELP = `  --app-id A          the live app id (sent as the appid header)
   --region R          the app's region, for the default base URL
                       https://{A}.api-{R}.<production host>/v3/business-messaging
   --base-url URL      read from URL instead (e.g. http://localhost:4010 for an emulator)
@@ -55,11 +56,11 @@ export interface LiveCommandIo {
   env: Record<string, string | undefined>;
 }
 
-const defaultIo = (): LiveCommandIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+export const defaultIo = (): LiveCommandIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
 
 class UsageError extends Error {}
 
-interface LiveOptions {
+export interface LiveOptions {
   appId: string;
   baseUrl: string;
   apiKey: string;
@@ -199,7 +200,7 @@ function masked(io: LiveCommandIo, secret: () => string | undefined): LiveComman
 
 type Body = (options: LiveOptions, io: LiveCommandIo) => Promise<number>;
 
-async function runLiveCommand(
+export async function runLiveCommand(
   name: string,
   help: string,
   extra: Record<string, { type: 'string' | 'boolean' }>,
@@ -244,7 +245,7 @@ async function runLiveCommand(
   }
 }
 
-function clientFor(options: LiveOptions, io: LiveCommandIo, name: string) {
+export function clientFor(options: LiveOptions, io: LiveCommandIo, name: string) {
   return createLiveClient({
     baseUrl: options.baseUrl,
     appId: options.appId,
@@ -257,7 +258,7 @@ function clientFor(options: LiveOptions, io: LiveCommandIo, name: string) {
   });
 }
 
-async function readLive(options: LiveOptions, io: LiveCommandIo, name: string) {
+export async function readLive(options: LiveOptions, io: LiveCommandIo, name: string) {
   const account = await readLiveAccount(clientFor(options, io, name));
   if (account.rows === null) {
     io.stderr.write(

@@ -97,9 +97,9 @@ describe('notification-emulator CLI', () => {
     expect(result.stderr).toBe(`notification-emulator: cannot start:\n  - ${line}\n`);
   });
 
-  it('gives pull and check-fixtures the same usage in the top-level help as in their own', () => {
+  it('gives pull, check-fixtures and verify the same usage in the top-level help as in their own', () => {
     const top = run(['--help']).stdout;
-    for (const command of ['pull', 'check-fixtures']) {
+    for (const command of ['pull', 'check-fixtures', 'verify']) {
       const own = run([command, '--help']).stdout;
       // The usage, which may wrap onto an indented second line, as one line.
       const usage = /^Usage: (.+(?:\n {5,}.+)?)/.exec(own)![1]!.replace(/\s*\n\s+/g, ' ');

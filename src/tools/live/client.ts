@@ -1,14 +1,24 @@
 /**
- * Reads a live account over HTTP for `pull` and `check-fixtures`: `appid` + `apikey` headers,
- * a timeout per request, bounded retries on 429 (honouring `Retry-After`), and one-line
- * errors that name the request and never the key.
+ * Talks to a live account over HTTP for `pull`, `check-fixtures` and `verify`: `appid` +
+ * `apikey` headers, a timeout per request, bounded retries on 429 (honouring `Retry-After`),
+ * and one-line errors that name the request and never the key.
  */
 import { realNow } from '../../platform/clock.js';
 
 export { defaultBaseUrl } from '../../platform/live-host.js';
 
-/** A read that failed; `message` is one line naming what failed. */
-export class LiveReadError extends Error {}
+/**
+ * A read that failed; `message` is one line naming what failed. `status` is the answer's
+ * status when there was one, absent when the service could not be reached or did not answer.
+ */
+export class LiveReadError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export interface LiveClientOptions {
   baseUrl: string;
@@ -63,21 +73,41 @@ function networkReason(error: unknown): string {
   return oneLine(cause?.message ?? (error as Error).message ?? String(error), 80);
 }
 
+/** A request as sent: headers beside `appid`, `apikey` and `accept` (same name: replaces it), and a text body. */
+export interface LiveRequest {
+  method: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** Any answer, as it came: status, headers and the body's text. */
+export interface LiveRawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
 export interface LiveClient {
   readonly baseUrl: string;
   /** GET a JSON document; 2xx only. `allow404` returns null for a 404 instead of failing. */
   get(path: string, query?: Record<string, string | number>, allow404?: boolean): Promise<LiveResponse | null>;
+  /**
+   * Any request, its answer whatever the status (429 retried as for `get`); throws
+   * LiveReadError only when no answer came.
+   */
+  send(path: string, request: LiveRequest): Promise<LiveRawResponse>;
 }
 
 export function createLiveClient(options: LiveClientOptions): LiveClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const sleep = options.sleep ?? sleepReal;
 
-  async function once(url: string, what: string): Promise<Response> {
+  async function once(url: string, what: string, request: LiveRequest): Promise<Response> {
     try {
       return await fetch(url, {
-        method: 'GET',
-        headers: { appid: options.appId, apikey: options.apiKey, accept: 'application/json' },
+        method: request.method,
+        headers: { appid: options.appId, apikey: options.apiKey, accept: 'application/json', ...request.headers },
+        body: request.body,
         signal: AbortSignal.timeout(options.timeoutMs),
         redirect: 'error',
       });
@@ -100,67 +130,78 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     }
   }
 
+  /** One request's answer, after the retries a 429 allows. */
+  async function exchange(url: string, what: string, request: LiveRequest): Promise<LiveRawResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const response = await once(url, what, request);
+      const text = await readBody(response, what);
+      if (response.status !== 429) return { status: response.status, headers: response.headers, text };
+      const header = response.headers.get('retry-after');
+      const wait = retryAfterMs(header) ?? 1000 * 2 ** attempt;
+      if (attempt >= options.maxRetries) {
+        throw new LiveReadError(
+          `${what} was rate limited (429) ${attempt + 1} times in a row; ` +
+            `gave up after ${options.maxRetries} retries`,
+          429,
+        );
+      }
+      if (wait > options.maxRetryWaitMs) {
+        throw new LiveReadError(
+          `${what} was rate limited (429) with Retry-After ${header}: ` +
+            `longer than the ${Math.round(options.maxRetryWaitMs / 1000)} s this command waits`,
+          429,
+        );
+      }
+      options.onRetry?.(what, wait, attempt + 1);
+      await sleep(wait);
+    }
+  }
+
   return {
     baseUrl,
+    send(path, request) {
+      return exchange(`${baseUrl}${path}`, `${request.method} ${baseUrl}${path}`, request);
+    },
     async get(path, query = {}, allow404 = false) {
       const search = new URLSearchParams(
         Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
       ).toString();
       const url = `${baseUrl}${path}${search ? `?${search}` : ''}`;
       const what = `GET ${url}`;
-      for (let attempt = 0; ; attempt++) {
-        const response = await once(url, what);
-        const text = await readBody(response, what);
-        if (response.status === 429) {
-          const header = response.headers.get('retry-after');
-          const wait = retryAfterMs(header) ?? 1000 * 2 ** attempt;
-          if (attempt >= options.maxRetries) {
-            throw new LiveReadError(
-              `${what} was rate limited (429) ${attempt + 1} times in a row; ` +
-                `gave up after ${options.maxRetries} retries`,
-            );
-          }
-          if (wait > options.maxRetryWaitMs) {
-            throw new LiveReadError(
-              `${what} was rate limited (429) with Retry-After ${header}: ` +
-                `longer than the ${Math.round(options.maxRetryWaitMs / 1000)} s this command waits`,
-            );
-          }
-          options.onRetry?.(what, wait, attempt + 1);
-          await sleep(wait);
-          continue;
-        }
-        let json: unknown;
-        let parsed = true;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          parsed = false;
-        }
-        if (response.status === 404 && allow404) return null;
-        if (response.status < 200 || response.status > 299) {
-          const summary = parsed ? envelopeSummary(json) : null;
-          const hint =
-            response.status === 401
-              ? ' (check the app id and the API key)'
-              : response.status === 403
-                ? ' (the API key has no access to this)'
-                : '';
-          throw new LiveReadError(
-            `${what} answered ${response.status}` +
-              (summary ? ` ${summary}` : text ? `: ${oneLine(text, 80)}` : '') +
-              hint,
-          );
-        }
-        if (!parsed) {
-          const type = response.headers.get('content-type') ?? 'no content type';
-          throw new LiveReadError(
-            `${what} answered ${response.status} with a body that is not JSON ` +
-              `(${oneLine(type, 60)}${text ? `: "${oneLine(text, 60)}"` : ', empty'})`,
-          );
-        }
-        return { status: response.status, headers: response.headers, json };
+      const response = await exchange(url, what, { method: 'GET' });
+      const { text } = response;
+      let json: unknown;
+      let parsed = true;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        parsed = false;
       }
+      if (response.status === 404 && allow404) return null;
+      if (response.status < 200 || response.status > 299) {
+        const summary = parsed ? envelopeSummary(json) : null;
+        const hint =
+          response.status === 401
+            ? ' (check the app id and the API key)'
+            : response.status === 403
+              ? ' (the API key has no access to this)'
+              : '';
+        throw new LiveReadError(
+          `${what} answered ${response.status}` +
+            (summary ? ` ${summary}` : text ? `: ${oneLine(text, 80)}` : '') +
+            hint,
+          response.status,
+        );
+      }
+      if (!parsed) {
+        const type = response.headers.get('content-type') ?? 'no content type';
+        throw new LiveReadError(
+          `${what} answered ${response.status} with a body that is not JSON ` +
+            `(${oneLine(type, 60)}${text ? `: "${oneLine(text, 60)}"` : ', empty'})`,
+          response.status,
+        );
+      }
+      return { status: response.status, headers: response.headers, json };
     },
   };
 }
