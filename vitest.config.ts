@@ -10,6 +10,7 @@ const DIST_TESTS = [
   'test/fuzz/fuzz.test.ts',
   'test/http/inspector-page.test.ts',
   'test/server/cli.test.ts',
+  'test/server/cli-commands.test.ts',
   'test/server/cli-bundle.test.ts',
   'test/server/data-file.test.ts',
   'test/server/generate-csv-cli.test.ts',

@@ -27,6 +27,12 @@ export function didYouMean(typed: string, names: readonly string[], quote = '"')
   return near === undefined ? '' : ` (did you mean ${quote}${near}${quote}?)`;
 }
 
+/** A parser's message with the hint after it, as its own sentence: `Unknown option '--prot'. Did you mean --port?`. */
+export function withFlagHint(message: string, argv: readonly string[], flags: readonly string[]): string {
+  const hint = unknownFlagHint(argv, flags);
+  return hint ? `${message.replace(/\.$/, '')}.${hint}` : message;
+}
+
 /**
  * The hint for the first flag of `argv` that `flags` does not know (`--prot 5110` → `did you
  * mean --port?`), for the message of a parser that refused it. Stops at `--`.
