@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 const DIST_TESTS = [
   'test/browser/**/*.test.ts',
   'test/deploy/cluster.test.ts',
+  'test/deploy/local-cluster-args.test.ts',
   'test/fuzz/fuzz.test.ts',
   'test/http/inspector-page.test.ts',
   'test/server/cli.test.ts',
