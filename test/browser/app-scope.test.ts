@@ -1,7 +1,8 @@
 /**
  * The app selector of the clock, scenarios and overview views: deep links (`/__/clock?appId=A`,
- * the API's name; the earlier `?app=A` still works and is rewritten) scope the view to app A, whose own clock and scenario set the page shows and changes while
- * the shared clock and the global set stay as they were.
+ * the API's name; the earlier `?app=A` still works and is rewritten) scope the view to app A,
+ * whose own clock and scenario set the page shows and changes while the shared clock and the
+ * global set stay as they were. An app with no records says so on the deliveries list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';

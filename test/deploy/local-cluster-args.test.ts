@@ -36,7 +36,8 @@ async function freePort(): Promise<number> {
 }
 
 const taken = (port: number) =>
-  `deploy/local-cluster.sh: port ${port} is already in use; stop what holds it, or pick another (PORT 0 picks a free one)\n`;
+  `deploy/local-cluster.sh: port ${port} is already in use; stop what holds it, ` +
+  'or pick another (PORT 0 picks a free one)\n';
 
 describe('deploy/local-cluster.sh: ports already taken', () => {
   it("refuses HAProxy's port with one line and exit 1, before it announces anything", async () => {
