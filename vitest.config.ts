@@ -7,10 +7,12 @@ import { defineConfig } from 'vitest/config';
 const DIST_TESTS = [
   'test/browser/**/*.test.ts',
   'test/deploy/cluster.test.ts',
+  'test/deploy/local-cluster-args.test.ts',
   'test/fuzz/fuzz.test.ts',
   'test/http/inspector-page.test.ts',
   'test/server/ci-guide.test.ts',
   'test/server/cli.test.ts',
+  'test/server/cli-commands.test.ts',
   'test/server/cli-bundle.test.ts',
   'test/server/data-file.test.ts',
   'test/server/generate-csv-cli.test.ts',

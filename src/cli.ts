@@ -7,30 +7,28 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import { HELP, loadConfig, resolveFolders, type FolderChoice } from './config.js';
-import { startAccountEmulator, startEmulator, type RunningEmulator } from './server.js';
+import { loadConfig, resolveFolders, type FolderChoice } from './config.js';
+import { commandList, findCommand, helpText, UnknownCommand } from './commands.js';
+import { startEmulator, type RunningEmulator } from './server.js';
 import { VERSION } from './version.js';
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'generate-csv') {
-    // Loaded on demand: faker is heavy and the server never needs it.
-    const { runGenerateCsv } = await import('./tools/generate-csv.js');
-    return runGenerateCsv(argv.slice(1));
+  const first = argv[0];
+  // A first word that is not a flag names a command (`view`, `help`…), a known one or not.
+  if (first !== undefined && !first.startsWith('-')) return findCommand(first).run(argv.slice(1), serve);
+  return serve(argv);
+}
+
+/** Starts the emulator with `argv`'s flags; `viewing`: as `view FILE`, whose errors name its file. */
+async function serve(argv: string[], viewing?: { file: string }): Promise<number> {
+  let command: ReturnType<typeof loadConfig>;
+  try {
+    command = loadConfig(argv, process.env);
+  } catch (error) {
+    throw viewing ? asViewProblem(error) : error;
   }
-  if (argv[0] === 'pull' || argv[0] === 'check-fixtures') {
-    // Loaded on demand, like generate-csv: the server's start never pays for them.
-    const { runPull, runCheckFixtures } = await import('./tools/live-commands.js');
-    return argv[0] === 'pull' ? runPull(argv.slice(1)) : runCheckFixtures(argv.slice(1));
-  }
-  if (argv[0] === 'verify') {
-    const { runVerify } = await import('./tools/verify/command.js');
-    return runVerify(argv.slice(1), startAccountEmulator);
-  }
-  // `view FILE [flags]`: an emulator on a free port with the trace imported (docs/reference.md#traces).
-  const viewing = argv[0] === 'view' ? viewArgs(argv.slice(1)) : undefined;
-  const command = loadConfig(viewing?.argv ?? argv, process.env);
   if (command.kind === 'help') {
-    process.stdout.write(HELP);
+    process.stdout.write(helpText());
     return 0;
   }
   if (command.kind === 'version') {
@@ -62,7 +60,11 @@ async function main(argv: string[]): Promise<number> {
   };
   process.once('SIGTERM', () => stop('SIGTERM received'));
   process.once('SIGINT', () => stop('SIGINT received'));
-  running = await startEmulator(options);
+  try {
+    running = await startEmulator(options);
+  } catch (error) {
+    throw viewing ? asViewProblem(error) : error;
+  }
   if (stopRequested) {
     stop(stopRequested);
     return -1;
@@ -74,13 +76,10 @@ async function main(argv: string[]): Promise<number> {
   return -1; // keep running
 }
 
-/** `view FILE [flags]` as the serve flags it means: the trace imported, a free port unless one is named. */
-function viewArgs(args: string[]): { file: string; argv: string[] } {
-  const [file, ...flags] = args;
-  if (file === undefined || file.startsWith('-'))
-    throw new ConfigError(['view: name the trace file to open (notification-emulator view trace.json)']);
-  const named = (flag: string) => flags.some((f) => f === flag || f.startsWith(`${flag}=`));
-  return { file, argv: [...flags, '--import', file, ...(named('--port') ? [] : ['--port', '0'])] };
+/** `view FILE`'s trace travels as --import: a problem with it names `view`, the command typed. */
+function asViewProblem(error: unknown): unknown {
+  if (!(error instanceof ConfigError)) return error;
+  return new ConfigError(error.problems.map((p) => p.replace(/^--import /, 'view ')));
 }
 
 /** --export-on-exit: the state as it was at the stop, written whole (temp file + rename), said in one line. */
@@ -236,6 +235,10 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
+    if (error instanceof UnknownCommand) {
+      process.stderr.write(`notification-emulator: ${error.message}\n${commandList()}`);
+      process.exit(2);
+    }
     if (error instanceof ConfigError) {
       process.stderr.write(
         `notification-emulator: cannot start:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`,

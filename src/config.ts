@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './domain/errors.js';
+import { unknownFlagHint } from './domain/did-you-mean.js';
 import { AppConfigSchema, parseAppsEnv } from './catalog/apps.js';
 import { LOG_LEVELS } from './platform/logger.js';
 import { wholeNumberOf } from './platform/whole-number.js';
@@ -144,20 +145,8 @@ export const retentionOf = (options: EmulatorOptions) => ({
 });
 export type EmulatorOptionsInput = z.input<typeof EmulatorOptionsSchema>;
 
-export const HELP = `notification-emulator: an emulator of the business-messaging notification and campaign API
-
-Usage:
-  notification-emulator [flags]
-  notification-emulator generate-csv --template KEY --rows N [--seed S] [--fixtures DIR] [--out FILE]
-  notification-emulator pull --app-id A (--region R | --base-url URL) [--out DIR]
-  notification-emulator check-fixtures --app-id A (--region R | --base-url URL) [--fixtures DIR] [--json]
-  notification-emulator verify --app-id A (--region R | --base-url URL) [--json] [--junit FILE]
-  notification-emulator view FILE   (open a trace in the web inspector on a free port)
-  (pull, check-fixtures and verify also take --api-key-file F, --timeout-ms N and --max-retries N;
-  they read the API key from EMULATOR_PULL_API_KEY or that file, never from a flag; --help on
-  each for more)
-
-Flags (environment variable in brackets; flags win):
+/** The serve command's flags, for --help (commands.ts puts the commands above them). */
+export const FLAGS_HELP = `Flags (environment variable in brackets; flags win):
   --port N             port to listen on, 0 picks a free one   [PORT]            (4010)
   --host H             address to bind                         [HOST]            (127.0.0.1)
   --fixtures DIR       templates/*.json and apps.json          [EMULATOR_FIXTURES] (./fixtures)
@@ -308,7 +297,8 @@ export function loadConfig(argv: string[], rawEnv: Record<string, string | undef
   } catch (error) {
     // parseArgs's messages may span lines (a value starting with "-") and end with a period.
     const message = (error as Error).message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
-    throw new ConfigError([`${message}. Run with --help for the list of flags.`]);
+    const hint = unknownFlagHint(argv, Object.keys(FLAGS));
+    throw new ConfigError([`${message}.${hint} Run with --help for the list of flags.`]);
   }
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
@@ -390,6 +380,36 @@ export interface FolderChoice {
 /** The options with the folders they will use, and where each folder came from. */
 type FolderResolution = { options: EmulatorOptions; source: FolderChoice };
 
+/** How a folder option is named where it was given: on the command line, or to createApp()/startEmulator(). */
+export const FOLDER_LABELS = {
+  cli: { fixtures: '--fixtures / EMULATOR_FIXTURES', scenarios: '--scenarios / EMULATOR_SCENARIOS_DIR' },
+  library: { fixtures: 'options.fixturesDir', scenarios: 'options.scenariosDir' },
+} as const;
+
+/**
+ * A named folder that does not exist, as a ConfigError naming each (by `labels`): the CLI and
+ * createApp() refuse it alike, rather than serving 404s from a mistyped path.
+ */
+export function requireNamedFolders(
+  options: Pick<EmulatorOptions, 'fixturesDir' | 'scenariosDir'>,
+  named: NamedFolders,
+  labels: { fixtures: string; scenarios: string } = FOLDER_LABELS.cli,
+  exists: Exists = existsSync,
+): void {
+  const problems: string[] = [];
+  if (named.fixtures && !exists(options.fixturesDir))
+    problems.push(
+      `${labels.fixtures}: the folder "${options.fixturesDir}" does not exist ` +
+        '(it should hold templates/*.json and optionally apps.json)',
+    );
+  if (named.scenarios && !exists(options.scenariosDir))
+    problems.push(
+      `${labels.scenarios}: the folder "${options.scenariosDir}" does not exist ` +
+        '(it should hold scenario *.json files)',
+    );
+  if (problems.length) throw new ConfigError(problems);
+}
+
 /**
  * Checks the folders of a serve command. A folder the user named (flag or env) must exist
  * (ConfigError otherwise). A default folder missing from the working directory (an
@@ -397,18 +417,7 @@ type FolderResolution = { options: EmulatorOptions; source: FolderChoice };
  */
 export function resolveFolders(...args: Parameters<typeof withBundledFolders>): FolderResolution {
   const [options, named, exists = existsSync] = args;
-  const problems: string[] = [];
-  if (named.fixtures && !exists(options.fixturesDir))
-    problems.push(
-      `--fixtures / EMULATOR_FIXTURES: the folder "${options.fixturesDir}" does not exist ` +
-        '(it should hold templates/*.json and optionally apps.json)',
-    );
-  if (named.scenarios && !exists(options.scenariosDir))
-    problems.push(
-      `--scenarios / EMULATOR_SCENARIOS_DIR: the folder "${options.scenariosDir}" does not exist ` +
-        '(it should hold scenario *.json files)',
-    );
-  if (problems.length) throw new ConfigError(problems);
+  requireNamedFolders(options, named, FOLDER_LABELS.cli, exists);
   return withBundledFolders(...args);
 }
 

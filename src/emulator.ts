@@ -18,12 +18,15 @@ import {
   EmulatorOptionsSchema,
   retentionOf,
   withBundledFolders,
+  requireNamedFolders,
+  FOLDER_LABELS,
   type EmulatorOptions,
   type EmulatorOptionsInput,
   type FolderChoice,
 } from './config.js';
 import { createAppRegistry, type AppConfig, type AppRegistry } from './catalog/apps.js';
 import { createTemplateCatalog, type MutableTemplateCatalog } from './catalog/templates.js';
+import { misplacedTemplateFiles } from './catalog/misplaced-templates.js';
 import {
   formatZodIssues,
   loadAppsFile,
@@ -139,7 +142,12 @@ function createPlatform(
   const { clock, random, store, templates, channels, scenarios, logger, memory, stopwatch, ...rest } = input;
   const parsed = EmulatorOptionsSchema.safeParse(rest);
   if (!parsed.success) throw new ConfigError(formatZodIssues('options', parsed.error));
-  // As the CLI does: the bundled examples for a folder left to its default that holds none.
+  // As the CLI does: a folder named must exist; the bundled examples for one left to its default that holds none.
+  requireNamedFolders(
+    parsed.data,
+    { fixtures: rest.fixturesDir !== undefined, scenarios: rest.scenariosDir !== undefined },
+    FOLDER_LABELS.library,
+  );
   const { options, source: folders } = withBundledFolders(parsed.data, {
     fixtures: rest.fixturesDir !== undefined || templates !== undefined || channels !== undefined,
     scenarios: rest.scenariosDir !== undefined || scenarios !== undefined,
@@ -231,8 +239,14 @@ function loadSources(platform: Platform, overrides: EmulatorOverrides) {
   if (problems.length) throw new ConfigError(problems);
   if (!inline && templates.count() === 0) {
     // A mistyped folder (or createApp run outside the repository) is otherwise only visible as 404s on every send.
+    const misplaced = misplacedTemplateFiles(fixturesDir);
+    const shown = misplaced.slice(0, 3).join(', ') + (misplaced.length > 3 ? ', …' : '');
     logger.warn(
-      `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added`,
+      `no templates found in ${join(fixturesDir, 'templates')}: every send will answer 404 until one is added` +
+        (misplaced.length
+          ? `; ${fixturesDir} holds ${misplaced.length} JSON file(s) at its top (${shown}): ` +
+            `templates go one level down, so move them into ${join(fixturesDir, 'templates')}`
+          : ''),
     );
   }
   // The scenarios a reset goes back to: the inline ones as loaded, or what the folder holds then.

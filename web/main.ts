@@ -15,6 +15,7 @@ import { resetView } from './views/reset.js';
 import { scenariosView } from './views/scenarios.js';
 import { templatesView } from './views/templates.js';
 import type { View } from './view.js';
+import { withAppIdForApp } from './app-scope.js';
 
 const NAV: [string, string][] = [
   ['/__/', 'Deliveries'],
@@ -66,6 +67,8 @@ async function route(focus = false): Promise<void> {
   const controller = new AbortController();
   current = controller;
   const path = location.pathname;
+  const renamed = withAppIdForApp(location.search);
+  if (renamed !== null) history.replaceState(history.state, '', path + renamed + location.hash);
   renderNav(path);
   const found = ROUTES.map(([re, view, title]) => [path.match(re), view, title] as const).find(([m]) => m);
   main.replaceChildren();

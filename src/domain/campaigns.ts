@@ -94,7 +94,12 @@ export function createCampaignService(deps: CampaignDeps) {
   return {
     create(appId: string, body: CreateCampaignBody): Campaign {
       const template = deps.templates.find(appId, body.templateId);
-      if (!template) throw templateNotFound(body.templateId, deps.templates.origin);
+      if (!template)
+        throw templateNotFound(
+          body.templateId,
+          deps.templates.origin,
+          deps.templates.list(appId).map((t) => t.key),
+        );
       assertApproved(template);
       const at = deps.clocks.clockFor(appId).nowIso();
       const campaign: Campaign = {

@@ -6,6 +6,7 @@
  * the value and what to do.
  */
 import type { Channel } from '../schemas/channels.js';
+import { closestName } from './did-you-mean.js';
 import type { Campaign, Template } from '../schemas/records.js';
 import { ApiError, notFound, type ErrorCode, type ErrorDetails } from './errors.js';
 
@@ -165,9 +166,15 @@ export const routeNotFound = (method: string, path: string): ApiError =>
     message: 'The requested resource was not found.',
   });
 
-/** A missing template's 404 says where the shared templates were read from (an empty or wrong fixtures folder). */
-export const templateNotFound = (ref: string, origin: string | undefined): ApiError =>
-  notFound('template', ref, { by: 'id or key', hint: origin ? `Shared templates: ${origin}.` : undefined });
+/**
+ * A missing template's 404 names the app's template key nearest to the one asked (a typo), and
+ * where the shared templates were read from (an empty or wrong fixtures folder).
+ */
+export const templateNotFound = (ref: string, origin: string | undefined, keys: readonly string[] = []): ApiError => {
+  const near = closestName(ref, keys);
+  const hints = [near === undefined ? '' : `Did you mean "${near}"?`, origin ? `Shared templates: ${origin}.` : ''];
+  return notFound('template', ref, { by: 'id or key', hint: hints.filter(Boolean).join(' ') || undefined });
+};
 
 export const campaignTemplateGone = (campaign: Pick<Campaign, 'id' | 'templateId'>): ApiError =>
   new ApiError(

@@ -38,6 +38,9 @@ export function assertApproved(template: Template): void {
   if (template.status !== 'approved') throw templateNotApproved(template);
 }
 
+/** The keys of the templates `appId` sees, for a 404's "did you mean" (read only on that path). */
+const keysOf = (deps: SendDeps, appId: string) => deps.templates.list(appId).map((t) => t.key);
+
 function findTemplate(deps: SendDeps, appId: string, ref: SendNotificationBody['template']): Template {
   const byKey = ref.key !== undefined ? deps.templates.findByKey(appId, ref.key) : undefined;
   const byId = ref.id !== undefined ? deps.templates.findById(appId, ref.id) : undefined;
@@ -50,10 +53,11 @@ function findTemplate(deps: SendDeps, appId: string, ref: SendNotificationBody['
     );
   }
   // Both given: each must exist (a missing one is a 404 naming it), then they must agree.
-  if (ref.id !== undefined && !byId) throw templateNotFound(ref.id, deps.templates.origin);
+  if (ref.id !== undefined && !byId) throw templateNotFound(ref.id, deps.templates.origin, keysOf(deps, appId));
   // The schema asks for a key or an id: without a template here, the key was given and is unknown.
   const template = byId ?? byKey;
-  if (!template || (ref.key !== undefined && !byKey)) throw templateNotFound(ref.key ?? '', deps.templates.origin);
+  if (!template || (ref.key !== undefined && !byKey))
+    throw templateNotFound(ref.key ?? '', deps.templates.origin, keysOf(deps, appId));
   return template;
 }
 

@@ -45,7 +45,12 @@ function assertTemplateStatusChange(from: Status, to: Status): void {
 export function createTemplateService(deps: TemplateServiceDeps) {
   function find(appId: string, ref: string): Template {
     const template = deps.templates.find(appId, ref);
-    if (!template) throw templateNotFound(ref, deps.templates.origin);
+    if (!template)
+      throw templateNotFound(
+        ref,
+        deps.templates.origin,
+        deps.templates.list(appId).map((t) => t.key),
+      );
     return template;
   }
 

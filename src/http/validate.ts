@@ -6,15 +6,40 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { badRequest, type ErrorDetails } from '../domain/errors.js';
 import { depthExceeds, MAX_JSON_DEPTH, mayBeTooDeep } from '../domain/json-depth.js';
+import { didYouMean } from '../domain/did-you-mean.js';
 import { issueDetails } from '../schemas/issues.js';
 import type { AppEnv } from './context.js';
 import { requestHeader } from './plain-headers.js';
 import { readBodyText } from './request-body.js';
 
+/** The keys an object schema names at `path` (through optional and nullable wrappers), or none. */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let at: unknown = schema;
+  for (let i = 0; ; i++) {
+    while (typeof (at as { unwrap?: unknown }).unwrap === 'function') at = (at as { unwrap(): unknown }).unwrap();
+    const shape = (at as { shape?: Record<string, unknown> }).shape;
+    if (typeof shape !== 'object' || shape === null) return [];
+    if (i === path.length) return Object.keys(shape);
+    at = shape[String(path[i])];
+    if (at === undefined) return [];
+  }
+}
+
+/** An unknown key's detail with the key it most likely meant: `{"advance":1}` → `did you mean "advanceMs"?`. */
+function withKeyHints(schema: z.ZodType, error: z.ZodError, details: ErrorDetails, prefix: string): ErrorDetails {
+  for (const issue of error.issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
+    const hint = didYouMean(issue.keys[0]!, keysAt(schema, issue.path));
+    if (hint && details[field] !== undefined && !details[field].endsWith('?)')) details[field] += hint;
+  }
+  return details;
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, prefix = ''): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) {
-    const details = issueDetails(result.error, prefix);
+    const details = withKeyHints(schema, result.error, issueDetails(result.error, prefix), prefix);
     const summary = Object.entries(details)
       .slice(0, 3)
       .map(([k, v]) => `${k}: ${v}`)

@@ -2,12 +2,15 @@
  * The Store persisted in a JSON file (--data-file, docs/reference.md#running-it): the memory store does the
  * work; every change schedules one coalesced write of its snapshot through lowdb.
  */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { makeFolder } from '../platform/make-folder.js';
 import { ConfigError } from '../domain/errors.js';
 import { createMemoryStore, type MemoryStore } from './memory-store.js';
-import { emptyStoreData, type RetentionLimits, type StoreData, type StoreSnapshot } from './store-data.js';
+import { emptyStoreData, type RetentionLimits, type StoreSnapshot } from './store-data.js';
+import { checkDataFile, DATA_FILE_MARK, LEFT_UNTOUCHED } from './data-file-check.js';
 import { SlicedJsonFile } from './sliced-json-file.js';
 
 export interface LowdbStoreOptions extends RetentionLimits {
@@ -19,29 +22,8 @@ export interface LowdbStoreOptions extends RetentionLimits {
   onWriteError?: (error: unknown) => void;
 }
 
-/**
- * Shallow shape check against emptyStoreData(): a file from another program must not be
- * taken for ours (and later overwritten). Keys missing from an older file get defaults.
- */
-function checkShape(file: string, data: unknown): StoreData {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new ConfigError([
-      `--data-file ${file}: the file holds JSON but not an emulator data file (expected an object). Move or delete ` +
-        `it to start fresh.`,
-    ]);
-  }
-  const defaults = emptyStoreData();
-  const merged = { ...defaults, ...(data as Partial<StoreData>) };
-  const problems: string[] = [];
-  for (const [key, value] of Object.entries(defaults)) {
-    const given: unknown = merged[key as keyof StoreData];
-    if (Array.isArray(value) && !Array.isArray(given)) problems.push(`--data-file ${file}: "${key}" must be an array`);
-    if (typeof value === 'number' && typeof given !== 'number')
-      problems.push(`--data-file ${file}: "${key}" must be a number`);
-  }
-  if (problems.length) throw new ConfigError([...problems, `Move or delete ${file} to start fresh.`]);
-  return merged;
-}
+/** The data file as written: its mark first, then the store's records. */
+type MarkedSnapshot = typeof DATA_FILE_MARK & StoreSnapshot;
 
 export async function openLowdbStore(file: string, options: LowdbStoreOptions = {}): Promise<MemoryStore> {
   const path = resolve(file);
@@ -50,7 +32,8 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
   // Built by hand: JSONFilePreset would silently switch to memory under NODE_ENV=test.
   // The adapter writes in slices between turns of the event loop, to a temp file then
   // renamed over the data file, so the file is always whole JSON and requests keep flowing.
-  const db = new Low<StoreSnapshot>(new SlicedJsonFile<StoreSnapshot>(path), emptyStoreData());
+  const fresh: MarkedSnapshot = { ...DATA_FILE_MARK, ...emptyStoreData() };
+  const db = new Low<MarkedSnapshot>(new SlicedJsonFile<MarkedSnapshot>(path), fresh);
   try {
     makeFolder(dirname(path));
   } catch (error) {
@@ -64,13 +47,11 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
   } catch (error) {
     const reason =
       error instanceof SyntaxError
-        ? `is not valid JSON (${error.message})`
-        : `cannot be read (${(error as Error).message})`;
-    throw new ConfigError([
-      `--data-file ${path} ${reason}. It was left untouched; fix it, or move/delete it to start with empty state.`,
-    ]);
+        ? `it is not valid JSON (${error.message})`
+        : `it cannot be read (${(error as Error).message})`;
+    throw new ConfigError([`--data-file ${path}: ${reason}`, LEFT_UNTOUCHED]);
   }
-  const initial = checkShape(path, db.data as StoreData);
+  const initial = checkDataFile(path, db.data);
 
   let debounceTimer: NodeJS.Timeout | undefined;
   let maxWaitTimer: NodeJS.Timeout | undefined;
@@ -83,7 +64,7 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     debounceTimer = maxWaitTimer = undefined;
     if (!dirty) return writing;
     dirty = false;
-    db.data = store.persistable();
+    db.data = { ...DATA_FILE_MARK, ...store.persistable() };
     // Chained: writes never overlap, and a flush waits for the one in flight.
     writing = writing.then(
       () => db.write(),
@@ -124,13 +105,25 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
 
   const { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients, maxAnalyticsEvents } = options;
   const limits = { maxDeliveries, maxNotifications, maxJournal, maxCampaigns, maxRecipients, maxAnalyticsEvents };
-  const store = createMemoryStore({ ...limits, initial, onChange: schedule });
-  // A missing file is created at once, so a bad path fails at start rather than later.
-  dirty = true;
+  let store: MemoryStore;
   try {
-    await write();
+    store = createMemoryStore({ ...limits, initial, onChange: schedule });
   } catch (error) {
-    throw new ConfigError([`--data-file ${path} cannot be written (${(error as Error).message}).`]);
+    // Records that fit their schemas but not each other: still the file's fault, said as such.
+    throw new ConfigError([
+      `--data-file ${path}: its records cannot be loaded (${(error as Error).message})`,
+      LEFT_UNTOUCHED,
+    ]);
+  }
+  // A missing file is created at once, so a bad path fails at start rather than later. A file
+  // that was read is left as it is until something changes: a start and stop alter no byte.
+  try {
+    if (db.data === fresh) {
+      dirty = true;
+      await write();
+    } else await access(dirname(path), constants.W_OK);
+  } catch (error) {
+    throw new ConfigError([`--data-file ${path}: it cannot be written (${(error as Error).message}).`]);
   }
   return Object.assign(store, { flush: () => write(), close: () => write() });
 }

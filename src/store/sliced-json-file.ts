@@ -39,7 +39,8 @@ export class SlicedJsonFile<T extends Snapshot> implements Adapter<T> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
-    return JSON.parse(text) as T;
+    // An empty file (`touch state.json`) holds no records to lose: read as a new one.
+    return text.trim() === '' ? null : (JSON.parse(text) as T);
   }
 
   async write(data: T): Promise<void> {

@@ -14,6 +14,7 @@ import type { Template } from '../schemas/records.js';
 import { CSV_CHUNK_ROWS, recipientsCsvChunks } from '../platform/fake-data.js';
 import { createRandom } from '../platform/random.js';
 import { wholeNumberOf } from '../platform/whole-number.js';
+import { withFlagHint } from '../domain/did-you-mean.js';
 
 export const GENERATE_CSV_HELP =
   'Usage: notification-emulator generate-csv --template KEY --rows N ' +
@@ -85,6 +86,15 @@ export async function runGenerateCsv(
   return 0;
 }
 
+const FLAGS = {
+  template: { type: 'string' },
+  rows: { type: 'string' },
+  seed: { type: 'string' },
+  fixtures: { type: 'string' },
+  out: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function readOptions(argv: string[]): GenerateCsvOptions | 'help' {
   let values;
   try {
@@ -92,17 +102,10 @@ function readOptions(argv: string[]): GenerateCsvOptions | 'help' {
       args: argv,
       strict: true,
       allowPositionals: false,
-      options: {
-        template: { type: 'string' },
-        rows: { type: 'string' },
-        seed: { type: 'string' },
-        fixtures: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: FLAGS,
     }));
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(withFlagHint((error as Error).message, argv, Object.keys(FLAGS)));
   }
   if (values.help) return 'help';
   const missing = (['template', 'rows'] as const).filter((name) => values[name] === undefined || values[name] === '');

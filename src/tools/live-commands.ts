@@ -15,6 +15,7 @@ import { createLiveClient, defaultBaseUrl, LiveReadError } from './live/client.j
 import { readLiveAccount } from './live/read-account.js';
 import { writeFixtureSet } from './write-fixtures.js';
 import { wholeNumberOf } from '../platform/whole-number.js';
+import { withFlagHint } from '../domain/did-you-mean.js';
 
 export const API_KEY_ENV = 'EMULATOR_PULL_API_KEY';
 
@@ -112,7 +113,8 @@ function readOptions(
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    const flags = [...Object.keys(COMMON_FLAGS), ...Object.keys(extra)];
+    throw new UsageError(withFlagHint((error as Error).message, argv, flags));
   }
   if (values.help) return 'help';
   const str = (name: string) => {

@@ -98,7 +98,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: lists and details', () => {
     const card = page.getByRole('figure', { name: 'In-app message' });
     await expect.poll(() => card.textContent()).toContain('Track order');
     expect(await card.textContent()).toContain('→ https://shop.example/o/1');
-    await page.goto(`${ctx.emu.url}/__/templates?app=shop-app&template=order-confirmation`);
+    await page.goto(`${ctx.emu.url}/__/templates?appId=shop-app&template=order-confirmation`);
     const preview = page.getByRole('figure', { name: 'In-app message' }).first();
     await expect.poll(() => preview.textContent(), { timeout: 5000 }).toContain('Track order');
     expect(problems).toEqual([]);
@@ -127,7 +127,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: lists and details', () => {
     expect(await skipped.getByRole('row', { name: /^4 duplicate user_id$/ }).count()).toBe(1);
     expect(await skipped.getByRole('row').count()).toBe(3); // header + 2
     const template = page.getByRole('link', { name: 'Black Friday Promotion black-friday-promo' });
-    expect(await template.getAttribute('href')).toBe('/__/templates?app=shop-app&template=black-friday-promo');
+    expect(await template.getAttribute('href')).toBe('/__/templates?appId=shop-app&template=black-friday-promo');
     const lifecycle = page.getByRole('list', { name: /Lifecycle/ });
     expect(await lifecycle.getByRole('listitem').nth(1).textContent()).toBe('Scheduled for not scheduled');
 

@@ -43,7 +43,7 @@ const SHOTS: readonly [string, (s: Seeded) => string, string][] = [
   ['campaign', (s) => `/__/campaigns/${s.campaignId}`, '.timeline'],
   ['scenarios', () => '/__/scenarios', '[role=switch]'],
   ['clock', () => '/__/clock', 'table tbody tr'],
-  ['templates', () => '/__/templates?app=shop-app', 'details[open]'],
+  ['templates', () => '/__/templates?appId=shop-app', 'details[open]'],
   ['overview', () => '/__/overview', 'svg.chart'],
   ['reset', () => '/__/reset', 'form'],
 ];

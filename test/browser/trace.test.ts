@@ -23,8 +23,8 @@ describe.skipIf(!HAS_BROWSER)('web inspector: traces', () => {
     expect(whole).toMatchObject({ format: 'notification-emulator-trace', appId: null });
     expect(whole.deliveries).toHaveLength(3);
 
-    // The overview scoped to an app (its app selector, ?app=) downloads that app's trace, or every app's.
-    await page.goto(`${emu.url}/__/overview?app=other-app`);
+    // The overview scoped to an app (its app selector, ?appId=) downloads that app's trace, or every app's.
+    await page.goto(`${emu.url}/__/overview?appId=other-app`);
     await page.getByRole('button', { name: 'Download trace of every app' }).waitFor();
     const [one] = await Promise.all([
       page.waitForEvent('download'),

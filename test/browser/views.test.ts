@@ -33,7 +33,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: every view', () => {
       ['a campaign', `/__/campaigns/${campaignId}`, 'Black Friday launch'],
       ['Scenarios', '/__/scenarios', 'Scenarios'],
       ['Clock', '/__/clock', 'Clock'],
-      ['Templates', '/__/templates?app=shop-app&template=black-friday-promo', 'Templates and channels'],
+      ['Templates', '/__/templates?appId=shop-app&template=black-friday-promo', 'Templates and channels'],
       ['Overview', '/__/overview', 'Overview'],
       ['Reset', '/__/reset', 'Reset'],
       ['a request', `/__/requests/${request.id}`, `${request.method} ${request.path}`],

@@ -22,8 +22,13 @@ export interface LocalCluster {
   stop(): Promise<void>;
 }
 
-export async function startLocalCluster(count: number, emulatorFlags: string[] = []): Promise<LocalCluster> {
-  const script = spawn('bash', ['deploy/local-cluster.sh', String(count), '0', '--', ...emulatorFlags], {
+/** `scriptArgs`: what goes between N and `--` (by default PORT 0, a free one). */
+export async function startLocalCluster(
+  count: number,
+  emulatorFlags: string[] = [],
+  scriptArgs: string[] = ['0'],
+): Promise<LocalCluster> {
+  const script = spawn('bash', ['deploy/local-cluster.sh', String(count), ...scriptArgs, '--', ...emulatorFlags], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -187,14 +187,11 @@ describe('scenario directory', () => {
       expect(kinds).toContain(kind);
   });
 
-  it('starts with no scenarios when the directory does not exist', async () => {
-    app = makeTestApp({ scenariosDir: join(tmpdir(), 'no-such-scenarios-dir-xyz') });
-    expect((await call<ScenarioList>(app, 'GET', '/__scenarios')).body).toEqual({
-      active: [],
-      scenarios: [],
-      headerActivated: [],
-      loadErrors: [],
-    });
+  it('refuses a directory that does not exist, as the CLI does', () => {
+    const missing = join(tmpdir(), 'no-such-scenarios-dir-xyz');
+    expect(() => makeTestApp({ scenariosDir: missing })).toThrow(
+      `options.scenariosDir: the folder "${missing}" does not exist`,
+    );
   });
 
   it('reloads changed files, keeps the last good version of a bad edit and logs it', async () => {

@@ -143,16 +143,17 @@ describe('watching scenarios/', () => {
   );
 });
 
-describe('a scenarios/ folder made after the start (createApp; the CLI refuses a missing one)', () => {
-  it('is loaded once it is there, and watched from then on', async () => {
+describe('a scenarios/ folder empty at the start (createApp and the CLI refuse a missing one)', () => {
+  it('loads the files added to it, and watches them from then on', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'scenarios-')), 'scenarios');
     dirs.push(dirname(dir));
+    expect(() => makeTestApp({ scenariosDir: dir })).toThrow(/options\.scenariosDir: the folder ".*" does not exist/);
+    mkdirSync(dir);
     const logger = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
     app = makeTestApp({ scenariosDir: dir, watch: true, logger });
     const names = async () =>
       (await call<ScenarioList>(app!, 'GET', '/__scenarios')).body.scenarios.map((v) => v.name).sort();
     expect(await names()).toEqual([]);
-    mkdirSync(dir);
     writeFileSync(join(dir, 'a.json'), JSON.stringify({ ...TWICE, name: 'first' }));
     await vi.waitFor(async () => expect(await names()).toEqual(['first']), { timeout: 5000, interval: 50 });
     writeFileSync(join(dir, 'b.json'), JSON.stringify({ ...TWICE, name: 'second' }));

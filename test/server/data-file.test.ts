@@ -2,14 +2,15 @@
  * --data-file over a real socket (docs/reference.md#running-it): state survives a restart of the emulator,
  * and a kill -9 in the middle of writes leaves a file that is still whole JSON.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, startEmulator } from '../../src/index.js';
 import { TEST_TEMPLATES } from '../helpers/app.js';
+import { CLI, cleanEnv } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emu-datafile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -116,6 +117,96 @@ describe('--data-file: restart', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(file);
     expect(stderr).toMatch(/not valid JSON/);
+  });
+});
+
+/** The CLI as a user runs it on `file`, to its exit (a refusal ends it at once). */
+const runCli = (file: string) =>
+  spawnSync(process.execPath, [CLI, '--port', '0', '--data-file', file, '--no-watch', '--log-level', 'silent'], {
+    encoding: 'utf8',
+    env: cleanEnv(),
+    timeout: 20_000,
+  });
+
+const LEFT_UNTOUCHED =
+  'The file was left untouched. Name another file, or move or delete this one to start with empty state.';
+
+describe('--data-file: a file that is not an emulator data file', () => {
+  it.each([
+    [
+      'a copy of package.json',
+      readFileSync('package.json', 'utf8'),
+      /it is not an emulator data file \(it has no "format"/,
+    ],
+    ['[]', '[]', /it is not an emulator data file \(it holds a list, not an object\)/],
+    ['a string', '"state"', /it is not an emulator data file \(it holds a string, not an object\)/],
+    ['invalid JSON', '{"deliveries": [', /it is not valid JSON \(/],
+    ['a bad record of an earlier version', '{"deliveries":[{"x":1}]}', /deliveries\[0\]\.id: is required: a string/],
+    [
+      'a bad record',
+      '{"format":"notification-emulator-data","version":1,"notifications":[],"deliveries":[{"x":1}]}',
+      /deliveries\[0\]\.id: is required: a string/,
+    ],
+  ])('refuses %s with exit 2, naming the file, no stack trace, every byte kept', (_, text, problem) => {
+    const file = join(dir, `refused-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, text);
+    const result = runCli(file);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^notification-emulator: cannot start:\n/);
+    expect(result.stderr).toContain(`  - --data-file ${file}: `);
+    expect(result.stderr).toMatch(problem);
+    expect(result.stderr.endsWith(`  - ${LEFT_UNTOUCHED}\n`)).toBe(true);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(join(dir, `.${basename(file)}.tmp`))).toBe(false);
+  });
+
+  it('prints what the running guide quotes, word for word', () => {
+    const guide = readFileSync('docs/running.md', 'utf8');
+    const blocks = [
+      ...guide.matchAll(/```\n((?:notification-emulator: cannot start:\n)?(?: {2}- --data-file [^\n]*\n)+[^`]*)```/g),
+    ];
+    expect(blocks).toHaveLength(2);
+    const shown = (block: string, file: string) => block.replaceAll('/work/app/state.json', file);
+    const file = join(dir, 'as-in-the-guide.json');
+    writeFileSync(file, '{"format":"notification-emulator-data","version":1,"deliveries":[{"x":1}]}');
+    expect(runCli(file).stderr).toBe(shown(blocks[0]![1]!, file));
+    writeFileSync(file, '{"deliveries":[]}');
+    expect(runCli(file).stderr).toContain(shown(blocks[1]![1]!, file));
+  });
+
+  it('says how to keep a file an earlier version wrote, and takes it once marked', async () => {
+    const file = join(dir, 'earlier.json');
+    writeFileSync(file, JSON.stringify({ deliveries: [], notifications: [], droppedDeliveries: 0 }));
+    const refused = runCli(file);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      'To keep its records, add "format": "notification-emulator-data", "version": 1 at its top',
+    );
+    const marked = JSON.stringify({ format: 'notification-emulator-data', version: 1, deliveries: [] }, null, 2);
+    writeFileSync(file, marked);
+    const emu = await start(file);
+    await emu.close();
+    expect(readFileSync(file, 'utf8')).toBe(marked);
+  });
+
+  it('creates a missing file with the mark; a start and stop without changes leave its bytes', async () => {
+    const file = join(dir, 'new-folder', 'state.json');
+    const first = await startCli(file);
+    const welcome = {
+      template: { key: 'welcome-message', variables: { name: 'Ada' } },
+      targets: ['u1'],
+      mode: 'realtime',
+    };
+    expect((await sendOver(first.url, welcome)).status).toBe(200);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const written = readFileSync(file, 'utf8');
+    expect(JSON.parse(written)).toMatchObject({ format: 'notification-emulator-data', version: 1 });
+    const second = await startCli(file);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(written);
   });
 });
 

@@ -29,6 +29,8 @@ const FIRST_PRINTED = printed.length;
 const APPS = ['render', 'repull', 'words', 'auth', ...Array.from({ length: 24 }, (_, i) => `drift-${i}`)];
 let live: LiveAccount;
 const root = tempDir('pull-test-');
+// An empty scenarios folder: the emulators here load no scenario (a named folder must exist).
+mkdirSync(join(root, 'no-scenarios'));
 
 beforeAll(async () => {
   live = await startLiveAccount(APPS);

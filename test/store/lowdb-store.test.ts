@@ -72,7 +72,7 @@ describe('lowdb store: the data file', () => {
       rule: 'rule 1: any request → fail with ERR_OPERATION_FAILED',
       durationMs: 1,
     };
-    writeFileSync(file, JSON.stringify({ journal: [old] }));
+    writeFileSync(file, JSON.stringify({ format: 'notification-emulator-data', version: 1, journal: [old] }));
     const store = await openLowdbStore(file);
     expect(store.getJournalEntry('j1')).toEqual({
       ...old,
@@ -197,9 +197,19 @@ describe('lowdb store: the data file', () => {
     writeFileSync(array, '[1, 2]');
     await expect(openLowdbStore(array)).rejects.toThrow(ConfigError);
     const wrongField = freshFile();
-    writeFileSync(wrongField, JSON.stringify({ deliveries: 'many' }));
-    await expect(openLowdbStore(wrongField)).rejects.toThrow(/"deliveries" must be an array/);
-    expect(readFileSync(wrongField, 'utf8')).toBe('{"deliveries":"many"}');
+    const text = JSON.stringify({ format: 'notification-emulator-data', version: 1, deliveries: 'many' });
+    writeFileSync(wrongField, text);
+    await expect(openLowdbStore(wrongField)).rejects.toThrow(/"deliveries": must be a list of records/);
+    expect(readFileSync(wrongField, 'utf8')).toBe(text);
+  });
+
+  it('writes the mark first, and reads an empty file as a new one', async () => {
+    const file = freshFile();
+    writeFileSync(file, '');
+    const store = await openLowdbStore(file);
+    fill(store);
+    await store.close();
+    expect(readFileSync(file, 'utf8')).toMatch(/^\{"format":"notification-emulator-data","version":1,"deliveries":\[/);
   });
 
   it('refuses a path it cannot read with a ConfigError naming it', async () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseSize, resolveFolders } from '../../src/index.js';
-import { HELP } from '../../src/config.js';
+import { FLAGS_HELP as HELP } from '../../src/config.js';
 
 function options(argv: string[], env: Record<string, string> = {}) {
   const command = loadConfig(argv, env);

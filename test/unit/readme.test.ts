@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EmulatorOptionsSchema } from '../../src/index.js';
-import { HELP } from '../../src/config.js';
+import { FLAGS_HELP as HELP } from '../../src/config.js';
 import { userDocs } from '../helpers/markdown.js';
 
 /** Lines that run (comments and `# →` answers removed), of each document's shell blocks. */

@@ -38,7 +38,7 @@ function timeline(c: Campaign): HTMLElement {
 
 function templateLink(c: InspectCampaign): HTMLElement {
   if (c.templateKey === null) return h('span', null, `template ${c.templateId} (no longer exists)`);
-  const href = `/__/templates?app=${encodeURIComponent(c.appId)}&template=${encodeURIComponent(c.templateKey)}`;
+  const href = `/__/templates?appId=${encodeURIComponent(c.appId)}&template=${encodeURIComponent(c.templateKey)}`;
   return h(
     'span',
     null,

@@ -1,6 +1,6 @@
 /**
  * Clock: the emulator's now and mode; advance it, set it, or go back to real time; the
- * scheduled campaigns with the time left before each starts. With an app chosen (`?app=`):
+ * scheduled campaigns with the time left before each starts. With an app chosen (`?appId=`):
  * that app's clock (its own, or the shared one it follows) and its scheduled campaigns.
  */
 import { api, client } from '../api.js';

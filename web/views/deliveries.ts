@@ -9,6 +9,7 @@ import { cell, datalist, table, type Field } from '../list.js';
 import { liveList, openableRowHtml } from '../live-list.js';
 import { renderContent } from '../render.js';
 import { noDeliveriesYet } from './first-send.js';
+import { noRecordsForApp } from './app-without-records.js';
 import type { ViewContext } from '../view.js';
 
 const PAGE = 100;
@@ -77,6 +78,7 @@ function prependLive(body: HTMLTableSectionElement, items: Delivery[]): number {
 
 export async function deliveriesView({ main, query, signal }: ViewContext): Promise<void> {
   const emptyStore = noDeliveriesYet();
+  const emptyApp = noRecordsForApp();
   const list = liveList<Delivery>(
     {
       type: 'delivery',
@@ -97,7 +99,12 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
         headings: ['Time (UTC)', 'App', 'User', 'Template', 'Channels', 'Mode', 'Status', 'Campaign / notification'],
         className: 'fixed deliveries',
       },
-      whenEmpty: (filters) => (Object.values(filters).some((v) => v !== '') ? null : emptyStore()),
+      whenEmpty: (filters) => {
+        const given = Object.entries(filters).filter(([, v]) => v !== '');
+        if (given.length === 0) return emptyStore();
+        // The app alone and nothing of it: the app has no records, said so (other filters: the usual "none match").
+        return given.length === 1 && filters.appId ? emptyApp(filters.appId) : null;
+      },
     },
     { main, signal, query },
   );
@@ -152,7 +159,7 @@ export async function deliveryDetail({ main, params }: ViewContext): Promise<voi
       'Template',
       h(
         'a',
-        { href: `/__/templates?app=${encodeURIComponent(d.appId)}&template=${encodeURIComponent(d.templateKey)}` },
+        { href: `/__/templates?appId=${encodeURIComponent(d.appId)}&template=${encodeURIComponent(d.templateKey)}` },
         d.templateKey,
       ),
     ],

@@ -1,6 +1,6 @@
 /**
  * The overview's traces: a "Download trace" button (GET /__export of every app, or of the app
- * the overview is scoped to with `?app=`), saved under the file name the emulator gives; and
+ * the overview is scoped to with `?appId=`), saved under the file name the emulator gives; and
  * the trace the state came from, as a line of the overview's facts (docs/traces.md).
  */
 import { api } from '../api.js';

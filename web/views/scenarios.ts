@@ -1,7 +1,7 @@
 /**
  * Scenarios: every loaded scenario with its rules in words (the engine's own explanations),
  * an on/off switch (PUT /__scenarios/active), counters, the ones a request header activated,
- * and the files refused at load. With an app chosen (`?app=`): the set that applies to that app
+ * and the files refused at load. With an app chosen (`?appId=`): the set that applies to that app
  * (its own, or the global one), its counters, and switches that change its own set.
  */
 import { api, client, type ScenarioView } from '../api.js';

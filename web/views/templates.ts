@@ -33,13 +33,13 @@ export function sendCurl(appId: string, authMode: 'open' | 'strict', t: Template
 export async function templatesView({ main, query, signal }: ViewContext): Promise<void> {
   const apps = await api.apps();
   if (signal.aborted) return;
-  const appId = query.get('app') || apps.items[0]?.appId || 'my-app';
+  const appId = query.get('appId') || apps.items[0]?.appId || 'my-app';
   const selected = query.get('template') ?? '';
-  const input = h('input', { id: 'app', name: 'app', value: appId, list: 'app-list', spellcheck: 'false' });
+  const input = h('input', { id: 'app', name: 'appId', value: appId, list: 'app-list', spellcheck: 'false' });
   const form = submitForm(
     { class: 'filters', role: 'search', 'aria-label': 'App' },
     () => {
-      setQuery({ app: input.value.trim() || undefined });
+      setQuery({ appId: input.value.trim() || undefined });
       void load(input.value.trim() || appId).catch((e: unknown) => showError(content, e));
     },
     h('div', { class: 'field' }, h('label', { for: 'app' }, 'App'), input),
