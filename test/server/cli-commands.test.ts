@@ -42,14 +42,15 @@ describe('every command helps', () => {
     }
   });
 
-  it('puts the note pull and check-fixtures share under check-fixtures, before the flags', () => {
+  it('puts the note pull, check-fixtures and verify share under verify, before the flags', () => {
     const lines = run(['--help']).stdout.split('\n');
-    const check = lines.findIndex((l) => l.startsWith('  notification-emulator check-fixtures'));
-    expect(lines[check + 2]).toBe(
-      '      (pull and check-fixtures also take --api-key-file F, --timeout-ms N and --max-retries N;',
+    const verify = lines.findIndex((l) => l.startsWith('  notification-emulator verify'));
+    expect(verify).toBeGreaterThan(lines.findIndex((l) => l.startsWith('  notification-emulator check-fixtures')));
+    expect(lines[verify + 2]).toBe(
+      '      (pull, check-fixtures and verify also take --api-key-file F, --timeout-ms N and --max-retries N;',
     );
-    expect(lines[check + 4]).toBe('  notification-emulator help [COMMAND]');
-    expect(lines.indexOf('Flags (environment variable in brackets; flags win):')).toBeGreaterThan(check);
+    expect(lines[verify + 4]).toBe('  notification-emulator help [COMMAND]');
+    expect(lines.indexOf('Flags (environment variable in brackets; flags win):')).toBeGreaterThan(verify);
   });
 
   it('help lists the commands (exit 0); help COMMAND prints that command’s own', () => {
