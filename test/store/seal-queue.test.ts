@@ -5,7 +5,7 @@
  * pile records up unsealed.
  */
 import { describe, expect, it } from 'vitest';
-import { SealQueue } from '../../src/store/seal-queue.js';
+import { SealQueue } from '../../src/store/shared/seal-queue.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { UserNumbers } from '../../src/store/user-numbers.js';
+import { UserNumbers } from '../../src/store/deliveries/user-numbers.js';
 
 /** Ids that differ in one character only, at `at` from the start, among 36. */
 const alike = (n: number, at: number) => `${'a'.repeat(at)}${String.fromCharCode(0x4e00 + n)}${'z'.repeat(35 - at)}`;

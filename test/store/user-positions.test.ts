@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { UserPositions } from '../../src/store/user-positions.js';
+import { UserPositions } from '../../src/store/deliveries/user-positions.js';
 
 const USERS = ['u1', 'u2', 'u3', 'u4', 'u5'];
 

@@ -2,10 +2,10 @@
  * The delivery log's reads (delivery-log.ts): which index answers a filter, and whether it
  * answers alone (counted: delivery-query.ts, delivery-counts.ts) or leaves candidates to walk.
  */
-import type { DeliveryFilter, SharedDeliveryFields } from '../domain/ports.js';
+import type { DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
 import type { DeliveryLog } from './delivery-log.js';
-import { deliveryMatcher } from '../domain/record-filters.js';
-import type { KeyEntries } from './counted-index.js';
+import { deliveryMatcher } from '../../domain/record-filters.js';
+import type { KeyEntries } from '../shared/counted-index.js';
 import { countedBuckets, walkedBuckets, type BucketGroup } from './delivery-counts.js';
 import { firstMember, memberAt, memberWithId, sharedOf } from './delivery-entries.js';
 import type { DeliveryIndexes, EntryPlan } from './delivery-index.js';

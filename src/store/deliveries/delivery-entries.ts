@@ -3,8 +3,8 @@
  * run (delivery-run.ts), or a run of one (a realtime send), read through one set of
  * accessors. A record and a run of one name their user and status alike.
  */
-import type { Delivery } from '../schemas/records.js';
-import type { SharedDeliveryFields } from '../domain/ports.js';
+import type { Delivery } from '../../schemas/records.js';
+import type { SharedDeliveryFields } from '../../domain/ports.js';
 import { deliveryAt, memberStatus, SingleDelivery, type DeliveryRun } from './delivery-run.js';
 
 /** A run as the log holds it: its first `start` members were dropped by the retention cap. */

@@ -3,14 +3,14 @@
  * text they keep in all; the oldest entries go first. Every filter but bodyContains is read
  * from a key index (keyed-log.ts); bodyContains tests the entries the other filters leave.
  */
-import type { JournalEntry } from '../schemas/records.js';
-import type { JournalFilter, JournalStore } from '../domain/ports.js';
-import { journalPredicate } from '../domain/record-filters.js';
-import { normalisePath } from '../domain/api-path.js';
-import { filterKeys } from './filter-keys.js';
-import { KeyedLog, type KeyedQuery, type KeyValue } from './keyed-log.js';
-import { pageInSlices } from './sliced-search.js';
-import type { KindOptions, RecordKind } from './store-data.js';
+import type { JournalEntry } from '../../schemas/records.js';
+import type { JournalFilter, JournalStore } from '../../domain/ports.js';
+import { journalPredicate } from '../../domain/record-filters.js';
+import { normalisePath } from '../../domain/api-path.js';
+import { filterKeys } from '../shared/filter-keys.js';
+import { KeyedLog, type KeyedQuery, type KeyValue } from '../shared/keyed-log.js';
+import { pageInSlices } from '../shared/sliced-search.js';
+import type { KindOptions, RecordKind } from '../store-data.js';
 
 export interface JournalLimits {
   maxJournal: number;

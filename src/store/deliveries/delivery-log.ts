@@ -7,7 +7,7 @@
  * milliseconds (and by a query that finds them behind, a slice of at most 20 ms, scanning
  * meanwhile), not in the write: a send only appends, and no task holds the event loop long.
  */
-import type { Delivery } from '../schemas/records.js';
+import type { Delivery } from '../../schemas/records.js';
 import type {
   ChannelDeliveryBucket,
   DeliveryBucket,
@@ -15,8 +15,8 @@ import type {
   ListResult,
   Page,
   SharedDeliveryFields,
-} from '../domain/ports.js';
-import { isFiltered } from '../domain/record-filters.js';
+} from '../../domain/ports.js';
+import { isFiltered } from '../../domain/record-filters.js';
 import { packedRun, SingleDelivery, type DeliveryRun } from './delivery-run.js';
 import {
   failedBefore,
@@ -31,7 +31,7 @@ import {
 } from './delivery-entries.js';
 import { DeliveryIndexes } from './delivery-index.js';
 import type { LogView } from './delivery-query.js';
-import { Deque } from './deque.js';
+import { Deque } from '../shared/deque.js';
 import { createMemberIndex } from './delivery-members.js';
 import { createDeliveryReads, type CatchUpBudget } from './delivery-reads.js';
 

@@ -4,12 +4,12 @@
  * blocks (recipient-list.ts), sealed into columns on later turns in slices of a few
  * milliseconds, so an upload's one step that cannot yield only slices its list.
  */
-import type { Campaign, CampaignUpload, Recipient } from '../schemas/records.js';
-import type { CampaignStore, RecipientList } from '../domain/ports.js';
+import type { Campaign, CampaignUpload, Recipient } from '../../schemas/records.js';
+import type { CampaignStore, RecipientList } from '../../domain/ports.js';
 import { CampaignIndex } from './campaign-index.js';
 import { CampaignRecipients, NO_PENDING } from './recipient-list.js';
-import { SealQueue, type Sealable } from './seal-queue.js';
-import type { KindOptions, RecordKind } from './store-data.js';
+import { SealQueue, type Sealable } from '../shared/seal-queue.js';
+import type { KindOptions, RecordKind } from '../store-data.js';
 
 type CampaignData = 'campaigns' | 'recipients' | 'campaignUploads';
 type CampaignStats = 'campaigns' | 'droppedCampaigns' | 'recipients' | 'droppedRecipients';

@@ -5,7 +5,7 @@
  * 100,000-row upload, a data file of a million events). The turns are the store's
  * (platform/loop-turns.ts), shared with its other background work.
  */
-import { LoopTurns } from '../platform/loop-turns.js';
+import { LoopTurns } from '../../platform/loop-turns.js';
 
 /** Something with records to seal: seals until `spent` says stop, and says whether it is done. */
 export interface Sealable {

@@ -1,8 +1,8 @@
 /** Notification records in memory: the NotificationStore port over the notification log. */
-import type { NotificationStore } from '../domain/ports.js';
+import type { NotificationStore } from '../../domain/ports.js';
 import { createNotificationLog } from './notification-log.js';
-import type { KindOptions, RecordKind } from './store-data.js';
-import { clearByApp } from './clear-by-app.js';
+import type { KindOptions, RecordKind } from '../store-data.js';
+import { clearByApp } from '../shared/clear-by-app.js';
 
 export function createNotificationStore(
   maxNotifications: number,

@@ -3,12 +3,12 @@
  * /__inspect/notifications answered from a key index (keyed-log.ts): by id, app, template,
  * mode and tag, and each of those within an app.
  */
-import type { LoopTurns } from '../platform/loop-turns.js';
-import type { NotificationRecord } from '../schemas/records.js';
-import type { ListResult, NotificationFilter, Page } from '../domain/ports.js';
-import { notificationPredicate } from '../domain/record-filters.js';
-import { filterKeys } from './filter-keys.js';
-import { KeyedLog } from './keyed-log.js';
+import type { LoopTurns } from '../../platform/loop-turns.js';
+import type { NotificationRecord } from '../../schemas/records.js';
+import type { ListResult, NotificationFilter, Page } from '../../domain/ports.js';
+import { notificationPredicate } from '../../domain/record-filters.js';
+import { filterKeys } from '../shared/filter-keys.js';
+import { KeyedLog } from '../shared/keyed-log.js';
 
 export interface NotificationLog {
   readonly length: number;

@@ -6,7 +6,7 @@
  * (user-index.ts) built on first use; lookups by id guess the position after the last one
  * found (a campaign send updates its recipients in order).
  */
-import type { Recipient } from '../schemas/records.js';
+import type { Recipient } from '../../schemas/records.js';
 import type {
   ListResult,
   Page,
@@ -14,7 +14,7 @@ import type {
   RecipientList,
   RecipientOutcomes,
   RecipientUpdate,
-} from '../domain/ports.js';
+} from '../../domain/ports.js';
 import { RECIPIENT_BLOCK, RecipientBlock, recordsOf, type FrozenBlock } from './recipient-block.js';
 import { statusCodeOf, StringTable } from './recipient-changes.js';
 import { UserIndex } from './user-index.js';

@@ -2,11 +2,11 @@
  * Runtime resources in memory: the ResourceStore port (templates, channels and
  * template-channel rows apps create). clear() keeps them; reset() drops them.
  */
-import type { Template } from '../schemas/records.js';
-import type { Channel } from '../schemas/channels.js';
-import type { TemplateChannelRecord } from '../schemas/template-channels.js';
-import type { ResourceStore } from '../domain/ports.js';
-import type { KindOptions, RecordKind } from './store-data.js';
+import type { Template } from '../../schemas/records.js';
+import type { Channel } from '../../schemas/channels.js';
+import type { TemplateChannelRecord } from '../../schemas/template-channels.js';
+import type { ResourceStore } from '../../domain/ports.js';
+import type { KindOptions, RecordKind } from '../store-data.js';
 
 type ResourceData = 'templates' | 'channels' | 'templateChannels';
 

@@ -9,7 +9,7 @@
  * log's times ascend (the usual case: records are stamped as they arrive); a manual clock
  * moved back breaks the order, and then the time range is tested record by record.
  */
-import type { ListResult, Page } from '../domain/ports.js';
+import type { ListResult, Page } from '../../domain/ports.js';
 import { Deque } from './deque.js';
 import { PositionIndex } from './position-index.js';
 import { intersect } from './intersect.js';

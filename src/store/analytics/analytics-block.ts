@@ -5,8 +5,8 @@
  * links back to the previous event of its app and of its user, and which events clear(app)
  * has removed (dead), are kept beside the columns.
  */
-import type { AnalyticsEvent } from '../schemas/analytics.js';
-import { sealFields, type StringColumn } from './string-column.js';
+import type { AnalyticsEvent } from '../../schemas/analytics.js';
+import { sealFields, type StringColumn } from '../shared/string-column.js';
 
 export type Column = keyof AnalyticsEvent;
 const COLUMNS: readonly Column[] = ['id', 'appId', 'campaignId', 'userId', 'channelType', 'eventType', 'createdAt'];

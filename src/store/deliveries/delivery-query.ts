@@ -4,10 +4,10 @@
  * (the total read from cumulative counts, the page's first entry found by binary search),
  * else walked, each entry tested once and a run outside the page counted in one step.
  */
-import type { Delivery } from '../schemas/records.js';
-import type { DeliveryFilter, ListResult, Page } from '../domain/ports.js';
-import type { KeyEntries } from './counted-index.js';
-import type { DeliveryMatcher } from '../domain/record-filters.js';
+import type { Delivery } from '../../schemas/records.js';
+import type { DeliveryFilter, ListResult, Page } from '../../domain/ports.js';
+import type { KeyEntries } from '../shared/counted-index.js';
+import type { DeliveryMatcher } from '../../domain/record-filters.js';
 import { indexesOf } from './delivery-run.js';
 import {
   firstMember,

@@ -3,7 +3,7 @@
  * record, or one app's; a reset of every app also starts a fresh log, so its count of records
  * the cap dropped starts over too.
  */
-import type { RecordKind } from './store-data.js';
+import type { RecordKind } from '../store-data.js';
 
 /** A log that keeps what `keep` accepts. */
 interface RetainingLog<R extends { appId: string | null }> {

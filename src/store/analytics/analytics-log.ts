@@ -12,11 +12,11 @@
  * are dropped for free when they reach the front, and the log is rebuilt from its live
  * events once a quarter of it is dead, so it never holds much more than its cap.
  */
-import { LoopTurns } from '../platform/loop-turns.js';
-import type { AnalyticsEvent } from '../schemas/analytics.js';
+import { LoopTurns } from '../../platform/loop-turns.js';
+import type { AnalyticsEvent } from '../../schemas/analytics.js';
 import { EventBlock, type Column, type DeadEvents } from './analytics-block.js';
-import { Deque } from './deque.js';
-import { SealQueue } from './seal-queue.js';
+import { Deque } from '../shared/deque.js';
+import { SealQueue } from '../shared/seal-queue.js';
 
 /** Events per block (a test may pass fewer, to reach sealed blocks with little data). */
 const EVENT_BLOCK = 2048;

@@ -6,11 +6,11 @@
  * counted, and its page found by binary search. Users are indexed apart, by member
  * (delivery-log.ts), since the members of one run differ in nothing else.
  */
-import type { DeliveryFilter, SharedDeliveryFields } from '../domain/ports.js';
-import { CountedIndex, type KeyEntries } from './counted-index.js';
-import { filterKeys, type KeyField } from './filter-keys.js';
-import { intersect } from './intersect.js';
-import type { KeyValue } from './keyed-log.js';
+import type { DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
+import { CountedIndex, type KeyEntries } from '../shared/counted-index.js';
+import { filterKeys, type KeyField } from '../shared/filter-keys.js';
+import { intersect } from '../shared/intersect.js';
+import type { KeyValue } from '../shared/keyed-log.js';
 
 /** A delivery through a channel named twice went through it once. */
 function channelsOf(d: SharedDeliveryFields): KeyValue {

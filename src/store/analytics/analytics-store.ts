@@ -4,9 +4,9 @@
  * newest first, and GET /api/analytics/users/{id} reads only that user's: no pass over a
  * million events. The app's events are built one by one as a report reads them.
  */
-import type { AnalyticsStore } from '../domain/ports.js';
+import type { AnalyticsStore } from '../../domain/ports.js';
 import { AnalyticsLog } from './analytics-log.js';
-import type { KindOptions, RecordKind } from './store-data.js';
+import type { KindOptions, RecordKind } from '../store-data.js';
 
 export function createAnalyticsStore(
   maxAnalyticsEvents: number,

@@ -4,8 +4,8 @@
  * LoopTurns hands out (platform/loop-turns.ts): 100 such searches at once take one slice per turn
  * between them, and every request that comes meanwhile is answered between two slices.
  */
-import type { ListResult, Page } from '../domain/ports.js';
-import { LoopTurns } from '../platform/loop-turns.js';
+import type { ListResult, Page } from '../../domain/ports.js';
+import { LoopTurns } from '../../platform/loop-turns.js';
 
 /** Work per slice before yielding to the event loop. */
 const SLICE_MS = 4;

@@ -2,8 +2,8 @@
  * App states in memory (the AppStateStore port): each app's own clock and active scenario
  * set. Not traffic: DELETE /__inspect leaves them; a reset of the app (or of all) drops them.
  */
-import type { AppState, AppStateStore } from '../domain/ports.js';
-import type { KindOptions, RecordKind } from './store-data.js';
+import type { AppState, AppStateStore } from '../../domain/ports.js';
+import type { KindOptions, RecordKind } from '../store-data.js';
 
 export function createAppStateStore({
   initial,

@@ -6,7 +6,7 @@
  * and a batch of one (a realtime send) a handful (SingleDelivery). The domain never sees this
  * format: it hands the store a plain batch.
  */
-import type { Delivery } from '../schemas/records.js';
+import type { Delivery } from '../../schemas/records.js';
 import type {
   IdRange,
   DeliveryBatch,
@@ -16,8 +16,8 @@ import type {
   RenderContent,
   SharedDeliveryFields,
   StoredDeliveries,
-} from '../domain/ports.js';
-import { PackedText } from './packed-text.js';
+} from '../../domain/ports.js';
+import { PackedText } from '../shared/packed-text.js';
 
 /** Read-only list access: an array, or strings packed into one (see packStrings). */
 export interface StringList {

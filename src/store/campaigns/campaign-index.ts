@@ -4,8 +4,8 @@
  * between status lists as it changes (draft → sending → sent…): found by binary search on
  * its creation number, never by a pass over the list.
  */
-import type { CampaignFilter, ListResult, Page } from '../domain/ports.js';
-import { firstAtOrAfter } from './position-index.js';
+import type { CampaignFilter, ListResult, Page } from '../../domain/ports.js';
+import { firstAtOrAfter } from '../shared/position-index.js';
 
 const SEP = '\u0000';
 const keysOf = (appId: string, status: string) => [

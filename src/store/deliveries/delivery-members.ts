@@ -3,11 +3,11 @@
  * the unfiltered log, found by position rather than by entry. Live members hold positions
  * [first live, next) along the log; entry e's member i sits at positions[e] + i.
  */
-import type { Delivery } from '../schemas/records.js';
-import type { DeliveryFilter, ListResult, Page } from '../domain/ports.js';
-import type { DeliveryMatcher } from '../domain/record-filters.js';
+import type { Delivery } from '../../schemas/records.js';
+import type { DeliveryFilter, ListResult, Page } from '../../domain/ports.js';
+import type { DeliveryMatcher } from '../../domain/record-filters.js';
 import { firstMember, memberAt, memberCount, sharedOf, statusAt, userAt, type Entry } from './delivery-entries.js';
-import type { Deque } from './deque.js';
+import type { Deque } from '../shared/deque.js';
 import { UserPositions } from './user-positions.js';
 
 interface MemberLine {

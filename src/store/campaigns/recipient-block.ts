@@ -7,10 +7,10 @@
  * list's own strings. A sealed block of 2,048 recipients is a few dozen heap objects
  * instead of ~10,000, at a tenth of the bytes (docs/performance.md#memory).
  */
-import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../schemas/records.js';
-import type { PendingRecipients, RecipientOutcomes, RecipientUpdate } from '../domain/ports.js';
+import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../../schemas/records.js';
+import type { PendingRecipients, RecipientOutcomes, RecipientUpdate } from '../../domain/ports.js';
 import { Changes, statusCode, StringTable } from './recipient-changes.js';
-import { sealFields, type StringColumn } from './string-column.js';
+import { sealFields, type StringColumn } from '../shared/string-column.js';
 import {
   sealVariables,
   startVariablesSealing,

@@ -4,9 +4,9 @@
  * key answers the filter and the log's times ascend; else each candidate entry visited once,
  * a run without per-member filters counted in one step (its size less its failures).
  */
-import type { DeliveryBucket, DeliveryFilter, SharedDeliveryFields } from '../domain/ports.js';
-import type { DeliveryMatcher } from '../domain/record-filters.js';
-import type { KeyEntries } from './counted-index.js';
+import type { DeliveryBucket, DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
+import type { DeliveryMatcher } from '../../domain/record-filters.js';
+import type { KeyEntries } from '../shared/counted-index.js';
 import { countedRange, firstPassing, type CountedRange, type LogView } from './delivery-query.js';
 import { firstMember, liveFailures, memberCount, RunEntry, sharedOf, statusAt, userAt } from './delivery-entries.js';
 

@@ -2,11 +2,11 @@
  * Deliveries in memory: the DeliveryStore port over the delivery log (delivery-log.ts: runs,
  * indexes caught up by the queries that need them, the retention cap).
  */
-import type { DeliveryStore } from '../domain/ports.js';
+import type { DeliveryStore } from '../../domain/ports.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { runOf, storedView } from './delivery-run.js';
-import type { KindOptions, RecordKind } from './store-data.js';
-import { clearByApp } from './clear-by-app.js';
+import type { KindOptions, RecordKind } from '../store-data.js';
+import { clearByApp } from '../shared/clear-by-app.js';
 
 type DeliveryData = 'deliveries' | 'droppedDeliveries';
 
