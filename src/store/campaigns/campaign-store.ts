@@ -21,104 +21,77 @@ export interface CampaignLimits {
 
 const NO_RECIPIENTS: RecipientList = { length: 0, at: () => undefined, [Symbol.iterator]: () => [][Symbol.iterator]() };
 
+/** The kind's records and indexes, shared by the functions below. */
+interface CampaignState {
+  readonly limits: CampaignLimits;
+  readonly dropped: { campaigns: number; recipients: number };
+  /** Recipients of every campaign together (kept as they change, for the cap). */
+  recipientTotal: number;
+  readonly campaigns: Map<string, Campaign>;
+  /** Campaign ids by app and status, for filtered pages. */
+  readonly index: CampaignIndex;
+  readonly recipientsByCampaign: Map<string, CampaignRecipients>;
+  readonly uploads: Map<string, CampaignUpload>;
+  /** Campaigns with recipients still to seal, each through its sealer (sealerOf). */
+  readonly unsealed: SealQueue;
+  readonly sealers: Map<string, Sealable>;
+}
+
 export function createCampaignStore(
-  { maxCampaigns, maxRecipients }: CampaignLimits,
+  limits: CampaignLimits,
   { initial, changed, turns }: KindOptions<CampaignData>,
 ): RecordKind<CampaignStore, CampaignData, CampaignStats> {
-  const dropped = { campaigns: 0, recipients: 0 };
-  /** Recipients of every campaign together (kept as they change, for the cap). */
-  let recipientTotal = 0;
-  const campaigns = new Map<string, Campaign>();
-  /** Campaign ids by app and status, for filtered pages. */
-  const index = new CampaignIndex();
-  const recipientsByCampaign = new Map<string, CampaignRecipients>();
-  const uploads = new Map<string, CampaignUpload>();
-  /** Campaigns with recipients still to seal, each through its sealer (sealerOf). */
-  const unsealed = new SealQueue(Infinity, turns);
-  const sealers = new Map<string, Sealable>();
-
-  /**
-   * Seals the campaign's recipients, but not while it is sending: the send reads them as
-   * they are, and sealing a 100,000-row upload at the same time took the CPU it needed
-   * (bench/: campaign). Its status change re-queues it (updateCampaign).
-   */
-  function sealerOf(campaignId: string): Sealable {
-    let sealer = sealers.get(campaignId);
-    if (!sealer)
-      sealers.set(
-        campaignId,
-        (sealer = {
-          seal: (spent) =>
-            campaigns.get(campaignId)?.status === 'sending' ||
-            (recipientsByCampaign.get(campaignId)?.seal(spent) ?? true),
-        }),
-      );
-    return sealer;
-  }
-
-  function addRecipientsQuietly(campaignId: string, list: readonly Recipient[]): void {
-    let entry = recipientsByCampaign.get(campaignId);
-    if (!entry) recipientsByCampaign.set(campaignId, (entry = new CampaignRecipients()));
-    entry.add(list);
-    recipientTotal += list.length;
-    unsealed.add(sealerOf(campaignId));
-  }
-
-  function removeCampaign(id: string): number {
-    const gone = recipientsByCampaign.get(id)?.length ?? 0;
-    const campaign = campaigns.get(id);
-    if (campaign) index.remove(id, campaign.appId, campaign.status);
-    const sealer = sealers.get(id);
-    if (sealer) unsealed.delete(sealer);
-    sealers.delete(id);
-    campaigns.delete(id);
-    recipientsByCampaign.delete(id);
-    uploads.delete(id);
-    recipientTotal -= gone;
-    return gone;
-  }
-
-  /**
-   * Drops the oldest campaigns (with their recipients) while a cap is passed. A campaign
-   * sending or scheduled is kept (dropping it would stop work in progress), and so is
-   * `keep`, the one being added to.
-   */
-  function enforceCaps(keep: string): void {
-    if (campaigns.size <= maxCampaigns && recipientTotal <= maxRecipients) return;
-    for (const c of campaigns.values()) {
-      if (campaigns.size <= maxCampaigns && recipientTotal <= maxRecipients) return;
-      if (c.id === keep || c.status === 'sending' || c.status === 'scheduled') continue;
-      dropped.recipients += removeCampaign(c.id);
-      dropped.campaigns++;
-    }
-  }
-
-  function clear(appId: string | undefined): void {
-    if (appId === undefined) {
-      campaigns.clear();
-      index.clear();
-      recipientsByCampaign.clear();
-      uploads.clear();
-      unsealed.delete();
-      sealers.clear();
-      recipientTotal = 0;
-      return;
-    }
-    for (const c of [...campaigns.values()]) if (c.appId === appId) removeCampaign(c.id);
-  }
-
+  const state: CampaignState = {
+    limits,
+    dropped: { campaigns: 0, recipients: 0 },
+    recipientTotal: 0,
+    campaigns: new Map(),
+    index: new CampaignIndex(),
+    recipientsByCampaign: new Map(),
+    uploads: new Map(),
+    unsealed: new SealQueue(Infinity, turns),
+    sealers: new Map(),
+  };
   for (const c of initial?.campaigns ?? []) {
-    campaigns.set(c.id, c);
-    index.add(c.id, c.appId, c.status);
+    state.campaigns.set(c.id, c);
+    state.index.add(c.id, c.appId, c.status);
   }
-  for (const r of initial?.recipients ?? []) addRecipientsQuietly(r.campaignId, [r]);
-  for (const u of initial?.campaignUploads ?? []) if (campaigns.has(u.campaignId)) uploads.set(u.campaignId, u);
+  for (const r of initial?.recipients ?? []) addRecipientsQuietly(state, r.campaignId, [r]);
+  for (const u of initial?.campaignUploads ?? [])
+    if (state.campaigns.has(u.campaignId)) state.uploads.set(u.campaignId, u);
+  return {
+    port: { ...campaignPort(state, changed), ...recipientPort(state, changed) },
+    clear: (appId) => clear(state, appId),
+    reset(appId) {
+      clear(state, appId);
+      if (appId === undefined) state.dropped.campaigns = state.dropped.recipients = 0;
+    },
+    stats: () => ({
+      campaigns: state.campaigns.size,
+      droppedCampaigns: state.dropped.campaigns,
+      recipients: state.recipientTotal,
+      droppedRecipients: state.dropped.recipients,
+    }),
+    snapshot: () => ({
+      campaigns: [...state.campaigns.values()],
+      recipients: [...state.recipientsByCampaign.values()].flatMap((e) => [...e]),
+      campaignUploads: [...state.uploads.values()],
+    }),
+    persistable: () => persistable(state),
+  };
+}
 
-  const port: CampaignStore = {
+/** The port's campaign methods (and the last upload, which lives and dies with its campaign). */
+function campaignPort(
+  state: CampaignState,
+  changed: () => void,
+): Omit<CampaignStore, keyof ReturnType<typeof recipientPort>> {
+  const { campaigns, index, uploads } = state;
+  return {
     addCampaign(campaign) {
       campaigns.set(campaign.id, campaign);
       index.add(campaign.id, campaign.appId, campaign.status);
-      enforceCaps(campaign.id);
+      enforceCaps(state, campaign.id);
       changed();
     },
     getCampaign: (id) => campaigns.get(id),
@@ -128,8 +101,8 @@ export function createCampaignStore(
       const next = { ...current, ...patch };
       campaigns.set(id, next);
       index.move(id, current.appId, current.status, next.status);
-      if (current.status === 'sending' && next.status !== 'sending' && recipientsByCampaign.has(id))
-        unsealed.add(sealerOf(id));
+      if (current.status === 'sending' && next.status !== 'sending' && state.recipientsByCampaign.has(id))
+        state.unsealed.add(sealerOf(state, id));
       changed();
       return next;
     },
@@ -143,26 +116,6 @@ export function createCampaignStore(
       const { total, items } = index.page(filter, page);
       return { total, items: items.map((id) => campaigns.get(id)!) };
     },
-
-    addRecipients(campaignId, list) {
-      addRecipientsQuietly(campaignId, list);
-      enforceCaps(campaignId);
-      changed();
-    },
-    hasRecipient: (campaignId, userId) => recipientsByCampaign.get(campaignId)?.has(userId) ?? false,
-    recipients: (campaignId) => recipientsByCampaign.get(campaignId) ?? NO_RECIPIENTS,
-    countRecipients: (campaignId, filter) => recipientsByCampaign.get(campaignId)?.count(filter.status) ?? 0,
-    listRecipients: (campaignId, filter, page) =>
-      recipientsByCampaign.get(campaignId)?.page(filter.status, page) ?? { total: 0, items: [] },
-    pendingRecipients: (campaignId, max) => recipientsByCampaign.get(campaignId)?.pending(max) ?? NO_PENDING,
-    updateRecipient(campaignId, recipientId, patch) {
-      recipientsByCampaign.get(campaignId)?.update(recipientId, patch);
-      changed();
-    },
-    settleRecipients(campaignId, pending, outcomes) {
-      recipientsByCampaign.get(campaignId)?.settle(pending.positions, outcomes);
-      changed();
-    },
     setLastUpload(upload) {
       if (!campaigns.has(upload.campaignId)) return;
       uploads.set(upload.campaignId, upload);
@@ -170,36 +123,117 @@ export function createCampaignStore(
     },
     lastUpload: (campaignId) => uploads.get(campaignId),
   };
+}
 
+/** The port's recipient methods: each campaign's list answers for itself. */
+function recipientPort(state: CampaignState, changed: () => void) {
+  const listOf = (campaignId: string) => state.recipientsByCampaign.get(campaignId);
   return {
-    port,
-    clear,
-    reset(appId) {
-      clear(appId);
-      if (appId === undefined) dropped.campaigns = dropped.recipients = 0;
+    addRecipients(campaignId, list) {
+      addRecipientsQuietly(state, campaignId, list);
+      enforceCaps(state, campaignId);
+      changed();
     },
-    stats: () => ({
-      campaigns: campaigns.size,
-      droppedCampaigns: dropped.campaigns,
-      recipients: recipientTotal,
-      droppedRecipients: dropped.recipients,
-    }),
-    snapshot: () => ({
-      campaigns: [...campaigns.values()],
-      recipients: [...recipientsByCampaign.values()].flatMap((e) => [...e]),
-      campaignUploads: [...uploads.values()],
-    }),
-    persistable() {
-      const recipientLists = [...recipientsByCampaign.values()].map((e) => e.frozen());
-      return {
-        campaigns: [...campaigns.values()],
-        recipients: {
-          *[Symbol.iterator]() {
-            for (const list of recipientLists) yield* list;
-          },
-        },
-        campaignUploads: [...uploads.values()],
-      };
+    hasRecipient: (campaignId, userId) => listOf(campaignId)?.has(userId) ?? false,
+    recipients: (campaignId) => listOf(campaignId) ?? NO_RECIPIENTS,
+    countRecipients: (campaignId, filter) => listOf(campaignId)?.count(filter.status) ?? 0,
+    listRecipients: (campaignId, filter, page) =>
+      listOf(campaignId)?.page(filter.status, page) ?? { total: 0, items: [] },
+    pendingRecipients: (campaignId, max) => listOf(campaignId)?.pending(max) ?? NO_PENDING,
+    updateRecipient(campaignId, recipientId, patch) {
+      listOf(campaignId)?.update(recipientId, patch);
+      changed();
     },
+    settleRecipients(campaignId, pending, outcomes) {
+      listOf(campaignId)?.settle(pending.positions, outcomes);
+      changed();
+    },
+  } satisfies Partial<CampaignStore>;
+}
+
+/**
+ * Seals the campaign's recipients, but not while it is sending: the send reads them as
+ * they are, and sealing a 100,000-row upload at the same time took the CPU it needed
+ * (bench/: campaign). Its status change re-queues it (updateCampaign).
+ */
+function sealerOf(state: CampaignState, campaignId: string): Sealable {
+  let sealer = state.sealers.get(campaignId);
+  if (!sealer)
+    state.sealers.set(
+      campaignId,
+      (sealer = {
+        seal: (spent) =>
+          state.campaigns.get(campaignId)?.status === 'sending' ||
+          (state.recipientsByCampaign.get(campaignId)?.seal(spent) ?? true),
+      }),
+    );
+  return sealer;
+}
+
+function addRecipientsQuietly(state: CampaignState, campaignId: string, list: readonly Recipient[]): void {
+  let entry = state.recipientsByCampaign.get(campaignId);
+  if (!entry) state.recipientsByCampaign.set(campaignId, (entry = new CampaignRecipients()));
+  entry.add(list);
+  state.recipientTotal += list.length;
+  state.unsealed.add(sealerOf(state, campaignId));
+}
+
+/** Removes a campaign with its recipients and upload; how many recipients went with it. */
+function removeCampaign(state: CampaignState, id: string): number {
+  const gone = state.recipientsByCampaign.get(id)?.length ?? 0;
+  const campaign = state.campaigns.get(id);
+  if (campaign) state.index.remove(id, campaign.appId, campaign.status);
+  const sealer = state.sealers.get(id);
+  if (sealer) state.unsealed.delete(sealer);
+  state.sealers.delete(id);
+  state.campaigns.delete(id);
+  state.recipientsByCampaign.delete(id);
+  state.uploads.delete(id);
+  state.recipientTotal -= gone;
+  return gone;
+}
+
+/**
+ * Drops the oldest campaigns (with their recipients) while a cap is passed. A campaign
+ * sending or scheduled is kept (dropping it would stop work in progress), and so is
+ * `keep`, the one being added to.
+ */
+function enforceCaps(state: CampaignState, keep: string): void {
+  const { campaigns, limits } = state;
+  const within = () => campaigns.size <= limits.maxCampaigns && state.recipientTotal <= limits.maxRecipients;
+  if (within()) return;
+  for (const c of campaigns.values()) {
+    if (within()) return;
+    if (c.id === keep || c.status === 'sending' || c.status === 'scheduled') continue;
+    state.dropped.recipients += removeCampaign(state, c.id);
+    state.dropped.campaigns++;
+  }
+}
+
+function clear(state: CampaignState, appId: string | undefined): void {
+  if (appId === undefined) {
+    state.campaigns.clear();
+    state.index.clear();
+    state.recipientsByCampaign.clear();
+    state.uploads.clear();
+    state.unsealed.delete();
+    state.sealers.clear();
+    state.recipientTotal = 0;
+    return;
+  }
+  for (const c of [...state.campaigns.values()]) if (c.appId === appId) removeCampaign(state, c.id);
+}
+
+/** The records without copying them: recipient lists frozen as they are now. */
+function persistable(state: CampaignState) {
+  const recipientLists = [...state.recipientsByCampaign.values()].map((e) => e.frozen());
+  return {
+    campaigns: [...state.campaigns.values()],
+    recipients: {
+      *[Symbol.iterator]() {
+        for (const list of recipientLists) yield* list;
+      },
+    },
+    campaignUploads: [...state.uploads.values()],
   };
 }
