@@ -2,8 +2,15 @@
  * The delivery log's reads (delivery-log.ts): which index answers a filter, and whether it
  * answers alone (counted: delivery-query.ts, delivery-counts.ts) or leaves candidates to walk.
  */
-import type { DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
-import type { DeliveryLog } from './delivery-log.js';
+import type { Delivery } from '../../schemas/records.js';
+import type {
+  ChannelDeliveryBucket,
+  DeliveryBucket,
+  DeliveryFilter,
+  ListResult,
+  Page,
+  SharedDeliveryFields,
+} from '../../domain/ports.js';
 import { deliveryMatcher } from '../../domain/record-filters.js';
 import type { KeyEntries } from '../shared/counted-index.js';
 import { countedBuckets, walkedBuckets, type BucketGroup } from './delivery-counts.js';
@@ -33,46 +40,63 @@ const everyEntry = (view: LogView): KeyEntries => ({
   plain: false,
 });
 
-type Reads = Pick<DeliveryLog, 'find' | 'countByTime' | 'countByChannelAndTime'> & { collect: DeliveryLog['query'] };
+/** The log's reads that need an index (delivery-log.ts offers them as they are, `collect` as a filtered query). */
+export interface DeliveryReads {
+  collect(filter: DeliveryFilter, page: Page): ListResult<Delivery>;
+  /** The live delivery with this id, searched from the newest. */
+  find(id: string): Delivery | undefined;
+  /** Matches per `bucketMs` bucket of createdAt and status, buckets in ascending order, empty ones left out. */
+  countByTime(filter: DeliveryFilter, bucketMs: number): DeliveryBucket[];
+  /** As countByTime, per channel the deliveries went through (a delivery through two counts in both). */
+  countByChannelAndTime(filter: DeliveryFilter, bucketMs: number): ChannelDeliveryBucket[];
+}
 
-export function createDeliveryReads({ view, members, indexes, catchUpEntries, catchUpBudget }: ReadSource): Reads {
-  /** The entries a filter's matches are among, or every entry while the entry indexes are behind. */
-  function plan(filter: DeliveryFilter, spent: (done: number) => boolean): EntryPlan {
-    if (catchUpEntries(spent)) return indexes().plan(filter, view.headSeq);
-    return { entries: everyEntry(view), exact: false };
-  }
+/** The entries a filter's matches are among, or every entry while the entry indexes are behind. */
+function plan(source: ReadSource, filter: DeliveryFilter, spent: (done: number) => boolean): EntryPlan {
+  if (source.catchUpEntries(spent)) return source.indexes().plan(filter, source.view.headSeq);
+  return { entries: everyEntry(source.view), exact: false };
+}
 
-  /** The range of `entries` within the filter's times (binary search while times ascend), and whether it is exact. */
-  function rangeOf(entries: KeyEntries, since?: string, until?: string): { range: [number, number]; timed: boolean } {
-    if (view.ordered) return { range: timeRange(view, entries, since, until), timed: true };
-    return { range: [0, entries.count], timed: since === undefined && until === undefined };
-  }
+/** The range of `entries` within the filter's times (binary search while times ascend), and whether it is exact. */
+function rangeOf(
+  view: LogView,
+  entries: KeyEntries,
+  since?: string,
+  until?: string,
+): { range: [number, number]; timed: boolean } {
+  if (view.ordered) return { range: timeRange(view, entries, since, until), timed: true };
+  return { range: [0, entries.count], timed: since === undefined && until === undefined };
+}
 
-  /** Buckets per group: counted from a key's counts when it answers the filter, else walked. */
-  function groupsOfBuckets(
-    filter: DeliveryFilter,
-    bucketMs: number,
-    groupsOf: (shared: SharedDeliveryFields) => readonly string[],
-    countedGroups: () => readonly (readonly [string, DeliveryFilter])[] | null,
-  ): Map<string, BucketGroup> {
-    const matcher = deliveryMatcher(filter);
-    const spent = catchUpBudget();
-    const perMember = filter.userId !== undefined || filter.status !== undefined;
-    const keyed = perMember || !view.ordered || !catchUpEntries(spent) ? null : countedGroups();
-    if (keyed !== null) {
-      const counted = new Map<string, BucketGroup>();
-      for (const [key, f] of keyed) {
-        const { entries: list } = indexes().plan(f, view.headSeq);
-        const group = countedBuckets(view, list, timeRange(view, list, matcher.since, matcher.until), bucketMs);
-        if (group.buckets.length > 0) counted.set(key, group);
-      }
-      return counted;
+/** Buckets per group: counted from a key's counts when it answers the filter, else walked. */
+function groupsOfBuckets(
+  source: ReadSource,
+  filter: DeliveryFilter,
+  bucketMs: number,
+  groupsOf: (shared: SharedDeliveryFields) => readonly string[],
+  countedGroups: () => readonly (readonly [string, DeliveryFilter])[] | null,
+): Map<string, BucketGroup> {
+  const { view, indexes } = source;
+  const matcher = deliveryMatcher(filter);
+  const spent = source.catchUpBudget();
+  const perMember = filter.userId !== undefined || filter.status !== undefined;
+  const keyed = perMember || !view.ordered || !source.catchUpEntries(spent) ? null : countedGroups();
+  if (keyed !== null) {
+    const counted = new Map<string, BucketGroup>();
+    for (const [key, f] of keyed) {
+      const { entries: list } = indexes().plan(f, view.headSeq);
+      const group = countedBuckets(view, list, timeRange(view, list, matcher.since, matcher.until), bucketMs);
+      if (group.buckets.length > 0) counted.set(key, group);
     }
-    const { entries: candidates } = plan(filter, spent);
-    const { range } = rangeOf(candidates, matcher.since, matcher.until);
-    return walkedBuckets(view, candidates, range, filter, matcher, bucketMs, groupsOf);
+    return counted;
   }
+  const { entries: candidates } = plan(source, filter, spent);
+  const { range } = rangeOf(view, candidates, matcher.since, matcher.until);
+  return walkedBuckets(view, candidates, range, filter, matcher, bucketMs, groupsOf);
+}
 
+export function createDeliveryReads(source: ReadSource): DeliveryReads {
+  const { view, members, indexes, catchUpEntries, catchUpBudget } = source;
   return {
     collect(filter, page) {
       const matcher = deliveryMatcher(filter);
@@ -85,8 +109,8 @@ export function createDeliveryReads({ view, members, indexes, catchUpEntries, ca
         // The user's deliveries, unless a key of the filter's other fields names fewer entries.
         if (!catchUpEntries(spent) || indexes().fewest(filter) >= userCount) return members.walk(filter, matcher, page);
       }
-      const { entries: candidates, exact } = plan(filter, spent);
-      const { range, timed } = rangeOf(candidates, since, until);
+      const { entries: candidates, exact } = plan(source, filter, spent);
+      const { range, timed } = rangeOf(view, candidates, since, until);
       if (!exact || !timed || filter.userId !== undefined)
         return walkedPage(view, candidates, range, filter, matcher, page);
       const counted = countedRange(view, candidates, range[0], range[1], filter.status);
@@ -95,6 +119,7 @@ export function createDeliveryReads({ view, members, indexes, catchUpEntries, ca
 
     countByTime(filter, bucketMs) {
       const groups = groupsOfBuckets(
+        source,
         filter,
         bucketMs,
         () => [''],
@@ -112,7 +137,7 @@ export function createDeliveryReads({ view, members, indexes, catchUpEntries, ca
               .channels()
               .map((channel) => [channel, { ...filter, channel }] as const)
           : null;
-      const groups = [...groupsOfBuckets(filter, bucketMs, (shared) => shared.channels, channels)];
+      const groups = [...groupsOfBuckets(source, filter, bucketMs, (shared) => shared.channels, channels)];
       // Channels in the order the log first meets them (within one delivery, in its own order).
       const rank = (channel: string, first: number) => sharedOf(view.entry(first)).channels.indexOf(channel);
       groups.sort(([x, a], [y, b]) => a.first - b.first || rank(x, a.first) - rank(y, b.first));
