@@ -17,6 +17,7 @@ import { sendPipeline } from './http/send-pipeline.js';
 import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
+import { wire } from './http/wiring.js';
 import { wantsHtml } from './http/control/inspector.js';
 
 export const API_PREFIXES = ['/api', '/v3/business-messaging/api'] as const;
@@ -46,9 +47,10 @@ export function createServedApp(options: CreateAppOptions = {}): ServedApp {
   const recordRequest = requestRecorder(emulator);
   const send = sendPipeline({ notifications: emulator.services.notifications, logger: emulator.logger });
   for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(recordRequest, emulator.stopwatch));
-  const api = apiRoutes(emulator, send);
+  const parts = wire(emulator);
+  const api = apiRoutes(parts.api, send);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
-  app.route('/', controlRoutes(emulator));
+  app.route('/', controlRoutes(parts.control));
   // A scripted drop under app.request() has no socket: let its marker error reach the caller
   // (docs/reference.md#scenarios).
   const renderError = onError(emulator.logger);

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ApiParts } from '../wiring.js';
 import { apiGate } from '../middleware/api-gate.js';
 import type { SendPipeline } from '../send-pipeline.js';
 import { notificationRoutes } from './notifications.js';
@@ -17,19 +17,19 @@ import { templateChannelRoutes } from './template-channels.js';
 import { analyticsRoutes } from './analytics.js';
 
 /** `send`: the send pipeline, which the server's fast path shares (app.ts). */
-export function apiRoutes(emulator: Emulator, send: SendPipeline): Hono<AppEnv> {
+export function apiRoutes(parts: ApiParts, send: SendPipeline): Hono<AppEnv> {
   return new Hono<AppEnv>()
-    .use(apiGate(emulator))
+    .use(apiGate(parts))
     .route('/', notificationRoutes({ send }))
     .route(
       '/',
       campaignRoutes({
-        campaigns: emulator.services.campaigns,
-        uploadLimitBytes: emulator.options.uploadLimitBytes,
+        campaigns: parts.services.campaigns,
+        uploadLimitBytes: parts.options.uploadLimitBytes,
       }),
     )
-    .route('/', templateRoutes(emulator.services))
-    .route('/', channelRoutes(emulator.services))
-    .route('/', templateChannelRoutes(emulator.services))
-    .route('/', analyticsRoutes(emulator.services, emulator.store.turns));
+    .route('/', templateRoutes(parts.services))
+    .route('/', channelRoutes(parts.services))
+    .route('/', templateChannelRoutes(parts.services))
+    .route('/', analyticsRoutes(parts.services, parts.reads));
 }

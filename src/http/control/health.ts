@@ -3,13 +3,13 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { VERSION } from '../../version.js';
 
 /** What the health answer reads: the counters and settings of one emulator. */
 type HealthDeps = Pick<
-  Emulator,
-  | 'store'
+  ControlParts,
+  | 'records'
   | 'startedAt'
   | 'stopwatch'
   | 'apps'
@@ -22,9 +22,9 @@ type HealthDeps = Pick<
 >;
 
 export function healthRoutes(deps: HealthDeps) {
-  const { store, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory, traceOrigin } = deps;
+  const { records, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory, traceOrigin } = deps;
   return new Hono<AppEnv>().get('/', (c) => {
-    const stats = store.stats();
+    const stats = records.stats();
     return c.json({
       status: 'ok',
       version: VERSION,

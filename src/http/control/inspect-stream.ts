@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EmulatorEvent } from '../../domain/ports.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { StreamQuerySchema } from '../../schemas/control.js';
 import { createEventQueue } from '../../inspect/event-queue.js';
 import { payloadOf, streamFilter } from '../../inspect/stream-filter.js';
@@ -32,7 +32,7 @@ const MAX_WRITE_CHARS = 1 << 20;
  */
 const sseEvent = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n`;
 
-export function inspectStreamRoutes({ events }: Pick<Emulator, 'events'>) {
+export function inspectStreamRoutes({ events }: Pick<ControlParts, 'events'>) {
   return new Hono<AppEnv>().get('/', (c) => {
     const query = parseQuery(c, StreamQuerySchema);
     const matches = streamFilter(query);
