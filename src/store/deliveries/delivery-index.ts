@@ -19,16 +19,25 @@ function channelsOf(d: SharedDeliveryFields): KeyValue {
   return channels;
 }
 
-/** The filter fields an entry's shared fields answer, in the order keysFor is given their values. */
-const FIELDS: readonly (KeyField<SharedDeliveryFields> & { name: keyof DeliveryFilter })[] = [
-  { name: 'notificationId', valueOf: (d) => d.notificationId, withApp: false },
-  { name: 'campaignId', valueOf: (d) => d.campaignId, withApp: false },
-  { name: 'templateKey', valueOf: (d) => d.templateKey, withApp: true },
-  { name: 'templateId', valueOf: (d) => d.templateId, withApp: true },
-  { name: 'mode', valueOf: (d) => d.mode, withApp: true },
-  { name: 'tag', valueOf: (d) => d.tag, withApp: true },
-  { name: 'channel', valueOf: channelsOf, withApp: true },
-];
+/** Filter fields answered without a key: app (in every key), user (delivery-members.ts), status (counts), times. */
+type Unkeyed = 'appId' | 'userId' | 'status' | 'since' | 'until';
+type KeyedName = Exclude<keyof DeliveryFilter, Unkeyed>;
+
+/**
+ * How an entry's shared fields answer each keyed field of the filter, in the order keysFor is
+ * given their values: a field added to the filter's schema fails to typecheck here until it
+ * has a key (or is named in Unkeyed).
+ */
+const KEYED: Record<KeyedName, KeyField<SharedDeliveryFields>> = {
+  notificationId: { valueOf: (d) => d.notificationId, withApp: false },
+  campaignId: { valueOf: (d) => d.campaignId, withApp: false },
+  templateKey: { valueOf: (d) => d.templateKey, withApp: true },
+  templateId: { valueOf: (d) => d.templateId, withApp: true },
+  mode: { valueOf: (d) => d.mode, withApp: true },
+  tag: { valueOf: (d) => d.tag, withApp: true },
+  channel: { valueOf: channelsOf, withApp: true },
+};
+const FIELDS = Object.entries(KEYED).map(([name, field]) => ({ ...field, name: name as KeyedName }));
 const keys = filterKeys<SharedDeliveryFields>((d) => d.appId, FIELDS);
 const CHANNEL_FAMILY = 1 + FIELDS.findIndex((f) => f.name === 'channel');
 /** The family every entry is filed in, under one key. */
