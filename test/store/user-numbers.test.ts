@@ -1,5 +1,5 @@
 /**
- * User ids → numbers (src/store/user-numbers.ts) against a Map: any sequence of users added
+ * User ids → numbers (src/store/deliveries/user-numbers.ts) against a Map: any sequence of users added
  * and freed finds the same users, whether their ids differ in the characters the table hashes
  * first or only in the others (which turns it to hashing every character).
  */

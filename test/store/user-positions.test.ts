@@ -1,5 +1,5 @@
 /**
- * Each user's positions (src/store/user-positions.ts) against a plain model, a list of
+ * Each user's positions (src/store/deliveries/user-positions.ts) against a plain model, a list of
  * positions per user: any sequence of positions filed in order and dropped oldest first,
  * past the ring's growing and halving, reads back the same counts and positions.
  */
