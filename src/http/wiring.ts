@@ -18,7 +18,6 @@ const CONTROL_KEYS = [
   'templates',
   'scenarios',
   'reset',
-  'events',
   'startedAt',
   'stopwatch',
   'memory',
