@@ -16,7 +16,7 @@ app.post('/send', async (c) => {
 app.get('/health', (c) => c.json({ status: 'ok' }));
 
 // The floor of a burst of large pages: `bytes` of JSON, made once per size, as the emulator
-// answers a page it kept (src/http/answer-memo.ts).
+// answers a page it kept (src/reads/answer-memo.ts).
 const pages = new Map<number, Uint8Array<ArrayBuffer>>();
 app.get('/page', (c) => {
   const bytes = Number(c.req.query('bytes') ?? 0);

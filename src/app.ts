@@ -17,6 +17,7 @@ import { sendPipeline } from './http/send-pipeline.js';
 import { ConnectionDropped } from './http/middleware/scenario-faults.js';
 import { apiRoutes } from './http/api/index.js';
 import { controlRoutes } from './http/control/index.js';
+import { wire } from './http/wiring.js';
 import { wantsHtml } from './http/control/inspector.js';
 import { createUpstream } from './upstream/proxy.js';
 
@@ -49,9 +50,10 @@ export function createServedApp(options: CreateAppOptions = {}): ServedApp {
   for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(recordRequest, emulator.stopwatch));
   // Proxy mode (--upstream): the API forwards to the live service; /__health counts what it did.
   const upstream = createUpstream(emulator.options, emulator.stopwatch);
-  const api = apiRoutes(emulator, send, upstream);
+  const parts = wire(emulator, upstream);
+  const api = apiRoutes(parts.api, send);
   for (const prefix of API_PREFIXES) app.route(prefix, api);
-  app.route('/', controlRoutes(emulator, { upstream }));
+  app.route('/', controlRoutes(parts.control));
   // A scripted drop under app.request() has no socket: let its marker error reach the caller
   // (docs/reference.md#scenarios).
   const renderError = onError(emulator.logger);

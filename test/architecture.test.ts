@@ -18,11 +18,6 @@ const importsOf = (file: string) =>
       /(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
     ),
   ].map((m) => (m[1] ?? m[2])!);
-/** The layer of a path under src/: its top folder as `name/`, or a top-level file as `name.ts`. */
-const layerOf = (path: string) => (path.includes('/') ? `${path.split('/')[0]}/` : path);
-/** The layer an import lands in, or null for a package. */
-const targetLayer = (file: string, spec: string): string | null =>
-  spec.startsWith('.') ? layerOf(rel(join(file, '..', spec)).replace(/\.js$/, '.ts')) : null;
 const stripComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 
 /** The rows of the table after `<!-- marker -->` in CONTRIBUTING.md: the `code` spans of each row's first two cells. */
@@ -44,7 +39,38 @@ function tableAfter(marker: string): [string[], string[]][] {
 }
 
 /** Layer → the layers it may import besides itself (`*`: any). */
-const MAY_IMPORT = new Map(tableAfter('import-table').map(([[layer], allowed]) => [layer!, allowed]));
+const MAY_IMPORT = new Map(
+  tableAfter('import-table').flatMap(([layers, allowed]) => layers.map((layer) => [layer, allowed] as const)),
+);
+/** A path's top folder as `name/`, or a top-level file as `name.ts`: every one of them is a layer. */
+const topLayerOf = (path: string) => (path.includes('/') ? `${path.split('/')[0]}/` : path);
+/**
+ * The layer of a path under src/: the longest row of the import table that is the path itself
+ * or a folder holding it (`store/deliveries/` inside `store/`), else its top folder or file.
+ */
+function layerOf(path: string): string {
+  let layer = topLayerOf(path);
+  for (const row of MAY_IMPORT.keys())
+    if ((row === path || (row.endsWith('/') && path.startsWith(row))) && row.length > layer.length) layer = row;
+  return layer;
+}
+/** The layer an import lands in, or null for a package. */
+const targetLayer = (file: string, spec: string): string | null =>
+  spec.startsWith('.') ? layerOf(rel(join(file, '..', spec)).replace(/\.js$/, '.ts')) : null;
+/** The folders of a layer split into rows of their own (`store/`), each with the subfolders its files sit in. */
+function nestedFolders(): Map<string, Set<string>> {
+  const nested = new Map<string, Set<string>>();
+  for (const row of MAY_IMPORT.keys()) {
+    const top = topLayerOf(row);
+    if (row !== top) nested.set(top, new Set());
+  }
+  for (const file of files) {
+    const parts = rel(file).split('/');
+    const folders = nested.get(`${parts[0]}/`);
+    if (folders && parts.length > 2) folders.add(`${parts[0]}/${parts[1]}/`);
+  }
+  return nested;
+}
 /** Package (a name, or a prefix ending in `…`) → the only layers that may import it. */
 const PACKAGE_LAYERS = tableAfter('package-table').flatMap(([names, layers]) => names.map((n) => [n, layers] as const));
 const packageMatches = (name: string, spec: string) =>
@@ -54,8 +80,15 @@ describe('architecture (CONTRIBUTING.md#layers)', () => {
   it('the import table has one row for each folder and top-level file of src/, and no other', () => {
     const layers = [...new Set(files.map((f) => layerOf(rel(f))))].sort();
     expect([...MAY_IMPORT.keys()].sort()).toEqual(layers);
+    for (const top of new Set(files.map((f) => topLayerOf(rel(f))))) expect(layers, `${top} has a row`).toContain(top);
     for (const allowed of MAY_IMPORT.values())
       for (const layer of allowed) if (layer !== '*') expect(layers, `${layer} in the table`).toContain(layer);
+  });
+
+  it('a folder split into layers has a row for each of its subfolders', () => {
+    const rows = [...MAY_IMPORT.keys()];
+    for (const [top, folders] of nestedFolders())
+      for (const folder of folders) expect(rows, `${folder} (inside ${top}) has a row`).toContain(folder);
   });
 
   it('the import table has no cycle: the layers stay a hierarchy', () => {
@@ -71,6 +104,26 @@ describe('architecture (CONTRIBUTING.md#layers)', () => {
       done.add(layer);
     };
     for (const layer of MAY_IMPORT.keys()) visit(layer, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('no file of src/ imports itself around a loop of other files', () => {
+    const targets = (file: string) =>
+      importsOf(file)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => join(file, '..', spec).replace(/\.js$/, '.ts'));
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const cycles: string[] = [];
+    const visit = (file: string, path: string[]) => {
+      if (done.has(file)) return;
+      if (visiting.has(file)) return void cycles.push([...path.slice(path.indexOf(file)), file].map(rel).join(' → '));
+      visiting.add(file);
+      for (const next of targets(file)) if (files.includes(next)) visit(next, [...path, file]);
+      visiting.delete(file);
+      done.add(file);
+    };
+    for (const file of files) visit(file, []);
     expect(cycles).toEqual([]);
   });
 
@@ -141,6 +194,11 @@ describe('architecture (CONTRIBUTING.md#layers)', () => {
     expect(importsOf(notifications)).toContain('./variables.js');
     expect(targetLayer(notifications, '../schemas/records.js')).toBe('schemas/');
     expect(targetLayer(join(SRC, 'app.ts'), './emulator.js')).toBe('emulator.ts');
+    const log = join(SRC, 'store', 'deliveries', 'delivery-log.ts');
+    expect(targetLayer(log, '../shared/deque.js')).toBe('store/shared/');
+    expect(targetLayer(log, '../store-data.js')).toBe('store/store-data.ts');
+    expect(targetLayer(log, '../memory-store.js')).toBe('store/');
+    expect(nestedFolders().get('store/')).toContain('store/deliveries/');
     expect(MAY_IMPORT.get('domain/')).toEqual(['schemas/']);
     expect(PACKAGE_LAYERS.some(([name, layers]) => name === 'hono' && layers.includes('http/'))).toBe(true);
     expect(packageMatches('node:…', 'node:fs')).toBe(true);

@@ -62,7 +62,7 @@ export function kinds(ids: { campaign: string; deliveries: string[] }): Record<s
   };
 }
 
-/** The lists that keep their answers between writes (src/http/answer-memo.ts), by path. */
+/** The lists that keep their answers between writes (src/reads/answer-memo.ts), by path. */
 const KEPT_LIST = /^\/__inspect\/(deliveries|notifications|requests|campaigns|campaigns\/[^/]+\/recipients)$/;
 
 /**

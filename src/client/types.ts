@@ -6,7 +6,8 @@
 import type { Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
 import type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
 import type { AppTemplates } from '../domain/template-view.js';
-import type { DeliveryFilter, JournalFilter, ListResult, NotificationFilter } from '../domain/ports.js';
+import type { CampaignFilter, JournalFilter, ListResult, RecipientFilter } from '../domain/ports.js';
+import type { DeliveryFilterSchema, NotificationFilterSchema } from '../schemas/control.js';
 import type {
   ActiveScenariosSchema,
   ClockStateSchema,
@@ -40,25 +41,19 @@ export interface PageQuery {
   order?: 'asc' | 'desc';
 }
 
-/** A store filter as the client takes it: instants as ISO text or Date, not epoch ms. */
+/** A filter as the client takes it: instants as ISO text or Date, not epoch ms. */
 type WithInstants<F> = Omit<F, 'since' | 'until'> & { since?: Instant; until?: Instant };
 
-export type DeliveryQuery = PageQuery &
-  WithInstants<Omit<DeliveryFilter, 'mode' | 'status'>> & { mode?: 'realtime' | 'batch'; status?: 'sent' | 'failed' };
+// Each query is its kind's filter schema (src/schemas/control.ts), through types only.
+export type DeliveryQuery = PageQuery & WithInstants<z.output<typeof DeliveryFilterSchema>>;
 
-export type NotificationQuery = PageQuery &
-  WithInstants<Omit<NotificationFilter, 'mode'>> & { mode?: 'realtime' | 'batch' };
+export type NotificationQuery = PageQuery & WithInstants<z.output<typeof NotificationFilterSchema>>;
 
 export type RequestQuery = PageQuery & WithInstants<JournalFilter>;
 
-export interface CampaignQuery extends PageQuery {
-  appId?: string;
-  status?: string;
-}
+export type CampaignQuery = PageQuery & CampaignFilter;
 
-export interface RecipientQuery extends PageQuery {
-  status?: string;
-}
+export type RecipientQuery = PageQuery & RecipientFilter;
 
 export interface WaitOptions {
   /** How many matching deliveries to wait for. */

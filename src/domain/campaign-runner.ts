@@ -98,7 +98,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
 
     const step = (): void => {
       const campaign = deps.store.getCampaign(id);
-      // Emulator closed, data cleared, or the state replaced (an imported trace: halt()).
+      // The emulator closed, data cleared, or the state replaced (an imported trace: halt()).
       if (run.halted) return;
       if (closed || !campaign) return void running.delete(id);
       const started = deps.runtime.elapsed();

@@ -4,7 +4,12 @@
  * a live list and the same list read page by page agree on what matches.
  */
 import type { EmulatorEvent } from '../domain/ports.js';
-import { STREAM_EVENT_TYPES, type StreamQuery } from '../schemas/control.js';
+import {
+  DeliveryOnlyFilterSchema,
+  RequestOnlyFilterSchema,
+  STREAM_EVENT_TYPES,
+  type StreamQuery,
+} from '../schemas/control.js';
 import { deliveryMatcher, journalPredicate } from '../domain/record-filters.js';
 
 /** The record an event carries: what the stream sends as `data`. */
@@ -22,8 +27,8 @@ export function payloadOf(event: EmulatorEvent): { appId: string | null; campaig
 }
 
 /** The filters only deliveries carry, and those only requests carry (`status` is read by its form). */
-const DELIVERY_ONLY = ['templateKey', 'templateId', 'notificationId', 'mode', 'channel', 'tag'] as const;
-const REQUEST_ONLY = ['method', 'path', 'errorCode', 'scenario', 'bodyContains'] as const;
+const DELIVERY_ONLY = Object.keys(DeliveryOnlyFilterSchema.shape) as (keyof typeof DeliveryOnlyFilterSchema.shape)[];
+const REQUEST_ONLY = Object.keys(RequestOnlyFilterSchema.shape) as (keyof typeof RequestOnlyFilterSchema.shape)[];
 
 /**
  * `appId`, `campaignId` and `userId` apply to every event type (a record without the field

@@ -58,7 +58,10 @@ export const WaitQuerySchema = z.object({
   timeoutMs: queryInt(0, 300_000, ' (milliseconds; at most 5 minutes)').transform((v) => v ?? 5_000),
 });
 
-export const DeliveryQuerySchema = PageQuerySchema.extend(WaitQuerySchema.shape).extend({
+// ---- one filter per kind of record: the store port's filter type, the client's query types,
+// the OpenAPI parameters, the stream's fields and the delivery index's keys all come from these.
+
+export const DeliveryFilterSchema = z.object({
   appId: z.string().optional(),
   userId: z.string().optional(),
   templateKey: z.string().optional(),
@@ -73,7 +76,7 @@ export const DeliveryQuerySchema = PageQuerySchema.extend(WaitQuerySchema.shape)
   until: isoInstant.optional(),
 });
 
-export const NotificationQuerySchema = PageQuerySchema.extend({
+export const NotificationFilterSchema = z.object({
   appId: z.string().optional(),
   templateKey: z.string().optional(),
   notificationId: z.string().optional(),
@@ -83,7 +86,7 @@ export const NotificationQuerySchema = PageQuerySchema.extend({
   until: isoInstant.optional(),
 });
 
-export const JournalQuerySchema = PageQuerySchema.extend({
+export const JournalFilterSchema = z.object({
   appId: z.string().optional(),
   /** Any case: `post` finds POST requests. */
   method: z
@@ -101,6 +104,19 @@ export const JournalQuerySchema = PageQuerySchema.extend({
   until: isoInstant.optional(),
 });
 
+export const CampaignFilterSchema = z.object({
+  appId: z.string().optional(),
+  status: z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).optional(),
+});
+
+export const RecipientFilterSchema = z.object({
+  status: z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
+});
+
+export const DeliveryQuerySchema = PageQuerySchema.extend(WaitQuerySchema.shape).extend(DeliveryFilterSchema.shape);
+export const NotificationQuerySchema = PageQuerySchema.extend(NotificationFilterSchema.shape);
+export const JournalQuerySchema = PageQuerySchema.extend(JournalFilterSchema.shape);
+
 /** DELETE /__inspect and POST /__reset: everything, or one app's. */
 export const ClearQuerySchema = z.object({ appId: z.string().min(1).optional() });
 
@@ -114,17 +130,32 @@ export const ActiveScenariosBodySchema = z.strictObject({
 
 // ---- campaigns and the stream ----
 
-export const InspectCampaignsQuerySchema = PageQuerySchema.extend({
-  appId: z.string().optional(),
-  status: z.enum(CAMPAIGN_STATUSES, { error: `must be one of ${CAMPAIGN_STATUSES.join(', ')}` }).optional(),
-});
+export const InspectCampaignsQuerySchema = PageQuerySchema.extend(CampaignFilterSchema.shape);
 
-export const InspectRecipientsQuerySchema = PageQuerySchema.extend({
-  appId: z.string().optional(),
-  status: z.enum(RECIPIENT_STATUSES, { error: `must be one of ${RECIPIENT_STATUSES.join(', ')}` }).optional(),
-});
+/** `appId`: only that app's campaign (it is not a filter of the recipients). */
+export const InspectRecipientsQuerySchema = PageQuerySchema.extend({ appId: z.string().optional() }).extend(
+  RecipientFilterSchema.shape,
+);
 
 export const STREAM_EVENT_TYPES = ['delivery', 'campaign', 'request', 'notification'] as const;
+
+/** The delivery filters only deliveries carry: given one, the stream sends only deliveries. */
+export const DeliveryOnlyFilterSchema = DeliveryFilterSchema.omit({
+  appId: true,
+  campaignId: true,
+  userId: true,
+  status: true,
+  since: true,
+  until: true,
+});
+
+/** The journal filters only requests carry: given one, the stream sends only requests. */
+export const RequestOnlyFilterSchema = JournalFilterSchema.omit({
+  appId: true,
+  status: true,
+  since: true,
+  until: true,
+});
 
 const EITHER_STATUS = `must be ${DELIVERY_STATUSES.join(' or ')} (deliveries) or an HTTP status, 100 to 599 (requests)`;
 
@@ -149,19 +180,8 @@ export const StreamQuerySchema = z.object({
     .optional(),
   /** Interval of the `: heartbeat` comment. */
   heartbeatMs: z.coerce.number().int().min(50).max(600_000).default(15_000),
-  // The delivery filters of GET /__inspect/deliveries: given one, only deliveries come.
-  templateKey: DeliveryQuerySchema.shape.templateKey,
-  templateId: DeliveryQuerySchema.shape.templateId,
-  notificationId: DeliveryQuerySchema.shape.notificationId,
-  mode: DeliveryQuerySchema.shape.mode,
-  channel: DeliveryQuerySchema.shape.channel,
-  tag: DeliveryQuerySchema.shape.tag,
-  // The request filters of GET /__inspect/requests: given one, only requests come.
-  method: JournalQuerySchema.shape.method,
-  path: JournalQuerySchema.shape.path,
-  errorCode: JournalQuerySchema.shape.errorCode,
-  scenario: JournalQuerySchema.shape.scenario,
-  bodyContains: JournalQuerySchema.shape.bodyContains,
+  ...DeliveryOnlyFilterSchema.shape,
+  ...RequestOnlyFilterSchema.shape,
   /** A delivery status (only deliveries come) or an HTTP status, 100 to 599 (only requests come). */
   status: z
     .union(

@@ -6,13 +6,13 @@
  */
 import { LoopTurns } from '../platform/loop-turns.js';
 import type { Store, StoreStats } from '../domain/ports.js';
-import { createAnalyticsStore } from './analytics-store.js';
-import { createAppStateStore } from './app-state-store.js';
-import { createCampaignStore } from './campaign-store.js';
-import { createDeliveryStore } from './delivery-store.js';
-import { createJournalStore } from './journal-store.js';
-import { createNotificationStore } from './notification-store.js';
-import { createResourceStore } from './resource-store.js';
+import { createAnalyticsStore } from './analytics/analytics-store.js';
+import { createAppStateStore } from './app-state/app-state-store.js';
+import { createCampaignStore } from './campaigns/campaign-store.js';
+import { createDeliveryStore } from './deliveries/delivery-store.js';
+import { createJournalStore } from './journal/journal-store.js';
+import { createNotificationStore } from './notifications/notification-store.js';
+import { createResourceStore } from './app-state/resource-store.js';
 import type { RetentionLimits, StoreData, StoreSnapshot } from './store-data.js';
 
 export interface MemoryStoreOptions extends RetentionLimits {

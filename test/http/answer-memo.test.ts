@@ -1,5 +1,5 @@
 /**
- * The inspect lists that keep their last answers (src/http/answer-memo.ts) never answer from
+ * The inspect lists that keep their last answers (src/reads/answer-memo.ts) never answer from
  * before a write: after each kind of write that changes a list, and after the template
  * catalog was reloaded, the same URL shows the change.
  */

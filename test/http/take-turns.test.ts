@@ -1,5 +1,5 @@
 /**
- * Inspect reads take turns on the event loop (src/http/middleware/take-turns.ts): a /__health
+ * Inspect reads take turns on the event loop (src/reads/read-room.ts): a /__health
  * asked while a burst of inspect queries waits is answered first, not after all of them.
  */
 import { describe, expect, it } from 'vitest';

@@ -4,8 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createDeliveryLog, type CatchUpBudget } from '../../src/store/delivery-log.js';
-import { deliveryAt, indexesOf, packStrings, runOf, type DeliveryRun } from '../../src/store/delivery-run.js';
+import { createDeliveryLog, type CatchUpBudget } from '../../src/store/deliveries/delivery-log.js';
+import {
+  deliveryAt,
+  indexesOf,
+  packStrings,
+  runOf,
+  type DeliveryRun,
+} from '../../src/store/deliveries/delivery-run.js';
 import type { Delivery } from '../../src/schemas/records.js';
 import type { DeliveryBatch, DeliveryFailureMark, DeliveryFilter, Ids } from '../../src/domain/ports.js';
 

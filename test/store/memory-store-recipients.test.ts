@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createMemoryStore } from '../../src/index.js';
-import { CampaignRecipients } from '../../src/store/recipient-list.js';
+import { CampaignRecipients } from '../../src/store/campaigns/recipient-list.js';
 import { recipient } from '../helpers/store-contract.js';
 
 describe('memory store: recipients by id', () => {

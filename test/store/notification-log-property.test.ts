@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createNotificationLog } from '../../src/store/notification-log.js';
+import { createNotificationLog } from '../../src/store/notifications/notification-log.js';
 import type { NotificationRecord } from '../../src/schemas/records.js';
 
 const record = (n: number, appId: string): NotificationRecord => ({

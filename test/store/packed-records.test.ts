@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sealStrings } from '../../src/store/string-column.js';
-import { sealVariables, sharedKeyOrder, startVariablesSealing } from '../../src/store/variables-column.js';
-import { CampaignRecipients } from '../../src/store/recipient-list.js';
-import { AnalyticsLog } from '../../src/store/analytics-log.js';
+import { sealStrings } from '../../src/store/shared/string-column.js';
+import { sealVariables, sharedKeyOrder, startVariablesSealing } from '../../src/store/campaigns/variables-column.js';
+import { CampaignRecipients } from '../../src/store/campaigns/recipient-list.js';
+import { AnalyticsLog } from '../../src/store/analytics/analytics-log.js';
 import type { AnalyticsEvent } from '../../src/schemas/analytics.js';
 import { recipient } from '../helpers/store-contract.js';
 

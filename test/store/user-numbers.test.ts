@@ -1,11 +1,11 @@
 /**
- * User ids → numbers (src/store/user-numbers.ts) against a Map: any sequence of users added
+ * User ids → numbers (src/store/deliveries/user-numbers.ts) against a Map: any sequence of users added
  * and freed finds the same users, whether their ids differ in the characters the table hashes
  * first or only in the others (which turns it to hashing every character).
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { UserNumbers } from '../../src/store/user-numbers.js';
+import { UserNumbers } from '../../src/store/deliveries/user-numbers.js';
 
 /** Ids that differ in one character only, at `at` from the start, among 36. */
 const alike = (n: number, at: number) => `${'a'.repeat(at)}${String.fromCharCode(0x4e00 + n)}${'z'.repeat(35 - at)}`;

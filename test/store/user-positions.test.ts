@@ -1,11 +1,11 @@
 /**
- * Each user's positions (src/store/user-positions.ts) against a plain model, a list of
+ * Each user's positions (src/store/deliveries/user-positions.ts) against a plain model, a list of
  * positions per user: any sequence of positions filed in order and dropped oldest first,
  * past the ring's growing and halving, reads back the same counts and positions.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { UserPositions } from '../../src/store/user-positions.js';
+import { UserPositions } from '../../src/store/deliveries/user-positions.js';
 
 const USERS = ['u1', 'u2', 'u3', 'u4', 'u5'];
 

@@ -1,11 +1,12 @@
 /**
- * The inspect lists' memo of answers (src/http/answer-memo.ts): the same URL at the same store
+ * The inspect lists' memo of answers (src/reads/answer-memo.ts): the same question at the same store
  * revision is answered with the text made before; a new revision, an answer pushed out by the
  * caps, or one that failed is made again.
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { AnswerMemo } from '../../src/http/answer-memo.js';
+import { AnswerMemo } from '../../src/reads/answer-memo.js';
+import { jsonBytes } from '../../src/http/json-bytes.js';
 
 function memoApp(size = () => 10) {
   let revision = 0;
@@ -13,12 +14,15 @@ function memoApp(size = () => 10) {
   let failing = false;
   const memo = new AnswerMemo(() => String(revision));
   const app = new Hono()
-    .get('*', (c) =>
-      memo.json(c, async () => {
-        await Promise.resolve();
-        if (failing) throw new Error('refused');
-        return { made: ++made, path: c.req.path, pad: 'x'.repeat(size()) };
-      }),
+    .get('*', async (c) =>
+      jsonBytes(
+        c,
+        await memo.json(c.req.url, async () => {
+          await Promise.resolve();
+          if (failing) throw new Error('refused');
+          return { made: ++made, path: c.req.path, pad: 'x'.repeat(size()) };
+        }),
+      ),
     )
     .onError((error, c) => c.text(error.message, 500));
   const ask = async (path: string) => {
@@ -36,7 +40,7 @@ function memoApp(size = () => 10) {
 }
 
 describe('AnswerMemo', () => {
-  it('answers the same URL with the same text until the revision changes', async () => {
+  it('answers the same question with the same text until the revision changes', async () => {
     const m = memoApp();
     expect(await m.ask('/a?x=1')).toBe(1);
     expect(await m.ask('/a?x=1')).toBe(1);
@@ -50,7 +54,7 @@ describe('AnswerMemo', () => {
 
   it('answers JSON as c.json does', async () => {
     const memo = new AnswerMemo(() => '0');
-    const app = new Hono().get('/', (c) => memo.json(c, () => ({ a: [1, 'é'] })));
+    const app = new Hono().get('/', async (c) => jsonBytes(c, await memo.json(c.req.url, () => ({ a: [1, 'é'] }))));
     for (let i = 0; i < 2; i++) {
       const res = await app.request('/');
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);

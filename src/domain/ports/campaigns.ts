@@ -2,18 +2,16 @@
  * The campaign store port: campaigns and their recipients, one kind because they are kept
  * and dropped together (a campaign past the retention caps goes with its recipients).
  */
+import type { CampaignFilterSchema, RecipientFilterSchema } from '../../schemas/control.js';
 import type { Campaign, CampaignUpload, Recipient } from '../../schemas/records.js';
 import type { PerUser } from './deliveries.js';
-import type { ListResult, Page } from './lists.js';
+import type { FilterOf, ListResult, Page } from './lists.js';
 
-export interface CampaignFilter {
-  appId?: string;
-  status?: string;
-}
+/** What GET /__inspect/campaigns filters on. */
+export type CampaignFilter = FilterOf<typeof CampaignFilterSchema>;
 
-export interface RecipientFilter {
-  status?: string;
-}
+/** What a campaign's recipients are filtered on. */
+export type RecipientFilter = FilterOf<typeof RecipientFilterSchema>;
 
 /** What a campaign send changes on a recipient. */
 export type RecipientUpdate = Partial<Pick<Recipient, 'status' | 'failureReason' | 'deliveryId' | 'updatedAt'>>;

@@ -2,26 +2,13 @@
  * The delivery store port: every delivery a send or campaign made, kept as the batches
  * they came in, queried, counted and bucketed by time.
  */
+import type { DeliveryFilterSchema } from '../../schemas/control.js';
 import type { Delivery } from '../../schemas/records.js';
-import type { ListResult, Page } from './lists.js';
+import type { FilterOf, ListResult, Page } from './lists.js';
 import type { Ids } from './platform.js';
 
-export interface DeliveryFilter {
-  appId?: string;
-  userId?: string;
-  templateKey?: string;
-  templateId?: string;
-  campaignId?: string;
-  notificationId?: string;
-  mode?: string;
-  channel?: string;
-  status?: string;
-  tag?: string;
-  /** Epoch ms, inclusive. */
-  since?: number;
-  /** Epoch ms, inclusive. */
-  until?: number;
-}
+/** What GET /__inspect/deliveries filters on, as its schema parses it (`since`, `until`: epoch ms, inclusive). */
+export type DeliveryFilter = FilterOf<typeof DeliveryFilterSchema>;
 
 /** Deliveries created in [start, start + bucketMs) on the emulator clock, by status. */
 export interface DeliveryBucket {

@@ -1,20 +1,14 @@
 /** The journal store port: every API request and its answer, as the journal middleware records them. */
+import type { JournalFilterSchema } from '../../schemas/control.js';
 import type { JournalEntry } from '../../schemas/records.js';
-import type { ListResult, Page } from './lists.js';
+import type { FilterOf, ListResult, Page } from './lists.js';
 
-export interface JournalFilter {
-  appId?: string;
-  method?: string;
-  path?: string;
-  status?: number;
-  errorCode?: string;
-  /** Matches an entry when any of its applied rules belongs to this scenario. */
-  scenario?: string;
-  /** Substring of the request body or the response body (case-sensitive). */
-  bodyContains?: string;
-  since?: number;
-  until?: number;
-}
+/**
+ * What GET /__inspect/requests filters on, as its schema parses it: `scenario` matches an
+ * entry when any of its applied rules belongs to it, `bodyContains` is a case-sensitive
+ * substring of the request or the response body.
+ */
+export type JournalFilter = FilterOf<typeof JournalFilterSchema>;
 
 export interface JournalStore {
   addJournal(entry: JournalEntry): void;

@@ -1,16 +1,10 @@
 /** The notification store port: one record per send (POST …/notifications/send). */
+import type { NotificationFilterSchema } from '../../schemas/control.js';
 import type { NotificationRecord } from '../../schemas/records.js';
-import type { ListResult, Page } from './lists.js';
+import type { FilterOf, ListResult, Page } from './lists.js';
 
-export interface NotificationFilter {
-  appId?: string;
-  templateKey?: string;
-  notificationId?: string;
-  mode?: string;
-  tag?: string;
-  since?: number;
-  until?: number;
-}
+/** What GET /__inspect/notifications filters on, as its schema parses it. */
+export type NotificationFilter = FilterOf<typeof NotificationFilterSchema>;
 
 export interface NotificationStore {
   addNotification(record: NotificationRecord): void;

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ApiParts } from '../wiring.js';
 import { apiGate } from '../middleware/api-gate.js';
 import type { SendPipeline } from '../send-pipeline.js';
 import { notificationRoutes } from './notifications.js';
@@ -16,27 +16,26 @@ import { channelRoutes } from './channels.js';
 import { templateChannelRoutes } from './template-channels.js';
 import { analyticsRoutes } from './analytics.js';
 import { proxyRoutes } from './proxy.js';
-import type { Upstream } from '../../upstream/proxy.js';
 
 /**
- * `send`: the send pipeline, which the server's fast path shares (app.ts). `upstream`: proxy
- * mode, where every call the gate lets through is forwarded to the live service instead.
+ * `send`: the send pipeline, which the server's fast path shares (app.ts). `parts.upstream`:
+ * proxy mode, where every call the gate lets through is forwarded to the live service instead.
  */
-export function apiRoutes(emulator: Emulator, send: SendPipeline, upstream: Upstream | null = null): Hono<AppEnv> {
-  if (upstream !== null)
-    return new Hono<AppEnv>().use(apiGate(emulator, true)).route('/', proxyRoutes(upstream, emulator.options));
+export function apiRoutes(parts: ApiParts, send: SendPipeline): Hono<AppEnv> {
+  if (parts.upstream !== null)
+    return new Hono<AppEnv>().use(apiGate(parts, true)).route('/', proxyRoutes(parts.upstream, parts.options));
   return new Hono<AppEnv>()
-    .use(apiGate(emulator))
+    .use(apiGate(parts))
     .route('/', notificationRoutes({ send }))
     .route(
       '/',
       campaignRoutes({
-        campaigns: emulator.services.campaigns,
-        uploadLimitBytes: emulator.options.uploadLimitBytes,
+        campaigns: parts.services.campaigns,
+        uploadLimitBytes: parts.options.uploadLimitBytes,
       }),
     )
-    .route('/', templateRoutes(emulator.services))
-    .route('/', channelRoutes(emulator.services))
-    .route('/', templateChannelRoutes(emulator.services))
-    .route('/', analyticsRoutes(emulator.services, emulator.store.turns));
+    .route('/', templateRoutes(parts.services))
+    .route('/', channelRoutes(parts.services))
+    .route('/', templateChannelRoutes(parts.services))
+    .route('/', analyticsRoutes(parts.services, parts.reads));
 }

@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import type { EmulatorClock } from '../../platform/clock.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { ClockBodySchema } from '../../schemas/control.js';
 import { readJsonBody } from '../validate.js';
 import { badRequest } from '../../domain/errors.js';
@@ -35,7 +35,7 @@ function move(clock: EmulatorClock, body: ClockBody): void {
   else clock.advance(0); // {"mode": "manual"}: freeze at the current instant
 }
 
-export function clockRoutes({ clocks, apps }: Pick<Emulator, 'clocks' | 'apps'>) {
+export function clockRoutes({ clocks, apps }: Pick<ControlParts, 'clocks' | 'apps'>) {
   const clockState = (appId: string | undefined) => {
     const clock = appId === undefined ? clocks.shared : clocks.currentOf(appId);
     const state = { now: clock.nowIso(), mode: clock.mode };

@@ -3,19 +3,12 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { VERSION } from '../../version.js';
-import type { Upstream } from '../../upstream/proxy.js';
-
-/** What the control plane shows besides the emulator's own state: proxy mode's counters (null when not proxying). */
-export interface ControlExtras {
-  upstream: Pick<Upstream, 'stats'> | null;
-}
-
 /** What the health answer reads: the counters and settings of one emulator. */
 type HealthDeps = Pick<
-  Emulator,
-  | 'store'
+  ControlParts,
+  | 'records'
   | 'startedAt'
   | 'stopwatch'
   | 'apps'
@@ -25,13 +18,15 @@ type HealthDeps = Pick<
   | 'clock'
   | 'memory'
   | 'traceOrigin'
+  | 'upstream'
 >;
 
-/** `extras.upstream`: proxy mode's counters, shown as `upstream` (null when not proxying). */
-export function healthRoutes(deps: HealthDeps, _answers?: unknown, extras: ControlExtras = { upstream: null }) {
-  const { store, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory, traceOrigin } = deps;
+/** `upstream`: proxy mode's counters, shown as `upstream` (null when not proxying). */
+export function healthRoutes(deps: HealthDeps) {
+  const { records, startedAt, stopwatch, apps, templates, scenarios, options, clock, memory, traceOrigin, upstream } =
+    deps;
   return new Hono<AppEnv>().get('/', (c) => {
-    const stats = store.stats();
+    const stats = records.stats();
     return c.json({
       status: 'ok',
       version: VERSION,
@@ -67,7 +62,7 @@ export function healthRoutes(deps: HealthDeps, _answers?: unknown, extras: Contr
       clock: { now: clock.nowIso(), mode: clock.mode },
       memory: memory(),
       trace: traceOrigin.current,
-      upstream: extras.upstream?.stats() ?? null,
+      upstream: upstream?.stats() ?? null,
     });
   });
 }

@@ -5,15 +5,13 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
-import { AnswerMemo } from '../answer-memo.js';
+import type { ControlParts } from '../wiring.js';
 import { adminAuth } from '../middleware/admin-auth.js';
 import { hostOriginGuard } from '../middleware/host-origin-guard.js';
 import { limitBody } from '../middleware/body-limit.js';
-import { takeTurns } from '../middleware/take-turns.js';
 import { appRoutes } from './apps.js';
 import { clockRoutes } from './clock.js';
-import { healthRoutes, type ControlExtras } from './health.js';
+import { healthRoutes } from './health.js';
 import { inspectCampaignRoutes } from './inspect-campaigns.js';
 import { inspectClearRoutes } from './inspect-clear.js';
 import { inspectDeliveryRoutes } from './inspect-deliveries.js';
@@ -28,10 +26,8 @@ import { scenarioControlRoutes } from './scenarios.js';
 import { exportRoutes, importRoutes } from './trace.js';
 import { inspectRequestHarRoutes } from './inspect-requests-har.js';
 
-type ControlRoutes = (emulator: Emulator, answers: AnswerMemo, extras: ControlExtras) => Hono<AppEnv>;
-
 /** Every control resource: its path and the routes under it (methods: test/http/routes.test.ts's snapshot). */
-const CONTROL_ROUTES: [path: string, routes: ControlRoutes][] = [
+const CONTROL_ROUTES: [path: string, routes: (parts: ControlParts) => Hono<AppEnv>][] = [
   ['/__health', healthRoutes],
   ['/__clock', clockRoutes],
   ['/__reset', resetRoutes],
@@ -50,18 +46,12 @@ const CONTROL_ROUTES: [path: string, routes: ControlRoutes][] = [
   ['/__import', importRoutes],
 ];
 
-export function controlRoutes(emulator: Emulator, extras: ControlExtras = { upstream: null }): Hono<AppEnv> {
-  const { store, templates } = emulator;
-  const read = takeTurns(store.turns);
+export function controlRoutes(parts: ControlParts): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
-    .use('/__*', hostOriginGuard(emulator.options)) // first: before the page, the token and any body is read
+    .use('/__*', hostOriginGuard(parts.options)) // first: before the page, the token and any body is read
     .route('/', inspectorRoutes()) // the page itself needs no token: it asks for one (admin-auth.ts)
-    .use('/__*', limitBody(emulator.options)) // the API's JSON limit: no control body comes near it
-    .use('/__*', adminAuth(emulator.options))
-    .use('/__inspect/*', read)
-    .use('/__apps/*', read);
-  // Kept answers last while neither the records nor the template catalog (campaign views name their template) change.
-  const answers = new AnswerMemo(() => `${store.revision()}:${templates.generation}`);
-  for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(emulator, answers, extras));
+    .use('/__*', limitBody(parts.options)) // the API's JSON limit: no control body comes near it
+    .use('/__*', adminAuth(parts.options));
+  for (const [path, routes] of CONTROL_ROUTES) app.route(path, routes(parts));
   return app;
 }

@@ -4,34 +4,29 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
+import { jsonBytes } from '../json-bytes.js';
 import { InspectCampaignsQuerySchema, InspectRecipientsQuerySchema } from '../../schemas/control.js';
 import { parseQuery } from '../validate.js';
-import type { AnswerMemo } from '../answer-memo.js';
 import { appScope, requireKnownApp } from './app-scope.js';
 
 /**
  * The by-id routes take an optional `?appId=` (404 when the campaign is another app's): a load
  * balancer that hashes on appId then sends them to the app's replica.
  */
-export function inspectCampaignRoutes(
-  { services: { campaigns }, apps }: Pick<Emulator, 'services' | 'apps'>,
-  answers: AnswerMemo,
-) {
+export function inspectCampaignRoutes({ reads: { campaigns }, apps }: Pick<ControlParts, 'reads' | 'apps'>) {
   return new Hono<AppEnv>()
-    .get('/', (c) => {
+    .get('/', async (c) => {
       const { limit, offset, order, ...filter } = parseQuery(c, InspectCampaignsQuerySchema);
-      return answers.json(c, () => campaigns.inspect.list(filter, { limit, offset, order }));
+      return jsonBytes(c, await campaigns.page(filter, { limit, offset, order }));
     })
-    .get('/:id', (c) => {
+    .get('/:id', async (c) => {
       const appId = appScope(c, apps, { write: false });
-      return answers.json(c, () => campaigns.inspect.get(c.req.param('id'), appId));
+      return jsonBytes(c, await campaigns.get(c.req.param('id'), appId));
     })
-    .get('/:id/recipients', (c) => {
+    .get('/:id/recipients', async (c) => {
       const { limit, offset, order, appId, ...filter } = parseQuery(c, InspectRecipientsQuerySchema);
       if (appId !== undefined) requireKnownApp(apps, appId, false);
-      return answers.json(c, () =>
-        campaigns.inspect.recipients(c.req.param('id'), filter, { limit, offset, order }, appId),
-      );
+      return jsonBytes(c, await campaigns.recipients(c.req.param('id'), filter, { limit, offset, order }, appId));
     });
 }

@@ -5,13 +5,13 @@
 import { Hono } from 'hono';
 import { ClearQuerySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { parseQuery } from '../validate.js';
 
-export function inspectClearRoutes({ store }: Pick<Emulator, 'store'>) {
+export function inspectClearRoutes({ records }: Pick<ControlParts, 'records'>) {
   return new Hono<AppEnv>().delete('/', (c) => {
     const { appId } = parseQuery(c, ClearQuerySchema, { emptyIsError: ['appId'] });
-    store.clear(appId);
+    records.clear(appId);
     return c.json({ cleared: true, appId: appId ?? null });
   });
 }

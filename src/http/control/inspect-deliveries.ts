@@ -6,32 +6,25 @@
 import { Hono } from 'hono';
 import { deliveryNotStored } from '../../domain/error-messages.js';
 import { DeliveryQuerySchema } from '../../schemas/control.js';
-import { waitForCount } from '../../inspect/wait-for.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
+import { jsonBytes } from '../json-bytes.js';
 import { parseQuery } from '../validate.js';
-import type { AnswerMemo } from '../answer-memo.js';
 
-export function inspectDeliveryRoutes({ store, events }: Pick<Emulator, 'store' | 'events'>, answers: AnswerMemo) {
+export function inspectDeliveryRoutes({ reads: { deliveries } }: Pick<ControlParts, 'reads'>) {
   return new Hono<AppEnv>()
     .get('/', async (c) => {
       const { limit, offset, order, waitFor, timeoutMs, ...filter } = parseQuery(c, DeliveryQuerySchema);
       if (waitFor !== undefined) {
-        const reached = await waitForCount(
-          events,
-          (e) => e.type === 'delivery',
-          () => store.countDeliveries(filter),
-          waitFor,
-          timeoutMs,
-          c.req.raw.signal,
-        );
-        return c.json(store.queryDeliveries(filter, { limit, offset, order }), reached ? 200 : 408);
+        const wait = { count: waitFor, timeoutMs, signal: c.req.raw.signal };
+        const { reached, page } = await deliveries.pageAfter(filter, { limit, offset, order }, wait);
+        return c.json(page, reached ? 200 : 408);
       }
-      return answers.json(c, () => store.queryDeliveries(filter, { limit, offset, order }));
+      return jsonBytes(c, await deliveries.page(filter, { limit, offset, order }));
     })
-    .get('/:id', (c) => {
+    .get('/:id', async (c) => {
       const id = c.req.param('id');
-      const delivery = store.getDelivery(id);
+      const delivery = await deliveries.get(id);
       if (!delivery) {
         throw deliveryNotStored(id);
       }

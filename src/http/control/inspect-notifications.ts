@@ -2,13 +2,13 @@
 import { Hono } from 'hono';
 import { NotificationQuerySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
+import { jsonBytes } from '../json-bytes.js';
 import { parseQuery } from '../validate.js';
-import type { AnswerMemo } from '../answer-memo.js';
 
-export function inspectNotificationRoutes({ store }: Pick<Emulator, 'store'>, answers: AnswerMemo) {
-  return new Hono<AppEnv>().get('/', (c) => {
+export function inspectNotificationRoutes({ reads: { notifications } }: Pick<ControlParts, 'reads'>) {
+  return new Hono<AppEnv>().get('/', async (c) => {
     const { limit, offset, order, ...filter } = parseQuery(c, NotificationQuerySchema);
-    return answers.json(c, () => store.queryNotifications(filter, { limit, offset, order }));
+    return jsonBytes(c, await notifications.page(filter, { limit, offset, order }));
   });
 }

@@ -3,14 +3,14 @@ import { Hono } from 'hono';
 import { HarQuerySchema } from '../../schemas/control.js';
 import { harOf } from '../../trace/har.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { parseJournalQuery } from './inspect-requests.js';
 
-export function inspectRequestHarRoutes({ store }: Pick<Emulator, 'store'>) {
+export function inspectRequestHarRoutes({ reads: { journal } }: Pick<ControlParts, 'reads'>) {
   return new Hono<AppEnv>().get('/', async (c) => {
     const { filter, page } = parseJournalQuery(c, HarQuerySchema);
     // searchJournal as /__inspect/requests: a bodyContains search yields to other requests.
-    const { items } = await store.searchJournal(filter, page, c.req.raw.signal);
+    const { items } = await journal.search(filter, page, c.req.raw.signal);
     return c.json(harOf(items, new URL(c.req.url).origin));
   });
 }

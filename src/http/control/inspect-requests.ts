@@ -4,9 +4,9 @@ import { badRequest, ERROR_CODES } from '../../domain/errors.js';
 import { journalEntryNotFound, journalEntryOfOtherApp } from '../../domain/error-messages.js';
 import { type HarQuerySchema, JournalQuerySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
+import { jsonBytes } from '../json-bytes.js';
 import { parseQuery } from '../validate.js';
-import type { AnswerMemo } from '../answer-memo.js';
 import { appScope } from './app-scope.js';
 
 /** The journal's filters and page from the query (the list's schema or the HAR's), `errorCode` one of the table's. */
@@ -20,17 +20,17 @@ export function parseJournalQuery(c: Context, schema: typeof JournalQuerySchema 
   return { filter, page: { limit, offset, order } };
 }
 
-export function inspectRequestRoutes({ store, apps }: Pick<Emulator, 'store' | 'apps'>, answers: AnswerMemo) {
+export function inspectRequestRoutes({ reads: { journal }, apps }: Pick<ControlParts, 'reads' | 'apps'>) {
   return new Hono<AppEnv>()
-    .get('/', (c) => {
+    .get('/', async (c) => {
       const { filter, page } = parseJournalQuery(c, JournalQuerySchema);
-      return answers.json(c, () => store.searchJournal(filter, page, c.req.raw.signal));
+      return jsonBytes(c, await journal.page(filter, page, c.req.raw.signal));
     })
-    .get('/:id', (c) => {
+    .get('/:id', async (c) => {
       // `?appId=`: only that app's entry (a load balancer hashing on appId routes it to the app's replica).
       const appId = appScope(c, apps, { write: false });
       const id = c.req.param('id');
-      const entry = store.getJournalEntry(id);
+      const entry = await journal.get(id);
       if (entry && appId !== undefined && entry.appId !== appId) {
         throw journalEntryOfOtherApp(id, appId);
       }

@@ -7,10 +7,10 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { EmulatorEvent } from '../../domain/ports.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { StreamQuerySchema } from '../../schemas/control.js';
 import { createEventQueue } from '../../inspect/event-queue.js';
-import { payloadOf, streamFilter } from '../../inspect/stream-filter.js';
+import { payloadOf } from '../../inspect/stream-filter.js';
 import { parseQuery } from '../validate.js';
 import { realNow } from '../../platform/clock.js';
 
@@ -32,15 +32,12 @@ const MAX_WRITE_CHARS = 1 << 20;
  */
 const sseEvent = (event: string, data: string) => `event: ${event}\ndata: ${data}\n\n`;
 
-export function inspectStreamRoutes({ events }: Pick<Emulator, 'events'>) {
+export function inspectStreamRoutes({ reads }: Pick<ControlParts, 'reads'>) {
   return new Hono<AppEnv>().get('/', (c) => {
     const query = parseQuery(c, StreamQuerySchema);
-    const matches = streamFilter(query);
     return streamSSE(c, async (stream) => {
       const queue = createEventQueue<EmulatorEvent>(MAX_QUEUED_EVENTS);
-      const unsubscribe = events.subscribe((event) => {
-        if (matches(event)) queue.push(event);
-      });
+      const unsubscribe = reads.stream.subscribe(query, (event) => queue.push(event));
       const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n'), query.heartbeatMs);
       heartbeat.unref();
       stream.onAbort(() => queue.close());

@@ -6,12 +6,12 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { ClearQuerySchema } from '../../schemas/control.js';
 import { parseQuery } from '../validate.js';
 import { requireKnownApp } from './app-scope.js';
 
-export function resetRoutes({ reset, apps }: Pick<Emulator, 'reset' | 'apps'>) {
+export function resetRoutes({ reset, apps }: Pick<ControlParts, 'reset' | 'apps'>) {
   return new Hono<AppEnv>().post('/', (c) => {
     const { appId } = parseQuery(c, ClearQuerySchema, { emptyIsError: ['appId'] });
     if (appId !== undefined) requireKnownApp(apps, appId, false);

@@ -10,11 +10,11 @@ import { scenarioNotLoaded } from '../../domain/error-messages.js';
 import { parseScenario } from '../../scenario-engine/load-scenarios.js';
 import { ActiveScenariosBodySchema } from '../../schemas/control.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { parseWith, readJson } from '../validate.js';
 import { appScope } from './app-scope.js';
 
-export function scenarioControlRoutes({ scenarios: engine, apps }: Pick<Emulator, 'scenarios' | 'apps'>) {
+export function scenarioControlRoutes({ scenarios: engine, apps }: Pick<ControlParts, 'scenarios' | 'apps'>) {
   /** The active set (global, or the app's effective one), and with an app whose set it is. */
   /** Unloads a scenario (the answer of DELETE /__scenarios/{name}). */
   const removeScenario = (name: string) => {

@@ -6,14 +6,12 @@
 import { Hono } from 'hono';
 import { payloadTooLarge, traceInvalid, traceMissing, traceOfOtherApp } from '../../domain/error-messages.js';
 import { TraceImportQuerySchema } from '../../schemas/control.js';
-import { applyTrace } from '../../trace/apply.js';
-import { captureTrace } from '../../trace/capture.js';
 import { linesOfBytes } from '../../trace/lines.js';
 import { readTrace, TraceProblem } from '../../trace/read.js';
 import type { Trace } from '../../trace/schema.js';
 import { traceStream } from '../../trace/write.js';
 import type { AppEnv } from '../context.js';
-import type { Emulator } from '../../emulator.js';
+import type { ControlParts } from '../wiring.js';
 import { parseQuery } from '../validate.js';
 import { appScope, requireKnownApp } from './app-scope.js';
 
@@ -23,10 +21,10 @@ export function traceFileName(exportedAt: string, appId: string | null): string 
   return `notification-emulator-trace${app}-${exportedAt.replace(/[:.]/g, '-')}.json`;
 }
 
-export function exportRoutes(emulator: Emulator) {
+export function exportRoutes({ apps, traces }: Pick<ControlParts, 'apps' | 'traces'>) {
   return new Hono<AppEnv>().get('/', (c) => {
-    const appId = appScope(c, emulator.apps, { write: false });
-    const source = captureTrace(emulator, appId);
+    const appId = appScope(c, apps, { write: false });
+    const source = traces.capture(appId);
     return new Response(traceStream(source), {
       headers: {
         'content-type': 'application/json; charset=utf-8',
@@ -48,18 +46,23 @@ async function readBodyTrace(body: ReadableStream<Uint8Array> | null, limit: num
   }
 }
 
-export function importRoutes(emulator: Emulator) {
-  const limit = emulator.options.uploadLimitBytes;
+export function importRoutes({
+  apps,
+  traces,
+  records,
+  options,
+}: Pick<ControlParts, 'apps' | 'traces' | 'records' | 'options'>) {
+  const limit = options.uploadLimitBytes;
   return new Hono<AppEnv>().post('/', async (c) => {
     const query = parseQuery(c, TraceImportQuerySchema, { emptyIsError: ['appId'] });
-    if (query.appId !== undefined) requireKnownApp(emulator.apps, query.appId, false);
+    if (query.appId !== undefined) requireKnownApp(apps, query.appId, false);
     const trace = await readBodyTrace(c.req.raw.body, limit);
     if (query.appId !== undefined && trace.appId !== null && trace.appId !== query.appId)
       throw traceOfOtherApp(trace.appId, query.appId);
     // A trace of one app replaces that app's state, as ?appId does.
     const appId = query.appId ?? trace.appId ?? undefined;
-    if (appId !== undefined) requireKnownApp(emulator.apps, appId, false);
-    const origin = applyTrace(emulator, trace, appId, query.fileName ?? null);
-    return c.json({ imported: { ...origin, stats: emulator.store.stats() } });
+    if (appId !== undefined) requireKnownApp(apps, appId, false);
+    const origin = traces.apply(trace, appId, query.fileName ?? null);
+    return c.json({ imported: { ...origin, stats: records.stats() } });
   });
 }

@@ -1,0 +1,140 @@
+/**
+ * The delivery log's entry indexes: every entry (a send's run, or one delivery) filed under
+ * each value a delivery filter can name, alone and within its app (filter-keys.ts), plus one
+ * list of every entry, each with its members and failures counted (counted-index.ts). A
+ * filter on one field, or on one field and the app, is then one key: its total is read, not
+ * counted, and its page found by binary search. Users are indexed apart, by member
+ * (delivery-log.ts), since the members of one run differ in nothing else.
+ */
+import type { DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
+import { CountedIndex, type KeyEntries } from '../shared/counted-index.js';
+import { filterKeys, type KeyField } from '../shared/filter-keys.js';
+import { intersect } from '../shared/intersect.js';
+import type { KeyValue } from '../shared/keyed-log.js';
+
+/** A delivery through a channel named twice went through it once. */
+function channelsOf(d: SharedDeliveryFields): KeyValue {
+  const channels = d.channels;
+  for (let i = 1; i < channels.length; i++) if (channels.indexOf(channels[i]!) < i) return [...new Set(channels)];
+  return channels;
+}
+
+/** Filter fields answered without a key: app (in every key), user (delivery-members.ts), status (counts), times. */
+type Unkeyed = 'appId' | 'userId' | 'status' | 'since' | 'until';
+type KeyedName = Exclude<keyof DeliveryFilter, Unkeyed>;
+
+/**
+ * How an entry's shared fields answer each keyed field of the filter, in the order keysFor is
+ * given their values: a field added to the filter's schema fails to typecheck here until it
+ * has a key (or is named in Unkeyed).
+ */
+const KEYED: Record<KeyedName, KeyField<SharedDeliveryFields>> = {
+  notificationId: { valueOf: (d) => d.notificationId, withApp: false },
+  campaignId: { valueOf: (d) => d.campaignId, withApp: false },
+  templateKey: { valueOf: (d) => d.templateKey, withApp: true },
+  templateId: { valueOf: (d) => d.templateId, withApp: true },
+  mode: { valueOf: (d) => d.mode, withApp: true },
+  tag: { valueOf: (d) => d.tag, withApp: true },
+  channel: { valueOf: channelsOf, withApp: true },
+};
+const FIELDS = Object.entries(KEYED).map(([name, field]) => ({ ...field, name: name as KeyedName }));
+const keys = filterKeys<SharedDeliveryFields>((d) => d.appId, FIELDS);
+const CHANNEL_FAMILY = 1 + FIELDS.findIndex((f) => f.name === 'channel');
+/** The family every entry is filed in, under one key. */
+const ALL_FAMILY = keys.families;
+const ALL_KEY = '';
+
+/** Where a filter's candidates are: a key's entries, and whether they answer every shared field it names. */
+export interface EntryPlan {
+  entries: KeyEntries;
+  /** True when only time and status are left to test (a key's counts then answer without a visit). */
+  exact: boolean;
+}
+
+/**
+ * The entries of `keys` common to all, as one list with its own counts (from the shortest
+ * key's): a filter on several fields is then answered as one on a single key is.
+ */
+function common(keys: KeyEntries[], headSeq: number): KeyEntries {
+  keys.sort((a, b) => a.count - b.count);
+  const shortest = keys[0]!;
+  const at = intersect(keys, headSeq);
+  const entries = { count: at.length, at: (k: number) => shortest.at(at[k]!), plain: shortest.plain };
+  // Sends of one, all sent: the counts are the positions themselves.
+  if (shortest.plain) return { ...entries, membersBefore: (k) => k, failedBefore: () => 0 };
+  const members = new Float64Array(at.length + 1);
+  const failed = new Float64Array(at.length + 1);
+  for (let k = 0; k < at.length; k++) {
+    const i = at[k]!;
+    members[k + 1] = members[k]! + shortest.membersBefore(i + 1) - shortest.membersBefore(i);
+    failed[k + 1] = failed[k]! + shortest.failedBefore(i + 1) - shortest.failedBefore(i);
+  }
+  return { ...entries, membersBefore: (k) => members[k]!, failedBefore: (k) => failed[k]! };
+}
+
+export class DeliveryIndexes {
+  readonly #families = Array.from({ length: ALL_FAMILY + 1 }, () => new CountedIndex());
+  /** Entries by the text their delivery ids start with (a send's range: one second of one emulator's ids). */
+  readonly #byIdPrefix = new CountedIndex();
+  /** The lengths of those prefixes (a few: 18 for ranges of ObjectIds, an id's own length for a record). */
+  readonly #prefixLengths = new Set<number>();
+
+  /** Files an entry (`members` deliveries as added, `failed` of them failed) under each of its keys. */
+  file(shared: SharedDeliveryFields, idPrefix: string, seq: number, members: number, failed: number): void {
+    this.#visit(shared, (family, key) => this.#families[family]!.add(key, seq, members, failed));
+    this.#byIdPrefix.add(idPrefix, seq, 1, 0);
+    this.#prefixLengths.add(idPrefix.length);
+  }
+
+  /** Forgets the oldest entry, `seq`, under each of its keys. */
+  unfile(shared: SharedDeliveryFields, idPrefix: string, seq: number): void {
+    this.#visit(shared, (family, key) => this.#families[family]!.removeOldest(key, seq));
+    this.#byIdPrefix.removeOldest(idPrefix, seq);
+  }
+
+  /** The entries whose ids begin as `id` does: the one holding it is among them. */
+  withId(id: string): KeyEntries[] {
+    const lists: KeyEntries[] = [];
+    for (const length of this.#prefixLengths)
+      if (length <= id.length) lists.push(this.#byIdPrefix.entries(id.slice(0, length)));
+    return lists;
+  }
+
+  /** How many entries the filter's key with the fewest has (its user, times and status aside). */
+  fewest(filter: DeliveryFilter): number {
+    return Math.min(...this.#lists(filter).map((list) => list.count));
+  }
+
+  /**
+   * The entries that hold every match of `filter` (its user, times and status aside): one
+   * key's, or those common to the keys of several fields. `headSeq`: the oldest entry's.
+   */
+  plan(filter: DeliveryFilter, headSeq: number): EntryPlan {
+    const lists = this.#lists(filter);
+    return { entries: lists.length === 1 ? lists[0]! : common(lists, headSeq), exact: true };
+  }
+
+  /** The key lists a filter reads: every entry's when it names no shared field. */
+  #lists(filter: DeliveryFilter): KeyEntries[] {
+    const values = FIELDS.map((field) => filter[field.name] as string | undefined);
+    const { keys: read } = keys.keysFor(filter.appId, values);
+    if (read.length === 0) return [this.#families[ALL_FAMILY]!.entries(ALL_KEY)];
+    return read.map(([family, key]) => this.#families[family]!.entries(key));
+  }
+
+  /** Every channel some live delivery went through. */
+  channels(): string[] {
+    return [...this.#families[CHANNEL_FAMILY]!.keys()];
+  }
+
+  #visit(shared: SharedDeliveryFields, visit: (family: number, key: string) => void): void {
+    const values = keys.keysOf(shared);
+    for (let family = 0; family < values.length; family++) {
+      const value = values[family];
+      if (value === null || value === undefined) continue;
+      if (typeof value === 'string') visit(family, value);
+      else for (const key of value) visit(family, key);
+    }
+    visit(ALL_FAMILY, ALL_KEY);
+  }
+}
