@@ -40,6 +40,30 @@ export default tseslint.config(
     },
   },
   {
+    // Functions a reader can hold: a service is a few named top-level functions over its
+    // dependencies, not one long closure (blank lines and comments count).
+    files: ['src/**/*.ts', 'web/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 100 }] },
+  },
+  {
+    // The store's long factories are being split on another branch (a folder per record kind);
+    // this exception goes when that branch is merged.
+    files: ['src/store/**/*.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // Not split yet: these views' long functions (see the commit that enabled the rule).
+    files: [
+      'web/views/campaign.ts',
+      'web/views/clock.ts',
+      'web/views/deliveries.ts',
+      'web/views/overview.ts',
+      'web/views/scenarios.ts',
+      'web/views/templates.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // The only `any` of the project: these two walk the OpenAPI document as plain JSON (its shape is
     // OpenAPI 3.1's, not ours: no schema of ours describes it, and typing every level they read would
     // be a second OpenAPI model). Everywhere else a value of unknown shape is `unknown`, narrowed.
