@@ -53,7 +53,7 @@ export default tseslint.config(
   },
   {
     // Not split yet: these views' long functions (see the commit that enabled the rule).
-    files: ['web/views/scenarios.ts', 'web/views/templates.ts'],
+    files: ['web/views/templates.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },
   {
