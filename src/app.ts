@@ -10,7 +10,9 @@ import type { AppEnv } from './http/context.js';
 import { errorResponse, onError, onNotFound } from './http/render-error.js';
 import { allowedMethodsOf } from './http/method-not-allowed.js';
 import { RememberingRouter } from './http/remembering-router.js';
-import { journal, requestRecorder } from './http/middleware/journal.js';
+import { journal } from './http/middleware/journal.js';
+import { requestRecorder } from './http/journal-recorder.js';
+import { journalStep } from './http/journal-step.js';
 import { requestSeams } from './http/request-seams.js';
 import { sendFastPath, type SendFastPath } from './http/send-fast-path.js';
 import { sendPipeline } from './http/send-pipeline.js';
@@ -45,9 +47,13 @@ export function createApp(options: CreateAppOptions = {}): EmulatorApp {
 export function createServedApp(options: CreateAppOptions = {}): ServedApp {
   const emulator = createEmulator(options);
   const app = new Hono<AppEnv>({ router: new RememberingRouter() });
-  const recordRequest = requestRecorder(emulator);
+  const openJournal = journalStep({
+    record: requestRecorder(emulator),
+    stopwatch: emulator.stopwatch,
+    logger: emulator.logger,
+  });
   const send = sendPipeline({ notifications: emulator.services.notifications, logger: emulator.logger });
-  for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(recordRequest, emulator.stopwatch));
+  for (const prefix of API_PREFIXES) app.use(`${prefix}/*`, journal(openJournal));
   // Proxy mode (--upstream): the API forwards to the live service; /__health counts what it did.
   const upstream = createUpstream(emulator.options, emulator.stopwatch);
   const parts = wire(emulator, upstream);
@@ -82,11 +88,9 @@ export function createServedApp(options: CreateAppOptions = {}): ServedApp {
     sendFastPath: sendFastPath({
       apps: emulator.apps,
       scenarios: emulator.scenarios,
-      logger: emulator.logger,
       bodyLimitBytes: emulator.options.bodyLimitBytes,
       send,
-      record: recordRequest,
-      stopwatch: emulator.stopwatch,
+      openJournal,
       prefixes: API_PREFIXES,
     }),
   };

@@ -54,37 +54,54 @@ export interface AnalyticsServiceDeps {
 const bucketOf = (iso: string, granularity: ChannelAnalyticsQuery['granularity']) =>
   granularity === 'daily' ? iso.slice(0, 10) : `${iso.slice(0, 13)}:00:00.000Z`;
 
+const knownRef = (deps: AnalyticsServiceDeps, appId: string, ref: string): boolean =>
+  deps.store.getCampaign(ref)?.appId === appId ||
+  deps.store.queryNotifications({ appId, notificationId: ref }, { offset: 0, limit: 1 }).total > 0;
+
+function templateNameOf(deps: AnalyticsServiceDeps, appId: string, row: EngagementRow): string | null {
+  let templateRef = row.templateId;
+  if (templateRef === null) {
+    templateRef =
+      deps.store.getCampaign(row.ref)?.templateId ??
+      deps.store.queryNotifications({ appId, notificationId: row.ref }, ALL).items[0]?.templateId ??
+      null;
+  }
+  if (templateRef === null) return null;
+  return deps.templates.find(appId, templateRef)?.name ?? row.templateKey;
+}
+
+/** When the row's user was first sent its notification or campaign on the row's channel, if ever. */
+function firstSentAt(deps: AnalyticsServiceDeps, appId: string, row: EngagementRow): string | null {
+  let first: string | null = null;
+  for (const ref of [{ notificationId: row.ref }, { campaignId: row.ref }]) {
+    const filter = { appId, userId: row.userId, channel: row.channelType, status: 'sent', ...ref };
+    for (const d of deps.store.queryDeliveries(filter, ALL).items)
+      if (first === null || d.createdAt < first) first = d.createdAt;
+  }
+  return first;
+}
+
+/** The range's bucket labels, in order; a range upside down or of too many buckets is refused. */
+function bucketLabels({ from, to, granularity }: ChannelAnalyticsQuery): string[] {
+  if (from > to) throw badRequest('"from" is after "to".', { from: 'must not be after "to"' });
+  const step = STEP_MS[granularity];
+  const start = Math.floor(from / step) * step;
+  if ((to - start) / step >= MAX_BUCKETS) {
+    // Daily buckets are the widest: only an hourly range can be fixed by changing the granularity.
+    const advice = granularity === 'hourly' ? 'narrow it or use daily granularity' : 'narrow it';
+    throw badRequest(`The range holds more than ${MAX_BUCKETS} ${granularity} buckets; ${advice}.`, {
+      to: `range too long for ${granularity} granularity (max ${MAX_BUCKETS} buckets)`,
+    });
+  }
+  const labels: string[] = [];
+  for (let t = start; t <= to; t += step) labels.push(bucketOf(new Date(t).toISOString(), granularity));
+  return labels;
+}
+
 export function createAnalyticsService(deps: AnalyticsServiceDeps) {
-  const knownRef = (appId: string, ref: string): boolean =>
-    deps.store.getCampaign(ref)?.appId === appId ||
-    deps.store.queryNotifications({ appId, notificationId: ref }, { offset: 0, limit: 1 }).total > 0;
-
-  function templateNameOf(appId: string, row: EngagementRow): string | null {
-    let templateRef = row.templateId;
-    if (templateRef === null) {
-      templateRef =
-        deps.store.getCampaign(row.ref)?.templateId ??
-        deps.store.queryNotifications({ appId, notificationId: row.ref }, ALL).items[0]?.templateId ??
-        null;
-    }
-    if (templateRef === null) return null;
-    return deps.templates.find(appId, templateRef)?.name ?? row.templateKey;
-  }
-
-  /** When the row's user was first sent its notification or campaign on the row's channel, if ever. */
-  function firstSentAt(appId: string, row: EngagementRow): string | null {
-    let first: string | null = null;
-    for (const ref of [{ notificationId: row.ref }, { campaignId: row.ref }]) {
-      const filter = { appId, userId: row.userId, channel: row.channelType, status: 'sent', ...ref };
-      for (const d of deps.store.queryDeliveries(filter, ALL).items)
-        if (first === null || d.createdAt < first) first = d.createdAt;
-    }
-    return first;
-  }
-
   return {
     recordEvent(appId: string, body: RecordEventBody): { success: true; eventId: string } {
-      if (!knownRef(appId, body.campaignId)) throw notFound('campaign or notification', body.campaignId);
+      if (!knownRef(deps, appId, body.campaignId)) throw notFound('campaign or notification', body.campaignId);
       // Idempotent (docs/fidelity.md#analytics): the same eventType for the same user and campaign is kept once.
       const same = deps.store.findAnalyticsEvent(appId, body);
       if (same) return { success: true, eventId: same.id };
@@ -109,7 +126,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       );
       const notifications = rows.map((row) => ({
         notificationId: row.ref,
-        templateName: templateNameOf(appId, row),
+        templateName: templateNameOf(deps, appId, row),
         channelType: row.channelType,
         delivered: row.deliveredAt !== null,
         viewed: row.viewedAt !== null,
@@ -128,19 +145,8 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     channels(appId: string, query: ChannelAnalyticsQuery): ChannelMetrics[] {
       const { from, to, granularity } = query;
-      if (from > to) throw badRequest('"from" is after "to".', { from: 'must not be after "to"' });
       const step = STEP_MS[granularity];
-      const start = Math.floor(from / step) * step;
-      if ((to - start) / step >= MAX_BUCKETS) {
-        // Daily buckets are the widest: only an hourly range can be fixed by changing the granularity.
-        const advice = granularity === 'hourly' ? 'narrow it or use daily granularity' : 'narrow it';
-        throw badRequest(`The range holds more than ${MAX_BUCKETS} ${granularity} buckets; ${advice}.`, {
-          to: `range too long for ${granularity} granularity (max ${MAX_BUCKETS} buckets)`,
-        });
-      }
-      const labels: string[] = [];
-      for (let t = start; t <= to; t += step) labels.push(bucketOf(new Date(t).toISOString(), granularity));
-
+      const labels = bucketLabels(query);
       const fromIso = new Date(from).toISOString();
       const toIso = new Date(to).toISOString();
       const inRange = (at: string | null): at is string => at !== null && at >= fromIso && at <= toIso;
@@ -162,7 +168,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         if (inRange(row.viewedAt)) bump(row.channelType, row.viewedAt, 'viewed');
         if (inRange(row.clickedAt)) bump(row.channelType, row.clickedAt, 'clicked');
         if (row.deliveredAt === null) continue;
-        const sentAt = firstSentAt(appId, row);
+        const sentAt = firstSentAt(deps, appId, row);
         if (sentAt !== null && sentAt <= row.deliveredAt) continue; // already counted when sent
         if (inRange(sentAt)) bump(row.channelType, sentAt, 'delivered', -1);
         if (inRange(row.deliveredAt)) bump(row.channelType, row.deliveredAt, 'delivered');

@@ -73,116 +73,134 @@ export interface UploadSession {
   finish(): UploadResult;
 }
 
-export function createRecipientService(deps: CampaignDeps) {
-  /** Names the new recipients, stores them in one call, bumps the campaign's count and tells the stream. */
-  function addAll(campaign: Campaign, recipients: Recipient[], at: string): number {
-    if (recipients.length > 0) {
-      // Ids only for a list that is stored: a refused upload uses none (file order), reserved in one step.
-      const ids = deps.ids.objectIds(recipients.length);
-      for (let i = 0; i < recipients.length; i++) recipients[i]!.id = ids.at(i);
-      deps.store.addRecipients(campaign.id, recipients);
-    }
-    const total = deps.store.recipients(campaign.id).length;
-    const updated = deps.store.updateCampaign(campaign.id, { recipientCount: total, updatedAt: at });
-    deps.events.emit({ type: 'campaign', campaign: updated });
-    return total;
+/** Names the new recipients, stores them in one call, bumps the campaign's count and tells the stream. */
+function addAll(deps: CampaignDeps, campaign: Campaign, recipients: Recipient[], at: string): number {
+  if (recipients.length > 0) {
+    // Ids only for a list that is stored: a refused upload uses none (file order), reserved in one step.
+    const ids = deps.ids.objectIds(recipients.length);
+    for (let i = 0; i < recipients.length; i++) recipients[i]!.id = ids.at(i);
+    deps.store.addRecipients(campaign.id, recipients);
   }
+  const total = deps.store.recipients(campaign.id).length;
+  const updated = deps.store.updateCampaign(campaign.id, { recipientCount: total, updatedAt: at });
+  deps.events.emit({ type: 'campaign', campaign: updated });
+  return total;
+}
 
+function addRecipients(
+  deps: CampaignDeps,
+  appId: string,
+  campaignId: string,
+  userIds: string[],
+): { added: number; total: number } {
+  const campaign = findOwnedCampaign(deps, appId, campaignId);
+  assertDraft(campaign, 'adding recipients');
+  const at = deps.clocks.clockFor(appId).nowIso();
+  const fresh = distinctStrings(userIds).filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
+  const total = addAll(
+    deps,
+    campaign,
+    fresh.map((userId) => newRecipient(campaign, userId, {}, at)),
+    at,
+  );
+  return { added: fresh.length, total };
+}
+
+/**
+ * Starts reading a CSV upload for a draft campaign: write() the file's bytes as they
+ * arrive, then finish(). Rows become recipient records as they are read (no table of the
+ * file in between); nothing is stored before the whole file is accepted (docs/reference.md#upload-recipients-csv).
+ */
+function startUpload(deps: CampaignDeps, appId: string, campaignId: string): UploadSession {
+  const campaign = findOwnedCampaign(deps, appId, campaignId);
+  assertDraft(campaign, 'a CSV upload');
+  const template = campaignTemplate(deps, campaign);
+  const at = deps.clocks.clockFor(appId).nowIso();
+  // A user already on the campaign, or earlier in the file, skips the row.
+  const seen = new Set<string>();
+  const storedBefore = deps.store.recipients(campaign.id).length;
+  const duplicates: CsvRowError[] = [];
+  const fresh: Recipient[] = [];
+  const freshRows: number[] = [];
+  const addRow: CsvRowSink = (row, userId, variables) => {
+    const before = seen.size;
+    seen.add(userId);
+    if (seen.size === before || (storedBefore > 0 && deps.store.hasRecipient(campaign.id, userId))) {
+      duplicates.push({ row, reason: 'duplicate user_id' });
+    } else {
+      fresh.push(newRecipient(campaign, userId, variables, at));
+      freshRows.push(row);
+    }
+  };
+  const reader = createRecipientsCsvReader(template, addRow);
+  const parsing = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      throw asOperationFailed('CSV parsing', error);
+    }
+  };
   return {
-    addRecipients(appId: string, campaignId: string, userIds: string[]): { added: number; total: number } {
-      const campaign = findOwnedCampaign(deps, appId, campaignId);
-      assertDraft(campaign, 'adding recipients');
-      const at = deps.clocks.clockFor(appId).nowIso();
-      const fresh = distinctStrings(userIds).filter((userId) => !deps.store.hasRecipient(campaign.id, userId));
-      const total = addAll(
-        campaign,
-        fresh.map((userId) => newRecipient(campaign, userId, {}, at)),
+    write: (bytes) => parsing(() => reader.write(bytes)),
+    finish() {
+      const summary = parsing(() => reader.end());
+      // The upload took turns of the event loop: the campaign may have moved on meanwhile.
+      const now = findOwnedCampaign(deps, appId, campaignId);
+      assertDraft(now, 'a CSV upload');
+      let added = fresh;
+      if (deps.store.recipients(campaign.id).length !== storedBefore) {
+        added = [];
+        fresh.forEach((r, i) => {
+          if (!deps.store.hasRecipient(campaign.id, r.userId)) added.push(r);
+          else duplicates.push({ row: freshRows[i]!, reason: 'duplicate user_id' });
+        });
+        duplicates.sort((x, y) => x.row - y.row);
+      }
+      let total: number;
+      try {
+        total = addAll(deps, campaign, added, at);
+      } catch (error) {
+        throw asOperationFailed('Recipient creation', error);
+      }
+      const errors = mergeByRow(summary.errors, duplicates);
+      const reported = errors.slice(0, MAX_REPORTED_ROW_ERRORS);
+      // Remembered for /__inspect: the web inspector shows which rows were left out and why.
+      deps.store.setLastUpload({
+        campaignId: campaign.id,
         at,
-      );
-      return { added: fresh.length, total };
-    },
-
-    /**
-     * Starts reading a CSV upload for a draft campaign: write() the file's bytes as they
-     * arrive, then finish(). Rows become recipient records as they are read (no table of the
-     * file in between); nothing is stored before the whole file is accepted (docs/reference.md#upload-recipients-csv).
-     */
-    startUpload(appId: string, campaignId: string): UploadSession {
-      const campaign = findOwnedCampaign(deps, appId, campaignId);
-      assertDraft(campaign, 'a CSV upload');
-      const template = campaignTemplate(deps, campaign);
-      const at = deps.clocks.clockFor(appId).nowIso();
-      // A user already on the campaign, or earlier in the file, skips the row.
-      const seen = new Set<string>();
-      const storedBefore = deps.store.recipients(campaign.id).length;
-      const duplicates: CsvRowError[] = [];
-      const fresh: Recipient[] = [];
-      const freshRows: number[] = [];
-      const addRow: CsvRowSink = (row, userId, variables) => {
-        const before = seen.size;
-        seen.add(userId);
-        if (seen.size === before || (storedBefore > 0 && deps.store.hasRecipient(campaign.id, userId))) {
-          duplicates.push({ row, reason: 'duplicate user_id' });
-        } else {
-          fresh.push(newRecipient(campaign, userId, variables, at));
-          freshRows.push(row);
-        }
-      };
-      const reader = createRecipientsCsvReader(template, addRow);
-      const parsing = <T>(fn: () => T): T => {
-        try {
-          return fn();
-        } catch (error) {
-          throw asOperationFailed('CSV parsing', error);
-        }
-      };
+        uploaded: added.length,
+        skipped: errors.length,
+        errors: reported,
+      });
       return {
-        write: (bytes) => parsing(() => reader.write(bytes)),
-        finish() {
-          const summary = parsing(() => reader.end());
-          // The upload took turns of the event loop: the campaign may have moved on meanwhile.
-          const now = findOwnedCampaign(deps, appId, campaignId);
-          assertDraft(now, 'a CSV upload');
-          let added = fresh;
-          if (deps.store.recipients(campaign.id).length !== storedBefore) {
-            added = [];
-            fresh.forEach((r, i) => {
-              if (!deps.store.hasRecipient(campaign.id, r.userId)) added.push(r);
-              else duplicates.push({ row: freshRows[i]!, reason: 'duplicate user_id' });
-            });
-            duplicates.sort((x, y) => x.row - y.row);
-          }
-          let total: number;
-          try {
-            total = addAll(campaign, added, at);
-          } catch (error) {
-            throw asOperationFailed('Recipient creation', error);
-          }
-          const errors = mergeByRow(summary.errors, duplicates);
-          const reported = errors.slice(0, MAX_REPORTED_ROW_ERRORS);
-          // Remembered for /__inspect: the web inspector shows which rows were left out and why.
-          deps.store.setLastUpload({
-            campaignId: campaign.id,
-            at,
-            uploaded: added.length,
-            skipped: errors.length,
-            errors: reported,
-          });
-          return {
-            recipientsAdded: added.length,
-            uploaded: added.length,
-            total,
-            campaignId: campaign.id,
-            skipped: errors.length,
-            errors: reported,
-          };
-        },
+        recipientsAdded: added.length,
+        uploaded: added.length,
+        total,
+        campaignId: campaign.id,
+        skipped: errors.length,
+        errors: reported,
       };
     },
+  };
+}
 
-    list(appId: string, campaignId: string, filter: { status?: string }, page: Page) {
-      const campaign = findOwnedCampaign(deps, appId, campaignId);
-      return deps.store.listRecipients(campaign.id, filter, page);
-    },
+function listRecipients(
+  deps: CampaignDeps,
+  appId: string,
+  campaignId: string,
+  filter: { status?: string },
+  page: Page,
+) {
+  const campaign = findOwnedCampaign(deps, appId, campaignId);
+  return deps.store.listRecipients(campaign.id, filter, page);
+}
+
+export function createRecipientService(deps: CampaignDeps) {
+  return {
+    addRecipients: (appId: string, campaignId: string, userIds: string[]) =>
+      addRecipients(deps, appId, campaignId, userIds),
+    startUpload: (appId: string, campaignId: string) => startUpload(deps, appId, campaignId),
+    list: (appId: string, campaignId: string, filter: { status?: string }, page: Page) =>
+      listRecipients(deps, appId, campaignId, filter, page),
   };
 }

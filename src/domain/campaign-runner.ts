@@ -39,6 +39,52 @@ function unusableReason(campaign: Campaign, template: Template | undefined): str
   return null;
 }
 
+/** The campaign's counts settled and its final status set, once no recipient is pending. */
+function finishCampaign(deps: CampaignDeps, id: string): void {
+  const campaign = deps.store.getCampaign(id);
+  if (!campaign) return;
+  const sent = deps.store.countRecipients(id, { status: 'sent' });
+  const failed = deps.store.countRecipients(id, { status: 'failed' });
+  // docs/reference.md#send-a-campaign: failed only when every recipient failed.
+  changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
+    sentCount: sent,
+    failedCount: failed,
+    completedAt: deps.clocks.clockFor(campaign.appId).nowIso(),
+  });
+}
+
+/**
+ * The next pending recipients (at most BATCH_SIZE) delivered as one batch. Each is marked
+ * sent or failed here, so the next batch starts after them (the store's status index
+ * finds it without a pass over those before). Their variables are handed to the batch as
+ * the store keeps them, read when a delivery is. No context: the template became unusable,
+ * and every recipient fails with `unusable`.
+ */
+function deliverBatch(
+  deps: CampaignDeps,
+  id: string,
+  unusable: string | null,
+  ctx: DeliveryContext | null,
+  at: string,
+): void {
+  const pending = deps.store.pendingRecipients(id, BATCH_SIZE);
+  if (pending.positions.length === 0) return;
+  assertCampaignStatusChange('recipient', 'pending', 'sent');
+  assertCampaignStatusChange('recipient', 'pending', 'failed');
+  if (ctx === null) {
+    deps.store.settleRecipients(id, pending, { at, reason: () => unusable, deliveryId: () => null });
+    return;
+  }
+  const batch = createDeliveryBatch(ctx, pending.userIds, pending.variables);
+  const stored = deps.store.addDeliveries(batch, deps.ids);
+  deps.store.settleRecipients(id, pending, {
+    at,
+    reason: (k) => batch.failures.get(k)?.reason ?? null,
+    deliveryId: (k) => stored.idAt(k),
+  });
+  emitDeliveries(deps.events, stored);
+}
+
 export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
   const budgetMs = deps.chunkBudgetMs ?? 5;
   /** Each running send's app and whether it was halted (its loop reads the flag before each chunk). */
@@ -48,16 +94,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
 
   function finish(id: string): void {
     running.delete(id);
-    const campaign = deps.store.getCampaign(id);
-    if (!campaign) return;
-    const sent = deps.store.countRecipients(id, { status: 'sent' });
-    const failed = deps.store.countRecipients(id, { status: 'failed' });
-    // docs/reference.md#send-a-campaign: failed only when every recipient failed.
-    changeCampaignStatus(deps, campaign, sent === 0 && failed > 0 ? 'failed' : 'sent', {
-      sentCount: sent,
-      failedCount: failed,
-      completedAt: deps.clocks.clockFor(campaign.appId).nowIso(),
-    });
+    finishCampaign(deps, id);
   }
 
   function run(initial: Campaign, faults: DeliveryFaultPolicy): void {
@@ -70,31 +107,6 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
     // Rows are read once, when the campaign starts: a row changed while it runs applies to later sends.
     const rowContent = template ? rowContentByType(deps.store, deps.channels, initial.appId, template) : new Map();
     const hasPending = () => deps.store.countRecipients(id, { status: 'pending' }) > 0;
-
-    /**
-     * The next pending recipients (at most BATCH_SIZE) delivered as one batch. Each is marked
-     * sent or failed here, so the next batch starts after them (the store's status index
-     * finds it without a pass over those before). Their variables are handed to the batch as
-     * the store keeps them, read when a delivery is.
-     */
-    const deliverBatch = (ctx: DeliveryContext | null, at: string): void => {
-      const pending = deps.store.pendingRecipients(id, BATCH_SIZE);
-      if (pending.positions.length === 0) return;
-      assertCampaignStatusChange('recipient', 'pending', 'sent');
-      assertCampaignStatusChange('recipient', 'pending', 'failed');
-      if (ctx === null) {
-        deps.store.settleRecipients(id, pending, { at, reason: () => unusable, deliveryId: () => null });
-        return;
-      }
-      const batch = createDeliveryBatch(ctx, pending.userIds, pending.variables);
-      const stored = deps.store.addDeliveries(batch, deps.ids);
-      deps.store.settleRecipients(id, pending, {
-        at,
-        reason: (k) => batch.failures.get(k)?.reason ?? null,
-        deliveryId: (k) => stored.idAt(k),
-      });
-      emitDeliveries(deps.events, stored);
-    };
 
     const step = (): void => {
       const campaign = deps.store.getCampaign(id);
@@ -121,7 +133,7 @@ export function createCampaignRunner(deps: CampaignDeps): CampaignRunner {
               channels: deliveredChannels(deps.channels, campaign.appId, template),
             }
           : null;
-      do deliverBatch(ctx, at);
+      do deliverBatch(deps, id, unusable, ctx, at);
       while (hasPending() && deps.runtime.elapsed() - started < budgetMs);
       if (hasPending()) deps.runtime.defer(step);
       else finish(id);

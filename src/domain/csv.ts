@@ -67,6 +67,70 @@ export function readRecipientsCsv(
 }
 
 /**
+ * CRLF, LF and lone CR all end a record; one form lets papaparse skip its guess and
+ * handles files that mix them [decided: CR inside quoted cells reaches variables as LF].
+ * A CR ending one piece is held back until the next shows whether an LF follows.
+ */
+function createLineEnds() {
+  /** A CR at the end of a piece: it may be the first half of a CRLF. */
+  let heldCr = false;
+  return {
+    normalise(text: string): string {
+      if (heldCr) text = `\r${text}`;
+      heldCr = false;
+      if (!text.includes('\r')) return text;
+      if (text.endsWith('\r')) {
+        heldCr = true;
+        text = text.slice(0, -1);
+      }
+      return text.replace(/\r\n?/g, '\n');
+    },
+    holdsCr: () => heldCr,
+  };
+}
+
+/** What the reader found, once the whole file is read. */
+interface ReadState {
+  quoteErrorCount: number;
+  quoteErrors: ErrorDetails;
+  headerError: unknown;
+  reader: RowReader | null;
+  dataRows: number;
+  maxRows: number;
+}
+
+/** The file's summary, or its first file-level problem in the documented order (after UTF-8). */
+function summaryOf({
+  quoteErrorCount,
+  quoteErrors,
+  headerError,
+  reader,
+  dataRows,
+  maxRows,
+}: ReadState): CsvReadSummary {
+  if (quoteErrorCount > 0) {
+    const first = Object.keys(quoteErrors)[0] as string;
+    throw csvFileError(
+      `The CSV file cannot be parsed: ${first}: ${quoteErrors[first]}. Quote cells holding commas, quotes or line ` +
+        `breaks, and double the quotes inside them.`,
+      quoteErrors,
+    );
+  }
+  if (headerError !== null) throw headerError;
+  if (reader === null) {
+    throw csvFileError('The CSV file is empty: its first row must hold the column headers, including user_id.', {
+      'row 1': 'is missing: the file has no header row',
+    });
+  }
+  if (dataRows > maxRows) {
+    throw csvFileError(`The CSV file has ${dataRows} data rows; at most ${maxRows} are accepted per file.`, {
+      file: `has ${dataRows} data rows, more than the limit of ${maxRows}`,
+    });
+  }
+  return { errors: reader.errors, dataRows };
+}
+
+/**
  * File-level problems throw ApiError('ERR_BAD_REQUEST', …, {details}) from end(), checked in
  * this order: UTF-8, quoting anywhere, no header, header rules, row limit. Each record is
  * checked as papaparse reads it, so no table of the whole file is ever built, and the file
@@ -88,8 +152,7 @@ export function createRecipientsCsvReader(
   const decoder = new TextDecoder('utf-8', { fatal: true });
   /** The start of a record not yet complete, carried into the next piece. */
   let partial = '';
-  /** A CR at the end of a piece: it may be the first half of a CRLF. */
-  let heldCr = false;
+  const lineEnds = createLineEnds();
 
   const parser = new Papa.Parser({
     delimiter: ',',
@@ -139,7 +202,7 @@ export function createRecipientsCsvReader(
         partial = '';
         return;
       }
-      parse(normaliseLineEnds(text), false);
+      parse(lineEnds.normalise(text), false);
     },
     end() {
       if (!notUtf8) {
@@ -151,8 +214,8 @@ export function createRecipientsCsvReader(
           notUtf8 = true;
         }
         if (rest !== null) {
-          let text = normaliseLineEnds(rest);
-          if (heldCr) text += '\n'; // the file ended on a CR
+          let text = lineEnds.normalise(rest);
+          if (lineEnds.holdsCr()) text += '\n'; // the file ended on a CR
           parse(text, true);
         }
       }
@@ -160,48 +223,9 @@ export function createRecipientsCsvReader(
         throw csvFileError('The CSV file is not valid UTF-8: save it with UTF-8 encoding.', {
           file: 'is not valid UTF-8',
         });
-      return summary();
+      return summaryOf({ quoteErrorCount, quoteErrors, headerError, reader, dataRows, maxRows });
     },
   };
-
-  /**
-   * CRLF, LF and lone CR all end a record; one form lets papaparse skip its guess and
-   * handles files that mix them [decided: CR inside quoted cells reaches variables as LF].
-   * A CR ending one piece is held back until the next shows whether an LF follows.
-   */
-  function normaliseLineEnds(text: string): string {
-    if (heldCr) text = `\r${text}`;
-    heldCr = false;
-    if (!text.includes('\r')) return text;
-    if (text.endsWith('\r')) {
-      heldCr = true;
-      text = text.slice(0, -1);
-    }
-    return text.replace(/\r\n?/g, '\n');
-  }
-
-  function summary(): CsvReadSummary {
-    if (quoteErrorCount > 0) {
-      const first = Object.keys(quoteErrors)[0] as string;
-      throw csvFileError(
-        `The CSV file cannot be parsed: ${first}: ${quoteErrors[first]}. Quote cells holding commas, quotes or line ` +
-          `breaks, and double the quotes inside them.`,
-        quoteErrors,
-      );
-    }
-    if (headerError !== null) throw headerError;
-    if (reader === null) {
-      throw csvFileError('The CSV file is empty: its first row must hold the column headers, including user_id.', {
-        'row 1': 'is missing: the file has no header row',
-      });
-    }
-    if (dataRows > maxRows) {
-      throw csvFileError(`The CSV file has ${dataRows} data rows; at most ${maxRows} are accepted per file.`, {
-        file: `has ${dataRows} data rows, more than the limit of ${maxRows}`,
-      });
-    }
-    return { errors: (reader as RowReader).errors, dataRows };
-  }
 }
 
 /** A record with no content (an empty line, or only commas) is ignored, but keeps its row number. */

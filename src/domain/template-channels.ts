@@ -75,67 +75,72 @@ export function rowContentByType(
   return byType;
 }
 
+function findTemplate(deps: TemplateChannelServiceDeps, appId: string, ref: string, field: string): Template {
+  const template = deps.templates.find(appId, ref);
+  if (!template) throw notFound('template', ref, { by: 'id or slug', field });
+  return template;
+}
+
+function findChannel(deps: TemplateChannelServiceDeps, appId: string, ref: string, field: string): Channel {
+  const channel = deps.channels.find(appId, ref);
+  if (!channel) throw notFound('channel', ref, { by: 'id or key', field });
+  return channel;
+}
+
+/** The row derived from the fixture row for this channel, else from the template's content for its type. */
+function derivedRow(appId: string, template: Template, channel: Channel): TemplateChannelRecord | undefined {
+  const content = template.rows?.find((r) => r.channelId === channel.id)?.content ?? template.content[channel.type];
+  if (!isJsonObject(content)) return undefined;
+  return {
+    appId,
+    templateId: template.id,
+    channelId: channel.id,
+    channelType: channel.type,
+    content,
+    createdAt: template.createdAt,
+    updatedAt: template.updatedAt,
+  };
+}
+
+/** Stored rows, then derived rows of linked channels that have no stored row. */
+function rowsOf(deps: TemplateChannelServiceDeps, appId: string, template: Template): TemplateChannelRecord[] {
+  const stored = deps.store.listTemplateChannels(appId, template.id);
+  const have = new Set(stored.map((r) => r.channelId));
+  const derived = linkedChannels(deps.channels, appId, template)
+    .filter((ch) => !have.has(ch.id))
+    .map((ch) => derivedRow(appId, template, ch))
+    .filter((r): r is TemplateChannelRecord => r !== undefined);
+  return [...stored, ...derived];
+}
+
+function rowOf(
+  deps: TemplateChannelServiceDeps,
+  appId: string,
+  template: Template,
+  channel: Channel,
+): TemplateChannelRecord | undefined {
+  return deps.store.getTemplateChannel(appId, template.id, channel.id) ?? derivedRow(appId, template, channel);
+}
+
 export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
-  function findTemplate(appId: string, ref: string, field: string): Template {
-    const template = deps.templates.find(appId, ref);
-    if (!template) throw notFound('template', ref, { by: 'id or slug', field });
-    return template;
-  }
-
-  function findChannel(appId: string, ref: string, field: string): Channel {
-    const channel = deps.channels.find(appId, ref);
-    if (!channel) throw notFound('channel', ref, { by: 'id or key', field });
-    return channel;
-  }
-
-  /** The row derived from the fixture row for this channel, else from the template's content for its type. */
-  function derivedRow(appId: string, template: Template, channel: Channel): TemplateChannelRecord | undefined {
-    const content = template.rows?.find((r) => r.channelId === channel.id)?.content ?? template.content[channel.type];
-    if (!isJsonObject(content)) return undefined;
-    return {
-      appId,
-      templateId: template.id,
-      channelId: channel.id,
-      channelType: channel.type,
-      content,
-      createdAt: template.createdAt,
-      updatedAt: template.updatedAt,
-    };
-  }
-
-  /** Stored rows, then derived rows of linked channels that have no stored row. */
-  function rowsOf(appId: string, template: Template): TemplateChannelRecord[] {
-    const stored = deps.store.listTemplateChannels(appId, template.id);
-    const have = new Set(stored.map((r) => r.channelId));
-    const derived = linkedChannels(deps.channels, appId, template)
-      .filter((ch) => !have.has(ch.id))
-      .map((ch) => derivedRow(appId, template, ch))
-      .filter((r): r is TemplateChannelRecord => r !== undefined);
-    return [...stored, ...derived];
-  }
-
-  function rowOf(appId: string, template: Template, channel: Channel): TemplateChannelRecord | undefined {
-    return deps.store.getTemplateChannel(appId, template.id, channel.id) ?? derivedRow(appId, template, channel);
-  }
-
   return {
     list(appId: string, templateRef: string, page: PageWindow): ListResult<TemplateChannel> {
-      const template = findTemplate(appId, templateRef, 'templateId');
-      const { total, items } = slicePage(rowsOf(appId, template), page);
+      const template = findTemplate(deps, appId, templateRef, 'templateId');
+      const { total, items } = slicePage(rowsOf(deps, appId, template), page);
       return { total, items: items.map(toRow) };
     },
 
     get(appId: string, templateRef: string, channelRef: string): TemplateChannel {
-      const template = findTemplate(appId, templateRef, 'templateId');
-      const channel = findChannel(appId, channelRef, 'channelId');
-      const row = rowOf(appId, template, channel);
+      const template = findTemplate(deps, appId, templateRef, 'templateId');
+      const channel = findChannel(deps, appId, channelRef, 'channelId');
+      const row = rowOf(deps, appId, template, channel);
       if (!row) throw templateChannelRowMissing(template, channel);
       return toRow(row);
     },
 
     create(appId: string, body: CreateTemplateChannelBody): TemplateChannel {
-      const template = findTemplate(appId, body.templateId, 'templateId');
-      const channel = findChannel(appId, body.channelId, 'channelId');
+      const template = findTemplate(deps, appId, body.templateId, 'templateId');
+      const channel = findChannel(deps, appId, body.channelId, 'channelId');
       if (body.channelType !== channel.type) {
         throw badRequest(
           `channelType is "${body.channelType}" but channel "${channel.key}" (${channel.id}) is of type ` +
@@ -172,9 +177,9 @@ export function createTemplateChannelService(deps: TemplateChannelServiceDeps) {
     },
 
     update(appId: string, templateRef: string, channelRef: string, body: UpdateTemplateChannelBody): TemplateChannel {
-      const template = findTemplate(appId, templateRef, 'templateId');
-      const channel = findChannel(appId, channelRef, 'channelId');
-      const current = rowOf(appId, template, channel);
+      const template = findTemplate(deps, appId, templateRef, 'templateId');
+      const channel = findChannel(deps, appId, channelRef, 'channelId');
+      const current = rowOf(deps, appId, template, channel);
       if (!current) throw templateChannelRowMissing(template, channel);
       // A new record (never an in-place edit): deliveries already made keep the renderer of the
       // old content (they render when read), and the compiled-content cache, keyed by content

@@ -37,111 +37,136 @@ export interface MultipartReader {
 }
 
 export function createMultipartReader(contentType: string, onPart: PartHandler): MultipartReader {
-  const delimiter = Buffer.from(`--${boundaryOf(contentType)}`);
-  // Inside the body a delimiter is CRLF + "--boundary"; the first one may open the body directly.
-  const next = Buffer.concat([CRLF, delimiter]);
-  let state: State = 'preamble';
-  let atStart = true;
-  let buf: Buffer = EMPTY;
-  let consumer: PartConsumer | null = null;
+  return new MultipartParser(Buffer.from(`--${boundaryOf(contentType)}`), onPart);
+}
 
-  const emit = (end: number) => {
-    if (end > 0 && consumer !== null) consumer(buf.subarray(0, end));
-  };
+/** The reader's states, one method each; `buf` holds what is not consumed yet. */
+class MultipartParser implements MultipartReader {
+  private state: State = 'preamble';
+  private atStart = true;
+  private buf: Buffer = EMPTY;
+  private consumer: PartConsumer | null = null;
+  /** Inside the body a delimiter is CRLF + "--boundary"; the first one may open the body directly. */
+  private readonly next: Buffer;
+
+  constructor(
+    private readonly delimiter: Buffer,
+    private readonly onPart: PartHandler,
+  ) {
+    this.next = Buffer.concat([CRLF, delimiter]);
+  }
+
+  write(piece: Uint8Array): void {
+    if (this.state === 'done' || piece.length === 0) return;
+    const view = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    this.buf = this.buf.length === 0 ? view : Buffer.concat([this.buf, view]);
+    while (this.step());
+  }
+
+  end(): void {
+    if (this.state === 'done') return;
+    if (this.state === 'preamble') throw new MultipartError('the boundary never occurs in the body');
+    if (this.state === 'headers') throw new MultipartError('a part has no end of headers');
+    throw new MultipartError('the body ends before the closing boundary');
+  }
 
   /** Advances through `buf` as far as it goes; false when more bytes are needed. */
-  function step(): boolean {
-    switch (state) {
-      case 'preamble': {
-        if (atStart) {
-          if (buf.length < delimiter.length) return false;
-          atStart = false;
-          if (buf.subarray(0, delimiter.length).equals(delimiter)) {
-            buf = buf.subarray(delimiter.length);
-            state = 'after-delimiter';
-            return true;
-          }
-        }
-        const at = buf.indexOf(next);
-        if (at < 0) {
-          buf = buf.subarray(Math.max(0, buf.length - next.length + 1)); // the preamble is dropped
-          return false;
-        }
-        buf = buf.subarray(at + next.length);
-        state = 'after-delimiter';
-        return true;
-      }
-      case 'after-delimiter': {
-        if (buf.length < 2) return false;
-        if (buf[0] === 0x2d && buf[1] === 0x2d) {
-          state = 'done'; // "--": the closing delimiter; the epilogue is ignored
-          buf = EMPTY;
-          return false;
-        }
-        let at = 0;
-        while (buf[at] === 0x20 || buf[at] === 0x09) at++; // transport padding
-        if (at + 2 > buf.length) return false;
-        if (buf[at] !== 0x0d || buf[at + 1] !== 0x0a)
-          throw new MultipartError('a boundary line does not end with CRLF');
-        buf = buf.subarray(at + 2);
-        state = 'headers';
-        return true;
-      }
-      case 'headers': {
-        if (buf.length < 2) return false;
-        let headers = '';
-        if (buf[0] === 0x0d && buf[1] === 0x0a)
-          buf = buf.subarray(2); // a part without headers
-        else {
-          const end = buf.indexOf(HEADER_END);
-          if (end < 0) {
-            if (buf.length > MAX_HEADER_BYTES) throw new MultipartError('a part has no end of headers');
-            return false;
-          }
-          headers = buf.toString('utf8', 0, end);
-          buf = buf.subarray(end + HEADER_END.length);
-        }
-        const disposition = readDisposition(headers);
-        consumer = disposition ? onPart(disposition.name, disposition.filename) : null;
-        state = 'data';
-        return true;
-      }
-      case 'data': {
-        const at = buf.indexOf(next);
-        if (at < 0) {
-          // Keep what could be the start of a delimiter cut in two.
-          const safe = buf.length - next.length + 1;
-          if (safe > 0) {
-            emit(safe);
-            buf = buf.subarray(safe);
-          }
-          return false;
-        }
-        emit(at);
-        consumer = null;
-        buf = buf.subarray(at + next.length);
-        state = 'after-delimiter';
-        return true;
-      }
+  private step(): boolean {
+    switch (this.state) {
+      case 'preamble':
+        return this.preamble();
+      case 'after-delimiter':
+        return this.afterDelimiter();
+      case 'headers':
+        return this.headers();
+      case 'data':
+        return this.data();
       case 'done':
         return false;
     }
   }
 
-  return {
-    write(piece) {
-      if (state === 'done' || piece.length === 0) return;
-      const view = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-      buf = buf.length === 0 ? view : Buffer.concat([buf, view]);
-      while (step());
-    },
-    end() {
-      if (state === 'done') return;
-      if (state === 'preamble') throw new MultipartError('the boundary never occurs in the body');
-      if (state === 'headers') throw new MultipartError('a part has no end of headers');
-      throw new MultipartError('the body ends before the closing boundary');
-    },
-  };
+  private emit(end: number): void {
+    if (end > 0 && this.consumer !== null) this.consumer(this.buf.subarray(0, end));
+  }
+
+  private preamble(): boolean {
+    const { delimiter, next } = this;
+    if (this.atStart) {
+      if (this.buf.length < delimiter.length) return false;
+      this.atStart = false;
+      if (this.buf.subarray(0, delimiter.length).equals(delimiter)) {
+        this.buf = this.buf.subarray(delimiter.length);
+        this.state = 'after-delimiter';
+        return true;
+      }
+    }
+    const at = this.buf.indexOf(next);
+    if (at < 0) {
+      this.buf = this.buf.subarray(Math.max(0, this.buf.length - next.length + 1)); // the preamble is dropped
+      return false;
+    }
+    this.buf = this.buf.subarray(at + next.length);
+    this.state = 'after-delimiter';
+    return true;
+  }
+
+  private afterDelimiter(): boolean {
+    const buf = this.buf;
+    if (buf.length < 2) return false;
+    if (buf[0] === 0x2d && buf[1] === 0x2d) {
+      this.state = 'done'; // "--": the closing delimiter; the epilogue is ignored
+      this.buf = EMPTY;
+      return false;
+    }
+    let at = 0;
+    while (buf[at] === 0x20 || buf[at] === 0x09) at++; // transport padding
+    if (at + 2 > buf.length) return false;
+    if (buf[at] !== 0x0d || buf[at + 1] !== 0x0a) throw new MultipartError('a boundary line does not end with CRLF');
+    this.buf = buf.subarray(at + 2);
+    this.state = 'headers';
+    return true;
+  }
+
+  private headers(): boolean {
+    const buf = this.buf;
+    if (buf.length < 2) return false;
+    let headers = '';
+    if (buf[0] === 0x0d && buf[1] === 0x0a)
+      this.buf = buf.subarray(2); // a part without headers
+    else {
+      const end = buf.indexOf(HEADER_END);
+      if (end < 0) {
+        if (buf.length > MAX_HEADER_BYTES) throw new MultipartError('a part has no end of headers');
+        return false;
+      }
+      headers = buf.toString('utf8', 0, end);
+      this.buf = buf.subarray(end + HEADER_END.length);
+    }
+    const disposition = readDisposition(headers);
+    this.consumer = disposition ? this.onPart(disposition.name, disposition.filename) : null;
+    this.state = 'data';
+    return true;
+  }
+
+  private data(): boolean {
+    const next = this.next;
+    const at = this.buf.indexOf(next);
+    if (at < 0) {
+      // Keep what could be the start of a delimiter cut in two.
+      const safe = this.buf.length - next.length + 1;
+      if (safe > 0) {
+        this.emit(safe);
+        this.buf = this.buf.subarray(safe);
+      }
+      return false;
+    }
+    this.emit(at);
+    this.consumer = null;
+    this.buf = this.buf.subarray(at + next.length);
+    this.state = 'after-delimiter';
+    return true;
+  }
 }
 
 export interface FormPart {

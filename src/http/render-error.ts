@@ -44,4 +44,25 @@ export function asApiError(error: unknown, logger: Logger, where: string): ApiEr
   return internalError(error);
 }
 
+/** An answer as plain values, for a transport that does not answer through Hono (the send fast path). */
+export interface PlainAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The JSON body's text. */
+  body: string;
+  /** The contract's error code; null for a success. */
+  errorCode: string | null;
+}
+
+/** Any error as asApiError makes it, in its envelope as plain values (what c.json would send). */
+export function errorAnswer(error: unknown, logger: Logger, where: string): PlainAnswer {
+  const failure = asApiError(error, logger, where);
+  return {
+    status: failure.status,
+    headers: { 'Content-Type': 'application/json', ...failure.headers },
+    body: JSON.stringify(failure.toBody()),
+    errorCode: failure.code,
+  };
+}
+
 export const onNotFound: NotFoundHandler<AppEnv> = (c) => errorResponse(c, routeNotFound(c.req.method, c.req.path));

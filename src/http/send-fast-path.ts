@@ -15,66 +15,46 @@
  * - the headers authenticate.
  *
  * Anything else (a refusal of those checks included) goes to the app. What the answer is,
- * is the pipeline's; the journal entry is the journal's (RequestRecorder).
+ * is the pipeline's; the journal entry, the 499 on a hang-up and the answer to the emulator's
+ * own bugs are the journal step's (journal-step.ts), as for the app.
  * `test/server/send-fast-path.test.ts` sends the same requests through both and compares
  * answers and journal entries.
  */
-import { isAscii } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppRegistry } from '../catalog/apps.js';
 import type { ScenarioEngine } from '../scenario-engine/engine.js';
-import type { Logger } from '../platform/logger.js';
-import type { Stopwatch } from '../platform/clock.js';
 import { authenticatedApp } from './middleware/auth.js';
 import { declaredSize } from './middleware/body-limit.js';
-import { durationSince, keptText, type RequestRecorder } from './middleware/journal.js';
+import { bodyText } from './journal-bodies.js';
+import type { OpenJournalStep } from './journal-step.js';
 import { SCENARIO_HEADER } from './middleware/scenario-faults.js';
 import { nodeHeader } from './plain-headers.js';
 import type { NodeHeaders } from './request-seams.js';
-import { asApiError, CLIENT_CLOSED_REQUEST } from './render-error.js';
+import type { PlainAnswer } from './render-error.js';
 import type { SendPipeline } from './send-pipeline.js';
 import { isJsonContentType } from './validate.js';
 
 /** Serves the request and returns true, or returns false and leaves it untouched for the app. */
 export type SendFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-function reply(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+function reply(res: ServerResponse, { status, headers, body }: PlainAnswer): void {
   res.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
-}
-
-const decoder = new TextDecoder();
-
-/**
- * The body as the app reads it: UTF-8, a leading BOM dropped, invalid bytes replaced. Bytes
- * that are all ASCII (nearly every JSON body) read the same as Latin-1, which is a plain copy
- * per chunk, without joining the chunks first: a 10,000-target batch body takes ~15 µs so,
- * against ~160 µs joined and decoded (docs/performance.md#batch-send).
- */
-function bodyText(chunks: readonly Buffer[]): string {
-  let text = '';
-  for (const chunk of chunks) {
-    if (!isAscii(chunk)) return decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    text += chunk.toString('latin1');
-  }
-  return text;
 }
 
 export interface SendFastPathDeps {
   apps: AppRegistry;
   scenarios: ScenarioEngine;
-  logger: Logger;
   bodyLimitBytes: number;
   send: SendPipeline;
-  record: RequestRecorder;
-  /** What request durations are measured on (the emulator's stopwatch). */
-  stopwatch: Stopwatch;
+  /** The journal's step, the app's own (app.ts). */
+  openJournal: OpenJournalStep;
   /** Where the API is mounted (app.ts). */
   prefixes: readonly string[];
 }
 
 export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
-  const { apps, scenarios, logger, bodyLimitBytes, send, record, stopwatch } = deps;
+  const { apps, scenarios, bodyLimitBytes, send, openJournal } = deps;
   const sendPaths = new Set(deps.prefixes.map((prefix) => `${prefix}/notifications/send`));
 
   return (req, res) => {
@@ -98,22 +78,7 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
     const scope = scenarios.idleScope(appId);
     if (scope === undefined) return false;
 
-    const started = stopwatch();
-    const journal = (status: number, errorCode: string | null, request: string | null, response: string | null) =>
-      record({
-        method: 'POST',
-        path,
-        query: '',
-        appId,
-        status,
-        errorCode,
-        rules: scope.appliedRules(),
-        headers,
-        request: keptText(request),
-        response: keptText(response),
-        durationMs: durationSince(stopwatch, started),
-      });
-
+    const step = openJournal({ method: 'POST', path, query: '', headers });
     const chunks: Buffer[] = [];
     let ended = false;
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -125,26 +90,22 @@ export function sendFastPath(deps: SendFastPathDeps): SendFastPath {
         const sent = send({ path, appId, contentType, deliveryFaults: scope.deliveryFaults }, text);
         // Journaled before the answer leaves, as the app does: a client that reads the journal
         // once answered finds its request there.
-        journal(sent.status, sent.errorCode, text, sent.body);
-        reply(res, sent.status, sent.headers, sent.body);
+        const { status, errorCode } = sent;
+        void step.answered({ appId, status, errorCode, rules: scope.appliedRules() }, () => ({
+          request: { text },
+          response: sent.body,
+        }));
+        reply(res, sent);
       } catch (error) {
         // A fault of the fast path itself (the journal's store, say): answered as the app
         // answers its own bugs rather than left to crash the process.
-        const failure = asApiError(error, logger, `POST ${path}`);
         if (res.headersSent) res.destroy();
-        else
-          reply(
-            res,
-            failure.status,
-            { 'Content-Type': 'application/json', ...failure.headers },
-            JSON.stringify(failure.toBody()),
-          );
+        else reply(res, step.failed(error));
       }
     });
-    // The client hung up before its body was read to the end: nobody is left to answer,
-    // and the journal records 499, as the app does.
+    // The client hung up before its body was read to the end: nobody is left to answer.
     req.on('close', () => {
-      if (!ended) journal(CLIENT_CLOSED_REQUEST, null, null, null);
+      if (!ended) step.hungUp({ appId, rules: scope.appliedRules() });
     });
     return true;
   };

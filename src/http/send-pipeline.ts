@@ -11,7 +11,7 @@ import type { DeliveryFaultPolicy } from '../domain/ports.js';
 import type { NotificationService } from '../domain/notifications.js';
 import type { Logger } from '../platform/logger.js';
 import { SendNotificationBodySchema } from '../schemas/notifications.js';
-import { asApiError } from './render-error.js';
+import { errorAnswer, type PlainAnswer } from './render-error.js';
 import { parseJsonText, parseWith, requireJsonContentType } from './validate.js';
 
 /** A send that passed the gate (size, auth, scenario faults). */
@@ -26,14 +26,7 @@ export interface SendRequest {
 }
 
 /** The answer to a send: what the client is sent and what the journal keeps. */
-export interface SendAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** The JSON body's text. */
-  body: string;
-  /** The contract's error code; null for a success. */
-  errorCode: string | null;
-}
+export type SendAnswer = PlainAnswer;
 
 /** What hono's c.json sends as the content type. */
 const JSON_TYPE = 'application/json';
@@ -48,15 +41,7 @@ export interface SendPipeline {
 }
 
 export function sendPipeline({ notifications, logger }: { notifications: NotificationService; logger: Logger }) {
-  const failure = (path: string, thrown: unknown): SendAnswer => {
-    const error = asApiError(thrown, logger, `POST ${path}`);
-    return {
-      status: error.status,
-      headers: { 'Content-Type': JSON_TYPE, ...error.headers },
-      body: JSON.stringify(error.toBody()),
-      errorCode: error.code,
-    };
-  };
+  const failure = (path: string, thrown: unknown): SendAnswer => errorAnswer(thrown, logger, `POST ${path}`);
 
   const answer = (request: SendRequest, text: string): SendAnswer => {
     try {

@@ -138,6 +138,44 @@ export function errorsOf(op: Operation, control: boolean): Map<number, ErrorCode
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
+/** The operation's error answers, by status, each with the codes it may carry. */
+function addErrorResponses(responses: Json, op: Operation, control: boolean): void {
+  for (const [status, codes] of errorsOf(op, control)) {
+    if (responses[status] !== undefined) throw new Error(`OpenAPI: ${op.operationId} ${status} is both`);
+    responses[status] = {
+      description: codes.join(', '),
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [
+              ref('Error'),
+              { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
+            ],
+          },
+        },
+      },
+    };
+  }
+}
+
+/** The operation's request body (JSON or the multipart upload), its schema named among the inputs. */
+function requestBodyOf(op: Operation, inputs: Map<string, z.ZodType>): Json | undefined {
+  if (op.body) {
+    addName(inputs, op.body.name, op.body.schema);
+    return { required: op.body.optional !== true, content: { 'application/json': { schema: ref(op.body.name) } } };
+  }
+  if (op.multipart) {
+    addName(inputs, op.multipart.name, op.multipart.schema);
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': { schema: ref(op.multipart.name), encoding: { file: { contentType: 'text/csv' } } },
+      },
+    };
+  }
+  return undefined;
+}
+
 /** `version`: the package's (passed in: reading package.json here would break in the CLI bundle's chunks). */
 export function buildOpenApiDocument(version: string): Json {
   const inputs = new Map<string, z.ZodType>();
@@ -185,38 +223,8 @@ export function buildOpenApiDocument(version: string): Json {
           },
         };
       }
-      for (const [status, codes] of errorsOf(op, control)) {
-        if (responses[status] !== undefined) throw new Error(`OpenAPI: ${op.operationId} ${status} is both`);
-        responses[status] = {
-          description: codes.join(', '),
-          content: {
-            'application/json': {
-              schema: {
-                allOf: [
-                  ref('Error'),
-                  { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } },
-                ],
-              },
-            },
-          },
-        };
-      }
-      let requestBody: Json | undefined;
-      if (op.body) {
-        addName(inputs, op.body.name, op.body.schema);
-        requestBody = {
-          required: op.body.optional !== true,
-          content: { 'application/json': { schema: ref(op.body.name) } },
-        };
-      } else if (op.multipart) {
-        addName(inputs, op.multipart.name, op.multipart.schema);
-        requestBody = {
-          required: true,
-          content: {
-            'multipart/form-data': { schema: ref(op.multipart.name), encoding: { file: { contentType: 'text/csv' } } },
-          },
-        };
-      }
+      addErrorResponses(responses, op, control);
+      const requestBody = requestBodyOf(op, inputs);
       const params = parameters(op);
       const item = (paths[op.path] ??= control ? { servers: [SERVERS[0]] } : {});
       if (item[op.method] !== undefined) throw new Error(`OpenAPI: ${op.method} ${op.path} is described twice`);

@@ -13,26 +13,49 @@ import type { Layer } from './counters.js';
 import type { ScenarioSets } from './scenario-sets.js';
 import type { AppliedRuleInfo, Decision, RequestScope } from './scope.js';
 
+/** Counts a match and says whether the rule applies now: after → times → probability. */
+function activateRule(
+  sets: ScenarioSets,
+  random: RandomSource,
+  layer: Layer,
+  name: string,
+  compiled: CompiledRule,
+  appId: string | null,
+): boolean {
+  const c = sets.counters.of(layer, name, compiled.index);
+  const { after, times, probability } = compiled.rule;
+  c.matched += 1;
+  if (c.matched <= after) return false;
+  if (times !== undefined && c.applied >= times) return false;
+  const draws = appId === null ? random : sets.apps.random(appId);
+  if (probability !== undefined && !(draws.next() < probability)) return false;
+  c.applied += 1;
+  return true;
+}
+
+const appliedRule = (sets: ScenarioSets, layer: Layer, name: string, compiled: CompiledRule): AppliedRuleInfo => ({
+  scenario: name,
+  index: compiled.index,
+  rule: explainRule(compiled, sets.counters.of(layer, name, compiled.index)),
+});
+
+/** Whether any rule these scenarios would consult for the app looks at the request body. */
+function needsBody(sets: ScenarioSets, requestScenarios: readonly string[], appId: string | null): boolean {
+  return sets
+    .applying(requestScenarios, appId)
+    .some(({ scenario }) =>
+      scenario.rules.some(
+        ({ rule }) =>
+          rule.match.body !== undefined || rule.match.templateKey !== undefined || rule.match.campaignId !== undefined,
+      ),
+    );
+}
+
 /** `random` draws for requests of no app; an app draws from its own source (ScenarioSets.apps). */
 export function ruleFiring(sets: ScenarioSets, random: RandomSource) {
-  /** Counts a match and says whether the rule applies now: after → times → probability. */
-  const activate = (layer: Layer, name: string, compiled: CompiledRule, appId: string | null): boolean => {
-    const c = sets.counters.of(layer, name, compiled.index);
-    const { after, times, probability } = compiled.rule;
-    c.matched += 1;
-    if (c.matched <= after) return false;
-    if (times !== undefined && c.applied >= times) return false;
-    const draws = appId === null ? random : sets.apps.random(appId);
-    if (probability !== undefined && !(draws.next() < probability)) return false;
-    c.applied += 1;
-    return true;
-  };
-
-  const appliedInfo = (layer: Layer, name: string, compiled: CompiledRule): AppliedRuleInfo => ({
-    scenario: name,
-    index: compiled.index,
-    rule: explainRule(compiled, sets.counters.of(layer, name, compiled.index)),
-  });
+  const activate = (layer: Layer, name: string, compiled: CompiledRule, appId: string | null) =>
+    activateRule(sets, random, layer, name, compiled, appId);
+  const appliedInfo = (layer: Layer, name: string, compiled: CompiledRule) => appliedRule(sets, layer, name, compiled);
 
   function decide(facts: RequestFacts, requestScenarios: readonly string[]): Decision {
     let delayMs = 0;
@@ -115,17 +138,7 @@ export function ruleFiring(sets: ScenarioSets, random: RandomSource) {
       };
     },
     /** Whether any rule these scenarios would consult for the app looks at the request body. */
-    needsBody(requestScenarios: readonly string[], appId: string | null): boolean {
-      return sets
-        .applying(requestScenarios, appId)
-        .some(({ scenario }) =>
-          scenario.rules.some(
-            ({ rule }) =>
-              rule.match.body !== undefined ||
-              rule.match.templateKey !== undefined ||
-              rule.match.campaignId !== undefined,
-          ),
-        );
-    },
+    needsBody: (requestScenarios: readonly string[], appId: string | null): boolean =>
+      needsBody(sets, requestScenarios, appId),
   };
 }

@@ -25,14 +25,11 @@ export interface LowdbStoreOptions extends RetentionLimits {
 /** The data file as written: its mark first, then the store's records. */
 type MarkedSnapshot = typeof DATA_FILE_MARK & StoreSnapshot;
 
-export async function openLowdbStore(file: string, options: LowdbStoreOptions = {}): Promise<MemoryStore> {
-  const path = resolve(file);
-  const debounceMs = options.debounceMs ?? 250;
-  const maxWaitMs = options.maxWaitMs ?? 1000;
+/** The data file opened and checked: refused whole (ConfigError naming the file) before anything is built from it. */
+async function readDataFile(path: string, fresh: MarkedSnapshot) {
   // Built by hand: JSONFilePreset would silently switch to memory under NODE_ENV=test.
   // The adapter writes in slices between turns of the event loop, to a temp file then
   // renamed over the data file, so the file is always whole JSON and requests keep flowing.
-  const fresh: MarkedSnapshot = { ...DATA_FILE_MARK, ...emptyStoreData() };
   const db = new Low<MarkedSnapshot>(new SlicedJsonFile<MarkedSnapshot>(path), fresh);
   try {
     makeFolder(dirname(path));
@@ -51,7 +48,15 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
         : `it cannot be read (${(error as Error).message})`;
     throw new ConfigError([`--data-file ${path}: ${reason}`, LEFT_UNTOUCHED]);
   }
-  const initial = checkDataFile(path, db.data);
+  return { db, initial: checkDataFile(path, db.data) };
+}
+
+export async function openLowdbStore(file: string, options: LowdbStoreOptions = {}): Promise<MemoryStore> {
+  const path = resolve(file);
+  const debounceMs = options.debounceMs ?? 250;
+  const maxWaitMs = options.maxWaitMs ?? 1000;
+  const fresh: MarkedSnapshot = { ...DATA_FILE_MARK, ...emptyStoreData() };
+  const { db, initial } = await readDataFile(path, fresh);
 
   let debounceTimer: NodeJS.Timeout | undefined;
   let maxWaitTimer: NodeJS.Timeout | undefined;

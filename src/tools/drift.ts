@@ -81,10 +81,37 @@ const at = (value: unknown, path: string): unknown =>
     );
 const show = (value: unknown) => (value === undefined ? '(absent)' : q(value));
 
+/** A fixture template beside its live twin, and what every difference between them carries. */
+interface TemplatePair {
+  fx: TemplateSnapshot;
+  live: TemplateSnapshot;
+  out: Difference[];
+  base: { template: string; file?: string };
+  /** How the template is named in each message. */
+  where: string;
+  /** An approved fixture: a difference can break a send. */
+  sendable: boolean;
+}
+
 function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Difference[]): void {
-  const base = { template: fx.key, ...(fx.file ? { file: fx.file } : {}) };
-  const where = `template "${fx.key}"`;
-  const sendable = fx.status === 'approved';
+  const pair: TemplatePair = {
+    fx,
+    live,
+    out,
+    base: { template: fx.key, ...(fx.file ? { file: fx.file } : {}) },
+    where: `template "${fx.key}"`,
+    sendable: fx.status === 'approved',
+  };
+  compareIdentity(pair);
+  compareTemplateChannels(pair);
+  const names = [...new Set([...Object.keys(fx.variables), ...Object.keys(live.variables)])].sort(cmp);
+  for (const name of names) compareVariable(pair, name);
+  compareContent(pair);
+}
+
+/** The id, the status, the name and the category. */
+function compareIdentity(pair: TemplatePair): void {
+  const { fx, live, out, base, where, sendable } = pair;
   if (fx.id !== live.id) {
     out.push({
       ...base,
@@ -129,6 +156,11 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
       });
     }
   }
+}
+
+/** The channel types it delivers on, or else the channels it is linked to. */
+function compareTemplateChannels(pair: TemplatePair): void {
+  const { fx, live, out, base, where, sendable } = pair;
   const sameIds =
     fx.channelIds.length === 0 ||
     live.channelIds.length === 0 ||
@@ -161,75 +193,81 @@ function compareTemplate(fx: TemplateSnapshot, live: TemplateSnapshot, out: Diff
         `${q(fx.channelIds)} in the fixtures`,
     });
   }
-  const names = [...new Set([...Object.keys(fx.variables), ...Object.keys(live.variables)])].sort(cmp);
-  for (const name of names) {
-    const f = fx.variables[name];
-    const l = live.variables[name];
-    const vbase = { ...base, variable: name };
-    if (!f && l) {
-      out.push({
-        ...vbase,
-        kind: 'variable-added',
-        breaking: sendable && l.required,
-        live: l,
-        message:
-          `${where}: variable "${name}" (${l.type}, ${l.required ? 'required' : 'optional'}) exists on the live ` +
-          `account and is missing from the fixtures${sendable && l.required ? WITHOUT_IT : ''}`,
-      });
-      continue;
-    }
-    if (f && !l) {
-      out.push({
-        ...vbase,
-        kind: 'variable-removed',
-        breaking: sendable,
-        fixtures: f,
-        message:
-          `${where}: variable "${name}" (${f.type}) is declared in the fixtures and no longer exists on the live ` +
-          `account${sendable ? ' (a send that gives it passes here and is refused live)' : ''}`,
-      });
-      continue;
-    }
-    if (!f || !l) continue;
-    if (f.type !== l.type) {
-      out.push({
-        ...vbase,
-        kind: 'variable-type',
-        breaking: sendable,
-        field: 'type',
-        fixtures: f.type,
-        live: l.type,
-        message: `${where}: variable "${name}" is of type ${l.type} on the live account, ${f.type} in the fixtures`,
-      });
-    }
-    if (f.required !== l.required) {
-      const breaking = sendable && l.required;
-      out.push({
-        ...vbase,
-        kind: 'variable-required',
-        breaking,
-        field: 'required',
-        fixtures: f.required,
-        live: l.required,
-        message:
-          `${where}: variable "${name}" is ${l.required ? 'required' : 'optional'} on the live account, ` +
-          `${f.required ? 'required' : 'optional'} in the fixtures${breaking ? WITHOUT_IT : ''}`,
-      });
-    }
-    if (f.name !== l.name) {
-      out.push({
-        ...vbase,
-        kind: 'variable-name',
-        breaking: false,
-        field: 'name',
-        fixtures: f.name,
-        live: l.name,
-        message:
-          `${where}: variable "${name}" is labelled ${q(l.name)} on the live account, ` +
-          `${q(f.name)} in the fixtures`,
-      });
-    }
+}
+
+/** One variable, declared in either or both. */
+function compareVariable(pair: TemplatePair, name: string): void {
+  const { fx, live, out, base, where, sendable } = pair;
+  const f = fx.variables[name];
+  const l = live.variables[name];
+  const vbase = { ...base, variable: name };
+  if (!f && l) {
+    out.push({
+      ...vbase,
+      kind: 'variable-added',
+      breaking: sendable && l.required,
+      live: l,
+      message:
+        `${where}: variable "${name}" (${l.type}, ${l.required ? 'required' : 'optional'}) exists on the live ` +
+        `account and is missing from the fixtures${sendable && l.required ? WITHOUT_IT : ''}`,
+    });
+    return;
   }
+  if (f && !l) {
+    out.push({
+      ...vbase,
+      kind: 'variable-removed',
+      breaking: sendable,
+      fixtures: f,
+      message:
+        `${where}: variable "${name}" (${f.type}) is declared in the fixtures and no longer exists on the live ` +
+        `account${sendable ? ' (a send that gives it passes here and is refused live)' : ''}`,
+    });
+    return;
+  }
+  if (!f || !l) return;
+  if (f.type !== l.type) {
+    out.push({
+      ...vbase,
+      kind: 'variable-type',
+      breaking: sendable,
+      field: 'type',
+      fixtures: f.type,
+      live: l.type,
+      message: `${where}: variable "${name}" is of type ${l.type} on the live account, ${f.type} in the fixtures`,
+    });
+  }
+  if (f.required !== l.required) {
+    const breaking = sendable && l.required;
+    out.push({
+      ...vbase,
+      kind: 'variable-required',
+      breaking,
+      field: 'required',
+      fixtures: f.required,
+      live: l.required,
+      message:
+        `${where}: variable "${name}" is ${l.required ? 'required' : 'optional'} on the live account, ` +
+        `${f.required ? 'required' : 'optional'} in the fixtures${breaking ? WITHOUT_IT : ''}`,
+    });
+  }
+  if (f.name !== l.name) {
+    out.push({
+      ...vbase,
+      kind: 'variable-name',
+      breaking: false,
+      field: 'name',
+      fixtures: f.name,
+      live: l.name,
+      message:
+        `${where}: variable "${name}" is labelled ${q(l.name)} on the live account, ` + `${q(f.name)} in the fixtures`,
+    });
+  }
+}
+
+/** Each channel type's content, by the paths where it differs. */
+function compareContent(pair: TemplatePair): void {
+  const { fx, live, out, base, where } = pair;
   const types = [...new Set([...Object.keys(fx.content), ...Object.keys(live.content)])].sort(cmp);
   for (const type of types) {
     const f = fx.content[type];

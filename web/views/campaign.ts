@@ -4,7 +4,8 @@
  * deliveries and its send request.
  */
 import { client, frameBatcher, openStream, type Campaign, type InspectCampaign } from '../api.js';
-import { badge, fill, h, time } from '../dom.js';
+import { badge, fill, h, time, type Child } from '../dom.js';
+import type { Recipient } from '../../src/schemas/records.js';
 import { cell, pager, table } from '../list.js';
 import { setQuery, showError } from '../router.js';
 import { offsetOf, type ViewContext } from '../view.js';
@@ -81,6 +82,36 @@ function lastUpload(c: InspectCampaign): HTMLElement | null {
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
 
+/** The campaign's heading: its name and status, related links, its lifecycle and its last upload. */
+function campaignHead(c: InspectCampaign): Child[] {
+  return [
+    h('h1', { tabindex: '-1' }, c.name),
+    h('p', null, badge(c.status), ` · ${c.deliveryMode} · app ${c.appId} · `, templateLink(c), ` · id ${c.id}`),
+    progress(c),
+    h(
+      'nav',
+      { class: 'links', 'aria-label': 'Related' },
+      h('a', { href: `/__/?campaignId=${encodeURIComponent(c.id)}` }, 'Deliveries of this campaign'),
+      h('a', { href: `/__/requests?path=${encodeURIComponent(`/api/campaigns/${c.id}/send`)}` }, 'Its send request'),
+      c.status === 'scheduled' ? h('a', { href: '/__/clock' }, 'Move the clock') : null,
+    ),
+    h('h2', null, 'Lifecycle'),
+    timeline(c),
+    lastUpload(c),
+  ];
+}
+
+/** One recipient's row: its user, status (and why it failed), delivery and variables. */
+const recipientRow = (r: Recipient) =>
+  h(
+    'tr',
+    null,
+    cell(r.userId),
+    cell(badge(r.status), r.failureReason ? h('div', { class: 'reason' }, r.failureReason) : null),
+    cell(r.deliveryId ? h('a', { href: `/__/deliveries/${r.deliveryId}` }, 'delivery') : '—'),
+    cell(h('code', null, JSON.stringify(r.variables))),
+  );
+
 export async function campaignDetail({ main, params, query, signal }: ViewContext): Promise<void> {
   const id = params[0]!;
   let recipientStatus = query.get('recipients') ?? '';
@@ -98,23 +129,7 @@ export async function campaignDetail({ main, params, query, signal }: ViewContex
 
   let view: InspectCampaign = await client.campaign(id);
   function renderHead(): void {
-    const c = view;
-    fill(
-      head,
-      h('h1', { tabindex: '-1' }, c.name),
-      h('p', null, badge(c.status), ` · ${c.deliveryMode} · app ${c.appId} · `, templateLink(c), ` · id ${c.id}`),
-      progress(c),
-      h(
-        'nav',
-        { class: 'links', 'aria-label': 'Related' },
-        h('a', { href: `/__/?campaignId=${encodeURIComponent(c.id)}` }, 'Deliveries of this campaign'),
-        h('a', { href: `/__/requests?path=${encodeURIComponent(`/api/campaigns/${c.id}/send`)}` }, 'Its send request'),
-        c.status === 'scheduled' ? h('a', { href: '/__/clock' }, 'Move the clock') : null,
-      ),
-      h('h2', null, 'Lifecycle'),
-      timeline(c),
-      lastUpload(c),
-    );
+    fill(head, ...campaignHead(view));
   }
 
   let lastRecipients = 0;
@@ -126,19 +141,7 @@ export async function campaignDetail({ main, params, query, signal }: ViewContex
       offset: roffset,
     });
     if (signal.aborted) return;
-    fill(
-      recipients,
-      result.items.map((r) =>
-        h(
-          'tr',
-          null,
-          cell(r.userId),
-          cell(badge(r.status), r.failureReason ? h('div', { class: 'reason' }, r.failureReason) : null),
-          cell(r.deliveryId ? h('a', { href: `/__/deliveries/${r.deliveryId}` }, 'delivery') : '—'),
-          cell(h('code', null, JSON.stringify(r.variables))),
-        ),
-      ),
-    );
+    fill(recipients, result.items.map(recipientRow));
     fill(rpages, pager(result.total, roffset, PAGE, result.items.length));
   }
 

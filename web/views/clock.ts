@@ -3,12 +3,23 @@
  * scheduled campaigns with the time left before each starts. With an app chosen (`?appId=`):
  * that app's clock (its own, or the shared one it follows) and its scheduled campaigns.
  */
-import { api, client } from '../api.js';
+import { api, client, type Campaign } from '../api.js';
 import { duration, fill, h, submitForm, time } from '../dom.js';
 import { cell, table } from '../list.js';
 import { showError } from '../router.js';
 import type { ViewContext } from '../view.js';
 import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
+
+/** A scheduled campaign's row: its name, app, start and the time left before it. */
+const scheduledRow = (c: Campaign, nowMs: number) =>
+  h(
+    'tr',
+    null,
+    cell(h('a', { href: `/__/campaigns/${c.id}` }, c.name)),
+    cell(c.appId),
+    cell(time(c.scheduledAt)),
+    cell(c.scheduledAt ? duration(Date.parse(c.scheduledAt) - nowMs) : '—'),
+  );
 
 export async function clockView({ main, signal, query }: ViewContext): Promise<void> {
   const appId = scopedApp(query);
@@ -54,16 +65,7 @@ export async function clockView({ main, signal, query }: ViewContext): Promise<v
     fill(
       scheduled,
       items.length
-        ? items.map((c) =>
-            h(
-              'tr',
-              null,
-              cell(h('a', { href: `/__/campaigns/${c.id}` }, c.name)),
-              cell(c.appId),
-              cell(time(c.scheduledAt)),
-              cell(c.scheduledAt ? duration(Date.parse(c.scheduledAt) - nowMs()) : '—'),
-            ),
-          )
+        ? items.map((c) => scheduledRow(c, nowMs()))
         : h('tr', null, h('td', { colspan: '4', class: 'muted' }, 'No campaign is scheduled.')),
     );
   }

@@ -126,8 +126,8 @@ export async function deliveriesView({ main, query, signal }: ViewContext): Prom
   await loading;
 }
 
-export async function deliveryDetail({ main, params }: ViewContext): Promise<void> {
-  const d = await api.delivery(params[0]!);
+/** Links from a delivery to its send's other deliveries, its campaign, and the request behind it. */
+function relatedLinks(d: Awaited<ReturnType<typeof api.delivery>>): HTMLElement[] {
   const links: HTMLElement[] = [];
   if (d.notificationId) {
     links.push(
@@ -149,6 +149,12 @@ export async function deliveryDetail({ main, params }: ViewContext): Promise<voi
       ),
     );
   }
+  return links;
+}
+
+export async function deliveryDetail({ main, params }: ViewContext): Promise<void> {
+  const d = await api.delivery(params[0]!);
+  const links = relatedLinks(d);
   const facts: [string, unknown][] = [
     ['Status', [badge(d.status), d.failureReason ? ` ${d.failureReason}` : '']],
     ['Scenario', d.scenario ?? '—'],

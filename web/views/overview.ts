@@ -4,7 +4,7 @@
  * the trace the state came from and a button to download one (download-trace.ts).
  */
 import { api, client, type DeliveryStats } from '../api.js';
-import { badge, duration, fill, h, svg, time } from '../dom.js';
+import { badge, duration, fill, h, svg, time, type Child } from '../dom.js';
 import { cell, table } from '../list.js';
 import type { ViewContext } from '../view.js';
 import { appSelector, scopeBadge, scopedApp } from '../app-scope.js';
@@ -83,6 +83,46 @@ const memoryLine = (m: { rssBytes: number; heapUsedBytes: number; heapLimitBytes
   `${mib(m.rssBytes)} RSS, heap ${mib(m.heapUsedBytes)} of ${mib(m.heapLimitBytes)} ` +
   `(${Math.round((100 * m.heapUsedBytes) / m.heapLimitBytes)}%)`;
 
+/** The deliveries of the last hour: the totals, the chart and the same numbers as a table. */
+function statsParts(st: DeliveryStats, width: number): Child[] {
+  return [
+    h(
+      'p',
+      null,
+      h('span', { class: 'key c-sent-key' }, '■ sent'),
+      ` ${st.totals.sent.toLocaleString('en')}  `,
+      h('span', { class: 'key c-failed-key' }, '■ failed'),
+      ` ${st.totals.failed.toLocaleString('en')}`,
+      h('span', { class: 'muted' }, ` · emulator clock, until `, time(st.until)),
+    ),
+    chart(st, width),
+    h(
+      'details',
+      null,
+      h('summary', null, 'The numbers as a table'),
+      table(
+        'Deliveries per minute',
+        ['Minute (UTC)', 'Sent', 'Failed'],
+        h(
+          'tbody',
+          null,
+          st.buckets
+            .filter((b) => b.sent + b.failed > 0)
+            .map((b) =>
+              h(
+                'tr',
+                null,
+                h('th', { scope: 'row' }, b.start.slice(0, 16).replace('T', ' ')),
+                cell(String(b.sent)),
+                cell(String(b.failed)),
+              ),
+            ),
+        ),
+      ),
+    ),
+  ];
+}
+
 export async function overviewView({ main, signal, query }: ViewContext): Promise<void> {
   const appId = scopedApp(query);
   const health = h('div');
@@ -150,43 +190,7 @@ export async function overviewView({ main, signal, query }: ViewContext): Promis
         facts.map(([k, v]) => [h('dt', null, k), h('dd', null, v as never)]),
       ),
     );
-    fill(
-      stats,
-      h(
-        'p',
-        null,
-        h('span', { class: 'key c-sent-key' }, '■ sent'),
-        ` ${st.totals.sent.toLocaleString('en')}  `,
-        h('span', { class: 'key c-failed-key' }, '■ failed'),
-        ` ${st.totals.failed.toLocaleString('en')}`,
-        h('span', { class: 'muted' }, ` · emulator clock, until `, time(st.until)),
-      ),
-      chart(st, stats.clientWidth),
-      h(
-        'details',
-        null,
-        h('summary', null, 'The numbers as a table'),
-        table(
-          'Deliveries per minute',
-          ['Minute (UTC)', 'Sent', 'Failed'],
-          h(
-            'tbody',
-            null,
-            st.buckets
-              .filter((b) => b.sent + b.failed > 0)
-              .map((b) =>
-                h(
-                  'tr',
-                  null,
-                  h('th', { scope: 'row' }, b.start.slice(0, 16).replace('T', ' ')),
-                  cell(String(b.sent)),
-                  cell(String(b.failed)),
-                ),
-              ),
-          ),
-        ),
-      ),
-    );
+    fill(stats, ...statsParts(st, stats.clientWidth));
   }
   await load();
   const timer = setInterval(() => void load().catch(() => {}), 5000);

@@ -5,7 +5,7 @@
  * (its own, or the global one), its counters, and switches that change its own set.
  */
 import { api, client, type ScenarioView } from '../api.js';
-import { badge, fill, h } from '../dom.js';
+import { badge, fill, h, type Child } from '../dom.js';
 import { cell, table } from '../list.js';
 import { showError } from '../router.js';
 import type { ViewContext } from '../view.js';
@@ -32,6 +32,69 @@ function rules(s: ScenarioView): HTMLElement {
     ),
   );
 }
+
+/** A scenario's card: its name, its on/off switch (`onToggle` is told of a click), where it came from and its rules. */
+function scenarioCard(s: ScenarioView, on: boolean, onToggle: (button: HTMLButtonElement) => void): HTMLElement {
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      role: 'switch',
+      'aria-checked': String(on),
+      'data-scenario': s.name,
+      class: `switch ${on ? 'on' : ''}`,
+      'aria-label': `${s.name} active`,
+    },
+    h('span', { class: 'knob', 'aria-hidden': 'true' }),
+    on ? 'On' : 'Off',
+  );
+  button.addEventListener('click', () => onToggle(button));
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': `sc-${s.name}` },
+    h('div', { class: 'title-row' }, h('h2', { id: `sc-${s.name}` }, s.name, ' ', badge(on ? 'on' : 'off')), button),
+    s.description ? h('p', null, s.description) : null,
+    h('p', { class: 'muted' }, `from ${s.source}`),
+    rules(s),
+  );
+}
+
+/** The scenarios a request header activated, and the files refused at load. */
+function loadReport(data: ScenariosAnswer): Child[] {
+  const header = data.headerActivated ?? [];
+  const errors = data.loadErrors ?? [];
+  return [
+    h('h2', null, 'Activated by request header'),
+    header.length
+      ? header.map((s) => h('section', { class: 'card' }, h('h3', null, s.name), rules(s)))
+      : h('p', { class: 'muted' }, 'No request has named a scenario in the x-emulator-scenario header.'),
+    h('h2', null, 'Files refused at load'),
+    errors.length
+      ? h(
+          'ul',
+          { class: 'errors' },
+          errors.map((e) =>
+            h(
+              'li',
+              null,
+              h('code', null, e.file),
+              h(
+                'ul',
+                null,
+                e.problems.map((p) => h('li', null, p)),
+              ),
+            ),
+          ),
+        )
+      : h(
+          'p',
+          { class: 'muted' },
+          data.loadErrors ? 'None: every scenario file loaded.' : 'Not reported by this emulator.',
+        ),
+  ];
+}
+
+type ScenariosAnswer = Awaited<ReturnType<typeof api.scenarios>>;
 
 export async function scenariosView({ main, signal, query }: ViewContext): Promise<void> {
   const appId = scopedApp(query);
@@ -84,68 +147,11 @@ export async function scenariosView({ main, signal, query }: ViewContext): Promi
         ? h('p', null, 'No scenario is loaded. Put scenario files in the scenarios folder or POST /__scenarios.')
         : data.scenarios.map((s) => {
             const on = data.active.includes(s.name);
-            const button = h(
-              'button',
-              {
-                type: 'button',
-                role: 'switch',
-                'aria-checked': String(on),
-                'data-scenario': s.name,
-                class: `switch ${on ? 'on' : ''}`,
-                'aria-label': `${s.name} active`,
-              },
-              h('span', { class: 'knob', 'aria-hidden': 'true' }),
-              on ? 'On' : 'Off',
-            );
-            button.addEventListener('click', () => void toggle(s.name, !on, button));
-            return h(
-              'section',
-              { class: 'card', 'aria-labelledby': `sc-${s.name}` },
-              h(
-                'div',
-                { class: 'title-row' },
-                h('h2', { id: `sc-${s.name}` }, s.name, ' ', badge(on ? 'on' : 'off')),
-                button,
-              ),
-              s.description ? h('p', null, s.description) : null,
-              h('p', { class: 'muted' }, `from ${s.source}`),
-              rules(s),
-            );
+            return scenarioCard(s, on, (button) => void toggle(s.name, !on, button));
           }),
     );
     if (focused) list.querySelector<HTMLElement>(`[data-scenario="${CSS.escape(focused)}"]`)?.focus();
-    const header = data.headerActivated ?? [];
-    const errors = data.loadErrors ?? [];
-    fill(
-      extra,
-      h('h2', null, 'Activated by request header'),
-      header.length
-        ? header.map((s) => h('section', { class: 'card' }, h('h3', null, s.name), rules(s)))
-        : h('p', { class: 'muted' }, 'No request has named a scenario in the x-emulator-scenario header.'),
-      h('h2', null, 'Files refused at load'),
-      errors.length
-        ? h(
-            'ul',
-            { class: 'errors' },
-            errors.map((e) =>
-              h(
-                'li',
-                null,
-                h('code', null, e.file),
-                h(
-                  'ul',
-                  null,
-                  e.problems.map((p) => h('li', null, p)),
-                ),
-              ),
-            ),
-          )
-        : h(
-            'p',
-            { class: 'muted' },
-            data.loadErrors ? 'None: every scenario file loaded.' : 'Not reported by this emulator.',
-          ),
-    );
+    fill(extra, ...loadReport(data));
   }
 
   const resetButton = h('button', { type: 'button', class: 'secondary' }, 'Reset counters');

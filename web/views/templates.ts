@@ -30,6 +30,103 @@ export function sendCurl(appId: string, authMode: 'open' | 'strict', t: Template
   ].join(' ');
 }
 
+type TemplatesAnswer = Awaited<ReturnType<typeof api.templates>>;
+
+/** The app's channels: name, type, whether enabled, id. */
+function channelsTable(app: string, channels: TemplatesAnswer['channels']): HTMLElement {
+  return table(
+    `Channels of ${app}`,
+    ['Name', 'Type', 'Enabled', 'Id'],
+    h(
+      'tbody',
+      null,
+      channels.map((c) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, c.name),
+          cell(c.type),
+          cell(badge(c.enabled ? 'on' : 'off')),
+          cell(h('code', null, c.id)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A template's card: its summary, a preview with sample values, the send request, its variables and content. */
+function templateCard(
+  t: TemplatesAnswer['items'][number],
+  app: string,
+  authMode: TemplatesAnswer['authMode'],
+  open: boolean,
+): HTMLElement {
+  const variables = t.variableList;
+  return h(
+    'details',
+    { class: 'card', open, 'data-template': t.key },
+    h(
+      'summary',
+      null,
+      h('strong', null, t.name),
+      ' ',
+      h('code', null, t.key),
+      ' ',
+      badge(t.status),
+      ` · ${t.channels.join(', ') || 'no channel'}${t.category ? ` · ${t.category}` : ''} · ${t.source}`,
+    ),
+    h(
+      'div',
+      { class: 'detail-grid' },
+      h(
+        'section',
+        null,
+        h('h3', null, 'Preview with sample values'),
+        t.status === 'approved'
+          ? null
+          : h('p', { class: 'note' }, `Status ${t.status}: a send answers 400 ERR_TEMPLATE_NOT_APPROVED.`),
+        renderContent(t.channels, t.sample.rendered, app, false),
+        h(
+          'div',
+          { class: 'title-row' },
+          h('h3', null, 'Send request'),
+          copyButton('Copy send request', () => sendCurl(app, authMode, t)),
+        ),
+        pre(sendCurl(app, authMode, t), 'Send request'),
+      ),
+      h(
+        'section',
+        null,
+        h('h3', null, 'Variables'),
+        variables.length
+          ? table(
+              `Variables of ${t.key}`,
+              ['Key', 'Type', 'Name', 'Required', 'Sample'],
+              h(
+                'tbody',
+                null,
+                variables.map((v) =>
+                  h(
+                    'tr',
+                    null,
+                    h('th', { scope: 'row' }, v.key),
+                    cell(v.type),
+                    cell(v.name),
+                    cell(v.required ? 'yes' : 'no'),
+                    cell(h('code', null, JSON.stringify(t.sample.variables[v.key]))),
+                  ),
+                ),
+              ),
+            )
+          : h('p', { class: 'muted' }, 'None.'),
+        h('h3', null, 'Content'),
+        pre(t.content, `Content of ${t.key}`),
+        h('p', { class: 'muted' }, `id ${t.id}`),
+      ),
+    ),
+  );
+}
+
 export async function templatesView({ main, query, signal }: ViewContext): Promise<void> {
   const apps = await api.apps();
   if (signal.aborted) return;
@@ -68,92 +165,12 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
         : h('p', { class: 'muted' }, 'Strict mode: the send requests below read the app’s key from $APIKEY.'),
       h('h2', null, 'Channels'),
       data.channels.length
-        ? table(
-            `Channels of ${app}`,
-            ['Name', 'Type', 'Enabled', 'Id'],
-            h(
-              'tbody',
-              null,
-              data.channels.map((c) =>
-                h(
-                  'tr',
-                  null,
-                  h('th', { scope: 'row' }, c.name),
-                  cell(c.type),
-                  cell(badge(c.enabled ? 'on' : 'off')),
-                  cell(h('code', null, c.id)),
-                ),
-              ),
-            ),
-          )
+        ? channelsTable(app, data.channels)
         : h('p', { class: 'muted' }, 'No channel was created for this app (POST /api/channels).'),
       h('h2', null, `Templates (${data.items.length})`),
-      data.items.map((t) => {
-        const variables = t.variableList;
-        return h(
-          'details',
-          { class: 'card', open: t.key === selected || (!selected && t === firstApproved), 'data-template': t.key },
-          h(
-            'summary',
-            null,
-            h('strong', null, t.name),
-            ' ',
-            h('code', null, t.key),
-            ' ',
-            badge(t.status),
-            ` · ${t.channels.join(', ') || 'no channel'}${t.category ? ` · ${t.category}` : ''} · ${t.source}`,
-          ),
-          h(
-            'div',
-            { class: 'detail-grid' },
-            h(
-              'section',
-              null,
-              h('h3', null, 'Preview with sample values'),
-              t.status === 'approved'
-                ? null
-                : h('p', { class: 'note' }, `Status ${t.status}: a send answers 400 ERR_TEMPLATE_NOT_APPROVED.`),
-              renderContent(t.channels, t.sample.rendered, app, false),
-              h(
-                'div',
-                { class: 'title-row' },
-                h('h3', null, 'Send request'),
-                copyButton('Copy send request', () => sendCurl(app, data.authMode, t)),
-              ),
-              pre(sendCurl(app, data.authMode, t), 'Send request'),
-            ),
-            h(
-              'section',
-              null,
-              h('h3', null, 'Variables'),
-              variables.length
-                ? table(
-                    `Variables of ${t.key}`,
-                    ['Key', 'Type', 'Name', 'Required', 'Sample'],
-                    h(
-                      'tbody',
-                      null,
-                      variables.map((v) =>
-                        h(
-                          'tr',
-                          null,
-                          h('th', { scope: 'row' }, v.key),
-                          cell(v.type),
-                          cell(v.name),
-                          cell(v.required ? 'yes' : 'no'),
-                          cell(h('code', null, JSON.stringify(t.sample.variables[v.key]))),
-                        ),
-                      ),
-                    ),
-                  )
-                : h('p', { class: 'muted' }, 'None.'),
-              h('h3', null, 'Content'),
-              pre(t.content, `Content of ${t.key}`),
-              h('p', { class: 'muted' }, `id ${t.id}`),
-            ),
-          ),
-        );
-      }),
+      data.items.map((t) =>
+        templateCard(t, app, data.authMode, t.key === selected || (!selected && t === firstApproved)),
+      ),
     );
     content.querySelector(`details[data-template="${CSS.escape(selected)}"]`)?.scrollIntoView();
   }

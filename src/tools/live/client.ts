@@ -169,39 +169,42 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       const url = `${baseUrl}${path}${search ? `?${search}` : ''}`;
       const what = `GET ${url}`;
       const response = await exchange(url, what, { method: 'GET' });
-      const { text } = response;
-      let json: unknown;
-      let parsed = true;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        parsed = false;
-      }
-      if (response.status === 404 && allow404) return null;
-      if (response.status < 200 || response.status > 299) {
-        const summary = parsed ? envelopeSummary(json) : null;
-        const hint =
-          response.status === 401
-            ? ' (check the app id and the API key)'
-            : response.status === 403
-              ? ' (the API key has no access to this)'
-              : '';
-        throw new LiveReadError(
-          `${what} answered ${response.status}` +
-            (summary ? ` ${summary}` : text ? `: ${oneLine(text, 80)}` : '') +
-            hint,
-          response.status,
-        );
-      }
-      if (!parsed) {
-        const type = response.headers.get('content-type') ?? 'no content type';
-        throw new LiveReadError(
-          `${what} answered ${response.status} with a body that is not JSON ` +
-            `(${oneLine(type, 60)}${text ? `: "${oneLine(text, 60)}"` : ', empty'})`,
-          response.status,
-        );
-      }
-      return { status: response.status, headers: response.headers, json };
+      return jsonAnswer(response, what, allow404);
     },
   };
+}
+
+/** A read's answer as JSON: null for an allowed 404, a LiveReadError naming the status or the body otherwise. */
+function jsonAnswer(response: LiveRawResponse, what: string, allow404: boolean) {
+  const { text } = response;
+  let json: unknown;
+  let parsed = true;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    parsed = false;
+  }
+  if (response.status === 404 && allow404) return null;
+  if (response.status < 200 || response.status > 299) {
+    const summary = parsed ? envelopeSummary(json) : null;
+    const hint =
+      response.status === 401
+        ? ' (check the app id and the API key)'
+        : response.status === 403
+          ? ' (the API key has no access to this)'
+          : '';
+    throw new LiveReadError(
+      `${what} answered ${response.status}` + (summary ? ` ${summary}` : text ? `: ${oneLine(text, 80)}` : '') + hint,
+      response.status,
+    );
+  }
+  if (!parsed) {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    throw new LiveReadError(
+      `${what} answered ${response.status} with a body that is not JSON ` +
+        `(${oneLine(type, 60)}${text ? `: "${oneLine(text, 60)}"` : ', empty'})`,
+      response.status,
+    );
+  }
+  return { status: response.status, headers: response.headers, json };
 }
