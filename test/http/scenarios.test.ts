@@ -151,6 +151,14 @@ describe('matching', () => {
     expect((await send(app, { ...PLAIN, template: { key: 'greeting', variables: { name: 'A' } } })).status).toBe(419);
   });
 
+  it('fires a rule whose only matcher is the template key, read from the body of a send', async () => {
+    // Nothing else in the scenario asks for the body, so the key is what makes it read.
+    make([scenario('t', { match: { templateKey: 'greet*' }, fault: { status: 419 } })]);
+    expect((await send(app, { ...PLAIN, template: { key: 'greeting', variables: { name: 'A' } } })).status).toBe(419);
+    expect((await send(app, PLAIN)).status).toBe(200);
+    expect((await call(app, 'GET', '/api/templates')).status).toBe(200);
+  });
+
   it('lets a non-JSON body fail body matchers and the route report it', async () => {
     make([scenario('b', { match: { body: { mode: 'batch' } }, fault: { status: 418 } })]);
     const res = await call(app, 'POST', '/api/notifications/send', undefined, {

@@ -226,6 +226,22 @@ describe('engine', () => {
     expect(engine.explain()[0]!.rules[0]!.remaining).toBe(2);
   });
 
+  it('needs the request body exactly when a rule matches on the body, the template key or the campaign', () => {
+    const needs = (match: object) =>
+      engineWith({ name: 'n', rules: [{ match, fault: { status: 418 } }] }).needsBody([], 'app-1');
+    expect(needs({ body: { mode: 'batch' } })).toBe(true);
+    expect(needs({ templateKey: 'welcome' })).toBe(true);
+    expect(needs({ campaignId: 'c-*' })).toBe(true);
+    expect(needs({ method: 'POST', path: '/api/*', appId: 'app-1', headers: { 'x-a': '1' } })).toBe(false);
+  });
+
+  it('fires a request rule whose only matcher is the template key on that key alone', () => {
+    const engine = engineWith({ name: 't', rules: [{ match: { templateKey: 'sale' }, fault: { status: 418 } }] });
+    expect(engine.decide(facts({ templateKey: 'other' }), []).fault).toBeNull();
+    expect(engine.decide(facts(), []).fault).toBeNull();
+    expect(engine.decide(facts({ templateKey: 'sale' }), []).fault).not.toBeNull();
+  });
+
   it('deactivates a removed scenario', () => {
     const engine = engineWith(outage);
     expect(engine.remove('upload-outage')).toBe(true);
