@@ -242,6 +242,97 @@ describe('engine', () => {
     expect(engine.decide(facts({ templateKey: 'sale' }), []).fault).not.toBeNull();
   });
 
+  it('fires a rule of probability 1 every time and one of probability 0 never', () => {
+    const fires = (probability: number) => {
+      const engine = engineWith({ name: 'p', rules: [{ fault: { status: 503 }, probability }] });
+      return Array.from({ length: 20 }, () => engine.decide(facts(), []).fault !== null);
+    };
+    expect(fires(1)).toEqual(Array(20).fill(true));
+    expect(fires(0)).toEqual(Array(20).fill(false));
+  });
+
+  it("draws an app's probability from that app's own source, and a request of no app from the engine's", () => {
+    const coin = ScenarioSchema.parse({ name: 'coin', rules: [{ fault: { status: 503 }, probability: 0.5 }] });
+    const make = () => {
+      const engine = createScenarioEngine({
+        random: createRandom(1),
+        randomFor: (appId) => createRandom(appId.length),
+      });
+      engine.load(coin, 'test');
+      engine.setActive(['coin']);
+      return engine;
+    };
+    const draws = (seed: number) => {
+      const random = createRandom(seed);
+      return Array.from({ length: 30 }, () => random.next() < 0.5);
+    };
+    const fired = (engine: ReturnType<typeof make>, appId: string | null) =>
+      engine.decide(facts({ appId }), []).fault !== null;
+    const engine = make();
+    // Interleaved: each app's answers follow its own source, untouched by the other's draws.
+    const answers = { 'app-1': [] as boolean[], 'app-22': [] as boolean[], none: [] as boolean[] };
+    for (let i = 0; i < 30; i++) {
+      answers['app-1'].push(fired(engine, 'app-1'));
+      answers['app-22'].push(fired(engine, 'app-22'));
+      answers.none.push(fired(engine, null));
+    }
+    expect(answers['app-1']).toEqual(draws('app-1'.length));
+    expect(answers['app-22']).toEqual(draws('app-22'.length));
+    expect(answers.none).toEqual(draws(1));
+  });
+
+  it('is not idle while a scenario that has a failDelivery rule among request rules applies', () => {
+    const engine = engineWith({
+      name: 'both',
+      rules: [
+        { match: { path: '/api/campaigns/upload' }, fault: { delayMs: 5 } },
+        { match: { userId: 'u-*' }, fault: { failDelivery: 'gone' } },
+      ],
+    });
+    expect(engine.deliveryFaults([]).idle?.('app-1')).toBe(false);
+  });
+
+  it('lists each delivery rule that fired once in the rules applied, told apart by scenario and index', () => {
+    const engine = engineWith({
+      name: 'one',
+      rules: [
+        { match: { userId: 'a-*' }, fault: { failDelivery: 'first' } },
+        { match: { userId: 'b-*' }, fault: { failDelivery: 'second' } },
+      ],
+    });
+    engine.load(
+      ScenarioSchema.parse({ name: 'two', rules: [{ match: { userId: 'c-*' }, fault: { failDelivery: 'third' } }] }),
+      'test',
+    );
+    engine.setActive(['one', 'two']);
+    const scope = engine.forRequest(facts(), []);
+    const seen: string[][] = [];
+    scope.followRules((rules) => seen.push(rules.map((r) => `${r.scenario} ${r.index}`)));
+    for (const userId of ['a-1', 'c-1', 'a-2', 'b-1', 'c-2'])
+      scope.deliveryFaults({ appId: 'app-1', userId, templateKey: 't', campaignId: null });
+    expect(scope.appliedRules().map((r) => `${r.scenario} ${r.index}`)).toEqual(['one 1', 'two 1', 'one 2']);
+    expect(seen).toEqual([['one 1'], ['one 1', 'two 1'], ['one 1', 'two 1', 'one 2']]);
+  });
+
+  it('needs the body when any rule of any applying scenario reads it', () => {
+    const engine = engineWith({
+      name: 'mixed',
+      rules: [
+        { match: { method: 'GET' }, fault: { status: 418 } },
+        { match: { body: { mode: 'batch' } }, fault: { status: 418 } },
+      ],
+    });
+    engine.load(
+      ScenarioSchema.parse({ name: 'plain', rules: [{ match: { method: 'PUT' }, fault: { status: 418 } }] }),
+      't',
+    );
+    engine.setActive(['plain', 'mixed']);
+    expect(engine.needsBody([], 'app-1')).toBe(true);
+    engine.setActive(['plain']);
+    expect(engine.needsBody([], 'app-1')).toBe(false);
+    expect(engine.needsBody(['mixed'], 'app-1')).toBe(true);
+  });
+
   it('deactivates a removed scenario', () => {
     const engine = engineWith(outage);
     expect(engine.remove('upload-outage')).toBe(true);
