@@ -251,6 +251,19 @@ describe('engine', () => {
     expect(fires(0)).toEqual(Array(20).fill(false));
   });
 
+  it('fires a rule when the draw is below its probability, not when it equals it', () => {
+    // Draws are in [0, 1): probability 0 never fires, even on a draw of exactly 0.
+    const fired = (probability: number, draws: number[]) => {
+      const left = [...draws];
+      const engine = createScenarioEngine({ random: { next: () => left.shift()! } });
+      engine.load(ScenarioSchema.parse({ name: 'edge', rules: [{ fault: { status: 503 }, probability }] }), 't');
+      engine.setActive(['edge']);
+      return draws.map(() => engine.decide(facts({ appId: null }), []).fault !== null);
+    };
+    expect(fired(0, [0])).toEqual([false]);
+    expect(fired(0.25, [0.25, 0.2499])).toEqual([false, true]);
+  });
+
   it("draws an app's probability from that app's own source, and a request of no app from the engine's", () => {
     const coin = ScenarioSchema.parse({ name: 'coin', rules: [{ fault: { status: 503 }, probability: 0.5 }] });
     const make = () => {
