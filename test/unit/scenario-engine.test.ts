@@ -346,6 +346,31 @@ describe('engine', () => {
     expect(engine.needsBody(['mixed'], 'app-1')).toBe(true);
   });
 
+  it('explains after, probability and times in words, and counts down what is left', () => {
+    const engine = engineWith({
+      name: 'words',
+      rules: [
+        { fault: { status: 503 }, after: 1, probability: 0.5, times: 2 },
+        { fault: { status: 504 }, after: 2 },
+        { fault: { status: 502 } },
+      ],
+    });
+    const rules = () => engine.explain()[0]!.rules;
+    expect(rules().map((r) => [r.explanation, r.remaining])).toEqual([
+      [
+        'rule 1: any request → answer HTTP 503 (raw body) ' +
+          '(2 of 2 left; skips the first 1 match, 0 seen; probability 0.5)',
+        2,
+      ],
+      ['rule 2: any request → answer HTTP 504 (raw body) (skips the first 2 matches, 0 seen)', null],
+      ['rule 3: any request → answer HTTP 502 (raw body)', null],
+    ]);
+    engine.decide(facts(), []);
+    expect(rules()[1]!.explanation).toBe(
+      'rule 2: any request → answer HTTP 504 (raw body) (skips the first 2 matches, 1 seen)',
+    );
+  });
+
   it('deactivates a removed scenario', () => {
     const engine = engineWith(outage);
     expect(engine.remove('upload-outage')).toBe(true);
