@@ -62,6 +62,13 @@ describe('request-level faults', () => {
     expect(res.headers.get('x-upstream')).toBe('down');
   });
 
+  it('sends no body with a null-body status, whatever body the rule scripts', async () => {
+    make([scenario('empty', rule({ status: 204, body: { ignored: true } }))]);
+    const res = await send(app, PLAIN);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('content-type')).toBeNull();
+  });
+
   it('answers a raw text body as text', async () => {
     make([scenario('raw-text', rule({ status: 502, body: 'Bad Gateway' }))]);
     const res = await send(app, PLAIN);
