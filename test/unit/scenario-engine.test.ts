@@ -371,6 +371,15 @@ describe('engine', () => {
     );
   });
 
+  it("lists the scenarios an app's requests named in a header for that app only", () => {
+    const engine = engineWith(outage);
+    engine.setActive([]);
+    engine.decide(facts({ appId: 'app-1' }), ['upload-outage']);
+    expect(engine.explainHeaderActivated('app-1').map((v) => v.name)).toEqual(['upload-outage']);
+    expect(engine.explainHeaderActivated('app-2')).toEqual([]);
+    expect(engine.explainHeaderActivated().map((v) => v.name)).toEqual(['upload-outage']);
+  });
+
   it('deactivates a removed scenario', () => {
     const engine = engineWith(outage);
     expect(engine.remove('upload-outage')).toBe(true);
