@@ -380,6 +380,28 @@ describe('engine', () => {
     expect(engine.explainHeaderActivated().map((v) => v.name)).toEqual(['upload-outage']);
   });
 
+  it('answers unknown names, lists the loaded ones in a refusal, and moves an app to its own set and back', () => {
+    const changed: string[] = [];
+    const engine = createScenarioEngine({ random: createRandom(1), onAppChange: (appId) => changed.push(appId) });
+    engine.load(ScenarioSchema.parse(outage), 'outage.json');
+    expect(engine.get('nope')).toBeUndefined();
+    expect(engine.sourceOf('nope')).toBeUndefined();
+    expect(engine.sourceOf('upload-outage')).toBe('outage.json');
+    expect(() =>
+      engine.requireLoaded(['upload-outage', 'nope'], (unknown, loaded) => new Error(`${unknown} of ${loaded}`)),
+    ).toThrow('nope of upload-outage');
+    expect(engine.hasActive('app-1')).toBe(false);
+    engine.setActive(['upload-outage'], 'app-1');
+    expect(engine.ownActive('app-1')).toEqual(['upload-outage']);
+    expect(engine.active('app-1')).toEqual(['upload-outage']);
+    expect(engine.active()).toEqual([]);
+    expect(engine.hasActive('app-1')).toBe(true);
+    expect(engine.useGlobal('app-1')).toBe(true);
+    expect(engine.useGlobal('app-1')).toBe(false);
+    expect(engine.ownActive('app-1')).toBeNull();
+    expect(changed).toEqual(['app-1', 'app-1']);
+  });
+
   it('deactivates a removed scenario', () => {
     const engine = engineWith(outage);
     expect(engine.remove('upload-outage')).toBe(true);
