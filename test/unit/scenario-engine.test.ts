@@ -402,6 +402,29 @@ describe('engine', () => {
     expect(changed).toEqual(['app-1', 'app-1']);
   });
 
+  it("resets one app's own and header counters and leaves the global ones and other apps' as they were", () => {
+    const engine = engineWith(outage);
+    engine.setActive(['upload-outage'], 'app-1');
+    engine.decide(facts({ appId: 'app-1' }), []);
+    engine.decide(facts({ appId: 'app-1' }), []);
+    engine.decide(facts({ appId: 'app-2' }), []);
+    engine.decide(facts({ appId: null }), ['upload-outage']);
+    engine.decide(facts({ appId: 'app-1' }), ['upload-outage']);
+    const remaining = (appId?: string) => engine.explain(appId)[0]!.rules[0]!.remaining;
+    const headerRemaining = (appId?: string) => engine.explainHeaderActivated(appId).map((v) => v.rules[0]!.remaining);
+    expect([remaining('app-1'), remaining(), headerRemaining('app-1'), headerRemaining()]).toEqual([0, 1, [1], [0]]);
+    engine.reset('app-1');
+    expect([remaining('app-1'), remaining(), headerRemaining('app-1'), headerRemaining()]).toEqual([2, 1, [], [1]]);
+  });
+
+  it('keeps the other active scenarios when one is removed', () => {
+    const engine = engineWith(outage);
+    engine.load(ScenarioSchema.parse({ name: 'other', rules: [{ fault: { status: 503 } }] }), 't');
+    engine.setActive(['upload-outage', 'other']);
+    engine.remove('upload-outage');
+    expect(engine.active()).toEqual(['other']);
+  });
+
   it('deactivates a removed scenario', () => {
     const engine = engineWith(outage);
     expect(engine.remove('upload-outage')).toBe(true);
