@@ -425,6 +425,53 @@ describe('engine', () => {
     expect(engine.active()).toEqual(['other']);
   });
 
+  it("snapshots and restores every app's scenario state, or one app's alone", () => {
+    const coin = { name: 'coin', rules: [{ fault: { status: 503 }, probability: 0.5, times: 50 }] };
+    const make = () => {
+      const engine = createScenarioEngine({
+        random: createRandom(1),
+        randomFor: (appId) => createRandom(appId.length),
+      });
+      engine.load(ScenarioSchema.parse(coin), 't');
+      engine.load(ScenarioSchema.parse({ ...outage, name: 'ghost' }), 't');
+      return engine;
+    };
+    const fire = (engine: ReturnType<typeof make>, appId: string | null, header: string[] = []) =>
+      Array.from({ length: 6 }, () => (engine.decide(facts({ appId }), header).fault ? 1 : 0)).join('');
+    const first = make();
+    first.setActive(['coin', 'ghost'], 'app-1');
+    fire(first, 'app-1');
+    fire(first, 'app-22', ['coin']);
+    fire(first, null, ['coin']);
+    const all = first.snapshot();
+    const one = first.snapshot('app-1');
+    expect(Object.keys(one.headerActivated)).toEqual([]);
+    expect(one.draws.shared).toBeNull();
+    expect(Object.keys(all.headerActivated).sort()).toEqual(['', 'app-22']);
+
+    const second = make();
+    second.remove('ghost');
+    second.restore(all);
+    expect(second.ownActive('app-1')).toEqual(['coin']);
+    expect(second.snapshot()).toEqual({ ...all, apps: { 'app-1': ['coin'] } });
+    // The draws go on where they stood: each source gives what the first engine's would next.
+    expect([fire(second, 'app-1'), fire(second, null, ['coin'])]).toEqual([
+      fire(first, 'app-1'),
+      fire(first, null, ['coin']),
+    ]);
+
+    const third = make();
+    fire(third, null, ['coin']);
+    const before = third.snapshot();
+    third.restore(one, 'app-1');
+    const after = third.snapshot();
+    expect(third.ownActive('app-1')).toEqual(['coin', 'ghost']);
+    expect(after.headerActivated).toEqual(before.headerActivated);
+    expect(after.draws.shared).toEqual(before.draws.shared);
+    expect(after.counters).not.toEqual(before.counters);
+    expect(third.snapshot('app-1').counters).toEqual(one.counters);
+  });
+
   it('deactivates a removed scenario', () => {
     const engine = engineWith(outage);
     expect(engine.remove('upload-outage')).toBe(true);
