@@ -470,6 +470,26 @@ describe('engine', () => {
     expect(after.draws.shared).toEqual(before.draws.shared);
     expect(after.counters).not.toEqual(before.counters);
     expect(third.snapshot('app-1').counters).toEqual(one.counters);
+
+    // One app's part of a whole snapshot: the others' header names and the shared draws stay.
+    const fourth = make();
+    fire(fourth, null, ['coin']);
+    const untouched = fourth.snapshot();
+    fourth.restore(all, 'app-22');
+    expect(fourth.snapshot().headerActivated).toEqual({ '': ['coin'], 'app-22': ['coin'] });
+    expect(fourth.snapshot().draws.shared).toEqual(untouched.draws.shared);
+    expect(fourth.snapshot().counters).not.toEqual(untouched.counters);
+
+    // Only the parts given are put back.
+    const fifth = make();
+    fifth.setActive(['coin'], 'app-3');
+    fifth.restore({ counters: all.counters });
+    expect(fifth.ownActive('app-3')).toEqual(['coin']);
+    expect(fifth.snapshot().counters).toEqual(all.counters);
+    expect(fifth.snapshot().headerActivated).toEqual({});
+    fifth.restore({ headerActivated: all.headerActivated });
+    expect(fifth.snapshot().counters).toEqual(all.counters);
+    expect(fifth.snapshot().headerActivated).toEqual(all.headerActivated);
   });
 
   it('deactivates a removed scenario', () => {
