@@ -413,6 +413,8 @@ describe('engine', () => {
     const remaining = (appId?: string) => engine.explain(appId)[0]!.rules[0]!.remaining;
     const headerRemaining = (appId?: string) => engine.explainHeaderActivated(appId).map((v) => v.rules[0]!.remaining);
     expect([remaining('app-1'), remaining(), headerRemaining('app-1'), headerRemaining()]).toEqual([0, 1, [1], [0]]);
+    // Without an app, the header counters are summed over every app.
+    expect(engine.explainHeaderActivated()[0]!.rules[0]!.matched).toBe(2);
     engine.reset('app-1');
     expect([remaining('app-1'), remaining(), headerRemaining('app-1'), headerRemaining()]).toEqual([2, 1, [], [1]]);
   });
