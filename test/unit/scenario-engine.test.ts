@@ -475,10 +475,11 @@ describe('engine', () => {
 
     // One app's part of a whole snapshot: the others' header names and the shared draws stay.
     const fourth = make();
-    fire(fourth, null, ['coin']);
+    fire(fourth, null, ['ghost']);
     const untouched = fourth.snapshot();
+    expect(untouched.draws.shared).not.toEqual(all.draws.shared);
     fourth.restore(all, 'app-22');
-    expect(fourth.snapshot().headerActivated).toEqual({ '': ['coin'], 'app-22': ['coin'] });
+    expect(fourth.snapshot().headerActivated).toEqual({ '': ['ghost'], 'app-22': ['coin'] });
     expect(fourth.snapshot().draws.shared).toEqual(untouched.draws.shared);
     expect(fourth.snapshot().counters).not.toEqual(untouched.counters);
 
