@@ -31,6 +31,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Property tests draw from one fixed seed, so a run can be repeated (FC_SEED picks another).
+    setupFiles: ['test/fast-check-seed.ts'],
     // Vitest's default is one worker fewer than the cores: one on the 2-core CI machine. Many
     // files wait on a browser, a child process or a socket, so two run side by side in about
     // two thirds of the time.

@@ -138,11 +138,13 @@ describe('GET /api/campaigns and GET /api/campaigns/{id}', () => {
       templateName: 'Order Confirmation',
       channelTypes: ['in_app', 'push'],
     });
-    expectApiError(
-      await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`, undefined, { appId: 'app-other' }),
-      404,
-      'ERR_NOT_FOUND',
-    );
+    const otherApp = await call<Campaign>(app, 'GET', `/api/campaigns/${c.id}`, undefined, { appId: 'app-other' });
+    expectApiError(otherApp, 404, 'ERR_NOT_FOUND');
+    // Another app's campaign is answered as one that does not exist, naming what was looked for.
+    expect(errorOf(otherApp)).toMatchObject({
+      message: 'The campaign was not found.',
+      devMessage: `No campaign with id "${c.id}" exists for this app.`,
+    });
     expectApiError(await call<Campaign>(app, 'GET', '/api/campaigns/ffffffffffffffffffffffff'), 404, 'ERR_NOT_FOUND');
   });
 });

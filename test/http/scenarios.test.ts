@@ -62,6 +62,13 @@ describe('request-level faults', () => {
     expect(res.headers.get('x-upstream')).toBe('down');
   });
 
+  it('sends no body with a null-body status, whatever body the rule scripts', async () => {
+    make([scenario('empty', rule({ status: 204, body: { ignored: true } }))]);
+    const res = await send(app, PLAIN);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('content-type')).toBeNull();
+  });
+
   it('answers a raw text body as text', async () => {
     make([scenario('raw-text', rule({ status: 502, body: 'Bad Gateway' }))]);
     const res = await send(app, PLAIN);
@@ -149,6 +156,14 @@ describe('matching', () => {
     expect((await send(app, batch(['u1', 'u9']))).status).toBe(418);
     expect((await send(app, batch(['u1']))).status).toBe(200);
     expect((await send(app, { ...PLAIN, template: { key: 'greeting', variables: { name: 'A' } } })).status).toBe(419);
+  });
+
+  it('fires a rule whose only matcher is the template key, read from the body of a send', async () => {
+    // Nothing else in the scenario asks for the body, so the key is what makes it read.
+    make([scenario('t', { match: { templateKey: 'greet*' }, fault: { status: 419 } })]);
+    expect((await send(app, { ...PLAIN, template: { key: 'greeting', variables: { name: 'A' } } })).status).toBe(419);
+    expect((await send(app, PLAIN)).status).toBe(200);
+    expect((await call(app, 'GET', '/api/templates')).status).toBe(200);
   });
 
   it('lets a non-JSON body fail body matchers and the route report it', async () => {

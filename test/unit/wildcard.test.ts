@@ -39,6 +39,10 @@ describe('glob', () => {
     expect(glob('a*b*c')('a/\nb/c')).toBe(true);
     expect(glob('a*b*c')('acb')).toBe(false);
     expect(glob('a.c')('abc')).toBe(false);
+    // The last text must fit after the match before it, not overlap it.
+    expect(glob('*ab*b')('xab')).toBe(false);
+    expect(glob('*ab*b')('xabb')).toBe(true);
+    expect(glob('a*ab')('ab')).toBe(false);
   });
 
   it('takes a pattern that backtracks as a RegExp in linear time, and one too large for a RegExp', () => {
