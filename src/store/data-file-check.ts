@@ -9,19 +9,7 @@ import { closestName } from '../domain/did-you-mean.js';
 import { ConfigError } from '../domain/errors.js';
 import type { AppState } from '../domain/ports.js';
 import { issueProblems } from '../schemas/issues.js';
-import { AnalyticsEventSchema } from '../schemas/analytics.js';
-import { ChannelSchema } from '../schemas/channels.js';
-import {
-  CampaignSchema,
-  CampaignUploadSchema,
-  DeliverySchema,
-  JournalEntrySchema,
-  NotificationRecordSchema,
-  RecipientSchema,
-  TemplateSchema,
-} from '../schemas/records.js';
-import { TemplateChannelRecordSchema } from '../schemas/template-channels.js';
-import { TemplateExtrasSchema } from '../schemas/templates.js';
+import { RECORD_LISTS } from '../schemas/record-lists.js';
 import { emptyStoreData, type StoreData } from './store-data.js';
 
 export const DATA_FILE_FORMAT = 'notification-emulator-data';
@@ -40,12 +28,8 @@ type ListKey = { [K in keyof StoreData]: StoreData[K] extends unknown[] ? K : ne
 
 /** Each record list's element schema. Journal fields added over time may be missing (the store fills them). */
 const RECORD_SCHEMAS: Record<ListKey, z.ZodType> = {
-  deliveries: DeliverySchema,
-  notifications: NotificationRecordSchema,
-  campaigns: CampaignSchema,
-  recipients: RecipientSchema,
-  campaignUploads: CampaignUploadSchema,
-  journal: JournalEntrySchema.partial({
+  ...RECORD_LISTS,
+  journal: RECORD_LISTS.journal.partial({
     query: true,
     rules: true,
     requestHeaders: true,
@@ -54,10 +38,6 @@ const RECORD_SCHEMAS: Record<ListKey, z.ZodType> = {
     responseBody: true,
     responseBodyTruncated: true,
   }),
-  templates: TemplateSchema.extend(TemplateExtrasSchema.shape),
-  channels: ChannelSchema,
-  templateChannels: TemplateChannelRecordSchema,
-  analyticsEvents: AnalyticsEventSchema,
   appStates: AppStateSchema,
 };
 

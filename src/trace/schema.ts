@@ -7,19 +7,7 @@
 import { z } from 'zod';
 import { instantProblem } from '../domain/instants.js';
 import { ScenarioSchema } from '../scenario-engine/load-scenarios.js';
-import { AnalyticsEventSchema } from '../schemas/analytics.js';
-import { ChannelSchema } from '../schemas/channels.js';
-import {
-  CampaignSchema,
-  CampaignUploadSchema,
-  DeliverySchema,
-  JournalEntrySchema,
-  NotificationRecordSchema,
-  RecipientSchema,
-  TemplateSchema,
-} from '../schemas/records.js';
-import { TemplateChannelRecordSchema } from '../schemas/template-channels.js';
-import { TemplateExtrasSchema } from '../schemas/templates.js';
+import { RECORD_LISTS } from '../schemas/record-lists.js';
 
 export const TRACE_FORMAT = 'notification-emulator-trace';
 export const TRACE_VERSION = 1;
@@ -84,21 +72,7 @@ export const TraceHeaderSchema = z.object({
 export type TraceHeader = z.infer<typeof TraceHeaderSchema>;
 
 /** Each record list of the trace, in the order the file holds them, with its element's schema. */
-export const TRACE_LISTS = {
-  /** Runtime templates as the store keeps them: the record and the real service's fields (`config`…). */
-  templates: TemplateSchema.extend(TemplateExtrasSchema.shape),
-  channels: ChannelSchema,
-  templateChannels: TemplateChannelRecordSchema,
-  campaigns: CampaignSchema,
-  /** Beside their campaigns, one per line: a 200,000-recipient campaign is not one line of 60 MB. */
-  recipients: RecipientSchema,
-  /** Each campaign's last CSV upload (rows skipped and why), as /__inspect/campaigns shows it. */
-  campaignUploads: CampaignUploadSchema,
-  notifications: NotificationRecordSchema,
-  deliveries: DeliverySchema,
-  journal: JournalEntrySchema,
-  analyticsEvents: AnalyticsEventSchema,
-} as const;
+export const TRACE_LISTS = RECORD_LISTS;
 
 /** The whole document, as the OpenAPI document describes it. */
 export const TraceDocumentSchema = TraceHeaderSchema.extend({
