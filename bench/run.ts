@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: measures the emulator (built dist/, in child processes) against its
  * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
- * some metrics only (throughput, batch, store, burst, memory, cold, csv, campaign, stall, soak, cluster, trace).
+ * some metrics only (throughput, batch, store, burst, memory, fill, cold, csv, campaign, stall, soak, cluster, trace;
+ * memory runs fill too).
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -150,6 +151,12 @@ async function main(): Promise<void> {
     rows.push(...memory);
     // A container that would be killed fails the command, not only its row.
     if (memory.some((r) => r.pass !== true)) process.exitCode = 1;
+  }
+  if (wanted('memory') || wanted('fill')) {
+    const { fillOverHttp } = await import('./metrics/fill.js');
+    const fill = await guarded('default-cap fill over HTTP', 'RSS <= 512 MiB, /__health p99 <= 50 ms', fillOverHttp);
+    rows.push(...fill);
+    if (fill[0]?.pass !== true) process.exitCode = 1;
   }
   if (wanted('trace')) {
     const { traceScale } = await import('./metrics/trace.js');
