@@ -40,7 +40,7 @@ import {
 } from '../util.js';
 import { fmt, type Row } from './types.js';
 
-/** The target: the emulator's p50 at most this many times the bare route's. */
+/** The target: the emulator's p50 at most this many times the bare route's. */
 const TARGET = 1.2;
 /** Sends into each server before the steady-state p50 (unmeasured). */
 const STEADY_AFTER = 100;

@@ -10,7 +10,7 @@ import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
 const ROWS = 100_000;
-/** The target for send -> sent. */
+/** The target for send -> sent. */
 const TARGET_MS = 150;
 /** The concurrent load: 4 connections, 400 requests/s overall (a busy test suite, not a flood). */
 const LOAD = { connections: 4, overallRate: 400 };

@@ -9,7 +9,7 @@ import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
 const ROWS = 100_000;
-/** The target for the per-run median of upload time / papaparse time, and the moonshot. */
+/** The target for the per-run median of upload time / papaparse time, and the moonshot. */
 const TARGET = 1.5;
 const MOONSHOT = 1.2;
 /** Reported beside the time, as before: the upload's peak and what three uploads keep. */

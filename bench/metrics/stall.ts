@@ -11,7 +11,7 @@ import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
 const ROWS = 100_000;
-/** The issue's target for the longest /__health answer (it was 35 ms before the records work). */
+/** The target for the longest /__health answer (it was 35 ms before the records work). */
 const HEALTH_TARGET_MS = 50;
 
 /** Asks `url` back to back until stopped; answers the longest latency and how many answers came. */

@@ -22,7 +22,7 @@ import {
 import { makeFaker, realtimeBody } from '../data.js';
 import { fmt, type Row } from './types.js';
 
-/** The target for the per-run median ratio, and the moonshot beside it. */
+/** The target for the per-run median ratio, and the moonshot beside it. */
 const TARGET = 0.8;
 const MOONSHOT = 1.0;
 
