@@ -124,7 +124,8 @@ async function fill(url: string, took: [string, number][]): Promise<void> {
       many(url, '/api/analytics/events', ANALYTICS_CALLS, (n) =>
         JSON.stringify({
           campaignId: campaignIds[n % campaignIds.length],
-          userId: `user-${n % 100_000}`,
+          // One event per (campaign, user, type) is kept: a user per call makes every call a new event.
+          userId: `user-${n}`,
           channelType: 'in_app',
           eventType: eventTypes[n % 3],
         }),
