@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: measures the emulator (built dist/, in child processes) against its
  * baselines and prints one table. BENCH_QUICK=1 for a shorter run; BENCH_ONLY=a,b to run
- * some metrics only (throughput, batch, store, burst, memory, cold, csv, campaign, stall, soak, cluster, trace).
+ * some metrics only (throughput, batch, store, burst, memory, fill, cold, csv, campaign, stall, soak, cluster, trace;
+ * memory runs fill too).
  */
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { QUICK, ROOT, RUNS, startEmulatorChild } from './util.js';
 import type { Row } from './metrics/types.js';
@@ -22,15 +24,33 @@ function campaignFilesExist(): boolean {
   );
 }
 
+/** The machine's 1-minute load average: on a shared machine a figure means little without it. */
+const load1 = () => loadavg()[0]!.toFixed(1);
+
 async function guarded(name: string, target: string, fn: () => Promise<Row | Row[]>): Promise<Row[]> {
   process.stderr.write(`bench: ${name}…\n`);
+  const loadBefore = load1();
+  let rows: Row[];
   try {
-    const rows = await fn();
-    return Array.isArray(rows) ? rows : [rows];
+    const result = await fn();
+    rows = Array.isArray(result) ? result : [result];
   } catch (error) {
     process.stderr.write(`bench: ${name} failed: ${(error as Error).stack ?? String(error)}\n`);
-    return [unavailable(name, target, `failed: ${(error as Error).message.split('\n')[0]}`)];
+    rows = [unavailable(name, target, `failed: ${(error as Error).message.split('\n')[0]}`)];
   }
+  const loadNote = `load average ${loadBefore} at the start, ${load1()} at the end`;
+  return rows.map((r) => ({ ...r, note: r.note ? `${loadNote}; ${r.note}` : loadNote }));
+}
+
+/** One line naming every row that missed its target (or could not be measured), so a long table is not read for it. */
+function missedLine(rows: Row[]): string {
+  const missed = rows.filter((r) => r.pass === false).map((r) => `${r.metric} (${r.value}, target ${r.target})`);
+  const unmeasured = rows.filter((r) => r.pass === undefined && r.value === 'n/a').map((r) => r.metric);
+  const parts = [
+    missed.length ? `MISSED ${missed.length} target(s): ${missed.join('; ')}` : 'every measured target met',
+    ...(unmeasured.length ? [`not measured: ${unmeasured.join('; ')}`] : []),
+  ];
+  return parts.join('. ');
 }
 
 async function withEmulator<T>(
@@ -58,7 +78,7 @@ function printTable(rows: Row[]): void {
   const line = (c: string[]) => `| ${c.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
   const out = [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)];
   const notes = rows.filter((r) => r.note).map((r) => `- ${r.metric}: ${r.note}`);
-  process.stdout.write(`\n${out.join('\n')}\n\n${notes.join('\n')}\n`);
+  process.stdout.write(`\n${out.join('\n')}\n\n${notes.join('\n')}\n\n${missedLine(rows)}\n`);
 }
 
 async function main(): Promise<void> {
@@ -68,32 +88,32 @@ async function main(): Promise<void> {
   if (wanted('throughput') || wanted('batch')) {
     await withEmulator(async (emulator) => {
       if (wanted('throughput'))
-        rows.push(...(await guarded('realtime send throughput', '>= 60%', () => throughput(emulator))));
+        rows.push(...(await guarded('realtime send throughput', '>= 80% (moonshot 100%)', () => throughput(emulator))));
       if (wanted('batch'))
-        rows.push(...(await guarded('batch send 10,000 targets', '<= 1.5x', () => batchSend(emulator))));
+        rows.push(...(await guarded('batch send 10,000 targets', '<= 1.2x', () => batchSend(emulator))));
     });
   }
   const campaignReady = campaignFilesExist();
   const campaignMissing = 'the CSV parser / generator or campaign endpoints are not available in this build';
   if (wanted('csv')) {
     if (!campaignReady)
-      rows.push(unavailable('CSV upload 100,000 rows', '<= 2x papaparse, peak RSS < 400 MB', campaignMissing));
+      rows.push(unavailable('CSV upload 100,000 rows', '<= 1.5x papaparse (moonshot 1.2x)', campaignMissing));
     else {
       const { csvUpload } = await import('./metrics/csv-upload.js');
-      rows.push(...(await guarded('CSV upload 100,000 rows', '<= 2x papaparse, < 400 MB', () => csvUpload())));
+      rows.push(...(await guarded('CSV upload 100,000 rows', '<= 1.5x papaparse (moonshot 1.2x)', () => csvUpload())));
     }
   }
   if (wanted('campaign')) {
     if (!campaignReady)
-      rows.push(unavailable('campaign 100,000 recipients send -> sent', '<= 2 s, p99 < 100 ms', campaignMissing));
+      rows.push(unavailable('campaign 100,000 recipients send -> sent', '<= 150 ms, p99 < 100 ms', campaignMissing));
     else {
       const { campaignSend } = await import('./metrics/campaign.js');
-      rows.push(...(await guarded('campaign 100,000 recipients', '<= 2 s, p99 < 100 ms', () => campaignSend())));
+      rows.push(...(await guarded('campaign 100,000 recipients', '<= 150 ms, p99 < 100 ms', () => campaignSend())));
     }
   }
   if (wanted('stall')) {
     const { stall } = await import('./metrics/stall.js');
-    rows.push(...(await guarded('longest stall, upload + campaign + data file', '<= 100 ms', stall)));
+    rows.push(...(await guarded('longest stall, upload + campaign + data file', '<= 50 ms', stall)));
   }
   if (wanted('fuzz')) {
     const { fuzz } = await import('./metrics/fuzz.js');
@@ -131,6 +151,12 @@ async function main(): Promise<void> {
     rows.push(...memory);
     // A container that would be killed fails the command, not only its row.
     if (memory.some((r) => r.pass !== true)) process.exitCode = 1;
+  }
+  if (wanted('memory') || wanted('fill')) {
+    const { fillOverHttp } = await import('./metrics/fill.js');
+    const fill = await guarded('default-cap fill over HTTP', 'RSS <= 512 MiB, /__health p99 <= 50 ms', fillOverHttp);
+    rows.push(...fill);
+    if (fill[0]?.pass !== true) process.exitCode = 1;
   }
   if (wanted('trace')) {
     const { traceScale } = await import('./metrics/trace.js');

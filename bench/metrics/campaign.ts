@@ -10,6 +10,8 @@ import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
 const ROWS = 100_000;
+/** The target for send -> sent. */
+const TARGET_MS = 150;
 /** The concurrent load: 4 connections, 400 requests/s overall (a busy test suite, not a flood). */
 const LOAD = { connections: 4, overallRate: 400 };
 
@@ -72,8 +74,8 @@ export async function campaignSend(): Promise<Row[]> {
       value: `${fmt(t, 0)} ms`,
       baseline: '-',
       ratio: '-',
-      target: '<= 2000 ms',
-      pass: t <= 2000,
+      target: `<= ${TARGET_MS} ms`,
+      pass: t <= TARGET_MS,
       note:
         `runs ${times.map((v) => fmt(v, 0)).join('/')} ms, ` +
         `with ${LOAD.connections} connections sending realtime at ${LOAD.overallRate} req/s`,

@@ -9,6 +9,11 @@ import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
 const ROWS = 100_000;
+/** The target for the per-run median of upload time / papaparse time, and the moonshot. */
+const TARGET = 1.5;
+const MOONSHOT = 1.2;
+/** Reported beside the time, as before: the upload's peak and what three uploads keep. */
+const RSS_LIMIT_MB = 400;
 
 /** Resets the kernel's peak-RSS mark (VmHWM) of a process to its current RSS. */
 function resetPeak(pid: number): void {
@@ -60,18 +65,22 @@ export async function csvUpload(): Promise<Row> {
   }
   const ratio = medianOfRatios(times, papa);
   const peak = Math.max(...peaks);
+  const threeWithin = rssAfterThree <= RSS_LIMIT_MB * 1.048576;
   return {
     metric: `CSV upload, ${ROWS.toLocaleString('en')} rows (${(csv.length / 1e6).toFixed(1)} MB)`,
     value: `${fmt(median(times), 0)} ms, peak RSS ${fmt(peak, 0)} MB`,
     baseline: `${fmt(median(papa), 0)} ms (papaparse alone)`,
     ratio: `${fmt(ratio, 2)}x (per run, median)`,
-    target: '<= 2x, RSS < 400 MB',
-    pass: ratio <= 2 && peak < 400 && rssAfterThree <= 400 * 1.048576,
+    target: `<= ${fmt(TARGET, 1)}x (moonshot ${fmt(MOONSHOT, 1)}x)`,
+    pass: ratio <= TARGET,
     note:
+      `moonshot ${ratio <= MOONSHOT ? 'met' : 'missed'}; ` +
+      `peak RSS ${peak < RSS_LIMIT_MB ? 'within' : 'OVER'} ${RSS_LIMIT_MB} MB; ` +
       `upload runs ${times.map((t) => fmt(t, 0)).join('/')} ms; ` +
       `papaparse runs ${papa.map((t) => fmt(t, 0)).join('/')} ms; ` +
       `ratio of the medians ${fmt(median(times) / median(papa), 2)}x; ` +
       `peak RSS per run ${peaks.map((p) => fmt(p, 0)).join('/')} MB; ` +
-      `RSS after three uploads into one emulator ${fmt(rssAfterThree, 0)} MB (target <= 400 MiB)`,
+      `RSS after three uploads into one emulator ${fmt(rssAfterThree, 0)} MB ` +
+      `(${threeWithin ? 'within' : 'OVER'} ${RSS_LIMIT_MB} MiB)`,
   };
 }

@@ -11,6 +11,8 @@ import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
 
 const ROWS = 100_000;
+/** The target for the longest /__health answer (it was 35 ms before the records work). */
+const HEALTH_TARGET_MS = 50;
 
 /** Asks `url` back to back until stopped; answers the longest latency and how many answers came. */
 export function probe(url: string): { stop(): Promise<{ maxMs: number; count: number; p99Ms: number }> } {
@@ -103,8 +105,8 @@ export async function stall(): Promise<Row[]> {
       value: `${fmt(worst, 0)} ms`,
       baseline: '-',
       ratio: '-',
-      target: '<= 100 ms',
-      pass: worst <= 100,
+      target: `<= ${HEALTH_TARGET_MS} ms`,
+      pass: worst <= HEALTH_TARGET_MS,
       note:
         `longest answer per run ${health.map((v) => fmt(v, 0)).join('/')} ms; ` +
         `longest event-loop delay per run ${loops.map((v) => fmt(v, 0)).join('/')} ms ` +

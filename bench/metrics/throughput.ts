@@ -22,6 +22,10 @@ import {
 import { makeFaker, realtimeBody } from '../data.js';
 import { fmt, type Row } from './types.js';
 
+/** The target for the per-run median ratio, and the moonshot beside it. */
+const TARGET = 0.8;
+const MOONSHOT = 1.0;
+
 const KEEP_NOTHING = ['--max-deliveries', '1', '--max-notifications', '1', '--max-journal', '1'];
 
 interface Series {
@@ -78,9 +82,10 @@ export async function throughput(emulator: Child): Promise<Row> {
     value: `${fmt(median(emu.perSec), 0)} req/s`,
     baseline: `${fmt(median(base.perSec), 0)} req/s (bare Hono)`,
     ratio: `${fmt(ratio * 100, 0)}% (per run, median)`,
-    target: '>= 60%',
-    pass: ratio >= 0.6,
+    target: `>= ${fmt(TARGET * 100, 0)}% (moonshot ${fmt(MOONSHOT * 100, 0)}%)`,
+    pass: ratio >= TARGET,
     note:
+      `moonshot ${ratio >= MOONSHOT ? 'met' : 'missed'}; ` +
       `runs: emulator ${runs(emu)}, baseline ${runs(base)}; ` +
       `ratio of the medians ${fmt((median(emu.perSec) / median(base.perSec)) * 100, 0)}%; ` +
       `every retention cap at 1 (records dropped as made): ${runs(lean)}, ` +
