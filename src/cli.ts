@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './domain/errors.js';
-import { loadConfig, resolveFolders, type FolderChoice } from './config.js';
+import { loadConfig, resolveFolders, type EmulatorOptions, type FolderChoice } from './config.js';
 import { commandList, findCommand, helpText, UnknownCommand } from './commands.js';
 import { startEmulator, type RunningEmulator } from './server.js';
 import { VERSION } from './version.js';
@@ -61,7 +61,7 @@ async function serve(argv: string[], viewing?: { file: string }): Promise<number
   process.once('SIGTERM', () => stop('SIGTERM received'));
   process.once('SIGINT', () => stop('SIGINT received'));
   try {
-    running = await startEmulator(options);
+    running = await startEmulator(libraryOptions(options, source));
   } catch (error) {
     throw viewing ? asViewProblem(error) : error;
   }
@@ -254,3 +254,17 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/**
+ * The options as startEmulator takes them: a folder left to its default (none named, no
+ * bundled one used) is left out, so the library applies the same default rather than reading
+ * it as a folder the user named, which must exist.
+ */
+function libraryOptions(options: EmulatorOptions, source: FolderChoice): Partial<EmulatorOptions> {
+  const { fixturesDir, scenariosDir, ...rest } = options;
+  return {
+    ...rest,
+    ...(source.fixtures === 'default' ? {} : { fixturesDir }),
+    ...(source.scenarios === 'default' ? {} : { scenariosDir }),
+  };
+}

@@ -32,7 +32,7 @@ describe.skipIf(!HAS_BROWSER)('web inspector: views scoped to one app', () => {
 
       await page.goto(`${emu.url}/__/clock?app=shop-app`);
       await page.getByRole('heading', { name: 'Clock of shop-app' }).waitFor();
-      expect(new URL(page.url()).search).toBe('?appId=shop-app'); // the earlier name, rewritten
+      await page.waitForURL((url) => url.search === '?appId=shop-app'); // the earlier name, rewritten
       await page.getByText('shared clock', { exact: true }).waitFor();
       await page.getByRole('button', { name: '+1 hour' }).click();
       await page.getByText('own clock', { exact: true }).waitFor();
@@ -90,7 +90,8 @@ describe.skipIf(!HAS_BROWSER)('web inspector: views scoped to one app', () => {
       expect(await page.locator('input#app').inputValue()).toBe('other-app');
       await page.goto(`${emu.url}/__/templates?app=shop-app&template=welcome-message`);
       expect(await page.locator('input#app').inputValue()).toBe('shop-app');
-      expect(new URL(page.url()).search).toBe('?template=welcome-message&appId=shop-app');
+      // The rename is history.replaceState: Playwright learns of it from an event, so wait for it.
+      await page.waitForURL((url) => url.search === '?template=welcome-message&appId=shop-app');
       expect(problems).toEqual([]);
     } finally {
       await emu.close();
