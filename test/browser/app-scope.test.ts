@@ -91,7 +91,12 @@ describe.skipIf(!HAS_BROWSER)('web inspector: views scoped to one app', () => {
       await page.goto(`${emu.url}/__/templates?app=shop-app&template=welcome-message`);
       expect(await page.locator('input#app').inputValue()).toBe('shop-app');
       // The rename is history.replaceState: Playwright learns of it from an event, so wait for it.
-      await page.waitForURL((url) => url.search === '?template=welcome-message&appId=shop-app');
+      await page.waitForURL(
+        (url) =>
+          !url.searchParams.has('app') &&
+          url.searchParams.get('appId') === 'shop-app' &&
+          url.searchParams.get('template') === 'welcome-message',
+      );
       expect(problems).toEqual([]);
     } finally {
       await emu.close();

@@ -180,7 +180,7 @@ export async function templatesView({ main, query, signal }: ViewContext): Promi
     (event) => {
       const el = event.target as HTMLDetailsElement;
       if (el.open && el.dataset.template)
-        setQuery({ app: input.value.trim(), template: el.dataset.template }, { replace: true });
+        setQuery({ appId: input.value.trim(), template: el.dataset.template }, { replace: true });
     },
     true,
   );
