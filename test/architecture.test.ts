@@ -195,7 +195,7 @@ describe('architecture (CONTRIBUTING.md#layers)', () => {
     expect(targetLayer(notifications, '../schemas/records.js')).toBe('schemas/');
     expect(targetLayer(join(SRC, 'app.ts'), './emulator.js')).toBe('emulator.ts');
     const log = join(SRC, 'store', 'deliveries', 'delivery-log.ts');
-    expect(targetLayer(log, '../shared/deque.js')).toBe('store/shared/');
+    expect(targetLayer(log, '../common/deque.js')).toBe('store/common/');
     expect(targetLayer(log, '../store-data.js')).toBe('store/store-data.ts');
     expect(targetLayer(log, '../memory-store.js')).toBe('store/');
     expect(nestedFolders().get('store/')).toContain('store/deliveries/');

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyedLog, type KeyedQuery } from '../../src/store/shared/keyed-log.js';
+import { KeyedLog, type KeyedQuery } from '../../src/store/common/keyed-log.js';
 
 interface Row {
   id: number;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LoopTurns } from '../../src/platform/loop-turns.js';
-import { pageInSlices } from '../../src/store/shared/sliced-search.js';
+import { pageInSlices } from '../../src/store/common/sliced-search.js';
 
 const busy = (ms: number) => {
   const end = performance.now() + ms;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sealStrings } from '../../src/store/shared/string-column.js';
+import { sealStrings } from '../../src/store/common/string-column.js';
 import { sealVariables, sharedKeyOrder, startVariablesSealing } from '../../src/store/campaigns/variables-column.js';
 import { CampaignRecipients } from '../../src/store/campaigns/recipient-list.js';
 import { AnalyticsLog } from '../../src/store/analytics/analytics-log.js';

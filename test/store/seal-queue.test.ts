@@ -1,11 +1,11 @@
 /**
- * The queue that seals packed blocks on later turns (src/store/shared/seal-queue.ts): an item that
+ * The queue that seals packed blocks on later turns (src/store/common/seal-queue.ts): an item that
  * stops midway is asked again on a later turn until it is done, and past `maxWaiting` the
  * oldest waiting item is sealed at once, whole, so a producer faster than the slices cannot
  * pile records up unsealed.
  */
 import { describe, expect, it } from 'vitest';
-import { SealQueue } from '../../src/store/shared/seal-queue.js';
+import { SealQueue } from '../../src/store/common/seal-queue.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -10,7 +10,7 @@ import { checkAnswer } from '../helpers/openapi.js';
 /** Every record of a small state; `observe(app, 50)` reads the first pages of a big one. */
 const EVERY = 10_000;
 
-/** Queries answered from the store's key indexes (src/store/shared/filter-keys.ts): each right after an import. */
+/** Queries answered from the store's key indexes (src/store/common/filter-keys.ts): each right after an import. */
 const FILTERED = [
   '/__inspect/deliveries?userId=u1',
   '/__inspect/deliveries?status=failed',

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { pageInSlices } from '../../src/store/shared/sliced-search.js';
+import { pageInSlices } from '../../src/store/common/sliced-search.js';
 
 describe('pageInSlices', () => {
   it('answers as one pass over the candidates would, yielding between slices', async () => {

@@ -6,7 +6,7 @@
  * has removed (dead), are kept beside the columns.
  */
 import type { AnalyticsEvent } from '../../schemas/analytics.js';
-import { sealFields, type StringColumn } from '../shared/string-column.js';
+import { sealFields, type StringColumn } from '../common/string-column.js';
 
 export type Column = keyof AnalyticsEvent;
 const COLUMNS: readonly Column[] = ['id', 'appId', 'campaignId', 'userId', 'channelType', 'eventType', 'createdAt'];

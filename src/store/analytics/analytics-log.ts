@@ -15,8 +15,8 @@
 import { LoopTurns } from '../../platform/loop-turns.js';
 import type { AnalyticsEvent } from '../../schemas/analytics.js';
 import { EventBlock, type Column, type DeadEvents } from './analytics-block.js';
-import { Deque } from '../shared/deque.js';
-import { SealQueue } from '../shared/seal-queue.js';
+import { Deque } from '../common/deque.js';
+import { SealQueue } from '../common/seal-queue.js';
 
 /** Events per block (a test may pass fewer, to reach sealed blocks with little data). */
 const EVENT_BLOCK = 2048;

@@ -5,7 +5,7 @@
  * its creation number, never by a pass over the list.
  */
 import type { CampaignFilter, ListResult, Page } from '../../domain/ports.js';
-import { firstAtOrAfter } from '../shared/position-index.js';
+import { firstAtOrAfter } from '../common/position-index.js';
 
 const SEP = '\u0000';
 const keysOf = (appId: string, status: string) => [

@@ -8,7 +8,7 @@ import type { Campaign, CampaignUpload, Recipient } from '../../schemas/records.
 import type { CampaignStore, RecipientList } from '../../domain/ports.js';
 import { CampaignIndex } from './campaign-index.js';
 import { CampaignRecipients, NO_PENDING } from './recipient-list.js';
-import { SealQueue, type Sealable } from '../shared/seal-queue.js';
+import { SealQueue, type Sealable } from '../common/seal-queue.js';
 import type { KindOptions, RecordKind } from '../store-data.js';
 
 type CampaignData = 'campaigns' | 'recipients' | 'campaignUploads';

@@ -10,7 +10,7 @@
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../../schemas/records.js';
 import type { PendingRecipients, RecipientOutcomes, RecipientUpdate } from '../../domain/ports.js';
 import { Changes, statusCode, StringTable } from './recipient-changes.js';
-import { sealFields, type StringColumn } from '../shared/string-column.js';
+import { sealFields, type StringColumn } from '../common/string-column.js';
 import {
   sealVariables,
   startVariablesSealing,

@@ -5,7 +5,7 @@
  */
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../../schemas/records.js';
 import type { RecipientOutcomes, RecipientUpdate } from '../../domain/ports.js';
-import { COUNTER_DIGITS, endsInCounter, joinCounter, splitCounter } from '../shared/string-column.js';
+import { COUNTER_DIGITS, endsInCounter, joinCounter, splitCounter } from '../common/string-column.js';
 
 const STATUS_CODE = new Map<string, number>(RECIPIENT_STATUSES.map((s, i) => [s, i]));
 /** A status's index in RECIPIENT_STATUSES (its code), or undefined for a status that is none. */

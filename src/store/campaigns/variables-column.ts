@@ -7,7 +7,7 @@
  * text. Writing every row's JSON was half the time of sealing a block, and a column per key
  * also packs a value that repeats (a city, a banner) once.
  */
-import { sealStrings, type StringColumn } from '../shared/string-column.js';
+import { sealStrings, type StringColumn } from '../common/string-column.js';
 
 export interface VariablesColumn {
   readonly length: number;

@@ -6,7 +6,7 @@
  */
 import type { DeliveryBucket, DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
 import type { DeliveryMatcher } from '../../domain/record-filters.js';
-import type { KeyEntries } from '../shared/counted-index.js';
+import type { KeyEntries } from '../common/counted-index.js';
 import { countedRange, firstPassing, type CountedRange, type LogView } from './delivery-query.js';
 import { firstMember, liveFailures, memberCount, RunEntry, sharedOf, statusAt, userAt } from './delivery-entries.js';
 

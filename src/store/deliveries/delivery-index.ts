@@ -7,10 +7,10 @@
  * (delivery-log.ts), since the members of one run differ in nothing else.
  */
 import type { DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
-import { CountedIndex, type KeyEntries } from '../shared/counted-index.js';
-import { filterKeys, type KeyField } from '../shared/filter-keys.js';
-import { intersect } from '../shared/intersect.js';
-import type { KeyValue } from '../shared/keyed-log.js';
+import { CountedIndex, type KeyEntries } from '../common/counted-index.js';
+import { filterKeys, type KeyField } from '../common/filter-keys.js';
+import { intersect } from '../common/intersect.js';
+import type { KeyValue } from '../common/keyed-log.js';
 
 /** A delivery through a channel named twice went through it once. */
 function channelsOf(d: SharedDeliveryFields): KeyValue {

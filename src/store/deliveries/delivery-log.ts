@@ -24,7 +24,7 @@ import {
 } from './delivery-entries.js';
 import { DeliveryIndexes } from './delivery-index.js';
 import type { LogView } from './delivery-query.js';
-import { Deque } from '../shared/deque.js';
+import { Deque } from '../common/deque.js';
 import { createMemberIndex } from './delivery-members.js';
 import { createDeliveryReads, type CatchUpBudget, type DeliveryReads } from './delivery-reads.js';
 

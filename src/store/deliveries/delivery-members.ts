@@ -7,7 +7,7 @@ import type { Delivery } from '../../schemas/records.js';
 import type { DeliveryFilter, ListResult, Page } from '../../domain/ports.js';
 import type { DeliveryMatcher } from '../../domain/record-filters.js';
 import { firstMember, memberAt, memberCount, sharedOf, statusAt, userAt, type Entry } from './delivery-entries.js';
-import type { Deque } from '../shared/deque.js';
+import type { Deque } from '../common/deque.js';
 import { UserPositions } from './user-positions.js';
 
 interface MemberLine {

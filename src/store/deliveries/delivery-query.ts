@@ -6,7 +6,7 @@
  */
 import type { Delivery } from '../../schemas/records.js';
 import type { DeliveryFilter, ListResult, Page } from '../../domain/ports.js';
-import type { KeyEntries } from '../shared/counted-index.js';
+import type { KeyEntries } from '../common/counted-index.js';
 import type { DeliveryMatcher } from '../../domain/record-filters.js';
 import { indexesOf } from './delivery-run.js';
 import {

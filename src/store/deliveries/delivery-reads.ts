@@ -12,7 +12,7 @@ import type {
   SharedDeliveryFields,
 } from '../../domain/ports.js';
 import { deliveryMatcher } from '../../domain/record-filters.js';
-import type { KeyEntries } from '../shared/counted-index.js';
+import type { KeyEntries } from '../common/counted-index.js';
 import { countedBuckets, walkedBuckets, type BucketGroup } from './delivery-counts.js';
 import { firstMember, memberAt, memberWithId, sharedOf } from './delivery-entries.js';
 import type { DeliveryIndexes, EntryPlan } from './delivery-index.js';

@@ -17,7 +17,7 @@ import type {
   SharedDeliveryFields,
   StoredDeliveries,
 } from '../../domain/ports.js';
-import { PackedText } from '../shared/packed-text.js';
+import { PackedText } from '../common/packed-text.js';
 
 /** Read-only list access: an array, or strings packed into one (see packStrings). */
 export interface StringList {

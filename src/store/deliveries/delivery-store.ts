@@ -6,7 +6,7 @@ import type { DeliveryStore } from '../../domain/ports.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { runOf, storedView } from './delivery-run.js';
 import type { KindOptions, RecordKind } from '../store-data.js';
-import { clearByApp } from '../shared/clear-by-app.js';
+import { clearByApp } from '../common/clear-by-app.js';
 
 type DeliveryData = 'deliveries' | 'droppedDeliveries';
 

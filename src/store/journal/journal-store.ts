@@ -7,9 +7,9 @@ import type { JournalEntry } from '../../schemas/records.js';
 import type { JournalFilter, JournalStore } from '../../domain/ports.js';
 import { journalPredicate } from '../../domain/record-filters.js';
 import { normalisePath } from '../../domain/api-path.js';
-import { filterKeys } from '../shared/filter-keys.js';
-import { KeyedLog, type KeyedQuery, type KeyValue } from '../shared/keyed-log.js';
-import { pageInSlices } from '../shared/sliced-search.js';
+import { filterKeys } from '../common/filter-keys.js';
+import { KeyedLog, type KeyedQuery, type KeyValue } from '../common/keyed-log.js';
+import { pageInSlices } from '../common/sliced-search.js';
 import type { KindOptions, RecordKind } from '../store-data.js';
 
 export interface JournalLimits {

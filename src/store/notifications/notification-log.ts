@@ -7,8 +7,8 @@ import type { LoopTurns } from '../../platform/loop-turns.js';
 import type { NotificationRecord } from '../../schemas/records.js';
 import type { ListResult, NotificationFilter, Page } from '../../domain/ports.js';
 import { notificationPredicate } from '../../domain/record-filters.js';
-import { filterKeys } from '../shared/filter-keys.js';
-import { KeyedLog } from '../shared/keyed-log.js';
+import { filterKeys } from '../common/filter-keys.js';
+import { KeyedLog } from '../common/keyed-log.js';
 
 export interface NotificationLog {
   readonly length: number;

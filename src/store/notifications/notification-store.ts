@@ -2,7 +2,7 @@
 import type { NotificationStore } from '../../domain/ports.js';
 import { createNotificationLog } from './notification-log.js';
 import type { KindOptions, RecordKind } from '../store-data.js';
-import { clearByApp } from '../shared/clear-by-app.js';
+import { clearByApp } from '../common/clear-by-app.js';
 
 export function createNotificationStore(
   maxNotifications: number,
