@@ -4,7 +4,11 @@
  * schemas the OpenAPI document is built from (type imports only: the client bundles no schema).
  */
 import type { Delivery, JournalEntry, NotificationRecord, Recipient } from '../schemas/records.js';
-import type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
+import type {
+  AppList,
+  DeliveryStats,
+  DeliveryStatsQuery as DeliveryStatsQueryRead,
+} from '../schemas/control-inspector.js';
 import type { AppTemplates } from '../domain/template-view.js';
 import type { CampaignFilter, JournalFilter, ListResult, RecipientFilter } from '../domain/ports.js';
 import type { DeliveryFilterSchema, NotificationFilterSchema } from '../schemas/control.js';
@@ -85,20 +89,8 @@ export type ScenarioCounters = z.infer<ScenarioAnswers['counters']>;
 /** GET /__scenarios/{name}: the scenario with the header activation's rule counters. */
 export type ScenarioDetail = z.infer<ScenarioAnswers['detail']>;
 
-export interface DeliveryStatsQuery {
-  appId?: string;
-  templateKey?: string;
-  campaignId?: string;
-  notificationId?: string;
-  channel?: string;
-  mode?: 'realtime' | 'batch';
-  /** @default until minus one hour */
-  since?: Instant;
-  /** @default now on the emulator clock */
-  until?: Instant;
-  /** @default 60000 (1,000 to 86,400,000; at most 1,440 buckets) */
-  bucketMs?: number;
-}
+/** GET /__inspect/delivery-stats: the stats query's schema (src/schemas/control-inspector.ts), instants as text or Date. */
+export type DeliveryStatsQuery = WithInstants<DeliveryStatsQueryRead>;
 
 export type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
 export type { AppTemplates, TemplateSample } from '../domain/template-view.js';

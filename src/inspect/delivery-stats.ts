@@ -4,14 +4,8 @@
  * bucket present, empty ones as 0.
  */
 import { badRequest } from '../domain/errors.js';
-import type { DeliveryFilter, Store } from '../domain/ports.js';
-import { MAX_STATS_BUCKETS, type DeliveryStats } from '../schemas/control-inspector.js';
-
-export interface DeliveryStatsQuery extends Omit<DeliveryFilter, 'since' | 'until'> {
-  since?: number;
-  until?: number;
-  bucketMs?: number;
-}
+import type { Store } from '../domain/ports.js';
+import { MAX_STATS_BUCKETS, type DeliveryStats, type DeliveryStatsQuery } from '../schemas/control-inspector.js';
 
 export function deliveryStats(
   store: Pick<Store, 'countDeliveriesByTime'>,

@@ -4,7 +4,8 @@
  */
 import type { DeliveryFilter, Events, Page, Store } from '../domain/ports.js';
 import type { AppClocks } from '../platform/app-clocks.js';
-import { deliveryStats, type DeliveryStatsQuery } from '../inspect/delivery-stats.js';
+import { deliveryStats } from '../inspect/delivery-stats.js';
+import type { DeliveryStatsQuery } from '../schemas/control-inspector.js';
 import { waitForCount } from '../inspect/wait-for.js';
 import { jsonBytes, type ReadRoom } from './read-room.js';
 

@@ -4,6 +4,7 @@
  * (the routes refuse parameters these schemas do not name).
  */
 import { z } from 'zod';
+import { MODES } from './records.js';
 
 const emptyIsAbsent = (v: unknown) => (v === '' ? undefined : v);
 const optionalText = z.preprocess(emptyIsAbsent, z.string().optional());
@@ -41,11 +42,16 @@ export const DeliveryStatsQuerySchema = z.object({
   campaignId: optionalText,
   notificationId: optionalText,
   channel: optionalText,
-  mode: optionalText,
+  mode: z.preprocess(emptyIsAbsent, z.enum(MODES, { error: `must be one of ${MODES.join(', ')}` }).optional()),
+  /** @default until minus one hour */
   since: instant,
+  /** @default now on the emulator clock */
   until: instant,
+  /** @default 60000 (1,000 to 86,400,000; at most 1,440 buckets) */
   bucketMs: wholeNumber(1000, 86_400_000),
 });
+/** The stats query as read: instants as epoch ms. */
+export type DeliveryStatsQuery = z.output<typeof DeliveryStatsQuerySchema>;
 
 /** GET /__inspect/delivery-stats answers this: every bucket of the range, empty ones as 0. */
 export const DeliveryStatsSchema = z.object({

@@ -251,6 +251,7 @@ describe('GET /__inspect/delivery-stats', () => {
       ['since=2030-01-02T00:00:00Z&until=2030-01-01T00:00:00Z', 'since'],
       ['bucketMs=1000&since=2029-12-31T00:00:00Z', 'bucketMs'],
       ['status=sent', 'status'],
+      ['mode=bulk', 'mode'],
     ];
     for (const [q, field] of bad) {
       const res = await call<DeliveryStats>(app, 'GET', `/__inspect/delivery-stats?${q}`);
