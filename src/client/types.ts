@@ -89,7 +89,7 @@ export type ScenarioCounters = z.infer<ScenarioAnswers['counters']>;
 /** GET /__scenarios/{name}: the scenario with the header activation's rule counters. */
 export type ScenarioDetail = z.infer<ScenarioAnswers['detail']>;
 
-/** GET /__inspect/delivery-stats: the stats query's schema (src/schemas/control-inspector.ts), instants as text or Date. */
+/** GET /__inspect/delivery-stats: its query schema's type (schemas/control-inspector.ts), instants as text or Date. */
 export type DeliveryStatsQuery = WithInstants<DeliveryStatsQueryRead>;
 
 export type { AppList, DeliveryStats } from '../schemas/control-inspector.js';
