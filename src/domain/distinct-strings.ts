@@ -182,11 +182,8 @@ export function sharedSuffixLength(values: readonly string[]): number {
   for (let i = step; i < values.length && shared > 0; i += step) {
     const value = values[i] as string;
     let same = 0;
-    while (
-      same < shared &&
-      same < value.length &&
-      value.charCodeAt(value.length - 1 - same) === first.charCodeAt(first.length - 1 - same)
-    )
+    // Past a shorter string's start, charCodeAt(-1) is NaN, which equals no code unit: the loop stops there.
+    while (same < shared && value.charCodeAt(value.length - 1 - same) === first.charCodeAt(first.length - 1 - same))
       same++;
     shared = same;
   }
