@@ -92,6 +92,28 @@ describe('repeatsAcrossRuns', () => {
     expect(repeatsAcrossRuns(['y', 'b', ...letters(0, 18)], [0, 1, 2])).toBe(true);
   });
 
+  it("finds the long run's last string when the run after it starts lower: no search reads past the long run", () => {
+    // a0…a7, then a45 and a7: a45 stops the search at a5, and the gallop for a7 probes a5, a6,
+    // then one past a7, where a45 (below a7) would send it on past the run.
+    const eight = Array.from({ length: 8 }, (_, i) => `a${i}`);
+    const pastGallop = [...eight, 'a45', 'a7'];
+    expect(repeatsAcrossRuns(pastGallop, [0, 8])).toBe(true);
+    expect(distinctStrings(pastGallop)).toEqual([...eight, 'a45']);
+    // a0…a9, then a45 and a9: the gallop for a9 stops two past the run; the binary search must
+    // stop at its end, not at the gallop's last probe, where a45 would send it on past a9.
+    const ten = Array.from({ length: 10 }, (_, i) => `a${i}`);
+    const pastSearch = [...ten, 'a45', 'a9'];
+    expect(repeatsAcrossRuns(pastSearch, [0, 10])).toBe(true);
+    expect(distinctStrings(pastSearch)).toEqual([...ten, 'a45']);
+  });
+
+  it('takes any split into ascending runs, a run that ends below the next one starts included', () => {
+    // Neither run holds a string of the other, though each run's next string is in the other run.
+    expect(repeatsAcrossRuns(['a', 'b'], [0, 1])).toBe(false);
+    expect(repeatsAcrossRuns(['a', 'b', 'c', 'd'], [0, 3])).toBe(false);
+    expect(repeatsAcrossRuns(['a', 'b', 'c', 'b'], [0, 3])).toBe(true);
+  });
+
   it('gives up (undefined) when runs of like lengths would cost more than sorting', () => {
     // Three runs of 4: three pairs at 8 comparisons each, 24 for 12 strings.
     const three = [...letters(0, 4), ...letters(4, 4), ...letters(8, 4)];
@@ -152,5 +174,39 @@ describe('repeatsByHashing', () => {
   it('probes past collisions within its budget and gives up (undefined) past it', () => {
     expect(repeatsByHashing(colliding, 8)).toBe(false);
     expect(repeatsByHashing(colliding, 1)).toBeUndefined();
+  });
+
+  /** `count` strings k0, k1… not in `taken` whose tailHash (nothing skipped) is `slot` in a table of `size` slots. */
+  function inSlot(slot: number, size: number, count: number, taken: readonly string[] = []): string[] {
+    const found: string[] = [];
+    for (let i = 0; found.length < count; i++) {
+      const value = `k${i}`;
+      if ((tailHash(value, 0) & (size - 1)) === slot && !taken.includes(value)) found.push(value);
+    }
+    return found;
+  }
+
+  it('spends its whole budget before it gives up: three strings in one slot take 0 + 1 + 2 probes', () => {
+    // Three strings: a table of 8 slots and, at one probe per string, a budget of 3.
+    const values = inSlot(3, 8, 3);
+    expect(sharedSuffixLength(values)).toBe(0);
+    expect(repeatsByHashing(values, 1)).toBe(false);
+    expect(repeatsByHashing([...values, values[0] as string], 1)).toBe(true);
+  });
+
+  it('uses every slot of its table, the last one included', () => {
+    // Four strings in slots 7, 0, 1 and 2 of 8: with no probe to spare, none may collide.
+    const values = [7, 0, 1, 2].flatMap((slot) => inSlot(slot, 8, 1));
+    expect(sharedSuffixLength(values)).toBe(0);
+    expect(repeatsByHashing(values, 0)).toBe(false);
+  });
+
+  it('probes forward from a taken slot', () => {
+    // Six strings, 16 slots, a budget of 6: four fill slots 8, 7, 6 and 5, two more land in 8.
+    // Forward, they take slots 9 and 10 for 1 + 2 probes; backward, slots 4 and 3 for 4 + 5.
+    const taken = [8, 7, 6, 5].flatMap((slot) => inSlot(slot, 16, 1));
+    const values = [...taken, ...inSlot(8, 16, 2, taken)];
+    expect(sharedSuffixLength(values)).toBe(0);
+    expect(repeatsByHashing(values, 1)).toBe(false);
   });
 });

@@ -40,6 +40,13 @@ describe('channelIdsOf', () => {
     expect(channelIdsOf(catalog, 'app-b', fixtureTemplate({}))).toEqual([]);
   });
 
+  it('links a runtime template without channelIds to no channel, not by type as a fixture template', () => {
+    // The Template record allows it (channelIds is optional); create and update always store the list.
+    const { channelIds: _, ...runtime } = { ...fixtureTemplate({}), source: 'runtime' as const };
+    expect(runtime).not.toHaveProperty('channelIds');
+    expect(channelIdsOf(catalog, 'app-a', runtime)).toEqual([]);
+  });
+
   it('gives the channelIds a template names, not every channel of its types', () => {
     const template = { ...fixtureTemplate({}), channelIds: ['banner'] };
     expect(channelIdsOf(catalog, 'app-a', template)).toEqual(['banner']);
