@@ -14,7 +14,7 @@ import type { UploadResult, UploadSession } from '../domain/campaign-recipients.
 import type { CampaignService } from '../domain/campaigns.js';
 import { UploadFormSchema } from '../schemas/campaigns.js';
 import type { AppEnv } from './context.js';
-import { createMultipartReader, type MultipartReader, type PartConsumer } from './multipart.js';
+import { MultipartError, readMultipart, type PartConsumer } from './multipart.js';
 import { requestHeader } from './plain-headers.js';
 import { GIVEN_TWICE, parseWith } from './validate.js';
 
@@ -189,27 +189,22 @@ class UploadForm {
   };
 }
 
-/** Reads the whole body through the multipart reader; a framing error is answered once the rest is read and dropped. */
-async function readParts(reader: MultipartReader, body: AsyncIterable<Uint8Array>, yieldIfDue: Yielder) {
-  let framing: unknown = null;
+/** The body's pieces, yielding to the event loop after each once this turn's budget is spent. */
+async function* yielding(body: AsyncIterable<Uint8Array>, yieldIfDue: Yielder): AsyncGenerator<Uint8Array> {
   for await (const piece of body) {
-    if (framing === null) {
-      try {
-        reader.write(piece);
-      } catch (error) {
-        framing = error;
-      }
-    }
+    yield piece;
     await yieldIfDue();
   }
-  if (framing === null) {
-    try {
-      reader.end();
-    } catch (error) {
-      framing = error;
-    }
+}
+
+/** Reads the whole body through the multipart reader; a framing error is answered once the rest is read and dropped. */
+async function readParts(type: string, form: UploadForm, body: AsyncIterable<Uint8Array>): Promise<void> {
+  try {
+    await readMultipart(type, body, form.onPart);
+  } catch (error) {
+    if (error instanceof MultipartError) throw malformed(error);
+    throw error;
   }
-  if (framing !== null) throw malformed(framing);
 }
 
 function refuseRepeated(repeated: ReadonlySet<string>): void {
@@ -226,14 +221,8 @@ export async function uploadCsv(c: Context<AppEnv>, campaigns: CampaignService, 
   const type = requestHeader(c, 'content-type') ?? '';
   requireMultipart(type);
   const form = new UploadForm(campaigns, c.get('appId'));
-  let reader: MultipartReader;
-  try {
-    reader = createMultipartReader(type, form.onPart);
-  } catch (error) {
-    throw malformed(error);
-  }
   const yieldIfDue = createYielder();
-  await readParts(reader, uploadBody(c, limit), yieldIfDue);
+  await readParts(type, form, yielding(uploadBody(c, limit), yieldIfDue));
   refuseRepeated(form.repeated);
   // The form's fields against its schema. The file went (or goes) straight into the upload
   // session rather than being held, so what stands for it here is only whether it came.

@@ -6,6 +6,7 @@
  * (scenario-engine/fault-kinds.ts); this adapter only says how to fail, answer and drop in HTTP.
  */
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import { Buffer } from 'node:buffer';
 import { badRequest } from '../../domain/errors.js';
 import type { AppClockSource } from '../../domain/ports.js';
 import type { RequestScope, ScenarioEngine } from '../../scenario-engine/engine.js';
@@ -85,12 +86,21 @@ interface BodyFacts {
 
 const NO_BODY_FACTS: BodyFacts = { body: undefined, form: undefined };
 
-/** A form's text fields (the file parts left out), a field sent twice by its last value. */
-function textFields(bytes: Uint8Array, type: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, part] of readMultipart(bytes, type))
-    if (part.filename === null) fields[name] = new TextDecoder().decode(part.data);
-  return fields;
+/**
+ * A form's text fields, a field sent twice by its last part (a file part, left out, puts aside
+ * a text field sent before it under the same name).
+ */
+async function textFields(bytes: Uint8Array, type: string): Promise<Record<string, string>> {
+  const fields = new Map<string, Uint8Array[]>();
+  await readMultipart(type, [bytes], (name, filename) => {
+    fields.delete(name);
+    if (filename !== null) return null;
+    const pieces: Uint8Array[] = [];
+    fields.set(name, pieces);
+    return (data) => void pieces.push(data); // views into `bytes`, which outlives them
+  });
+  const decoder = new TextDecoder();
+  return Object.fromEntries([...fields].map(([name, pieces]) => [name, decoder.decode(Buffer.concat(pieces))]));
 }
 
 /**
@@ -110,7 +120,7 @@ async function readBodyFacts(c: Context<AppEnv>, limits: Limits): Promise<BodyFa
   if (!type.startsWith('multipart/form-data')) return NO_BODY_FACTS;
   const bytes = await readBodyBytes(c, limitOf(c, limits));
   try {
-    return { body: undefined, form: textFields(bytes, type) };
+    return { body: undefined, form: await textFields(bytes, type) };
   } catch {
     return NO_BODY_FACTS;
   }
