@@ -24,7 +24,7 @@ const DIST_TESTS = [
 ];
 
 /** Files that replace a module with vi.mock: the mock must neither leak into nor miss a shared module graph. */
-const ISOLATED_TESTS = ['test/http/watch-errors.test.ts'];
+const ISOLATED_TESTS = ['test/http/watch-errors.test.ts', 'test/unit/scenario-files-order.test.ts'];
 
 export default defineConfig({
   test: {
@@ -43,7 +43,7 @@ export default defineConfig({
         // One module graph per worker instead of one per file: each file otherwise imports the app
         // (hono, zod, faker, ...) anew, ~1 s a file, over two minutes of the run. Safe because the
         // code keeps no module-level mutable state and these files patch nothing global for good
-        // (spies are restored); the one file that mocks a module runs isolated below.
+        // (spies are restored); the files that mock a module run isolated below.
         test: {
           name: 'src',
           include: ['test/**/*.test.ts'],

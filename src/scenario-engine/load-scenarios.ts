@@ -82,7 +82,7 @@ export function createScenarioFiles(dir: string, engine: ScenarioEngine, logger:
   const apply = (next: Map<string, Scenario>) => {
     const names = new Set([...next.values()].map((s) => s.name));
     for (const name of engine.names()) {
-      const source = engine.sourceOf(name) ?? '';
+      const source = engine.sourceOf(name)!;
       if (dirname(source) === dir && !names.has(name)) {
         if (engine.active().includes(name))
           logger.warn(`scenario "${name}" was active and its file is gone; it is no longer active`);
