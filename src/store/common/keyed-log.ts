@@ -104,8 +104,7 @@ export class KeyedLog<T> {
   #newestPosition(family: number, key: string): number | undefined {
     this.#catchUp();
     const index = this.#indexes[family]!;
-    const count = index.count(key);
-    return count === 0 ? undefined : index.positionAt(key, count - 1);
+    return index.positionAt(key, index.count(key) - 1);
   }
 
   /**
