@@ -131,7 +131,7 @@ export class CountedIndex {
       if (current === seq >>> 0) this.#byKey.delete(key);
       return;
     }
-    if (current.count > 0 && current.at(0) === seq >>> 0) current.shift();
+    if (current.at(0) === seq >>> 0) current.shift();
     if (current.count === 0) this.#byKey.delete(key);
   }
 

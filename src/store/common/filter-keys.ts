@@ -49,10 +49,10 @@ export function filterKeys<R>(appOf: (record: R) => string | null, fields: reado
     },
     keysFor(appId, values) {
       const named = values.flatMap((value, i) => (value === undefined ? [] : [i]));
-      if (appId === undefined && named.length <= 1)
-        return { keys: named.map((i) => [1 + i, values[i]!] as [number, string]), exact: true };
-      if (appId !== undefined && named.length === 0) return { keys: [[0, appId]], exact: true };
-      if (appId !== undefined && named.length === 1 && appFamily[named[0]!]! >= 0)
+      if (appId === undefined) {
+        if (named.length <= 1) return { keys: named.map((i) => [1 + i, values[i]!] as [number, string]), exact: true };
+      } else if (named.length === 0) return { keys: [[0, appId]], exact: true };
+      else if (named.length === 1 && appFamily[named[0]!]! >= 0)
         return { keys: [[appFamily[named[0]!]!, appId + SEP + values[named[0]!]!]], exact: true };
       const keys: [number, string][] = [];
       if (appId !== undefined) keys.push([0, appId]);

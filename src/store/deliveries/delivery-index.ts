@@ -26,15 +26,23 @@ type KeyedName = Exclude<keyof DeliveryFilter, Unkeyed>;
 /**
  * How an entry's shared fields answer each keyed field of the filter, in the order keysFor is
  * given their values: a field added to the filter's schema fails to typecheck here until it
- * has a key (or is named in Unkeyed).
+ * has a key (or is named in Unkeyed). `withApp` is a choice of speed: a field filed without
+ * its app is read, with an app, from two keys (the app's and the field's) and answers alike.
  */
 const KEYED: Record<KeyedName, KeyField<SharedDeliveryFields>> = {
+  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   notificationId: { valueOf: (d) => d.notificationId, withApp: false },
+  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   campaignId: { valueOf: (d) => d.campaignId, withApp: false },
+  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   templateKey: { valueOf: (d) => d.templateKey, withApp: true },
+  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   templateId: { valueOf: (d) => d.templateId, withApp: true },
+  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   mode: { valueOf: (d) => d.mode, withApp: true },
+  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   tag: { valueOf: (d) => d.tag, withApp: true },
+  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   channel: { valueOf: channelsOf, withApp: true },
 };
 const FIELDS = Object.entries(KEYED).map(([name, field]) => ({ ...field, name: name as KeyedName }));
@@ -42,6 +50,7 @@ const keys = filterKeys<SharedDeliveryFields>((d) => d.appId, FIELDS);
 const CHANNEL_FAMILY = 1 + FIELDS.findIndex((f) => f.name === 'channel');
 /** The family every entry is filed in, under one key. */
 const ALL_FAMILY = keys.families;
+// Stryker disable next-line StringLiteral: any one text names the key every entry is filed under
 const ALL_KEY = '';
 
 /** Where a filter's candidates are: a key's entries, and whether they answer every shared field it names. */
@@ -56,6 +65,8 @@ export interface EntryPlan {
  * key's): a filter on several fields is then answered as one on a single key is.
  */
 function common(keys: KeyEntries[], headSeq: number): KeyEntries {
+  // The shortest first is a choice of speed: intersect and the counts below read the first list, whichever it is.
+  // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: a choice of speed (above)
   keys.sort((a, b) => a.count - b.count);
   const shortest = keys[0]!;
   const at = intersect(keys, headSeq);
