@@ -7,30 +7,22 @@
 import { describe, expect, it } from 'vitest';
 import { createDeliveryLog, type CatchUpBudget } from '../../src/store/deliveries/delivery-log.js';
 import type { Delivery } from '../../src/schemas/records.js';
+import { delivery as recordOf } from '../helpers/store-contract/records.js';
 
 const minuteMs = (m: number) => Date.UTC(2030, 0, 1, 0, m);
 
 function delivery(n: number, minute: number, channels: string[], failed = false): Delivery {
-  return {
-    id: `d${n}`,
+  return recordOf(n, {
     appId: 'app',
     notificationId: `n-${n}`,
-    campaignId: null,
     userId: `u${n}`,
     templateId: 't',
     templateKey: 'welcome',
     channels: channels as Delivery['channels'],
-    mode: 'realtime',
-    title: null,
-    tag: null,
-    variables: {},
-    rendered: {},
-    pushData: null,
     status: failed ? 'failed' : 'sent',
     failureReason: failed ? 'x' : null,
-    scenario: null,
     createdAt: new Date(minuteMs(minute)).toISOString(),
-  };
+  });
 }
 
 const never: CatchUpBudget = () => () => false;
