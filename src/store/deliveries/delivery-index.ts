@@ -29,22 +29,17 @@ type KeyedName = Exclude<keyof DeliveryFilter, Unkeyed>;
  * has a key (or is named in Unkeyed). `withApp` is a choice of speed: a field filed without
  * its app is read, with an app, from two keys (the app's and the field's) and answers alike.
  */
+// Stryker disable BooleanLiteral: withApp is a choice of speed (above)
 const KEYED: Record<KeyedName, KeyField<SharedDeliveryFields>> = {
-  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   notificationId: { valueOf: (d) => d.notificationId, withApp: false },
-  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   campaignId: { valueOf: (d) => d.campaignId, withApp: false },
-  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   templateKey: { valueOf: (d) => d.templateKey, withApp: true },
-  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   templateId: { valueOf: (d) => d.templateId, withApp: true },
-  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   mode: { valueOf: (d) => d.mode, withApp: true },
-  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   tag: { valueOf: (d) => d.tag, withApp: true },
-  // Stryker disable next-line BooleanLiteral: withApp is a choice of speed (above)
   channel: { valueOf: channelsOf, withApp: true },
 };
+// Stryker restore BooleanLiteral
 const FIELDS = Object.entries(KEYED).map(([name, field]) => ({ ...field, name: name as KeyedName }));
 const keys = filterKeys<SharedDeliveryFields>((d) => d.appId, FIELDS);
 const CHANNEL_FAMILY = 1 + FIELDS.findIndex((f) => f.name === 'channel');
