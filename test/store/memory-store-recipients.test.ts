@@ -48,6 +48,20 @@ describe('recipients settled a batch at a time (a campaign send)', () => {
     expect(list.pending(10).positions).toEqual([3, 4]);
   });
 
+  it("hands out pending recipients' variables read from the block, sealed or not, never the records' own objects", () => {
+    // An upload's records hold their text as slices of the file's chunks: a delivery holding
+    // those objects would keep the whole file alive after the block is sealed.
+    const list = new CampaignRecipients(64);
+    list.add(Array.from({ length: 10 }, (_, n) => recipient('c1', n)));
+    const pending = list.pending(4);
+    if (!('eachAt' in pending.variables)) throw new Error('the variables are not read from the block');
+    const before = pending.variables.eachAt(1);
+    expect(before).toEqual(recipient('c1', 1).variables);
+    list.seal(() => false);
+    expect(pending.variables.eachAt(1)).toEqual(before);
+    expect(pending.variables.eachAt(1)).not.toBe(before);
+  });
+
   it('marks each as its outcome says, sealed or not, across blocks, with counts and snapshots kept', () => {
     const outcome = fc.record({
       reason: fc.constantFrom(null, null, 'provider down', 'quota'),

@@ -130,14 +130,16 @@ export class RecipientBlock {
       if (this.statusCodeAt(i) === pending) rows.push(i);
     const positions = rows.map((i) => offset + i);
     const userIds = rows.map((i) => this.userIdAt(i));
-    if (this.#rows !== null) {
-      const records = this.#rows;
-      return { positions, userIds, variables: { each: rows.map((i) => records[i]!.variables) } };
-    }
-    // Read from the column when a delivery is read: a send keeps no decoded copy.
-    const column = this.#fixed!.variables;
+    // Read from the block when a delivery is read, in the form it has then: a send keeps no
+    // copy. Not the records' own objects: until the block is sealed their text is slices of
+    // the upload's chunks, and a delivery holding them would keep the whole file alive.
     const at = Uint16Array.from(rows);
-    return { positions, userIds, variables: { eachAt: (k) => column.at(at[k]!) } };
+    return { positions, userIds, variables: { eachAt: (k) => this.#variablesAt(at[k]!) } };
+  }
+
+  /** Row `i`'s variables (they never change: a sealed block and its records agree). */
+  #variablesAt(i: number): Record<string, unknown> {
+    return this.#rows === null ? this.#fixed!.variables.at(i) : this.#rows[i]!.variables;
   }
 
   /** Appends records (the block was sealed: it is opened again first, its records rebuilt). */
