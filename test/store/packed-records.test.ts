@@ -61,6 +61,44 @@ describe('sealStrings', () => {
   });
 });
 
+describe('sealStrings, deflate allowed', () => {
+  // Variables' text as an upload gives it: long, alike, now and then outside Latin-1.
+  const longValue = fc
+    .tuple(
+      fc.constantFrom('{"url":"https://picsum.photos/seed/', 'Ümit ', '🙂 '),
+      fc.string({ unit: 'binary', maxLength: 12 }),
+    )
+    .map(([start, rest]) => `${start}${rest}/300/300"}`);
+
+  it('gives back every value exactly, deflated or not, Latin-1 or not, lone surrogates too', () => {
+    fc.assert(
+      fc.property(fc.array(longValue, { minLength: 300, maxLength: 700 }), (values) => {
+        const column = sealStrings(values, { deflate: true });
+        expect(column.length).toBe(values.length);
+        expect(Array.from({ length: values.length }, (_, i) => column.at(i))).toEqual(values);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('keeps a long column of alike values deflated, and a short one or one never to deflate packed', () => {
+    const values = Array.from({ length: 2048 }, (_, i) => `{"url":"https://picsum.photos/seed/${i}/300/300"}`);
+    const formOf = (column: object) => column.constructor.name;
+    expect(formOf(sealStrings(values, { deflate: true }))).toBe('DeflatedColumn');
+    expect(formOf(sealStrings(values))).toBe('PackedColumn');
+    expect(formOf(sealStrings(values.slice(0, 100), { deflate: true }))).toBe('PackedColumn');
+    const column = sealStrings(values, { deflate: true });
+    expect([column.at(2047), column.at(0), column.at(1000)]).toEqual([values[2047], values[0], values[1000]]);
+    // Members' lengths kept a byte each, two bytes each past 255, four past 65,535.
+    for (const long of ['x'.repeat(300), 'y'.repeat(70_000)]) {
+      const mixed = [...values.slice(0, 500), long, ...values.slice(500, 1000)];
+      const sealed = sealStrings(mixed, { deflate: true });
+      expect(formOf(sealed)).toBe('DeflatedColumn');
+      expect(Array.from({ length: mixed.length }, (_, i) => sealed.at(i))).toEqual(mixed);
+    }
+  });
+});
+
 describe('sealVariables', () => {
   const key = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('name', 'city', '__proto__', 'constructor', '0'));
   const json = fc.oneof(

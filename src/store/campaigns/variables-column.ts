@@ -61,6 +61,12 @@ class JsonColumn implements VariablesColumn {
   }
 }
 
+/**
+ * Variables are read only when a page of recipients or of their deliveries is, never by a
+ * send, and their text is most of what a recipient costs: kept deflated when that is least.
+ */
+const KEPT_DEFLATED = { deflate: true } as const;
+
 /** Past this many keys in one block, rows keep their JSON (a column per key would cost more). */
 const MAX_KEYS = 64;
 
@@ -166,7 +172,7 @@ export function sealVariables(
       if (spent()) return null;
       const id = order[sealing.done.length]!;
       const kinds = values.textRows[id] === rows.length ? null : values.kinds[id]!;
-      sealing.done.push({ kinds, texts: sealStrings(values.texts[id]!) });
+      sealing.done.push({ kinds, texts: sealStrings(values.texts[id]!, KEPT_DEFLATED) });
     }
     return new KeyedColumns(
       order.map((id) => values.names[id]!),
@@ -180,7 +186,7 @@ export function sealVariables(
     texts.push(jsonText(rows[texts.length]!.variables));
   }
   if (spent()) return null;
-  return new JsonColumn(sealStrings(texts));
+  return new JsonColumn(sealStrings(texts, KEPT_DEFLATED));
 }
 
 function jsonText(variables: Variables): string {

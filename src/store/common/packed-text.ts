@@ -1,3 +1,5 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+
 /**
  * Strings kept as one heap string plus where each ends (nothing more when they all have one
  * width). A block of thousands of strings is then two objects instead of thousands, which
@@ -23,6 +25,25 @@ export class PackedText {
     const ends = endOffsets(values);
     const width = commonWidth(ends);
     return new PackedText(text, width < 0 ? ends : null, width, values.length);
+  }
+
+  /** The same strings deflated, for a column read seldom (see DeflatedText). */
+  deflated(): DeflatedText {
+    // Latin-1 text is a byte a character; any other, two (UTF-16 keeps every code unit as given).
+    const encoding = NOT_LATIN1.test(this.#text) ? 'utf16le' : 'latin1';
+    const bytes = deflateRawSync(Buffer.from(this.#text, encoding), { level: DEFLATE_LEVEL });
+    const { length } = this;
+    const width = this.#width;
+    if (this.#ends === null)
+      return new DeflatedText(bytes, encoding, 0, (text) => new PackedText(text, null, width, length));
+    // The ends as each member's length, in the narrowest array that holds them: rebuilt when inflated.
+    const lengths = narrowLengths(this.#ends);
+    return new DeflatedText(bytes, encoding, lengths.byteLength, (text) => {
+      const ends = new Uint32Array(length);
+      let end = 0;
+      for (let i = 0; i < length; i++) ends[i] = end += lengths[i]!;
+      return new PackedText(text, ends, width, length);
+    });
   }
 
   /** Characters kept, and 4 bytes an end offset: what the column costs (string-column.ts picks the least). */
@@ -101,4 +122,54 @@ function commonWidth(ends: Uint32Array): number {
   const width = ends[0]!;
   for (let i = 1; i < ends.length; i++) if (ends[i]! - ends[i - 1]! !== width) return -1;
   return width;
+}
+
+/** Each member's length from `ends`, a byte each when all are under 256, two when under 65,536. */
+function narrowLengths(ends: Uint32Array): Uint8Array | Uint16Array | Uint32Array {
+  let longest = 0;
+  for (let i = 0; i < ends.length; i++) longest = Math.max(longest, ends[i]! - (i === 0 ? 0 : ends[i - 1]!));
+  const lengths =
+    longest < 256
+      ? new Uint8Array(ends.length)
+      : longest < 65_536
+        ? new Uint16Array(ends.length)
+        : new Uint32Array(ends.length);
+  for (let i = 0; i < ends.length; i++) lengths[i] = ends[i]! - (i === 0 ? 0 : ends[i - 1]!);
+  return lengths;
+}
+
+const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+/** zlib's level 3: as small as its default on recipients' variables, at a third of the time. */
+const DEFLATE_LEVEL = 3;
+
+/**
+ * Packed strings deflated (zlib), their ends kept as they were: for values read seldom and
+ * in runs (a block of recipients' variables, read when a page of them or their deliveries
+ * is), where the text is most of what a record costs. Reading one value inflates the whole
+ * text; the text inflated last is kept while anything still holds it (a WeakRef), so a page
+ * read in one turn inflates once and the collector takes it back after.
+ */
+export class DeflatedText {
+  #recent: WeakRef<PackedText> | undefined;
+
+  constructor(
+    private readonly deflatedBytes: Buffer,
+    private readonly encoding: 'latin1' | 'utf16le',
+    private readonly endsBytes: number,
+    private readonly rebuild: (text: string) => PackedText,
+  ) {}
+
+  /** The deflated text and its members' lengths: what the column costs (string-column.ts picks the least). */
+  get bytes(): number {
+    return this.deflatedBytes.byteLength + this.endsBytes;
+  }
+
+  inflate(): PackedText {
+    let text = this.#recent?.deref();
+    if (text === undefined) {
+      text = this.rebuild(inflateRawSync(this.deflatedBytes).toString(this.encoding));
+      this.#recent = new WeakRef(text);
+    }
+    return text;
+  }
 }

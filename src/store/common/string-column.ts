@@ -4,10 +4,11 @@
  * once, a 1 or 2 byte code per record); ids that end in a hex counter (the prefixes as a
  * dictionary, the counter as a number: ids the emulator names come in runs); timestamps as
  * numbers (when each is what toISOString gives back); or every value packed into one string
- * (packed-text.ts). Each form is a handful of objects however many records the block holds.
+ * (packed-text.ts), and, for a column read seldom, that string deflated. Each form is a
+ * handful of objects however many records the block holds.
  * Values are read back exactly as given.
  */
-import { PackedText } from './packed-text.js';
+import { PackedText, type DeflatedText } from './packed-text.js';
 
 export interface StringColumn {
   readonly length: number;
@@ -71,6 +72,16 @@ class PackedColumn implements StringColumn {
   }
   at(index: number): string {
     return this.text.at(index)!;
+  }
+}
+
+class DeflatedColumn implements StringColumn {
+  constructor(
+    private readonly text: DeflatedText,
+    readonly length: number,
+  ) {}
+  at(index: number): string {
+    return this.text.inflate().at(index)!;
   }
 }
 
@@ -204,8 +215,19 @@ export function splitCounter(value: string): { prefix: string; counter: number }
 export const joinCounter = (prefix: string, counter: number): string =>
   prefix + counter.toString(16).padStart(COUNTER_DIGITS, '0');
 
+/** Packed text shorter than this is never deflated: what it would save is not worth a read's inflate. */
+const DEFLATE_FROM_CHARS = 16_384;
+
+export interface SealOptions {
+  /**
+   * Whether the values may be kept deflated (packed-text.ts DeflatedText) when that is least:
+   * for a column read seldom and a page at a time, never by a send. @default false
+   */
+  deflate?: boolean;
+}
+
 /** The column of `values` (at most MAX_COLUMN_LENGTH) in the form that takes least heap. */
-export function sealStrings(values: readonly string[]): StringColumn {
+export function sealStrings(values: readonly string[], { deflate = false }: SealOptions = {}): StringColumn {
   if (values.length > MAX_COLUMN_LENGTH) throw new RangeError(`sealStrings: ${values.length} values`);
   const first = values[0] ?? '';
   if (values.every((v) => v === first)) return new ConstantColumn(values.length, first);
@@ -232,6 +254,11 @@ export function sealStrings(values: readonly string[]): StringColumn {
       for (let i = 0; i < values.length; i++) counters[i] = parseInt(values[i]!.slice(-COUNTER_DIGITS), 16);
       best = { bytes, column: () => new CounterColumn(prefixes, split.codes, counters) };
     }
+  }
+  if (deflate && packed.bytes >= DEFLATE_FROM_CHARS) {
+    const deflated = packed.deflated();
+    if (deflated.bytes < best.bytes)
+      best = { bytes: deflated.bytes, column: () => new DeflatedColumn(deflated, values.length) };
   }
   const times = isoTimes(values);
   if (times !== null && times.byteLength < best.bytes) return new TimeColumn(times);
