@@ -89,6 +89,11 @@ describe('sealStrings, deflate allowed', () => {
     expect(formOf(sealStrings(values.slice(0, 100), { deflate: true }))).toBe('PackedColumn');
     const column = sealStrings(values, { deflate: true });
     expect([column.at(2047), column.at(0), column.at(1000)]).toEqual([values[2047], values[0], values[1000]]);
+    // Members of one width keep no lengths at all.
+    const alike = Array.from({ length: 1500 }, (_, i) => `value-${String(i).padStart(20, '0')}`);
+    const sameWidth = sealStrings(alike, { deflate: true });
+    expect(formOf(sameWidth)).toBe('DeflatedColumn');
+    expect(Array.from({ length: alike.length }, (_, i) => sameWidth.at(i))).toEqual(alike);
     // Members' lengths kept a byte each, two bytes each past 255, four past 65,535.
     for (const long of ['x'.repeat(300), 'y'.repeat(70_000)]) {
       const mixed = [...values.slice(0, 500), long, ...values.slice(500, 1000)];

@@ -31,19 +31,22 @@ export class PackedText {
   deflated(): DeflatedText {
     // Latin-1 text is a byte a character; any other, two (UTF-16 keeps every code unit as given).
     const encoding = NOT_LATIN1.test(this.#text) ? 'utf16le' : 'latin1';
-    const bytes = deflateRawSync(Buffer.from(this.#text, encoding), { level: DEFLATE_LEVEL });
-    const { length } = this;
+    const parts: Buffer[] = [];
+    for (let from = 0; from < this.length; from += DEFLATED_PART) {
+      const text = this.#text.slice(this.#start(from), this.#start(Math.min(this.length, from + DEFLATED_PART)));
+      parts.push(deflateRawSync(Buffer.from(text, encoding), { level: DEFLATE_LEVEL }));
+    }
     const width = this.#width;
-    if (this.#ends === null)
-      return new DeflatedText(bytes, encoding, 0, (text) => new PackedText(text, null, width, length));
-    // The ends as each member's length, in the narrowest array that holds them: rebuilt when inflated.
-    const lengths = narrowLengths(this.#ends);
-    return new DeflatedText(bytes, encoding, lengths.byteLength, (text) => {
-      const ends = new Uint32Array(length);
+    // The ends as each member's length, in the narrowest array that holds them: a part's are rebuilt when it is inflated.
+    const lengths = this.#ends === null ? null : narrowLengths(this.#ends);
+    const rebuild = (text: string, from: number, to: number) => {
+      if (lengths === null) return new PackedText(text, null, width, to - from);
+      const ends = new Uint32Array(to - from);
       let end = 0;
-      for (let i = 0; i < length; i++) ends[i] = end += lengths[i]!;
-      return new PackedText(text, ends, width, length);
-    });
+      for (let i = from; i < to; i++) ends[i - from] = end += lengths[i]!;
+      return new PackedText(text, ends, width, to - from);
+    };
+    return new DeflatedText(parts, encoding, lengths?.byteLength ?? 0, this.length, rebuild);
   }
 
   /** Characters kept, and 4 bytes an end offset: what the column costs (string-column.ts picks the least). */
@@ -143,32 +146,50 @@ const NOT_LATIN1 = /[^\u0000-\u00ff]/;
 const DEFLATE_LEVEL = 3;
 
 /**
- * Packed strings deflated (zlib), their ends kept as they were: for values read seldom and
- * in runs (a block of recipients' variables, read when a page of them or their deliveries
- * is), where the text is most of what a record costs. Reading one value inflates the whole
- * text; the text inflated last is kept while anything still holds it (a WeakRef), so a page
- * read in one turn inflates once and the collector takes it back after.
+ * Members per deflated part: a part's text stays under the ~128 KB past which V8 gives a
+ * string pages of its own (a read of such a part cost ~1 ms in page faults, one of 512
+ * members of a recipient's image JSON ~0.1 ms).
+ */
+const DEFLATED_PART = 512;
+
+/**
+ * Packed strings deflated (zlib) in parts of DEFLATED_PART members, their lengths kept: for
+ * values read seldom and in runs (a block of recipients' variables, read when a page of them
+ * or of their deliveries is), where the text is most of what a record costs. Reading a value
+ * inflates its part; the part inflated last is kept while anything still holds it (a
+ * WeakRef), so a page read in one turn inflates it once and the collector takes it back after.
  */
 export class DeflatedText {
-  #recent: WeakRef<PackedText> | undefined;
+  #recent: { part: number; text: WeakRef<PackedText> } | undefined;
 
   constructor(
-    private readonly deflatedBytes: Buffer,
+    private readonly parts: readonly Buffer[],
     private readonly encoding: 'latin1' | 'utf16le',
-    private readonly endsBytes: number,
-    private readonly rebuild: (text: string) => PackedText,
+    private readonly lengthsBytes: number,
+    readonly length: number,
+    private readonly rebuild: (text: string, from: number, to: number) => PackedText,
   ) {}
 
-  /** The deflated text and its members' lengths: what the column costs (string-column.ts picks the least). */
+  /** The deflated parts and the members' lengths: what the column costs (string-column.ts picks the least). */
   get bytes(): number {
-    return this.deflatedBytes.byteLength + this.endsBytes;
+    let bytes = this.lengthsBytes;
+    for (const part of this.parts) bytes += part.byteLength;
+    return bytes;
   }
 
-  inflate(): PackedText {
-    let text = this.#recent?.deref();
+  at(index: number): string | undefined {
+    if (index < 0 || index >= this.length) return undefined;
+    const part = Math.floor(index / DEFLATED_PART);
+    return this.#part(part).at(index - part * DEFLATED_PART);
+  }
+
+  #part(part: number): PackedText {
+    let text = this.#recent?.part === part ? this.#recent.text.deref() : undefined;
     if (text === undefined) {
-      text = this.rebuild(inflateRawSync(this.deflatedBytes).toString(this.encoding));
-      this.#recent = new WeakRef(text);
+      const from = part * DEFLATED_PART;
+      const inflated = inflateRawSync(this.parts[part]!).toString(this.encoding);
+      text = this.rebuild(inflated, from, Math.min(this.length, from + DEFLATED_PART));
+      this.#recent = { part, text: new WeakRef(text) };
     }
     return text;
   }

@@ -76,12 +76,12 @@ class PackedColumn implements StringColumn {
 }
 
 class DeflatedColumn implements StringColumn {
-  constructor(
-    private readonly text: DeflatedText,
-    readonly length: number,
-  ) {}
+  constructor(private readonly text: DeflatedText) {}
+  get length(): number {
+    return this.text.length;
+  }
   at(index: number): string {
-    return this.text.inflate().at(index)!;
+    return this.text.at(index)!;
   }
 }
 
@@ -257,8 +257,7 @@ export function sealStrings(values: readonly string[], { deflate = false }: Seal
   }
   if (deflate && packed.bytes >= DEFLATE_FROM_CHARS) {
     const deflated = packed.deflated();
-    if (deflated.bytes < best.bytes)
-      best = { bytes: deflated.bytes, column: () => new DeflatedColumn(deflated, values.length) };
+    if (deflated.bytes < best.bytes) best = { bytes: deflated.bytes, column: () => new DeflatedColumn(deflated) };
   }
   const times = isoTimes(values);
   if (times !== null && times.byteLength < best.bytes) return new TimeColumn(times);
