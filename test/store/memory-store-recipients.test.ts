@@ -48,7 +48,7 @@ describe('recipients settled a batch at a time (a campaign send)', () => {
     expect(list.pending(10).positions).toEqual([3, 4]);
   });
 
-  it("hands out pending recipients' variables read from the block, sealed or not, never the records' own objects", () => {
+  it("hands out pending recipients' variables read from the block, sealed or not, not the records' objects", () => {
     // An upload's records hold their text as slices of the file's chunks: a delivery holding
     // those objects would keep the whole file alive after the block is sealed.
     const list = new CampaignRecipients(64);
@@ -60,6 +60,20 @@ describe('recipients settled a batch at a time (a campaign send)', () => {
     list.seal(() => false);
     expect(pending.variables.eachAt(1)).toEqual(before);
     expect(pending.variables.eachAt(1)).not.toBe(before);
+  });
+
+  it('seals every block, then deflates their long variables, stopped anywhere, reading the same throughout', () => {
+    const list = new CampaignRecipients(64);
+    const records = Array.from({ length: 200 }, (_, n) =>
+      recipient('c1', n, {
+        variables: { note: `${n} `.padEnd(300, 'x'), banner: { url: `https://example.com/${n}` } },
+      }),
+    );
+    list.add(records.map((r) => ({ ...r })));
+    let asks = 0;
+    while (!list.seal(() => asks++ % 3 === 2)) expect([...list]).toEqual(records);
+    expect([...list]).toEqual(records);
+    expect(asks).toBeGreaterThan(8);
   });
 
   it('marks each as its outcome says, sealed or not, across blocks, with counts and snapshots kept', () => {

@@ -243,6 +243,14 @@ export class RecipientBlock {
     return true;
   }
 
+  /**
+   * Deflates the sealed block's long variables columns, one at a time until `spent` says
+   * stop (variables-column.ts); whether all are done. Sealed first when it is not.
+   */
+  deflateVariables(spent: () => boolean): boolean {
+    return this.seal(spent) && this.#fixed!.variables.deflate(spent);
+  }
+
   /** The block as of now, for a snapshot read over later turns. */
   freeze(): FrozenBlock {
     if (this.#rows !== null) return this.#rows.slice();

@@ -36,6 +36,8 @@ export class CampaignRecipients implements RecipientList {
   #users: UserIndex | null = null;
   /** Blocks from this index on may hold unsealed records. */
   #firstUnsealed = 0;
+  /** Blocks from this index on may hold variables not yet deflated. */
+  #firstUndeflated = 0;
   /** No block before this one holds a pending recipient (a send settles them in order). */
   #firstPending = 0;
 
@@ -66,6 +68,7 @@ export class CampaignRecipients implements RecipientList {
     }
     if (rows.length > 0) {
       this.#firstUnsealed = Math.min(this.#firstUnsealed, firstTouched);
+      this.#firstUndeflated = Math.min(this.#firstUndeflated, firstTouched);
       this.#firstPending = Math.min(this.#firstPending, firstTouched);
     }
   }
@@ -154,10 +157,16 @@ export class CampaignRecipients implements RecipientList {
     }
   }
 
-  /** Seals blocks until `spent` says stop; whether every block is sealed. */
+  /**
+   * Seals blocks, then deflates their variables, until `spent` says stop; whether every block
+   * is done. Every block is sealed before any is deflated: a send that comes right after an
+   * upload then finds them sealed as soon as it would have before deflating was added.
+   */
   seal(spent: () => boolean): boolean {
     for (; this.#firstUnsealed < this.#blocks.length; this.#firstUnsealed++)
       if (!this.#blocks[this.#firstUnsealed]!.seal(spent)) return false;
+    for (; this.#firstUndeflated < this.#blocks.length; this.#firstUndeflated++)
+      if (!this.#blocks[this.#firstUndeflated]!.deflateVariables(spent)) return false;
     return true;
   }
 

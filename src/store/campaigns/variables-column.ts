@@ -7,11 +7,23 @@
  * text. Writing every row's JSON was half the time of sealing a block, and a column per key
  * also packs a value that repeats (a city, a banner) once.
  */
-import { sealStrings, type StringColumn } from '../common/string-column.js';
+import { DeflatableColumn, sealStrings, type StringColumn } from '../common/string-column.js';
 
 export interface VariablesColumn {
   readonly length: number;
   at(index: number): Record<string, unknown>;
+  /** Deflates its long text columns one at a time until `spent` says stop; whether all are done. */
+  deflate(spent: () => boolean): boolean;
+}
+
+/** Deflates each of `columns` not yet tried, until `spent` says stop; whether all are done. */
+function deflateEach(columns: readonly StringColumn[], spent: () => boolean): boolean {
+  for (const column of columns) {
+    if (!(column instanceof DeflatableColumn) || column.tried) continue;
+    if (spent()) return false;
+    column.deflate();
+  }
+  return true;
 }
 
 type Variables = Record<string, unknown>;
@@ -47,6 +59,12 @@ class KeyedColumns implements VariablesColumn {
     }
     return variables;
   }
+  deflate(spent: () => boolean): boolean {
+    return deflateEach(
+      this.columns.map((c) => c.texts),
+      spent,
+    );
+  }
 }
 
 /** Each row's JSON text; the usual `{}` (recipients added by id) as the empty string. */
@@ -59,13 +77,17 @@ class JsonColumn implements VariablesColumn {
     const text = this.texts.at(index);
     return text === '' ? {} : (JSON.parse(text) as Variables);
   }
+  deflate(spent: () => boolean): boolean {
+    return deflateEach([this.texts], spent);
+  }
 }
 
 /**
  * Variables are read only when a page of recipients or of their deliveries is, never by a
- * send, and their text is most of what a recipient costs: kept deflated when that is least.
+ * send, and their text is most of what a recipient costs: their long columns may be deflated
+ * once every block of the list is sealed (recipient-list.ts), and are kept so when smaller.
  */
-const KEPT_DEFLATED = { deflate: true } as const;
+const KEPT_DEFLATED = { deflatable: true } as const;
 
 /** Past this many keys in one block, rows keep their JSON (a column per key would cost more). */
 const MAX_KEYS = 64;

@@ -37,7 +37,8 @@ export class PackedText {
       parts.push(deflateRawSync(Buffer.from(text, encoding), { level: DEFLATE_LEVEL }));
     }
     const width = this.#width;
-    // The ends as each member's length, in the narrowest array that holds them: a part's are rebuilt when it is inflated.
+    // The ends as each member's length, in the narrowest array that holds them (a part's
+    // ends are rebuilt when it is inflated).
     const lengths = this.#ends === null ? null : narrowLengths(this.#ends);
     const rebuild = (text: string, from: number, to: number) => {
       if (lengths === null) return new PackedText(text, null, width, to - from);
@@ -141,7 +142,8 @@ function narrowLengths(ends: Uint32Array): Uint8Array | Uint16Array | Uint32Arra
   return lengths;
 }
 
-const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+/** A character past Latin-1 (U+0100 or above). */
+const NOT_LATIN1 = /[\u0100-\uffff]/;
 /** zlib's level 3: as small as its default on recipients' variables, at a third of the time. */
 const DEFLATE_LEVEL = 3;
 
