@@ -31,10 +31,11 @@ export class PackedText {
   deflated(): DeflatedText {
     // Latin-1 text is a byte a character; any other, two (UTF-16 keeps every code unit as given).
     const encoding = NOT_LATIN1.test(this.#text) ? 'utf16le' : 'latin1';
-    const parts: Buffer[] = [];
+    const parts: Uint8Array[] = [];
     for (let from = 0; from < this.length; from += DEFLATED_PART) {
       const text = this.#text.slice(this.#start(from), this.#start(Math.min(this.length, from + DEFLATED_PART)));
-      parts.push(deflateRawSync(Buffer.from(text, encoding), { level: DEFLATE_LEVEL }));
+      // Copied out: zlib's answer is a view into an output chunk of 16 KiB, which it would keep whole.
+      parts.push(new Uint8Array(deflateRawSync(Buffer.from(text, encoding), { level: DEFLATE_LEVEL })));
     }
     const width = this.#width;
     // The ends as each member's length, in the narrowest array that holds them (a part's
@@ -165,7 +166,7 @@ export class DeflatedText {
   #recent: { part: number; text: WeakRef<PackedText> } | undefined;
 
   constructor(
-    private readonly parts: readonly Buffer[],
+    private readonly parts: readonly Uint8Array[],
     private readonly encoding: 'latin1' | 'utf16le',
     private readonly lengthsBytes: number,
     readonly length: number,
@@ -175,7 +176,8 @@ export class DeflatedText {
   /** The deflated parts and the members' lengths: what the column costs (string-column.ts picks the least). */
   get bytes(): number {
     let bytes = this.lengthsBytes;
-    for (const part of this.parts) bytes += part.byteLength;
+    // The memory each part holds, not its length: a view would keep all of its buffer.
+    for (const part of this.parts) bytes += part.buffer.byteLength;
     return bytes;
   }
 
