@@ -86,12 +86,14 @@ export const memberStatus = (run: DeliveryRun, i: number): Delivery['status'] =>
 
 /** Member `i` as a Delivery record. */
 export function deliveryAt(run: DeliveryRun, i: number): Delivery {
+  // Read once: a campaign's are built from its recipients' columns (and inflated) per read.
+  const variables = memberValue(run.variables, i);
   return toDelivery(
     run.shared,
     run.ids.at(i),
     run.userIds.at(i) as string,
-    memberValue(run.variables, i),
-    run.render(memberValue(run.variables, i)),
+    variables,
+    run.render(variables),
     run.failures.get(i),
   );
 }
