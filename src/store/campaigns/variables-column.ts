@@ -87,7 +87,7 @@ class JsonColumn implements VariablesColumn {
  * send, and their text is most of what a recipient costs: their long columns may be deflated
  * once every block of the list is sealed (recipient-list.ts), and are kept so when smaller.
  */
-const KEPT_DEFLATED = { deflatable: true } as const;
+const DEFLATABLE = { deflatable: true } as const;
 
 /** Past this many keys in one block, rows keep their JSON (a column per key would cost more). */
 const MAX_KEYS = 64;
@@ -194,7 +194,7 @@ export function sealVariables(
       if (spent()) return null;
       const id = order[sealing.done.length]!;
       const kinds = values.textRows[id] === rows.length ? null : values.kinds[id]!;
-      sealing.done.push({ kinds, texts: sealStrings(values.texts[id]!, KEPT_DEFLATED) });
+      sealing.done.push({ kinds, texts: sealStrings(values.texts[id]!, DEFLATABLE) });
     }
     return new KeyedColumns(
       order.map((id) => values.names[id]!),
@@ -208,7 +208,7 @@ export function sealVariables(
     texts.push(jsonText(rows[texts.length]!.variables));
   }
   if (spent()) return null;
-  return new JsonColumn(sealStrings(texts, KEPT_DEFLATED));
+  return new JsonColumn(sealStrings(texts, DEFLATABLE));
 }
 
 function jsonText(variables: Variables): string {
