@@ -1,7 +1,8 @@
 /**
  * Each user's positions (src/store/deliveries/user-positions.ts) against a plain model, a list of
  * positions per user: any sequence of positions filed in order and dropped oldest first,
- * past the ring's growing and halving, reads back the same counts and positions.
+ * past the ring's growing and halving, reads back the same counts and positions. The index
+ * keeps no user id: it reads one back by position, and never a position that has left.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -27,6 +28,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('skip' as const), by: fc.integer({ min: 1, max: 5 }) }),
 );
 
+/** An index whose log is `owners` (position → user id); reading a position not in it fails. */
+function indexOver(owners: Map<number, string>): UserPositions {
+  return new UserPositions((position) => {
+    const user = owners.get(position);
+    if (user === undefined) throw new Error(`read position ${position}, which is not in the log`);
+    return user;
+  });
+}
+
 function expectSame(index: UserPositions, model: Map<string, number[]>): void {
   for (const user of [...USERS, 'nobody']) {
     const positions = model.get(user) ?? [];
@@ -42,7 +52,8 @@ describe('UserPositions', () => {
   it('answers as a list of positions per user, filed in order and dropped oldest first', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 25 }), (ops) => {
-        const index = new UserPositions();
+        const owners = new Map<number, string>();
+        const index = indexOver(owners);
         const model = new Map<string, number[]>();
         /** The next position to file, and the oldest live one. */
         let next = 0;
@@ -51,12 +62,14 @@ describe('UserPositions', () => {
           if (op.kind === 'file')
             for (let k = 0; k < op.times; k++, next++) {
               const user = USERS[op.users[k % op.users.length]!]!;
+              owners.set(next, user);
               index.add(user, next);
               model.set(user, [...(model.get(user) ?? []), next]);
             }
           else if (op.kind === 'drop') {
             first = Math.min(next, first + op.gone);
             index.dropBefore(first);
+            for (const position of owners.keys()) if (position < first) owners.delete(position);
             for (const [user, positions] of model) {
               const live = positions.filter((p) => p >= first);
               if (live.length === 0) model.delete(user);
@@ -75,7 +88,11 @@ describe('UserPositions', () => {
   });
 
   it('refuses a position filed out of order, which would break every user list', () => {
-    const index = new UserPositions();
+    const owners = new Map([
+      [10, 'u1'],
+      [11, 'u2'],
+    ]);
+    const index = indexOver(owners);
     index.add('u1', 10);
     expect(() => index.add('u2', 12)).toThrow('position 12 filed out of order (next is 11)');
     expect(() => index.add('u2', 10)).toThrow('filed out of order');
@@ -83,11 +100,13 @@ describe('UserPositions', () => {
   });
 
   it('frees a user whose last position left, and files it afresh later', () => {
-    const index = new UserPositions();
+    const owners = new Map(['u1', 'u2', 'u1', 'u2', 'u1'].map((user, position) => [position, user]));
+    const index = indexOver(owners);
     index.add('u1', 0);
     index.add('u2', 1);
     index.add('u1', 2);
     index.dropBefore(3);
+    for (const position of [0, 1, 2]) owners.delete(position);
     expect(index.count('u1')).toBe(0);
     expect([...index.positions('u1')]).toEqual([]);
     index.add('u2', 3);

@@ -21,7 +21,12 @@ const onlyUser = (filter: DeliveryFilter): boolean =>
   Object.entries(filter).every(([key, value]) => value === undefined || key === 'userId');
 
 export function createMemberIndex(line: MemberLine) {
-  let byUser = new UserPositions();
+  /** The index keeps no user id: it reads one back from the log when a lookup's hash matches. */
+  const userIdAt = (position: number): string => {
+    const e = entryIndexOf(line, position);
+    return userAt(line.entries().at(e)!, position - line.positions().at(e)!);
+  };
+  let byUser = new UserPositions(userIdAt);
   /** Entries at the end not yet in the user index. */
   let unindexed = 0;
 
@@ -63,7 +68,7 @@ export function createMemberIndex(line: MemberLine) {
       walkUser(line, byUser, filter, matcher, page),
     unfiltered: (length: number, nextPosition: number, page: Page) => unfilteredPage(line, length, nextPosition, page),
     reset(): void {
-      byUser = new UserPositions();
+      byUser = new UserPositions(userIdAt);
       unindexed = 0;
     },
   };

@@ -7,10 +7,11 @@
  * send of 10,000 drops 10,000 members, and finding each one's list by id (a string cut from
  * the packed run and hashed, per member) held the send's answer longer than the bare route
  * takes to parse the body (bench/: batch send). No object per user or per position: a user
- * is a number and a few typed slots (user-numbers.ts), however many deliveries it has.
+ * is a number and a few typed slots (user-numbers.ts), however many deliveries it has; its id
+ * is read back from the log, at its newest position, only when a lookup's hash matches it.
  */
 
-import { UserNumbers } from './user-numbers.js';
+import { UserNumbers } from '../common/user-numbers.js';
 
 /** A gap of 0: no position before (or after) this one for its user. */
 const NONE = 0;
@@ -19,7 +20,7 @@ const MIN_RING = 1024;
 
 export class UserPositions {
   /** User id → its number, the index of its slots below. */
-  readonly #users = new UserNumbers();
+  readonly #users: UserNumbers;
   #counts = new Uint32Array(16);
   #oldest = new Float64Array(16);
   #newest = new Float64Array(16);
@@ -32,6 +33,11 @@ export class UserPositions {
   /** The oldest filed position; the filed ones are [#first, #first + #size). */
   #first = 0;
   #size = 0;
+
+  /** `userIdAt(position)`: the user id of a filed position, read from the log. */
+  constructor(userIdAt: (position: number) => string) {
+    this.#users = new UserNumbers((user) => userIdAt(this.#newest[user]!));
+  }
 
   /** Files `position` under `userId`: the position after the newest filed, or any when none is. */
   add(userId: string, position: number): void {

@@ -1,11 +1,17 @@
 /**
- * User ids → small numbers, reused once freed (user-positions.ts): a hash table of slots in a
- * typed array, open addressing with linear probing, never more than half full. The index of
- * each user's deliveries looks up every member of every send, and most are strings no one has
- * hashed yet (each send's ids are parsed afresh): a Map makes V8 hash all of each, 1.4–2.7 ms
- * to look up 10,000 UUIDs on a busy core, where this table, hashing a dozen characters spread
- * over each id and comparing equal ids whole, takes 1.0–1.5 ms. Ids alike in those characters
- * make probes long: past MAX_PROBES the table hashes every character instead, from then on.
+ * User ids → small numbers, reused once freed: a hash table of slots in a typed array, open
+ * addressing with linear probing, never more than half full. It keeps no id: a lookup whose
+ * hash matches asks `idOf` for that number's id, which its owner reads back from the log the
+ * user's records live in (the user's newest record). A million users of a full store cost
+ * ~12 bytes each here, where keeping their ids cost ~60 more (a string each, most of them held
+ * by nothing else once the log has packed its own copy).
+ *
+ * The index of each user's deliveries looks up every member of every send, and most are
+ * strings no one has hashed yet (each send's ids are parsed afresh): a Map makes V8 hash all
+ * of each, 1.4–2.7 ms to look up 10,000 UUIDs on a busy core, where this table, hashing a
+ * dozen characters spread over each id and comparing equal ids whole, takes 1.0–1.5 ms. Ids
+ * alike in those characters make probes long: past MAX_PROBES the table hashes every
+ * character instead, from then on.
  */
 
 /** Characters a sampled hash reads, spread evenly over the id. */
@@ -17,10 +23,14 @@ export class UserNumbers {
   /** Number + 1 of the user in each slot; 0 is a free slot. */
   #slots = new Int32Array(16);
   #hashes = new Uint32Array(8);
-  #ids: (string | undefined)[] = [];
   #freed: number[] = [];
+  /** Numbers given out so far, freed ones included: the next fresh number. */
+  #issued = 0;
   #size = 0;
   #everyCharacter = false;
+
+  /** `idOf(user)`: the id of a number in use, read from wherever its owner keeps it. */
+  constructor(private readonly idOf: (user: number) => string) {}
 
   /** The user's number, or -1 when it has none. */
   numberOf(userId: string): number {
@@ -29,7 +39,7 @@ export class UserNumbers {
     let probes = 0;
     for (let slot = hash & mask; this.#slots[slot] !== 0; slot = (slot + 1) & mask) {
       const user = this.#slots[slot]! - 1;
-      if (this.#hashes[user] === hash && this.#ids[user] === userId) return user;
+      if (this.#hashes[user] === hash && this.idOf(user) === userId) return user;
       if (++probes > MAX_PROBES && !this.#everyCharacter) {
         this.#hashEveryCharacter();
         return this.numberOf(userId);
@@ -38,26 +48,25 @@ export class UserNumbers {
     return -1;
   }
 
-  /** A number for a user that has none (numberOf answered -1). */
+  /** A number for a user that has none (numberOf answered -1); its id must be `idOf`'s answer from now on. */
   add(userId: string): number {
     if ((this.#size + 1) * 2 > this.#slots.length) this.#rehash(this.#slots.length * 2);
     let user = this.#freed.pop();
     if (user === undefined) {
-      user = this.#ids.length;
+      user = this.#issued++;
       if (user === this.#hashes.length) {
         const hashes = new Uint32Array(user * 2);
         hashes.set(this.#hashes);
         this.#hashes = hashes;
       }
     }
-    this.#ids[user] = userId;
     this.#hashes[user] = this.#hashOf(userId);
     this.#place(user);
     this.#size++;
     return user;
   }
 
-  /** Frees `user`'s number: its id is forgotten and the number given to a later user. */
+  /** Frees `user`'s number, for a later user; its id is not asked for. */
   delete(user: number): void {
     const mask = this.#slots.length - 1;
     let slot = this.#hashes[user]! & mask;
@@ -72,9 +81,13 @@ export class UserNumbers {
       slot = next;
     }
     this.#slots[slot] = 0;
-    this.#ids[user] = undefined;
     this.#freed.push(user);
     this.#size--;
+  }
+
+  /** Users with a number now. */
+  get size(): number {
+    return this.#size;
   }
 
   #hashOf(userId: string): number {
@@ -94,16 +107,14 @@ export class UserNumbers {
   }
 
   #rehash(size: number): void {
+    const old = this.#slots;
     this.#slots = new Int32Array(size);
-    for (let user = 0; user < this.#ids.length; user++) if (this.#ids[user] !== undefined) this.#place(user);
+    for (const held of old) if (held !== 0) this.#place(held - 1);
   }
 
   #hashEveryCharacter(): void {
     this.#everyCharacter = true;
-    for (let user = 0; user < this.#ids.length; user++) {
-      const id = this.#ids[user];
-      if (id !== undefined) this.#hashes[user] = this.#hashOf(id);
-    }
+    for (const held of this.#slots) if (held !== 0) this.#hashes[held - 1] = this.#hashOf(this.idOf(held - 1));
     this.#rehash(this.#slots.length);
   }
 }
