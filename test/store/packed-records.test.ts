@@ -247,7 +247,7 @@ describe('snapshots of packed records', () => {
     );
   });
 
-  it('analytics events: a snapshot keeps its moment through later adds, drops, clears and sealing', async () => {
+  it('analytics events: a snapshot and each user keep their events through adds, drops, clears, sealing', async () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 9 }) }),
       fc.record({ kind: fc.constant('clear' as const), appId: fc.constantFrom('app-a', 'app-b') }),
@@ -272,9 +272,9 @@ describe('snapshots of packed records', () => {
                 id: `evt_65a1b2c3d4e5f6a7b8${(serial * 10 + k).toString(16).padStart(6, '0')}`,
                 appId: k % 2 === 0 ? 'app-a' : 'app-b',
                 campaignId: 'c1',
-                userId: `u${k % 3}`,
+                userId: `u${(serial + k) % 5}`,
                 channelType: 'push',
-                eventType: 'viewed',
+                eventType: serial % 2 === 0 ? 'viewed' : 'clicked',
                 createdAt: new Date(Date.UTC(2030, 0, 1, 0, serial, k)).toISOString(),
               };
               log.add(event);
@@ -289,6 +289,14 @@ describe('snapshots of packed records', () => {
         expect([log.length, log.dropped]).toEqual([model.length, dropped]);
         for (const appId of ['app-a', 'app-b'])
           expect([...log.ofApp(appId)]).toEqual(model.filter((e) => e.appId === appId));
+        for (const appId of ['app-a', 'app-b'])
+          for (const userId of ['u0', 'u1', 'u2', 'u3', 'u4', 'nobody']) {
+            const events = model.filter((e) => e.appId === appId && e.userId === userId);
+            expect(log.ofUser(appId, userId)).toEqual(events);
+            expect(log.findOfUser(appId, userId, (field) => field('eventType') === 'clicked')).toEqual(
+              events.findLast((e) => e.eventType === 'clicked'),
+            );
+          }
         for (const { frozen, expected } of snapshots) expect([...frozen]).toEqual(expected);
       }),
       { numRuns: 150 },

@@ -3,9 +3,10 @@
  * EVENT_BLOCK sealed into columns (analytics-block.ts).
  *
  * The indexes are chains: each event knows how far back the previous event of its app, and
- * of its user within its app, lies (two 4-byte links), and a map names each app's and
- * user's newest. A user's events are read by walking that chain, never the log; a lookup
- * for an event's twin walks it newest first and stops at the first match.
+ * of its user within its app, lies (two 4-byte links); a map names each app's newest, and a
+ * table per app each user's (newest-by-user.ts, which keeps no id string). A user's events
+ * are read by walking that chain, never the log; a lookup for an event's twin walks it
+ * newest first and stops at the first match.
  *
  * clear(app) walks the app's chain and marks its events dead, then forgets its chains: the
  * cost is the app's events, not the log's (a rebuild took ~1 s at a million). Dead events
@@ -16,6 +17,7 @@ import { LoopTurns } from '../../platform/loop-turns.js';
 import type { AnalyticsEvent } from '../../schemas/analytics.js';
 import { EventBlock, type Column, type DeadEvents } from './analytics-block.js';
 import { Deque } from '../common/deque.js';
+import { NewestByUser } from './newest-by-user.js';
 import { SealQueue } from '../common/seal-queue.js';
 
 /** Events per block (a test may pass fewer, to reach sealed blocks with little data). */
@@ -31,9 +33,10 @@ export class AnalyticsLog {
   #dropped = 0;
   /** Dead events between #first and #next (clear(app)). */
   #dead = 0;
-  /** Newest position of each app, and of each user within an app (keyed by the event's own strings). */
+  /** Newest position of each app, and of each user within an app. */
   #lastOfApp = new Map<string, number>();
-  #lastOfUser = new Map<string, Map<string, number>>();
+  #lastOfUser = new Map<string, NewestByUser>();
+  readonly #userIdAt = (position: number): string => this.#blockOf(position).field(position % this.blockSize, 'userId');
   readonly #unsealed: SealQueue;
 
   constructor(
@@ -65,8 +68,8 @@ export class AnalyticsLog {
     block.push(event);
     block.appLink[i] = link(this.#lastOfApp, event.appId, position);
     let users = this.#lastOfUser.get(event.appId);
-    if (users === undefined) this.#lastOfUser.set(event.appId, (users = new Map()));
-    block.userLink[i] = link(users, event.userId, position);
+    if (users === undefined) this.#lastOfUser.set(event.appId, (users = new NewestByUser(this.#userIdAt)));
+    block.userLink[i] = users.link(event.userId, position);
     if (i === this.blockSize - 1 && sealNow) block.seal(() => false);
     else if (i === this.blockSize - 1) this.#unsealed.add(block);
     while (this.length > this.maxEvents) this.#dropOldest();
@@ -86,13 +89,13 @@ export class AnalyticsLog {
 
   /** The user's events within the app, oldest first. */
   ofUser(appId: string, userId: string): AnalyticsEvent[] {
-    const positions = this.#chain(this.#lastOfUser.get(appId)?.get(userId), (b) => b.userLink);
+    const positions = this.#chain(this.#lastOfUser.get(appId)?.newest(userId), (b) => b.userLink);
     return positions.reverse().map((p) => this.#at(p));
   }
 
   /** The user's newest event within the app that `found` accepts (the chain walked newest first, up to it). */
   findOfUser(appId: string, userId: string, found: (field: (column: Column) => string) => boolean) {
-    for (const p of this.#chain(this.#lastOfUser.get(appId)?.get(userId), (b) => b.userLink)) {
+    for (const p of this.#chain(this.#lastOfUser.get(appId)?.newest(userId), (b) => b.userLink)) {
       const block = this.#blockOf(p);
       const i = p % this.blockSize;
       if (found((column) => block.field(i, column))) return block.at(i);
@@ -174,10 +177,8 @@ export class AnalyticsLog {
       const userId = block.field(i, 'userId');
       if (this.#lastOfApp.get(appId) === p) this.#lastOfApp.delete(appId);
       const users = this.#lastOfUser.get(appId);
-      if (users?.get(userId) === p) {
-        users.delete(userId);
-        if (users.size === 0) this.#lastOfUser.delete(appId);
-      }
+      users?.dropped(userId, p);
+      if (users?.size === 0) this.#lastOfUser.delete(appId);
       this.#dropped++;
     }
     this.#first++;
