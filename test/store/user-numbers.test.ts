@@ -81,6 +81,22 @@ describe('UserNumbers', () => {
     expect(table.numberOf(alike(500, 1))).toBe(-1);
   });
 
+  it('finds 50,000 users as its segments grow and its hashes take pages, half of them freed', () => {
+    const { table, ids } = ownedTable();
+    const users = Array.from({ length: 50_000 }, (_, n) => {
+      const id = `user-${n}`;
+      const user = table.add(id);
+      ids.set(user, id);
+      return user;
+    });
+    for (let n = 0; n < 50_000; n += 2) {
+      table.delete(users[n]!);
+      ids.delete(users[n]!);
+    }
+    for (let n = 0; n < 50_000; n++) expect(table.numberOf(`user-${n}`)).toBe(n % 2 === 0 ? -1 : users[n]);
+    expect(table.size).toBe(25_000);
+  });
+
   it('reads back an id only on a true hash collision, not for runs that linear probing makes by chance', () => {
     let asked = 0;
     const ids: string[] = [];

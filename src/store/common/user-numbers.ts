@@ -1,6 +1,9 @@
 /**
- * User ids → small numbers, reused once freed: a hash table of slots in a typed array, open
- * addressing with linear probing, never more than half full. It keeps no id: a lookup whose
+ * User ids → small numbers, reused once freed: a hash table of slots in typed arrays, open
+ * addressing with linear probing, never more than half full. The slots are split by the top
+ * bits of the hash into SEGMENTS tables that grow one at a time: one table of a million
+ * users doubled in ~50 ms, a request's wait; a segment of it takes under a millisecond. Each
+ * number's hash is kept in a paged array (paged-array.ts). It keeps no id: a lookup whose
  * hash matches asks `idOf` for that number's id, which its owner reads back from the log the
  * user's records live in (the user's newest record). A million users of a full store cost
  * ~12 bytes each here, where keeping their ids cost ~60 more (a string each, most of them held
@@ -15,16 +18,24 @@
  * counted probes before; at a million random ids linear probing makes runs of 32 by chance,
  * and hashing every id again, each read back from the log, held a request ~0.6 s.)
  */
+import { PagedArray } from './paged-array.js';
 
 /** Characters a sampled hash reads, spread evenly over the id. */
 const SAMPLED = 12;
 /** Other users of its own hash one lookup may meet before the table turns to hashing every character. */
 const MAX_TWINS = 8;
+/** Tables the slots are split into, by the hash's top bits (a power of two). */
+const SEGMENT_BITS = 6;
+const SEGMENTS = 1 << SEGMENT_BITS;
+/** Slots a segment starts with: 256 in all, 1 KB. */
+const FIRST_SEGMENT = 4;
 
 export class UserNumbers {
-  /** Number + 1 of the user in each slot; 0 is a free slot. */
-  #slots = new Int32Array(16);
-  #hashes = new Uint32Array(8);
+  /** Per segment: number + 1 of the user in each slot; 0 is a free slot. */
+  #segments: Int32Array[] = Array.from({ length: SEGMENTS }, () => new Int32Array(FIRST_SEGMENT));
+  /** Users per segment. */
+  readonly #sizes = new Int32Array(SEGMENTS);
+  readonly #hashes = new PagedArray((size) => new Uint32Array(size));
   #freed: number[] = [];
   /** Numbers given out so far, freed ones included: the next fresh number. */
   #issued = 0;
@@ -36,12 +47,13 @@ export class UserNumbers {
 
   /** The user's number, or -1 when it has none. */
   numberOf(userId: string): number {
-    const mask = this.#slots.length - 1;
     const hash = this.#hashOf(userId);
+    const slots = this.#segments[hash >>> (32 - SEGMENT_BITS)]!;
+    const mask = slots.length - 1;
     let twins = 0;
-    for (let slot = hash & mask; this.#slots[slot] !== 0; slot = (slot + 1) & mask) {
-      const user = this.#slots[slot]! - 1;
-      if (this.#hashes[user] !== hash) continue;
+    for (let slot = hash & mask; slots[slot] !== 0; slot = (slot + 1) & mask) {
+      const user = slots[slot]! - 1;
+      if (this.#hashes.get(user) !== hash) continue;
       if (this.idOf(user) === userId) return user;
       if (++twins > MAX_TWINS && !this.#everyCharacter) {
         this.#hashEveryCharacter();
@@ -53,38 +65,42 @@ export class UserNumbers {
 
   /** A number for a user that has none (numberOf answered -1); its id must be `idOf`'s answer from now on. */
   add(userId: string): number {
-    if ((this.#size + 1) * 2 > this.#slots.length) this.#rehash(this.#slots.length * 2);
     let user = this.#freed.pop();
     if (user === undefined) {
       user = this.#issued++;
-      if (user === this.#hashes.length) {
-        const hashes = new Uint32Array(user * 2);
-        hashes.set(this.#hashes);
-        this.#hashes = hashes;
-      }
+      this.#hashes.reserve(this.#issued);
     }
-    this.#hashes[user] = this.#hashOf(userId);
-    this.#place(user);
+    const hash = this.#hashOf(userId);
+    this.#hashes.set(user, hash);
+    const segment = hash >>> (32 - SEGMENT_BITS);
+    if ((this.#sizes[segment]! + 1) * 2 > this.#segments[segment]!.length)
+      this.#segments[segment] = this.#rehashed(this.#segments[segment]!, this.#segments[segment]!.length * 2);
+    this.#place(this.#segments[segment]!, user);
+    this.#sizes[segment]!++;
     this.#size++;
     return user;
   }
 
   /** Frees `user`'s number, for a later user; its id is not asked for. */
   delete(user: number): void {
-    const mask = this.#slots.length - 1;
-    let slot = this.#hashes[user]! & mask;
-    while (this.#slots[slot] !== user + 1) slot = (slot + 1) & mask;
+    const hash = this.#hashes.get(user);
+    const segment = hash >>> (32 - SEGMENT_BITS);
+    const slots = this.#segments[segment]!;
+    const mask = slots.length - 1;
+    let slot = hash & mask;
+    while (slots[slot] !== user + 1) slot = (slot + 1) & mask;
     // Backward-shift deletion: later users of the probe sequence move up into the hole,
     // unless their own home slot lies after it.
-    for (let next = (slot + 1) & mask; this.#slots[next] !== 0; next = (next + 1) & mask) {
-      const home = this.#hashes[this.#slots[next]! - 1]! & mask;
+    for (let next = (slot + 1) & mask; slots[next] !== 0; next = (next + 1) & mask) {
+      const home = this.#hashes.get(slots[next]! - 1) & mask;
       const stays = slot <= next ? slot < home && home <= next : slot < home || home <= next;
       if (stays) continue;
-      this.#slots[slot] = this.#slots[next]!;
+      slots[slot] = slots[next]!;
       slot = next;
     }
-    this.#slots[slot] = 0;
+    slots[slot] = 0;
     this.#freed.push(user);
+    this.#sizes[segment]!--;
     this.#size--;
   }
 
@@ -102,22 +118,33 @@ export class UserNumbers {
     return hash >>> 0;
   }
 
-  #place(user: number): void {
-    const mask = this.#slots.length - 1;
-    let slot = this.#hashes[user]! & mask;
-    while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
-    this.#slots[slot] = user + 1;
+  #place(slots: Int32Array, user: number): void {
+    const mask = slots.length - 1;
+    let slot = this.#hashes.get(user) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = user + 1;
   }
 
-  #rehash(size: number): void {
-    const old = this.#slots;
-    this.#slots = new Int32Array(size);
-    for (const held of old) if (held !== 0) this.#place(held - 1);
+  /** The users of `slots` placed in a table of `size` slots. */
+  #rehashed(slots: Int32Array, size: number): Int32Array {
+    const next = new Int32Array(size);
+    for (const held of slots) if (held !== 0) this.#place(next, held - 1);
+    return next;
   }
 
+  /** Hashes every user again, whole, and files each in its segment anew (once, for ids alike where sampled). */
   #hashEveryCharacter(): void {
     this.#everyCharacter = true;
-    for (const held of this.#slots) if (held !== 0) this.#hashes[held - 1] = this.#hashOf(this.idOf(held - 1));
-    this.#rehash(this.#slots.length);
+    const users: number[] = [];
+    for (const slots of this.#segments) for (const held of slots) if (held !== 0) users.push(held - 1);
+    for (const user of users) this.#hashes.set(user, this.#hashOf(this.idOf(user)));
+    this.#sizes.fill(0);
+    for (const user of users) this.#sizes[this.#hashes.get(user) >>> (32 - SEGMENT_BITS)]!++;
+    this.#segments = this.#segments.map((_, segment) => {
+      let size = FIRST_SEGMENT;
+      while (this.#sizes[segment]! * 2 > size) size *= 2;
+      return new Int32Array(size);
+    });
+    for (const user of users) this.#place(this.#segments[this.#hashes.get(user) >>> (32 - SEGMENT_BITS)]!, user);
   }
 }
