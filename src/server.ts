@@ -7,6 +7,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { ConfigError } from './domain/errors.js';
+import { whenIdle } from './platform/when-idle.js';
 import { createServedApp, type EmulatorApp, type ServedApp } from './app.js';
 import type { CreateAppOptions } from './emulator.js';
 import { createClient } from './client/index.js';
@@ -66,17 +67,14 @@ async function importAtStart(app: EmulatorApp): Promise<void> {
   }
 }
 
-/** How long after listening the server loads the fake-data module (see warmFakeData). */
-const WARM_FAKE_DATA_AFTER_MS = 1_000;
-
 /**
- * Loads faker (for `/__apps/{appId}/templates` samples) a second after the server listens,
- * when it is most likely idle: its English data takes ~60 ms of the event loop to load, which
- * the first visit to an app's templates made every request meanwhile wait for. Unref'd: a
- * server closed before then does not wait for it.
+ * Loads faker (for `/__apps/{appId}/templates` samples) once the server has been idle for a
+ * moment: its English data takes ~60 ms of the event loop to load, which the first visit to
+ * an app's templates made every request meanwhile wait for. A server never idle loads it on
+ * that first visit instead.
  */
-function warmFakeData(): void {
-  setTimeout(() => void import('./platform/fake-data.js'), WARM_FAKE_DATA_AFTER_MS).unref();
+function warmFakeData(): () => void {
+  return whenIdle(() => void import('./platform/fake-data.js'));
 }
 
 export async function startEmulator(options: CreateAppOptions = {}): Promise<RunningEmulator> {
@@ -123,7 +121,7 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
     await app.close(); // e.g. port in use: stop watchers and flush the data file before failing
     throw error;
   });
-  warmFakeData();
+  const stopWarming = warmFakeData();
   const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`;
   let closing: Promise<void> | undefined;
@@ -136,6 +134,7 @@ export async function startEmulator(options: CreateAppOptions = {}): Promise<Run
     inspect: client,
     close() {
       closing ??= (async () => {
+        stopWarming();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           // Keep-alive and SSE connections would hold close() open.
