@@ -23,6 +23,7 @@ import {
   startEmulatorChild,
   startHealthProbe,
   type Child,
+  type Probe,
 } from '../util.js';
 import { createCampaign, recipientsCsv, upload } from './csv-data.js';
 import { fmt, type Row } from './types.js';
@@ -78,8 +79,11 @@ async function waitSent(url: string, id: string): Promise<void> {
 const realtime = (userId: string, name: string) =>
   JSON.stringify({ template: { key: 'welcome-message', variables: { name } }, targets: [userId], mode: 'realtime' });
 
-/** Each step in turn; `took` gets each step's name and seconds as it starts and ends (NaN: unfinished). */
-async function fill(url: string, took: [string, number][]): Promise<void> {
+/** A step of the fill: its name, seconds (NaN: unfinished) and start (ms since the epoch, as probes are timed). */
+type Step = [name: string, seconds: number, startedAt: number];
+
+/** Each step in turn; `took` gets each step as it starts, its seconds as it ends. */
+async function fill(url: string, took: Step[]): Promise<void> {
   const steps: [string, () => Promise<void>][] = [];
   const campaignIds: string[] = [];
   steps.push([
@@ -139,11 +143,18 @@ async function fill(url: string, took: [string, number][]): Promise<void> {
   for (const [name, run] of steps) {
     process.stderr.write(`bench: fill: ${name}…\n`);
     const started = now();
-    const step: [string, number] = [name, Number.NaN];
+    const step: Step = [name, Number.NaN, performance.timeOrigin + started];
     took.push(step);
     await run();
     step[1] = (now() - started) / 1000;
   }
+}
+
+/** The five slowest probes, each with the step it was asked during: where to look first. */
+function slowestFive(probes: readonly Probe[], took: readonly Step[]): string {
+  const stepAt = (start: number) => took.findLast(([, , startedAt]) => startedAt <= start)?.[0] ?? 'before the fill';
+  const five = [...probes].sort((a, b) => b.ms - a.ms).slice(0, 5);
+  return `slowest five: ${five.map((p) => `${fmt(p.ms, 0)} ms (${stepAt(p.start)})`).join(', ')}`;
 }
 
 interface Retention {
@@ -169,7 +180,7 @@ export async function fillOverHttp(): Promise<Row[]> {
     ),
   );
   exited.catch(() => undefined); // awaited in the race below; a later rejection is not unhandled
-  const took: [string, number][] = [];
+  const took: Step[] = [];
   let failure: string | null = null;
   let stored = '';
   try {
@@ -188,11 +199,13 @@ export async function fillOverHttp(): Promise<Row[]> {
   const alive = emulator.process.exitCode === null && emulator.process.signalCode === null;
   // VmHWM: the kernel's own peak, between the 2 s samples too (kB / 1024: MiB).
   const peak = alive ? rssOf(emulator.pid).peakMb : Math.max(...rss);
-  const probes = (await probe.stop()).map((p) => p.ms);
+  const probed = await probe.stop();
+  const probes = probed.map((p) => p.ms);
   // Child.stop() waits for an exit that a process already killed by a signal never repeats.
   if (alive) await emulator.stop();
   const p99 = percentile(probes, 99);
   const max = Math.max(...probes);
+  const slowest = slowestFive(probed, took);
   const failed = probes.filter((ms) => !Number.isFinite(ms)).length;
   const steps = took.map(([name, s]) => `${name} ${Number.isNaN(s) ? 'unfinished' : `${fmt(s, 0)} s`}`).join(', ');
   const state = failure ? `${alive ? 'FAILED' : 'the emulator DIED'}: ${failure}; ` : '';
@@ -223,7 +236,7 @@ export async function fillOverHttp(): Promise<Row[]> {
       ratio: '-',
       target: `<= ${HEALTH_MAX_MS} ms`,
       pass: failure === null && max <= HEALTH_MAX_MS,
-      note: `p90 ${fmt(percentile(probes, 90), 0)} ms, p99.9 ${fmt(percentile(probes, 99.9), 0)} ms`,
+      note: `p90 ${fmt(percentile(probes, 90), 0)} ms, p99.9 ${fmt(percentile(probes, 99.9), 0)} ms; ${slowest}`,
     },
   ];
 }
