@@ -69,7 +69,12 @@ const filterArb: fc.Arbitrary<DeliveryFilter> = fc
 
 type Op =
   | { kind: 'file'; shared: SharedDeliveryFields; prefix: number; members: number; failed: number }
-  | { kind: 'unfile' }
+  /** An entry the log dropped before it was filed: its sequence number is never seen here. */
+  | { kind: 'skip' }
+  /** The oldest entry leaves the log: reads skip it at once. */
+  | { kind: 'leave' }
+  /** A later turn unfiles up to `entries` of those that left. */
+  | { kind: 'unfile'; entries: number }
   | { kind: 'read'; filter: DeliveryFilter; id: string };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -83,7 +88,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       failed: fc.oneof(fc.constant(0), fc.nat(4)),
     }),
   },
-  fc.record({ kind: fc.constant('unfile' as const) }),
+  fc.record({ kind: fc.constant('skip' as const) }),
+  fc.record({ kind: fc.constant('leave' as const) }),
+  fc.record({ kind: fc.constant('unfile' as const), entries: fc.nat(3) }),
   {
     weight: 3,
     arbitrary: fc.record({
@@ -144,9 +151,13 @@ describe('DeliveryIndexes', () => {
               };
               indexes.file(entry.shared, entry.idPrefix, entry.seq, entry.members, entry.failed);
               live.push(entry);
-            } else if (op.kind === 'unfile') {
+            } else if (op.kind === 'skip') {
+              seq++;
+            } else if (op.kind === 'leave') {
               const oldest = live.shift();
-              if (oldest) indexes.unfile(oldest.shared, oldest.idPrefix, oldest.seq);
+              if (oldest) indexes.leave(oldest.shared, oldest.idPrefix, oldest.seq);
+            } else if (op.kind === 'unfile') {
+              indexes.unfileLeaving((done) => done >= op.entries);
             } else {
               const headSeq = (live[0]?.seq ?? seq) >>> 0;
               const plan = indexes.plan(op.filter, headSeq);
@@ -180,7 +191,10 @@ describe('DeliveryIndexes', () => {
     for (const filter of [{ channel: 'push' }, { channel: 'email' }, { channel: 'push', appId: shared.appId }]) {
       expect(read(indexes.plan(filter, 0).entries)).toEqual({ seqs: [0], members: [0, 2], failed: [0, 1] });
     }
-    indexes.unfile(twice, PREFIXES[0]!, 0);
+    indexes.leave(twice, PREFIXES[0]!, 0);
+    expect(indexes.plan({ channel: 'push' }, 1).entries.count).toBe(0);
+    expect(indexes.channels()).toEqual([]);
+    expect(indexes.unfileLeaving(() => false)).toBe(true);
     expect(indexes.plan({ channel: 'push' }, 1).entries.count).toBe(0);
     expect(indexes.channels()).toEqual([]);
   });

@@ -5,10 +5,16 @@
  * filter on one field, or on one field and the app, is then one key: its total is read, not
  * counted, and its page found by binary search. Users are indexed apart, by member
  * (delivery-log.ts), since the members of one run differ in nothing else.
+ *
+ * An entry the log drops stays filed until a later turn unfiles it (unfileLeaving), in
+ * slices: a batch send at the cap drops up to 10,000 realtime entries, each under a dozen
+ * keys, and unfiling them in the send's turn held the event loop 40-110 ms. Until then every
+ * read skips them (liveEntries): they are the oldest of each key, so that is one binary search.
  */
 import type { DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
 import { CountedIndex, type KeyEntries } from '../common/counted-index.js';
 import { filterKeys, type KeyField } from '../common/filter-keys.js';
+import { Deque } from '../common/deque.js';
 import { intersect } from '../common/intersect.js';
 import type { KeyValue } from '../common/keyed-log.js';
 
@@ -78,12 +84,33 @@ function common(keys: KeyEntries[], headSeq: number): KeyEntries {
   return { ...entries, membersBefore: (k) => members[k]!, failedBefore: (k) => failed[k]! };
 }
 
+/** `list` without its first `skip` entries, counted from its first live one. */
+function withoutOldest(list: KeyEntries, skip: number): KeyEntries {
+  if (skip === 0) return list;
+  const members = list.membersBefore(skip);
+  const failed = list.failedBefore(skip);
+  return {
+    count: list.count - skip,
+    at: (i) => list.at(i + skip),
+    membersBefore: (i) => list.membersBefore(i + skip) - members,
+    failedBefore: (i) => list.failedBefore(i + skip) - failed,
+    plain: list.plain,
+  };
+}
+
 export class DeliveryIndexes {
   readonly #families = Array.from({ length: ALL_FAMILY + 1 }, () => new CountedIndex());
   /** Entries by the text their delivery ids start with (a send's range: one second of one emulator's ids). */
   readonly #byIdPrefix = new CountedIndex();
   /** The lengths of those prefixes (a few: 18 for ranges of ObjectIds, an id's own length for a record). */
   readonly #prefixLengths = new Set<number>();
+  /**
+   * Entries the log has dropped, oldest first, still filed. Their sequence numbers ascend but
+   * may skip: an entry dropped before it was filed never leaves.
+   */
+  readonly #leaving = new Deque<{ shared: SharedDeliveryFields; idPrefix: string; seq: number }>();
+  /** The newest sequence number among them. */
+  #lastLeft = 0;
 
   /** Files an entry (`members` deliveries as added, `failed` of them failed) under each of its keys. */
   file(shared: SharedDeliveryFields, idPrefix: string, seq: number, members: number, failed: number): void {
@@ -92,17 +119,30 @@ export class DeliveryIndexes {
     this.#prefixLengths.add(idPrefix.length);
   }
 
-  /** Forgets the oldest entry, `seq`, under each of its keys. */
-  unfile(shared: SharedDeliveryFields, idPrefix: string, seq: number): void {
-    this.#visit(shared, (family, key) => this.#families[family]!.removeOldest(key, seq));
-    this.#byIdPrefix.removeOldest(idPrefix, seq);
+  /**
+   * The log dropped its oldest filed entry, `seq`: reads skip it from now on, and a later
+   * unfileLeaving forgets it under each of its keys.
+   */
+  leave(shared: SharedDeliveryFields, idPrefix: string, seq: number): void {
+    this.#lastLeft = seq >>> 0;
+    this.#leaving.push({ shared, idPrefix, seq: this.#lastLeft });
+  }
+
+  /** Unfiles the entries that left, oldest first, as far as `spent` allows; whether none is left. */
+  unfileLeaving(spent: (done: number) => boolean): boolean {
+    for (let done = 0; this.#leaving.length > 0 && !spent(done); done++) {
+      const { shared, idPrefix, seq } = this.#leaving.shift()!;
+      this.#visit(shared, (family, key) => this.#families[family]!.removeOldest(key, seq));
+      this.#byIdPrefix.removeOldest(idPrefix, seq);
+    }
+    return this.#leaving.length === 0;
   }
 
   /** The entries whose ids begin as `id` does: the one holding it is among them. */
   withId(id: string): KeyEntries[] {
     const lists: KeyEntries[] = [];
     for (const length of this.#prefixLengths)
-      if (length <= id.length) lists.push(this.#byIdPrefix.entries(id.slice(0, length)));
+      if (length <= id.length) lists.push(this.#liveEntries(this.#byIdPrefix, id.slice(0, length)));
     return lists;
   }
 
@@ -124,13 +164,31 @@ export class DeliveryIndexes {
   #lists(filter: DeliveryFilter): KeyEntries[] {
     const values = FIELDS.map((field) => filter[field.name] as string | undefined);
     const { keys: read } = keys.keysFor(filter.appId, values);
-    if (read.length === 0) return [this.#families[ALL_FAMILY]!.entries(ALL_KEY)];
-    return read.map(([family, key]) => this.#families[family]!.entries(key));
+    if (read.length === 0) return [this.#liveEntries(this.#families[ALL_FAMILY]!, ALL_KEY)];
+    return read.map(([family, key]) => this.#liveEntries(this.#families[family]!, key));
   }
 
   /** Every channel some live delivery went through. */
   channels(): string[] {
-    return [...this.#families[CHANNEL_FAMILY]!.keys()];
+    const index = this.#families[CHANNEL_FAMILY]!;
+    return [...index.keys()].filter((channel) => this.#liveEntries(index, channel).count > 0);
+  }
+
+  /** A key's entries the log still holds: those after the ones that left (its oldest, if any). */
+  #liveEntries(index: CountedIndex, key: string): KeyEntries {
+    const list = index.entries(key);
+    const oldest = this.#leaving.at(0)?.seq;
+    if (oldest === undefined) return list;
+    // Sequence numbers compared from the oldest that left, so that they may wrap.
+    const newest = (this.#lastLeft - oldest) >>> 0;
+    let low = 0;
+    let high = list.count;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((list.at(mid) - oldest) >>> 0 <= newest) low = mid + 1;
+      else high = mid;
+    }
+    return withoutOldest(list, low);
   }
 
   #visit(shared: SharedDeliveryFields, visit: (family: number, key: string) => void): void {

@@ -6,6 +6,7 @@
  * The indexes are brought up to date on later turns after a write, in slices of a few
  * milliseconds (and by a query that finds them behind, a slice of at most 20 ms, scanning
  * meanwhile), not in the write: a send only appends, and no task holds the event loop long.
+ * The entries the cap drops leave the indexes the same way, on later turns (delivery-index.ts).
  */
 import type { Delivery } from '../../schemas/records.js';
 import type { DeliveryFilter, ListResult, Page, SharedDeliveryFields } from '../../domain/ports.js';
@@ -222,8 +223,9 @@ function indexSoon(s: LogState): void {
 function indexSlice(s: LogState): void {
   s.indexing = false;
   const spent = s.backgroundBudget();
-  const done = s.members.catchUp(spent);
-  if (!(catchUpEntries(s, spent) && done)) indexSoon(s);
+  const usersDone = s.members.catchUp(spent);
+  const leftDone = s.indexes.unfileLeaving(spent);
+  if (!(catchUpEntries(s, spent) && usersDone && leftDone)) indexSoon(s);
 }
 
 function append(s: LogState, entry: Entry): void {
@@ -270,7 +272,7 @@ function dropOldest(s: LogState, excess: number): void {
     const next = entries.at(1);
     if (next !== undefined && sharedOf(next).createdAt < sharedOf(entry).createdAt) s.disorder--;
     // The entry is in the indexes unless it is among the entries they have yet to take in.
-    if (entries.length > s.unindexed) s.indexes.unfile(sharedOf(entry), idPrefixOf(entry), s.firstSeq);
+    if (entries.length > s.unindexed) s.indexes.leave(sharedOf(entry), idPrefixOf(entry), s.firstSeq);
     else s.unindexed--;
     s.members.droppedEntry();
     entries.shift();
