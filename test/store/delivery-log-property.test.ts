@@ -2,6 +2,8 @@
  * The delivery log (runs, lazily built indexes, retention cap) against a plain array model:
  * any sequence of writes, clears and queries must answer exactly what filtering the array does.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createDeliveryLog, type CatchUpBudget } from '../../src/store/deliveries/delivery-log.js';
@@ -14,6 +16,9 @@ import {
 } from '../../src/store/deliveries/delivery-run.js';
 import type { Delivery } from '../../src/schemas/records.js';
 import type { DeliveryBatch, DeliveryFailureMark, DeliveryFilter, Ids } from '../../src/domain/ports.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const APPS = ['app-a', 'app-b'];
 const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8'];
@@ -314,6 +319,30 @@ describe('delivery log against an array model', () => {
       }),
       { numRuns: 100, seed: 20261126 },
     );
+  });
+
+  it('lets go of an entry the cap dropped once its later work has run (it waits to leave the indexes)', async () => {
+    const later: (() => void)[] = [];
+    const runLater = () => {
+      while (later.length > 0) later.shift()!();
+    };
+    const log = createDeliveryLog(2, [], 0, { later: (task) => later.push(task) });
+    /** Adds a record only the log holds, and returns a weak reference to it. */
+    const addHeld = (serial: number) => {
+      const d = single({ kind: 'add', app: 0, user: 0, campaign: false, failed: false }, serial);
+      log.add(d);
+      return new WeakRef(d);
+    };
+    const first = addHeld(0);
+    runLater(); // filed
+    addHeld(1);
+    addHeld(2); // the first is dropped: it leaves the indexes on a later turn
+    expect(log.query({ appId: APPS[0] }, { offset: 0, limit: 10 }).total).toBe(2);
+    runLater();
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(first.deref()).toBeUndefined();
   });
 
   it('keeps the persisted drop count and the cap when loaded from a snapshot', () => {
