@@ -7,7 +7,7 @@
  * (delivery-log.ts), since the members of one run differ in nothing else.
  *
  * An entry the log drops stays filed until a later turn unfiles it (unfileLeaving), in
- * slices: a batch send at the cap drops up to 10,000 realtime entries, each under a dozen
+ * slices: a batch send at the cap drops up to 10,000 realtime entries, each under ~15
  * keys, and unfiling them in the send's turn held the event loop 40-110 ms. Until then every
  * read skips them (liveEntries): they are the oldest of each key, so that is one binary search.
  */
