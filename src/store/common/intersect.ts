@@ -35,8 +35,11 @@ export function intersect(lists: readonly AscendingList[], base: number): Int32A
   return found.subarray(0, count);
 }
 
-/** The first index at or after `from` whose value is at or after `wanted`: galloping, then binary search. */
-function seek(list: AscendingList, from: number, wanted: number, base: number): number {
+/**
+ * The first index at or after `from` whose value is at or after `wanted` (both compared as
+ * (value - base) mod 2^32): galloping, then binary search.
+ */
+export function seek(list: AscendingList, from: number, wanted: number, base: number): number {
   if (from >= list.count || (list.at(from) - base) >>> 0 >= wanted) return from;
   let low = from;
   let step = 1;

@@ -9,13 +9,13 @@
  * An entry the log drops stays filed until a later turn unfiles it (unfileLeaving), in
  * slices: a batch send at the cap drops up to 10,000 realtime entries, each under ~15
  * keys, and unfiling them in the send's turn held the event loop 40-110 ms. Until then every
- * read skips them (liveEntries): they are the oldest of each key, so that is one binary search.
+ * read skips them (liveEntries): they are the oldest of each key, so that is one search.
  */
 import type { DeliveryFilter, SharedDeliveryFields } from '../../domain/ports.js';
 import { CountedIndex, type KeyEntries } from '../common/counted-index.js';
 import { filterKeys, type KeyField } from '../common/filter-keys.js';
 import { Deque } from '../common/deque.js';
-import { intersect } from '../common/intersect.js';
+import { intersect, seek } from '../common/intersect.js';
 import type { KeyValue } from '../common/keyed-log.js';
 
 /** A delivery through a channel named twice went through it once. */
@@ -180,15 +180,8 @@ export class DeliveryIndexes {
     const oldest = this.#leaving.at(0)?.seq;
     if (oldest === undefined) return list;
     // Sequence numbers compared from the oldest that left, so that they may wrap.
-    const newest = (this.#lastLeft - oldest) >>> 0;
-    let low = 0;
-    let high = list.count;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if ((list.at(mid) - oldest) >>> 0 <= newest) low = mid + 1;
-      else high = mid;
-    }
-    return withoutOldest(list, low);
+    const firstLive = ((this.#lastLeft - oldest) >>> 0) + 1;
+    return withoutOldest(list, seek(list, 0, firstLive, oldest));
   }
 
   #visit(shared: SharedDeliveryFields, visit: (family: number, key: string) => void): void {
