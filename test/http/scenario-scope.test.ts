@@ -3,15 +3,11 @@
  * with an x-emulator-scenario header keeps its delivery-fault policy until the clock fires,
  * but not the request (nor the Hono context that holds it).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorApp, Campaign, Delivery } from '../../src/index.js';
 import { call, makeTestApp, manualClock, callOk, type List } from '../helpers/app.js';
 import { createCampaign, orderCsv, upload, waitForCampaignStatus } from '../helpers/campaigns.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { collectGarbage } from '../helpers/collect-garbage.js';
 
 let app: EmulatorApp;
 afterEach(() => app?.close());
@@ -47,7 +43,7 @@ describe('scenario request scope', () => {
 
     for (let i = 0; i < 5 && request.deref() !== undefined; i++) {
       await new Promise((resolve) => setImmediate(resolve));
-      gc();
+      collectGarbage();
     }
     expect(request.deref(), 'the scheduled campaign keeps the request alive').toBeUndefined();
 

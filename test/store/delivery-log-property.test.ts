@@ -2,8 +2,6 @@
  * The delivery log (runs, lazily built indexes, retention cap) against a plain array model:
  * any sequence of writes, clears and queries must answer exactly what filtering the array does.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createDeliveryLog, type CatchUpBudget } from '../../src/store/deliveries/delivery-log.js';
@@ -16,9 +14,7 @@ import {
 } from '../../src/store/deliveries/delivery-run.js';
 import type { Delivery } from '../../src/schemas/records.js';
 import type { DeliveryBatch, DeliveryFailureMark, DeliveryFilter, Ids } from '../../src/domain/ports.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { collectGarbage } from '../helpers/collect-garbage.js';
 
 const APPS = ['app-a', 'app-b'];
 const USERS = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8'];
@@ -339,9 +335,9 @@ describe('delivery log against an array model', () => {
     addHeld(2); // the first is dropped: it leaves the indexes on a later turn
     expect(log.query({ appId: APPS[0] }, { offset: 0, limit: 10 }).total).toBe(2);
     runLater();
-    gc();
+    collectGarbage();
     await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    collectGarbage();
     expect(first.deref()).toBeUndefined();
   });
 
