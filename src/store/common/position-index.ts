@@ -1,17 +1,19 @@
 /**
  * Key → ascending log positions (a keyed log's records under one filter key). A key seen once
- * holds a bare number, so a million one-off users cost no list each; oldest drops first.
+ * holds a bare number, so a million one-off users cost no list each; oldest drops first. A
+ * longer list is a ring of numbers in a typed array (number-ring.ts): nothing in it for the
+ * garbage collector to walk, and nothing allocated while a log at its cap adds and drops.
  */
-import { Deque } from './deque.js';
+import { float64Ring, type NumberRing } from './number-ring.js';
 
 export class PositionIndex {
-  readonly #byKey = new Map<string, number | Deque<number>>();
+  readonly #byKey = new Map<string, number | NumberRing>();
 
   add(key: string, position: number): void {
     const current = this.#byKey.get(key);
     if (current === undefined) this.#byKey.set(key, position);
     else if (typeof current === 'number') {
-      const list = new Deque<number>();
+      const list = float64Ring();
       list.push(current);
       list.push(position);
       this.#byKey.set(key, list);
@@ -22,7 +24,7 @@ export class PositionIndex {
   removeOldest(key: string, position: number): void {
     const current = this.#byKey.get(key);
     if (current === position) this.#byKey.delete(key);
-    else if (current instanceof Deque && current.at(0) === position) {
+    else if (typeof current === 'object' && current.at(0) === position) {
       current.shift();
       if (current.length === 0) this.#byKey.delete(key);
     }
@@ -37,7 +39,7 @@ export class PositionIndex {
     const current = this.#byKey.get(key);
     const newest = typeof current === 'number' ? current : current?.at(current.length - 1);
     if (newest === undefined || newest < position) return this.add(key, position);
-    const positions = typeof current === 'number' ? [current] : current!.toArray();
+    const positions = typeof current === 'number' ? [current] : listed(current!);
     const at = firstAtOrAfter(positions, position);
     if (positions[at] === position) return;
     positions.splice(at, 0, position);
@@ -51,7 +53,7 @@ export class PositionIndex {
       if (current === position) this.#byKey.delete(key);
       return;
     }
-    const positions = current.toArray();
+    const positions = listed(current);
     const at = firstAtOrAfter(positions, position);
     if (positions[at] !== position) return;
     positions.splice(at, 1);
@@ -67,7 +69,7 @@ export class PositionIndex {
   positionAt(key: string, i: number): number | undefined {
     const current = this.#byKey.get(key);
     if (typeof current === 'number') return i === 0 ? current : undefined;
-    return current?.at(i);
+    return current !== undefined && i >= 0 && i < current.length ? current.at(i) : undefined;
   }
 
   /** The positions under `key` as a list by index, oldest first (read without a lookup per position). */
@@ -75,7 +77,7 @@ export class PositionIndex {
     const current = this.#byKey.get(key);
     if (current === undefined) return { count: 0, at: () => Number.NaN };
     if (typeof current === 'number') return { count: 1, at: () => current };
-    return { count: current.length, at: (i) => current.at(i)! };
+    return { count: current.length, at: (i) => current.at(i) };
   }
 
   /** Files ascending `positions` under `key`, a bare number for one (as add() would have). */
@@ -83,7 +85,7 @@ export class PositionIndex {
     if (positions.length === 0) this.#byKey.delete(key);
     else if (positions.length === 1) this.#byKey.set(key, positions[0]!);
     else {
-      const list = new Deque<number>();
+      const list = float64Ring();
       for (const position of positions) list.push(position);
       this.#byKey.set(key, list);
     }
@@ -94,8 +96,16 @@ export class PositionIndex {
     const current = this.#byKey.get(key);
     if (current === undefined) return [];
     if (typeof current === 'number') return [current];
-    return desc ? current.reversed() : current;
+    const positions = listed(current);
+    return desc ? positions.reverse() : positions;
   }
+}
+
+/** A list's positions, oldest first, as an array of their own. */
+function listed(list: NumberRing): number[] {
+  const positions = new Array<number>(list.length);
+  for (let i = 0; i < list.length; i++) positions[i] = list.at(i);
+  return positions;
 }
 
 /** Where `position` is, or would go, in ascending `positions` (a binary search). */
