@@ -30,7 +30,7 @@ describe('filterKeys', () => {
   });
 
   it('files a record under its app, each field, and each per-app field within its app', () => {
-    expect(keys.keysOf({ app: 'a', id: 'n1', kind: 'k', tags: ['x', 'y'] })).toEqual([
+    expect(keys.keyer()({ app: 'a', id: 'n1', kind: 'k', tags: ['x', 'y'] })).toEqual([
       'a',
       'n1',
       'k',
@@ -41,9 +41,9 @@ describe('filterKeys', () => {
   });
 
   it('files no per-app key for a value the record lacks, or a record without an app', () => {
-    expect(keys.keysOf({ app: 'a', kind: null })).toEqual(['a', undefined, null, undefined, null, null]);
-    expect(keys.keysOf({ app: null, id: 'n', kind: 'k', tags: ['x'] })).toEqual([null, 'n', 'k', ['x'], null, null]);
-    expect(keys.keysOf({ app: 'a', kind: 'k', tags: [] })).toEqual(['a', undefined, 'k', [], `a${SEP}k`, []]);
+    expect(keys.keyer()({ app: 'a', kind: null })).toEqual(['a', undefined, null, undefined, null, null]);
+    expect(keys.keyer()({ app: null, id: 'n', kind: 'k', tags: ['x'] })).toEqual([null, 'n', 'k', ['x'], null, null]);
+    expect(keys.keyer()({ app: 'a', kind: 'k', tags: [] })).toEqual(['a', undefined, 'k', [], `a${SEP}k`, []]);
   });
 
   it('reads every record for no filter, and the one field for one', () => {
@@ -97,5 +97,23 @@ describe('filterKeys', () => {
       ],
       exact: false,
     });
+  });
+
+  it('gives the same keys within apps however many it has built and forgotten', () => {
+    const keysOf = keys.keyer();
+    // Past the keys one keyer keeps (a few thousand), it forgets them and builds them again.
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 10_000; i++) {
+        const app = `app-${i % 3}`;
+        const tag = `t${i}`;
+        expect(keysOf({ app, kind: 'k', tags: [tag] })).toEqual([
+          app,
+          undefined,
+          'k',
+          [tag],
+          `${app}${SEP}k`,
+          [`${app}${SEP}${tag}`],
+        ]);
+      }
   });
 });

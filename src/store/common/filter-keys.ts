@@ -13,10 +13,43 @@ export interface KeyField<R> {
 
 const SEP = '\u0000';
 
+/** Past this many keys kept (a tag per send, say), they are all forgotten and built again as they come. */
+const MOST_KEPT = 4096;
+
+/**
+ * A value's key within an app, the same text each time it is asked for. Built afresh, it is a
+ * new string per record (twice: filed, then dropped), which the index hashes and flattens
+ * before it can look it up: most of the garbage a realtime send left in the stores.
+ * Forgetting them costs nothing but building them again: a key is its text, not its string.
+ */
+function keysWithinApps(): (app: string, value: string) => string {
+  const byApp = new Map<string, Map<string, string>>();
+  let count = 0;
+  return (app, value) => {
+    let key = byApp.get(app)?.get(value);
+    if (key !== undefined) return key;
+    if (count >= MOST_KEPT) {
+      byApp.clear();
+      count = 0;
+    }
+    let kept = byApp.get(app);
+    if (kept === undefined) byApp.set(app, (kept = new Map()));
+    key = app + SEP + value;
+    kept.set(value, key);
+    count++;
+    return key;
+  };
+}
+
 export interface FilterKeys<R> {
   /** How many key families: the app, each field, each field within an app. */
   families: number;
-  keysOf(record: R): KeyValue[];
+  /**
+   * A record's keys, one entry per family, for one log (each log makes its own): it keeps the
+   * keys it built within each app, so that filing a record, and dropping it later, builds
+   * no text for a key it has built before.
+   */
+  keyer(): (record: R) => KeyValue[];
   /**
    * The keys of a filter (values in the order of the fields, undefined = not filtered on),
    * and whether its one key answers it alone (see KeyedQuery.exact).
@@ -34,18 +67,24 @@ export function filterKeys<R>(appOf: (record: R) => string | null, fields: reado
   for (const field of fields) appFamily.push(field.withApp ? families++ : -1);
   return {
     families,
-    keysOf(record) {
-      const app = appOf(record);
-      const keys: KeyValue[] = [app];
-      for (const field of fields) keys.push(field.valueOf(record));
-      fields.forEach((field, i) => {
-        if (!field.withApp) return;
-        const value = keys[1 + i];
-        if (app === null || value === null || value === undefined) keys.push(null);
-        else if (typeof value === 'string') keys.push(app + SEP + value);
-        else keys.push((value as readonly string[]).map((v) => app + SEP + v));
-      });
-      return keys;
+    keyer() {
+      const within = keysWithinApps();
+      return (record) => {
+        const app = appOf(record);
+        // Sized once: pushing would grow it a few times per record.
+        const keys = new Array<KeyValue>(families);
+        keys[0] = app;
+        for (let i = 0; i < fields.length; i++) {
+          const value = fields[i]!.valueOf(record);
+          keys[1 + i] = value;
+          const family = appFamily[i]!;
+          if (family < 0) continue;
+          if (app === null || value === null || value === undefined) keys[family] = null;
+          else if (typeof value === 'string') keys[family] = within(app, value);
+          else keys[family] = (value as readonly string[]).map((v) => within(app, v));
+        }
+        return keys;
+      };
     },
     keysFor(appId, values) {
       const named = values.flatMap((value, i) => (value === undefined ? [] : [i]));

@@ -111,6 +111,7 @@ export class DeliveryIndexes {
   readonly #leaving = new Deque<{ shared: SharedDeliveryFields; idPrefix: string; seq: number }>();
   /** The newest sequence number among them. */
   #lastLeft = 0;
+  readonly #keysOf = keys.keyer();
 
   /** Files an entry (`members` deliveries as added, `failed` of them failed) under each of its keys. */
   file(shared: SharedDeliveryFields, idPrefix: string, seq: number, members: number, failed: number): void {
@@ -185,7 +186,7 @@ export class DeliveryIndexes {
   }
 
   #visit(shared: SharedDeliveryFields, visit: (family: number, key: string) => void): void {
-    const values = keys.keysOf(shared);
+    const values = this.#keysOf(shared);
     for (let family = 0; family < values.length; family++) {
       const value = values[family];
       if (value === null || value === undefined) continue;

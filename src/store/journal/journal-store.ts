@@ -85,7 +85,7 @@ export function createJournalStore(
   const log = new KeyedLog<JournalEntry>({
     maxRecords: Number.POSITIVE_INFINITY,
     families: keys.families,
-    keysOf: keys.keysOf,
+    keysOf: keys.keyer(),
     timeOf: (e) => e.time,
     later: turns.later,
   });

@@ -39,7 +39,7 @@ export function createNotificationLog(
   turns?: LoopTurns,
 ): NotificationLog {
   const log = new KeyedLog<NotificationRecord>(
-    { maxRecords, families: keys.families, keysOf: keys.keysOf, timeOf: (n) => n.createdAt, later: turns?.later },
+    { maxRecords, families: keys.families, keysOf: keys.keyer(), timeOf: (n) => n.createdAt, later: turns?.later },
     initial,
   );
   return {
