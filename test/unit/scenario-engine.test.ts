@@ -2,6 +2,7 @@
  * The scenario engine without HTTP: matchers, counters (times/after), seeded probability,
  * explanations, reset, and per-layer counters.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createScenarioEngine } from '../../src/scenario-engine/engine.js';
 import type { FaultResponder } from '../../src/scenario-engine/fault-kinds.js';
@@ -45,6 +46,20 @@ describe('matchers', () => {
     // Only a leading production prefix, and only before /api.
     expect(normalisePath('/x/v3/business-messaging/api/send')).toBe('/x/v3/business-messaging/api/send');
     expect(normalisePath('/v3/business-messaging/apis')).toBe('/v3/business-messaging/apis');
+  });
+
+  it('normalises any path as the two rules written as regular expressions do', () => {
+    const byRules = (path: string) => {
+      const stripped = path.replace(/^\/v3\/business-messaging(?=\/api(\/|$))/, '');
+      return stripped.length > 1 ? stripped.replace(/\/+$/, '') : stripped;
+    };
+    const part = fc.constantFrom('/', '//', 'v3', 'business-messaging', 'api', 'apis', 'x', '');
+    const path = fc.array(part, { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(path, (p) => {
+        expect(normalisePath(p)).toBe(byRules(p));
+      }),
+    );
   });
 
   it('compiles :param segments and * globs, either API prefix', () => {
