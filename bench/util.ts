@@ -3,7 +3,7 @@
  * server, RSS readings from /proc, statistics (median, percentiles) and an autocannon wrapper.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -71,10 +71,32 @@ export function listenOverflows(): number | null {
  */
 export function minorFaults(pid: number): number | null {
   try {
-    // The fields after the command name, which sits in parentheses and may hold spaces or ")".
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    return Number(fields[7]);
+    return Number(statFields(`/proc/${pid}/stat`)[7]);
+  } catch {
+    return null;
+  }
+}
+
+/** The fields of a /proc stat file after the command name, which sits in parentheses and may hold spaces or ")". */
+function statFields(path: string): string[] {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+}
+
+/**
+ * Milliseconds of CPU (user and system) a process's main thread and its other threads (V8's
+ * helpers, libuv's pool) have used so far, or null off Linux.
+ */
+export function threadCpuMs(pid: number): { main: number; others: number } | null {
+  try {
+    // utime and stime, in clock ticks (100 a second on Linux).
+    const ms = (task: string) => {
+      const fields = statFields(`/proc/${pid}/task/${task}/stat`);
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    };
+    let others = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) if (task !== String(pid)) others += ms(task);
+    return { main: ms(String(pid)), others };
   } catch {
     return null;
   }
