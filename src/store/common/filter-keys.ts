@@ -47,9 +47,10 @@ export interface FilterKeys<R> {
   /**
    * A record's keys, one entry per family, for one log (each log makes its own): it keeps the
    * keys it built within each app, so that filing a record, and dropping it later, builds
-   * no text for a key it has built before.
+   * no text for a key it has built before. Written into `into` when given (a log's own list,
+   * read before it files the next record), else into a new list.
    */
-  keyer(): (record: R) => KeyValue[];
+  keyer(): (record: R, into?: KeyValue[]) => KeyValue[];
   /**
    * The keys of a filter (values in the order of the fields, undefined = not filtered on),
    * and whether its one key answers it alone (see KeyedQuery.exact).
@@ -69,10 +70,10 @@ export function filterKeys<R>(appOf: (record: R) => string | null, fields: reado
     families,
     keyer() {
       const within = keysWithinApps();
-      return (record) => {
+      return (record, into) => {
         const app = appOf(record);
         // Sized once: pushing would grow it a few times per record.
-        const keys = new Array<KeyValue>(families);
+        const keys = into ?? new Array<KeyValue>(families);
         keys[0] = app;
         for (let i = 0; i < fields.length; i++) {
           const value = fields[i]!.valueOf(record);

@@ -21,8 +21,11 @@ export interface KeyedLogOptions<T> {
   maxRecords: number;
   /** How many key families keysOf fills: one position index each. */
   families: number;
-  /** A record's keys, one entry per family (a multi-valued family names each key once). */
-  keysOf(record: T): readonly KeyValue[];
+  /**
+   * A record's keys, one entry per family (a multi-valued family names each key once),
+   * written into `into` when given: the log files one record at a time with one list.
+   */
+  keysOf(record: T, into?: KeyValue[]): readonly KeyValue[];
   /** The record's time as ISO 8601 text (compared as text, as the filters do). */
   timeOf(record: T): string;
   /** Runs `task` on a later turn of the event loop. @default setImmediate */
@@ -69,9 +72,12 @@ export class KeyedLog<T> {
   #disorder = 0;
   #dropped = 0;
   readonly #options: KeyedLogOptions<T>;
+  /** The keys of the record being filed or unfiled (#file): one list for them all. */
+  readonly #keys: KeyValue[];
 
   constructor(options: KeyedLogOptions<T>, initial: Iterable<T> = []) {
     this.#options = options;
+    this.#keys = new Array<KeyValue>(options.families);
     this.#indexes = Array.from({ length: options.families }, () => new PositionIndex());
     for (const record of initial) this.#append(record);
     this.#catchUp();
@@ -268,7 +274,7 @@ export class KeyedLog<T> {
   }
 
   #file(record: T, position: number, visit: (index: PositionIndex, key: string, position: number) => void): void {
-    const keys = this.#options.keysOf(record);
+    const keys = this.#options.keysOf(record, this.#keys);
     for (let f = 0; f < keys.length; f++) {
       const value = keys[f];
       if (value === null || value === undefined) continue;

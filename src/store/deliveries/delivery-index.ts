@@ -112,6 +112,8 @@ export class DeliveryIndexes {
   /** The newest sequence number among them. */
   #lastLeft = 0;
   readonly #keysOf = keys.keyer();
+  /** The keys of the entry being filed or unfiled (#visit): one list for them all. */
+  readonly #keys = new Array<KeyValue>(ALL_FAMILY);
 
   /** Files an entry (`members` deliveries as added, `failed` of them failed) under each of its keys. */
   file(shared: SharedDeliveryFields, idPrefix: string, seq: number, members: number, failed: number): void {
@@ -186,7 +188,7 @@ export class DeliveryIndexes {
   }
 
   #visit(shared: SharedDeliveryFields, visit: (family: number, key: string) => void): void {
-    const values = this.#keysOf(shared);
+    const values = this.#keysOf(shared, this.#keys);
     for (let family = 0; family < values.length; family++) {
       const value = values[family];
       if (value === null || value === undefined) continue;
