@@ -16,18 +16,25 @@ export function createTemplateCatalog(store: Store, fixtures: Template[] = [], f
   let fixtureSet = fixtures;
   let generation = 0;
   const visibleTo = (appId: string) => (t: Template) => t.appId === null || t.appId === appId;
-  /** Templates `appId` sees that pass `test`, fixtures first; one pass, no copies (asked on every send). */
-  const visibleMatching = (appId: string, test: (t: Template) => boolean): Template[] => {
-    const out: Template[] = [];
+  /**
+   * The template `appId` sees that passes `test`: an app's own template wins over a shared one
+   * with the same key; among its own, a runtime one (created or overridden through PUT
+   * /api/templates) wins over a fixture; else the first, fixtures first. One pass and no list
+   * (asked on every send).
+   */
+  const preferredMatching = (appId: string, test: (t: Template) => boolean): Template | undefined => {
+    let first: Template | undefined;
+    let own: Template | undefined;
     for (const list of [fixtureSet, store.listRuntimeTemplates()]) {
-      for (const t of list) if ((t.appId === null || t.appId === appId) && test(t)) out.push(t);
+      for (const t of list) {
+        if (!(t.appId === null || t.appId === appId) || !test(t)) continue;
+        if (t.appId !== null && t.source === 'runtime') return t;
+        first ??= t;
+        if (t.appId !== null) own ??= t;
+      }
     }
-    return out;
+    return own ?? first;
   };
-  // An app's own template wins over a shared one with the same key; among its own, a
-  // runtime one (created or overridden through PUT /api/templates) wins over a fixture.
-  const preferOwn = (list: Template[]) =>
-    list.find((t) => t.appId !== null && t.source === 'runtime') ?? list.find((t) => t.appId !== null) ?? list[0];
   const all = (): Template[] => [...fixtureSet, ...store.listRuntimeTemplates()];
 
   const catalog: MutableTemplateCatalog = {
@@ -39,10 +46,10 @@ export function createTemplateCatalog(store: Store, fixtures: Template[] = [], f
       return generation;
     },
     findById(appId, id) {
-      return preferOwn(visibleMatching(appId, (t) => t.id === id));
+      return preferredMatching(appId, (t) => t.id === id);
     },
     findByKey(appId, key) {
-      return preferOwn(visibleMatching(appId, (t) => t.key === key));
+      return preferredMatching(appId, (t) => t.key === key);
     },
     find(appId, ref) {
       return catalog.findById(appId, ref) ?? catalog.findByKey(appId, ref);
