@@ -41,6 +41,13 @@ export class NumberRing {
     return this.#items[(this.#head + i) & (this.#items.length - 1)]!;
   }
 
+  /** The items, oldest first, as an array of their own. */
+  toArray(): number[] {
+    const items = new Array<number>(this.#length);
+    for (let i = 0; i < this.#length; i++) items[i] = this.at(i);
+    return items;
+  }
+
   /** The newest item, or `otherwise` when empty. */
   last(otherwise: number): number {
     return this.#length === 0 ? otherwise : this.at(this.#length - 1);

@@ -39,7 +39,7 @@ export class PositionIndex {
     const current = this.#byKey.get(key);
     const newest = typeof current === 'number' ? current : current?.at(current.length - 1);
     if (newest === undefined || newest < position) return this.add(key, position);
-    const positions = typeof current === 'number' ? [current] : listed(current!);
+    const positions = typeof current === 'number' ? [current] : current!.toArray();
     const at = firstAtOrAfter(positions, position);
     if (positions[at] === position) return;
     positions.splice(at, 0, position);
@@ -53,7 +53,7 @@ export class PositionIndex {
       if (current === position) this.#byKey.delete(key);
       return;
     }
-    const positions = listed(current);
+    const positions = current.toArray();
     const at = firstAtOrAfter(positions, position);
     if (positions[at] !== position) return;
     positions.splice(at, 1);
@@ -96,16 +96,9 @@ export class PositionIndex {
     const current = this.#byKey.get(key);
     if (current === undefined) return [];
     if (typeof current === 'number') return [current];
-    const positions = listed(current);
+    const positions = current.toArray();
     return desc ? positions.reverse() : positions;
   }
-}
-
-/** A list's positions, oldest first, as an array of their own. */
-function listed(list: NumberRing): number[] {
-  const positions = new Array<number>(list.length);
-  for (let i = 0; i < list.length; i++) positions[i] = list.at(i);
-  return positions;
 }
 
 /** Where `position` is, or would go, in ascending `positions` (a binary search). */
