@@ -31,7 +31,7 @@ function item(steps: number, stepMs = 0) {
 describe('SealQueue', () => {
   it('seals on later turns, going on with an item where its last slice stopped', async () => {
     const queue = new SealQueue();
-    // 2 ms steps: a slice (4 ms) holds two or three of them.
+    // 2 ms steps: a slice (10 ms while both wait) holds up to five of them, short of a's six.
     const a = item(6, 2);
     const b = item(2, 2);
     queue.add(a);
