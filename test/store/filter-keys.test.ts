@@ -29,6 +29,18 @@ describe('filterKeys', () => {
     expect(filterKeys<Rec>((r) => r.app, [{ valueOf: (r) => r.id, withApp: false }]).families).toBe(2);
   });
 
+  it('names the families of the fields that are ids, to be scanned', () => {
+    expect(keys.scanned).toEqual([]);
+    const withIds = filterKeys<Rec>(
+      (r) => r.app,
+      [
+        { valueOf: (r) => r.kind, withApp: true },
+        { valueOf: (r) => r.id, withApp: false, unique: true },
+      ],
+    );
+    expect(withIds.scanned).toEqual([2]);
+  });
+
   it('files a record under its app, each field, and each per-app field within its app', () => {
     expect(keys.keyer()({ app: 'a', id: 'n1', kind: 'k', tags: ['x', 'y'] })).toEqual([
       'a',

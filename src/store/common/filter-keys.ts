@@ -9,6 +9,11 @@ export interface KeyField<R> {
   valueOf(record: R): KeyValue;
   /** Also filed per app: for fields a filter names with an app (not ids: unique already). */
   withApp: boolean;
+  /**
+   * An id: no two records share it, so its family is kept in a column the log scans
+   * (scanned-keys.ts), not in a map with a key per record. @default false
+   */
+  unique?: boolean;
 }
 
 const SEP = '\u0000';
@@ -44,6 +49,8 @@ function keysWithinApps(): (app: string, value: string) => string {
 export interface FilterKeys<R> {
   /** How many key families: the app, each field, each field within an app. */
   families: number;
+  /** The families of the fields that are ids (KeyField.unique). */
+  scanned: number[];
   /**
    * A record's keys, one entry per family, for one log (each log makes its own): it keeps the
    * keys it built within each app, so that filing a record, and dropping it later, builds
@@ -68,6 +75,7 @@ export function filterKeys<R>(appOf: (record: R) => string | null, fields: reado
   for (const field of fields) appFamily.push(field.withApp ? families++ : -1);
   return {
     families,
+    scanned: fields.flatMap((field, i) => (field.unique === true ? [1 + i] : [])),
     keyer() {
       const within = keysWithinApps();
       return (record, into) => {

@@ -12,6 +12,7 @@
 import type { ListResult, Page } from '../../domain/ports.js';
 import { Deque } from './deque.js';
 import { PositionIndex } from './position-index.js';
+import { ScannedKeys } from './scanned-keys.js';
 import { intersect } from './intersect.js';
 
 /** A record's value for one key family: one key, several (e.g. every scenario of a journal entry), or none. */
@@ -26,6 +27,11 @@ export interface KeyedLogOptions<T> {
    * written into `into` when given: the log files one record at a time with one list.
    */
   keysOf(record: T, into?: KeyValue[]): readonly KeyValue[];
+  /**
+   * Families whose keys are ids, one per record: their positions are kept in a column and found
+   * by scanning it (scanned-keys.ts), not filed in a map. @default none
+   */
+  scanned?: readonly number[];
   /** The record's time as ISO 8601 text (compared as text, as the filters do). */
   timeOf(record: T): string;
   /** Runs `task` on a later turn of the event loop. @default setImmediate */
@@ -59,11 +65,21 @@ interface Candidates {
   at(i: number): number;
 }
 
+/** A family's keys and their positions: in a map (position-index.ts) or a scanned column (scanned-keys.ts). */
+interface KeyPositions {
+  add(key: string, position: number): void;
+  removeOldest(key: string, position: number): void;
+  insert(key: string, position: number): void;
+  remove(key: string, position: number): void;
+  list(key: string): Candidates;
+  newest(key: string): number | undefined;
+}
+
 export class KeyedLog<T> {
   #records = new Deque<T>();
   /** Position of the oldest live record; positions only grow, so the indexes never renumber. */
   #first = 0;
-  #indexes: PositionIndex[];
+  #indexes: KeyPositions[];
   /** Records at the end the indexes have not taken in yet. */
   #unindexed = 0;
   // Stryker disable next-line BooleanLiteral: when the indexes catch up is a choice of speed (see add)
@@ -78,7 +94,7 @@ export class KeyedLog<T> {
   constructor(options: KeyedLogOptions<T>, initial: Iterable<T> = []) {
     this.#options = options;
     this.#keys = new Array<KeyValue>(options.families);
-    this.#indexes = Array.from({ length: options.families }, () => new PositionIndex());
+    this.#indexes = this.#newIndexes();
     for (const record of initial) this.#append(record);
     this.#catchUp();
   }
@@ -116,8 +132,7 @@ export class KeyedLog<T> {
 
   #newestPosition(family: number, key: string): number | undefined {
     this.#catchUp();
-    const index = this.#indexes[family]!;
-    return index.positionAt(key, index.count(key) - 1);
+    return this.#indexes[family]!.newest(key);
   }
 
   /**
@@ -229,7 +244,7 @@ export class KeyedLog<T> {
     const kept = this.#records.toArray().filter(keep);
     const dropped = this.#dropped;
     this.#records = new Deque();
-    this.#indexes = this.#indexes.map(() => new PositionIndex());
+    this.#indexes = this.#newIndexes();
     this.#first = 0;
     this.#unindexed = 0;
     this.#disorder = 0;
@@ -273,7 +288,16 @@ export class KeyedLog<T> {
     this.#unindexed = 0;
   }
 
-  #file(record: T, position: number, visit: (index: PositionIndex, key: string, position: number) => void): void {
+  #newIndexes(): KeyPositions[] {
+    const scanned = this.#options.scanned ?? [];
+    return Array.from({ length: this.#options.families }, (_, family) =>
+      scanned.includes(family)
+        ? new ScannedKeys((position, key) => keyList(this.#options.keysOf(this.#at(position))[family]).includes(key))
+        : new PositionIndex(),
+    );
+  }
+
+  #file(record: T, position: number, visit: (index: KeyPositions, key: string, position: number) => void): void {
     const keys = this.#options.keysOf(record, this.#keys);
     for (let f = 0; f < keys.length; f++) {
       const value = keys[f];

@@ -60,16 +60,10 @@ export class PositionIndex {
     this.#set(key, positions);
   }
 
-  count(key: string): number {
+  /** The newest position under `key`. */
+  newest(key: string): number | undefined {
     const current = this.#byKey.get(key);
-    return current === undefined ? 0 : typeof current === 'number' ? 1 : current.length;
-  }
-
-  /** The `i`-th position under `key`, oldest first. */
-  positionAt(key: string, i: number): number | undefined {
-    const current = this.#byKey.get(key);
-    if (typeof current === 'number') return i === 0 ? current : undefined;
-    return current !== undefined && i >= 0 && i < current.length ? current.at(i) : undefined;
+    return typeof current === 'number' || current === undefined ? current : current.at(current.length - 1);
   }
 
   /** The positions under `key` as a list by index, oldest first (read without a lookup per position). */

@@ -44,7 +44,7 @@ function scenariosOf(e: JournalEntry): KeyValue {
 const keys = filterKeys<JournalEntry>(
   (e) => e.appId,
   [
-    { valueOf: (e) => e.id, withApp: false },
+    { valueOf: (e) => e.id, withApp: false, unique: true },
     { valueOf: (e) => e.method, withApp: true },
     { valueOf: (e) => normalisePath(e.path), withApp: true },
     { valueOf: (e) => String(e.status), withApp: true },
@@ -85,6 +85,7 @@ export function createJournalStore(
   const log = new KeyedLog<JournalEntry>({
     maxRecords: Number.POSITIVE_INFINITY,
     families: keys.families,
+    scanned: keys.scanned,
     keysOf: keys.keyer(),
     timeOf: (e) => e.time,
     later: turns.later,

@@ -24,7 +24,7 @@ export interface NotificationLog {
 const keys = filterKeys<NotificationRecord>(
   (n) => n.appId,
   [
-    { valueOf: (n) => n.notificationId, withApp: false },
+    { valueOf: (n) => n.notificationId, withApp: false, unique: true },
     { valueOf: (n) => n.templateKey, withApp: true },
     { valueOf: (n) => n.mode, withApp: true },
     { valueOf: (n) => n.tag, withApp: true },
@@ -39,7 +39,14 @@ export function createNotificationLog(
   turns?: LoopTurns,
 ): NotificationLog {
   const log = new KeyedLog<NotificationRecord>(
-    { maxRecords, families: keys.families, keysOf: keys.keyer(), timeOf: (n) => n.createdAt, later: turns?.later },
+    {
+      maxRecords,
+      families: keys.families,
+      scanned: keys.scanned,
+      keysOf: keys.keyer(),
+      timeOf: (n) => n.createdAt,
+      later: turns?.later,
+    },
     initial,
   );
   return {
