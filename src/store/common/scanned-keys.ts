@@ -2,7 +2,7 @@
  * Key → ascending log positions, as position-index.ts keeps them, for a family whose keys are
  * ids (a key per record): each filed position sits in a column beside a 32-bit hash of its key,
  * and a key's positions are found by scanning the hashes, each match checked against its
- * record (holds). Correct whatever the keys are; fast to file, slow to read.
+ * record (holds). Correct whatever the keys are; cheap to file, slower to read than a map.
  *
  * Why: in a map, a key per record is a new entry in a table of up to a hundred thousand (filed,
  * then dropped at the cap), a few cache misses each on the send's path, where the keys records
