@@ -11,6 +11,7 @@
  * by a query by id: ~0.04 ms to scan 100,000 hashes.
  */
 import { float64Ring, uint32Ring, type NumberRing } from './number-ring.js';
+import { firstAtOrAfter } from './position-index.js';
 
 /** FNV-1a over the UTF-16 units: a few nanoseconds for an id, and ids that differ in one digit differ here. */
 export function keyHash(key: string): number {
@@ -50,8 +51,8 @@ export class ScannedKeys {
   insert(key: string, position: number): void {
     const { hashes, positions } = this.#columns();
     const hash = keyHash(key);
-    let at = positions.length;
-    while (at > 0 && positions[at - 1]! > position) at--;
+    // After every position up to `position` (positions are whole numbers).
+    const at = firstAtOrAfter(positions, position + 1);
     for (let i = at - 1; i >= 0 && positions[i] === position; i--) if (hashes[i] === hash) return;
     hashes.splice(at, 0, hash);
     positions.splice(at, 0, position);
