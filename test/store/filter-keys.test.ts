@@ -39,6 +39,10 @@ describe('filterKeys', () => {
       ],
     );
     expect(withIds.scanned).toEqual([2]);
+    // A keyed log is given them with the families and a keyer of its own.
+    const forLog = withIds.forLog();
+    expect([forLog.families, forLog.scanned]).toEqual([4, [2]]);
+    expect(forLog.keysOf({ app: 'a', kind: 'k', id: 'n1' })).toEqual(['a', 'k', 'n1', `a${SEP}k`]);
   });
 
   it('files a record under its app, each field, and each per-app field within its app', () => {

@@ -3,7 +3,7 @@
  * reads: each field alone, and each field within one app (an app's realtime notifications
  * are one key, not the intersection of two long lists walked record by record).
  */
-import type { KeyValue } from './keyed-log.js';
+import type { KeyedLogOptions, KeyValue } from './keyed-log.js';
 
 export interface KeyField<R> {
   valueOf(record: R): KeyValue;
@@ -58,6 +58,8 @@ export interface FilterKeys<R> {
    * read before it files the next record), else into a new list.
    */
   keyer(): (record: R, into?: KeyValue[]) => KeyValue[];
+  /** What a keyed log needs to file records under these keys, ids scanned: for one log (a keyer of its own). */
+  forLog(): Pick<KeyedLogOptions<R>, 'families' | 'scanned' | 'keysOf'>;
   /**
    * The keys of a filter (values in the order of the fields, undefined = not filtered on),
    * and whether its one key answers it alone (see KeyedQuery.exact).
@@ -73,9 +75,11 @@ export function filterKeys<R>(appOf: (record: R) => string | null, fields: reado
   const appFamily: number[] = [];
   let families = 1 + fields.length;
   for (const field of fields) appFamily.push(field.withApp ? families++ : -1);
-  return {
+  const scanned = fields.flatMap((field, i) => (field.unique === true ? [1 + i] : []));
+  const filter: FilterKeys<R> = {
     families,
-    scanned: fields.flatMap((field, i) => (field.unique === true ? [1 + i] : [])),
+    scanned,
+    forLog: () => ({ families, scanned, keysOf: filter.keyer() }),
     keyer() {
       const within = keysWithinApps();
       return (record, into) => {
@@ -111,4 +115,5 @@ export function filterKeys<R>(appOf: (record: R) => string | null, fields: reado
       return { keys, exact: false };
     },
   };
+  return filter;
 }

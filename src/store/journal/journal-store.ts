@@ -84,9 +84,7 @@ export function createJournalStore(
   // Both caps are applied here (the log's own is off): the body-text one needs each dropped entry.
   const log = new KeyedLog<JournalEntry>({
     maxRecords: Number.POSITIVE_INFINITY,
-    families: keys.families,
-    scanned: keys.scanned,
-    keysOf: keys.keyer(),
+    ...keys.forLog(),
     timeOf: (e) => e.time,
     later: turns.later,
   });

@@ -41,9 +41,7 @@ export function createNotificationLog(
   const log = new KeyedLog<NotificationRecord>(
     {
       maxRecords,
-      families: keys.families,
-      scanned: keys.scanned,
-      keysOf: keys.keyer(),
+      ...keys.forLog(),
       timeOf: (n) => n.createdAt,
       later: turns?.later,
     },
