@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveryFilter, SharedDeliveryFields } from '../../src/domain/ports.js';
 import type { KeyEntries } from '../../src/store/common/counted-index.js';
 import { DeliveryIndexes } from '../../src/store/deliveries/delivery-index.js';
+import { idBlock } from '../../src/store/deliveries/delivery-entries.js';
+
+const blockOf = (id: string | null) => (id === null ? null : idBlock(id));
 
 interface Filed {
   shared: SharedDeliveryFields;
@@ -21,12 +24,19 @@ interface Filed {
 
 const APPS = ['app-a', 'app-b'];
 const CHANNELS = ['push', 'email', 'in_app'];
+/** Notification ids in two blocks (idBlock): ids of one block share its key. */
+const NOTIFICATIONS = [
+  'notif_6650a1b2c3d4e5f6a7b8c001',
+  'notif_6650a1b2c3d4e5f6a7b8c002',
+  'notif_6650a1b2c3d4e5f6a7b8d001',
+  'n-1',
+];
 const PREFIXES = ['6650a1b2c3d4e5f6a7b8', '6650a1b2c3d4e5f6a7b9', '6650a1b2c3d4e5f6a7b8c9d0'];
 
 const sharedArb: fc.Arbitrary<SharedDeliveryFields> = fc
   .record({
     app: fc.nat(1),
-    notification: fc.nat(2),
+    notification: fc.nat(NOTIFICATIONS.length),
     campaign: fc.nat(2),
     template: fc.nat(1),
     batch: fc.boolean(),
@@ -36,7 +46,7 @@ const sharedArb: fc.Arbitrary<SharedDeliveryFields> = fc
   })
   .map((r) => ({
     appId: APPS[r.app]!,
-    notificationId: r.notification === 0 ? null : `n-${r.notification}`,
+    notificationId: r.notification === 0 ? null : NOTIFICATIONS[r.notification - 1]!,
     campaignId: r.campaign === 0 ? null : `c-${r.campaign}`,
     templateId: `t-${r.template}`,
     templateKey: `key-${r.template}`,
@@ -51,7 +61,7 @@ const sharedArb: fc.Arbitrary<SharedDeliveryFields> = fc
 /** The values a filter may name per field: a few fields at a time, so that some entries match. */
 const FILTER_VALUES: Record<string, readonly string[]> = {
   appId: [...APPS, 'app-none'],
-  notificationId: ['n-1', 'n-2'],
+  notificationId: [...NOTIFICATIONS, 'notif_6650a1b2c3d4e5f6a7b8c003'],
   campaignId: ['c-1', 'c-2'],
   templateKey: ['key-0', 'key-1'],
   templateId: ['t-0', 't-1'],
@@ -161,8 +171,19 @@ describe('DeliveryIndexes', () => {
             } else {
               const headSeq = (live[0]?.seq ?? seq) >>> 0;
               const plan = indexes.plan(op.filter, headSeq);
-              expect(plan.exact).toBe(true);
-              expect(read(plan.entries)).toEqual(expected(live.filter((e) => matches(e.shared, op.filter))));
+              // A notification's id is filed by its block of ids: the plan holds the block's
+              // entries, with their counts, and the reader tests them for the id.
+              const { notificationId, ...sansId } = op.filter;
+              expect(plan.exact).toBe(notificationId === undefined);
+              const inPlan = live.filter(
+                (e) =>
+                  matches(e.shared, sansId) &&
+                  (notificationId === undefined || blockOf(e.shared.notificationId) === idBlock(notificationId)),
+              );
+              expect(read(plan.entries)).toEqual(expected(inPlan));
+              expect(inPlan.filter((e) => matches(e.shared, op.filter))).toEqual(
+                live.filter((e) => matches(e.shared, op.filter)),
+              );
               const withId = indexes
                 .withId(op.id)
                 .flatMap((list) => Array.from({ length: list.count }, (_, k) => list.at(k)));

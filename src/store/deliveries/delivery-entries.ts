@@ -39,17 +39,24 @@ export const memberWithId = (e: Entry, id: string): number =>
         ? 0
         : -1;
 
-const ID_KEY_LENGTH = 21;
+/** Characters an id block leaves off the end of an id (idBlock). */
+const BLOCK_TAIL = 3;
+
+/**
+ * The text a block of ids shares: all but the last three characters. Of an ObjectId, whose last
+ * six hex digits count up, that is a block of 4,096 made in one second by one emulator, so a
+ * key per block stands for thousands of sends where a key per id is one per send. Whoever
+ * reads a block tests its entries for the one id. Any id has a block (a short one's is "").
+ */
+export const idBlock = (id: string): string => id.slice(0, Math.max(0, id.length - BLOCK_TAIL));
 
 /** Text every delivery id of the entry starts with (a record's own id: it has one). */
 export function idPrefixOf(e: Entry): string {
   if (e instanceof RunEntry) return e.run.ids.prefix;
   if (!(e instanceof SingleDelivery)) return e.id;
-  // A send of one has one id: cut to 21 characters, its key is shared by 4,096 ObjectIds (the
-  // first 18 are the second and the emulator; the next 3 split that second's counter), where
-  // the range's prefix would be shared by every realtime send of the second (tens of thousands).
-  const id = e.ids.at(0);
-  return id.length > ID_KEY_LENGTH ? id.slice(0, ID_KEY_LENGTH) : id;
+  // A send of one has one id: its block, where the range's prefix would be shared by every
+  // realtime send of the second (tens of thousands).
+  return idBlock(e.ids.at(0));
 }
 
 /** Failed members, dropped ones included. */

@@ -17,6 +17,7 @@ import { filterKeys, type KeyField } from '../common/filter-keys.js';
 import { Deque } from '../common/deque.js';
 import { intersect, seek } from '../common/intersect.js';
 import type { KeyValue } from '../common/keyed-log.js';
+import { idBlock } from './delivery-entries.js';
 
 /** A delivery through a channel named twice went through it once. */
 function channelsOf(d: SharedDeliveryFields): KeyValue {
@@ -30,14 +31,26 @@ type Unkeyed = 'appId' | 'userId' | 'status' | 'since' | 'until';
 type KeyedName = Exclude<keyof DeliveryFilter, Unkeyed>;
 
 /**
+ * A keyed field, and how a value is filed: as it is, or by the block of ids it is in (idBlock).
+ * A field filed by block is one every send has a value of its own for (a notification's id):
+ * filed as it is, it was a key per realtime send, a map entry added with each and deleted at
+ * the cap (the costliest step of filing one). Its key's entries are then tested for the value.
+ */
+interface DeliveryKeyField extends KeyField<SharedDeliveryFields> {
+  byBlock?: boolean;
+}
+
+const blockOf = (value: string | null): string | null => (value === null ? null : idBlock(value));
+
+/**
  * How an entry's shared fields answer each keyed field of the filter, in the order keysFor is
  * given their values: a field added to the filter's schema fails to typecheck here until it
  * has a key (or is named in Unkeyed). `withApp` is a choice of speed: a field filed without
  * its app is read, with an app, from two keys (the app's and the field's) and answers alike.
  */
 // Stryker disable BooleanLiteral: withApp is a choice of speed (above)
-const KEYED: Record<KeyedName, KeyField<SharedDeliveryFields>> = {
-  notificationId: { valueOf: (d) => d.notificationId, withApp: false },
+const KEYED: Record<KeyedName, DeliveryKeyField> = {
+  notificationId: { valueOf: (d) => blockOf(d.notificationId), withApp: false, byBlock: true },
   campaignId: { valueOf: (d) => d.campaignId, withApp: false },
   templateKey: { valueOf: (d) => d.templateKey, withApp: true },
   templateId: { valueOf: (d) => d.templateId, withApp: true },
@@ -57,7 +70,10 @@ const ALL_KEY = '';
 /** Where a filter's candidates are: a key's entries, and whether they answer every shared field it names. */
 export interface EntryPlan {
   entries: KeyEntries;
-  /** True when only time and status are left to test (a key's counts then answer without a visit). */
+  /**
+   * True when only time and status are left to test (a key's counts then answer without a
+   * visit); false when the filter names a field filed by block.
+   */
   exact: boolean;
 }
 
@@ -160,12 +176,16 @@ export class DeliveryIndexes {
    */
   plan(filter: DeliveryFilter, headSeq: number): EntryPlan {
     const lists = this.#lists(filter);
-    return { entries: lists.length === 1 ? lists[0]! : common(lists, headSeq), exact: true };
+    const exact = FIELDS.every((field) => field.byBlock !== true || filter[field.name] === undefined);
+    return { entries: lists.length === 1 ? lists[0]! : common(lists, headSeq), exact };
   }
 
   /** The key lists a filter reads: every entry's when it names no shared field. */
   #lists(filter: DeliveryFilter): KeyEntries[] {
-    const values = FIELDS.map((field) => filter[field.name] as string | undefined);
+    const values = FIELDS.map((field) => {
+      const value = filter[field.name] as string | undefined;
+      return value !== undefined && field.byBlock === true ? idBlock(value) : value;
+    });
     const { keys: read } = keys.keysFor(filter.appId, values);
     if (read.length === 0) return [this.#liveEntries(this.#families[ALL_FAMILY]!, ALL_KEY)];
     return read.map(([family, key]) => this.#liveEntries(this.#families[family]!, key));

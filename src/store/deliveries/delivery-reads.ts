@@ -88,10 +88,11 @@ function groupsOfBuckets(
   const spent = source.catchUpBudget();
   const perMember = filter.userId !== undefined || filter.status !== undefined;
   const keyed = perMember || !view.ordered || !source.catchUpEntries(spent) ? null : countedGroups();
-  if (keyed !== null) {
+  const plans = keyed?.map(([key, f]) => [key, indexes().plan(f, view.headSeq)] as const);
+  // Counted only when every group's key answers it (none is a block of ids to test).
+  if (plans !== undefined && plans.every(([, { exact }]) => exact)) {
     const counted = new Map<string, BucketGroup>();
-    for (const [key, f] of keyed) {
-      const { entries: list } = indexes().plan(f, view.headSeq);
+    for (const [key, { entries: list }] of plans) {
       const group = countedBuckets(view, list, timeRange(view, list, matcher.since, matcher.until), bucketMs);
       if (group.buckets.length > 0) counted.set(key, group);
     }
