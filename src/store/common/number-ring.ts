@@ -61,9 +61,8 @@ export class NumberRing {
 
   /** The items, oldest first, as an array of their own. */
   toArray(): number[] {
-    const items = new Array<number>(this.#length);
-    for (let i = 0; i < this.#length; i++) items[i] = this.at(i);
-    return items;
+    const [older, newer] = this.#stretches();
+    return [...older, ...newer];
   }
 
   /** The newest item, or `otherwise` when empty. */
@@ -77,9 +76,21 @@ export class NumberRing {
 
   #resize(size: number): void {
     const next = this.#make(size);
-    for (let i = 0; i < this.#length; i++) next[i] = this.at(i);
+    // Copied natively, stretch by stretch: a loop through `at` took a few ns an item, and a
+    // store's rings double all the while it fills.
+    const [older, newer] = this.#stretches();
+    next.set(older);
+    next.set(newer, older.length);
     this.#items = next;
     this.#head = 0;
+  }
+
+  /** The items as two views of the array, oldest first: from the head, then (when the ring wraps) from its start. */
+  #stretches(): [NumberArray, NumberArray] {
+    const items = this.#items;
+    const end = this.#head + this.#length;
+    if (end <= items.length) return [items.subarray(this.#head, end), items.subarray(0, 0)];
+    return [items.subarray(this.#head), items.subarray(0, end - items.length)];
   }
 }
 
