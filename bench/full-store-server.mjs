@@ -5,9 +5,11 @@
 // reports the live heap each kind added and each filter's p99 in the store itself, then serves
 // the emulator over that store and prints its URL. The parent measures bursts from outside.
 import { writeFileSync } from 'node:fs';
-import { createMemoryStore, EmulatorOptionsSchema, startEmulator } from '../dist/index.js';
-import { createIds } from '../dist/platform/random.js';
+import { built } from './built.mjs';
 import { APPS, fillAnalytics, fillJournal, fillNotifications, fillRecipients, hex, iso } from './fill-stores.mjs';
+
+const { createMemoryStore, EmulatorOptionsSchema, startEmulator } = await built('index.js');
+const { createIds } = await built('platform/random.js');
 
 // Every cap its default: with recipients and analytics events packed, all of them fit a 512 MiB
 // container (docs/performance.md, "Memory is bounded by default"; BENCH_ONLY=memory checks it).

@@ -5,8 +5,10 @@
 // URL. The parent fills deliveries over HTTP. On SIGUSR2 it collects and prints a `memory {…}`
 // line: its memory now, the most heap it used (sampled every 50 ms) since it started, and the
 // bytes each kind of record added (live heap and typed arrays after a full collection, per record).
-import { createMemoryStore, EmulatorOptionsSchema, startEmulator } from '../dist/index.js';
+import { built } from './built.mjs';
 import { fillAnalytics, fillJournal, fillNotifications, fillRecipients } from './fill-stores.mjs';
+
+const { createMemoryStore, EmulatorOptionsSchema, startEmulator } = await built('index.js');
 
 let peakHeapUsed = 0;
 const sample = () => (peakHeapUsed = Math.max(peakHeapUsed, process.memoryUsage().heapUsed));
