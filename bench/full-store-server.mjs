@@ -33,6 +33,8 @@ await measure('journal', caps.maxJournal, () => fillJournal(store, caps.maxJourn
 await measure('recipients', caps.maxRecipients, () => fillRecipients(store, caps.maxCampaigns, caps.maxRecipients));
 await measure('analyticsEvents', caps.maxAnalyticsEvents, () => fillAnalytics(store, caps.maxAnalyticsEvents));
 
+/** The newest realtime send's notification: its deliveries are read by the notification's block of ids. */
+let newestNotification;
 {
   // A fifth of the cap as realtime sends (one delivery each, a few failed), the rest as batch
   // sends of 10,000: every filter's index holds both kinds of entry.
@@ -52,6 +54,7 @@ await measure('analyticsEvents', caps.maxAnalyticsEvents, () => fillAnalytics(st
     createdAt,
   });
   const singles = Math.floor(caps.maxDeliveries / 5);
+  let lastShared;
   const failed = new Map([[0, { reason: 'Delivery failed (scenario)', scenario: 'flaky' }]]);
   await measure('deliveries', caps.maxDeliveries, () => {
     for (let b = 0; b < (caps.maxDeliveries - singles) / 10_000; b++) {
@@ -60,8 +63,9 @@ await measure('analyticsEvents', caps.maxAnalyticsEvents, () => fillAnalytics(st
       store.addDeliveries({ ...batch, failures: new Map() }, ids);
     }
     for (let i = 0; i < singles; i++) {
+      lastShared = shared(i, 'realtime', iso(100 + i * 10));
       const batch = {
-        shared: shared(i, 'realtime', iso(100 + i * 10)),
+        shared: lastShared,
         userIds: [`user-${(i * 7) % 100_000}`],
         render,
       };
@@ -71,6 +75,7 @@ await measure('analyticsEvents', caps.maxAnalyticsEvents, () => fillAnalytics(st
       );
     }
   });
+  newestNotification = lastShared.notificationId;
   // Bring the delivery indexes up to date (they are built in slices on later turns, as after any burst of sends).
   for (let quick = 0; quick < 3;) {
     const started = performance.now();
@@ -92,6 +97,7 @@ const filters = {
   'journal path+status': () => store.queryJournal({ path: '/api/notifications/send', status: 400 }, page),
   'journal scenario': () => store.queryJournal({ scenario: 'flaky' }, page),
   'journal bodyContains': () => store.queryJournal({ bodyContains: '"n":9999,' }, page),
+  'deliveries notification': () => store.queryDeliveries({ notificationId: newestNotification }, page),
   'analytics user': () => store.listUserAnalyticsEvents('bench-app', 'user-4242'),
   'campaigns app': () => store.listCampaigns({ appId: 'bench-app' }),
 };

@@ -7,7 +7,7 @@ import { API_HEADERS } from '../util.js';
 export type Query = (i: number) => string;
 
 /** Each inspect kind's queries: its documented filters, pages far from the first, both orders. */
-export function kinds(ids: { campaign: string; deliveries: string[] }): Record<string, Query[]> {
+export function kinds(ids: { campaign: string; deliveries: DeliveryIds }): Record<string, Query[]> {
   const user = (i: number) => `user-${(i * 7919) % 100_000}`;
   const hourAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
   const range = `since=${hourAgo}&until=${new Date().toISOString()}`;
@@ -22,6 +22,9 @@ export function kinds(ids: { campaign: string; deliveries: string[] }): Record<s
       () => '/__inspect/deliveries?status=failed&order=desc&offset=200',
       () => `/__inspect/deliveries?mode=realtime&${range}&offset=1000`,
       () => '/__inspect/deliveries?appId=bench-app&mode=batch&tag=bench&limit=20',
+      // A batch's notification and a realtime one's: each is filed by its block of 4,096 ids.
+      (i) =>
+        `/__inspect/deliveries?notificationId=${ids.deliveries.notifications[i % ids.deliveries.notifications.length]}`,
     ],
     'delivery-stats': [
       () => '/__inspect/delivery-stats',
@@ -57,7 +60,7 @@ export function kinds(ids: { campaign: string; deliveries: string[] }): Record<s
       () => `/__inspect/campaigns/${ids.campaign}/recipients?order=desc&offset=50`,
     ],
     apps: [() => '/__apps', () => '/__apps/bench-app/templates'],
-    'deliveries by id': [(i) => `/__inspect/deliveries/${ids.deliveries[i % ids.deliveries.length]}`],
+    'deliveries by id': [(i) => `/__inspect/deliveries/${ids.deliveries.ids[i % ids.deliveries.ids.length]}`],
     'GET /api/analytics/users/{id}': [(i) => `/api/analytics/users/${user(i)}`],
   };
 }
@@ -80,14 +83,23 @@ export function pageOfItsOwn(url: string, i: number): string {
 export const json = async <T>(url: string) => (await (await fetch(url)).json()) as T;
 
 /** The delivery ids the by-id kind asks for: the oldest, the newest and some between. */
-export async function deliveryIds(url: string): Promise<string[]> {
+/** Deliveries' ids and their notifications' ids, from the oldest (batches) to the newest (realtime sends). */
+export interface DeliveryIds {
+  ids: string[];
+  notifications: string[];
+}
+
+export async function deliveryIds(url: string): Promise<DeliveryIds> {
   const { total } = await json<{ total: number }>(`${url}/__inspect/deliveries?limit=0`);
-  const ids: string[] = [];
+  const found: DeliveryIds = { ids: [], notifications: [] };
   for (const offset of [0, 1, Math.floor(total / 3), Math.floor(total / 2), total - 2, total - 1]) {
-    const page = await json<{ items: { id: string }[] }>(`${url}/__inspect/deliveries?limit=1&offset=${offset}`);
-    ids.push(page.items[0]!.id);
+    const page = await json<{ items: { id: string; notificationId: string }[] }>(
+      `${url}/__inspect/deliveries?limit=1&offset=${offset}`,
+    );
+    found.ids.push(page.items[0]!.id);
+    found.notifications.push(page.items[0]!.notificationId);
   }
-  return ids;
+  return found;
 }
 
 /** The size of the largest answer among the kinds' first queries. */
