@@ -4,11 +4,12 @@
  * servers in child processes, runs interleaved so machine noise hits both alike.
  *
  * A third server, the emulator with every retention cap at 1, runs in the same rounds: it
- * does all of a send's work but keeps (almost) nothing, so the gap between it and the
- * default emulator is what keeping records costs. The note also gives the new memory pages
- * each server took per send, and the CPU per send of its main thread and of its other threads
- * (V8's collector helpers), which take their time from the load generator on a 2-core
- * machine (docs/performance.md).
+ * does all of a send's work but keeps (almost) nothing, and so files (almost) nothing in its
+ * indexes either (each record is dropped before the later turn that would file it): the gap
+ * between it and the default emulator is what keeping and indexing records costs. The note
+ * also gives the new memory pages each server took per send, and the CPU per send of its
+ * main thread and of its other threads (V8's collector helpers), which take their time from
+ * the load generator on a 2-core machine (docs/performance.md).
  */
 import {
   load,
