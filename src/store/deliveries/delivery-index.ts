@@ -35,6 +35,8 @@ type KeyedName = Exclude<keyof DeliveryFilter, Unkeyed>;
  * A field filed by block is one every send has a value of its own for (a notification's id):
  * filed as it is, it was a key per realtime send, a map entry added with each and deleted at
  * the cap (the costliest step of filing one). Its key's entries are then tested for the value.
+ * Not a scanned column, as the keyed logs keep their ids (scanned-keys.ts): over a million
+ * entries a scan would cost each query by notification ~0.3 ms, a block ~0.03 ms.
  */
 interface DeliveryKeyField extends KeyField<SharedDeliveryFields> {
   byBlock?: boolean;
