@@ -46,17 +46,11 @@ export class NumberRing {
    * the ring's two stretches: ~0.3 ns an item where a loop through `at` takes ~3.
    */
   indexOf(value: number, from = 0): number {
-    const items = this.#items;
-    const head = this.#head;
-    // Items before the end of the array, then (when the ring wraps) from its start.
-    const first = Math.min(this.#length, items.length - head);
-    if (from < first) {
-      const at = items.indexOf(value, head + Math.max(0, from));
-      if (at >= 0 && at < head + first) return at - head;
-    }
-    const rest = this.#length - first;
-    const at = rest > 0 ? items.indexOf(value, Math.max(0, from - first)) : -1;
-    return at >= 0 && at < rest ? first + at : -1;
+    const [older, newer] = this.#stretches();
+    const inOlder = from < older.length ? older.indexOf(value, Math.max(0, from)) : -1;
+    if (inOlder >= 0) return inOlder;
+    const inNewer = newer.indexOf(value, Math.max(0, from - older.length));
+    return inNewer >= 0 ? older.length + inNewer : -1;
   }
 
   /** The items, oldest first, as an array of their own. */
