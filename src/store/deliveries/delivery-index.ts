@@ -42,7 +42,9 @@ interface DeliveryKeyField extends KeyField<SharedDeliveryFields> {
   byBlock?: boolean;
 }
 
-const blockOf = (value: string | null): string | null => (value === null ? null : idBlock(value));
+/** The keys of a value filed by block: each value's block. */
+const blocksOf = (value: KeyValue): KeyValue =>
+  typeof value === 'string' ? idBlock(value) : value == null ? value : value.map(idBlock);
 
 /**
  * How an entry's shared fields answer each keyed field of the filter, in the order keysFor is
@@ -52,7 +54,7 @@ const blockOf = (value: string | null): string | null => (value === null ? null 
  */
 // Stryker disable BooleanLiteral: withApp is a choice of speed (above)
 const KEYED: Record<KeyedName, DeliveryKeyField> = {
-  notificationId: { valueOf: (d) => blockOf(d.notificationId), withApp: false, byBlock: true },
+  notificationId: { valueOf: (d) => d.notificationId, withApp: false, byBlock: true },
   campaignId: { valueOf: (d) => d.campaignId, withApp: false },
   templateKey: { valueOf: (d) => d.templateKey, withApp: true },
   templateId: { valueOf: (d) => d.templateId, withApp: true },
@@ -61,7 +63,16 @@ const KEYED: Record<KeyedName, DeliveryKeyField> = {
   channel: { valueOf: channelsOf, withApp: true },
 };
 // Stryker restore BooleanLiteral
-const FIELDS = Object.entries(KEYED).map(([name, field]) => ({ ...field, name: name as KeyedName }));
+/**
+ * The fields as filed and read: a field filed by block has its records' values and its
+ * filters' values turned into blocks here, the one place, so the two always agree.
+ */
+const FIELDS = Object.entries(KEYED).map(([name, field]) => ({
+  ...field,
+  name: name as KeyedName,
+  valueOf: field.byBlock === true ? (d: SharedDeliveryFields) => blocksOf(field.valueOf(d)) : field.valueOf,
+  keyOf: field.byBlock === true ? idBlock : (value: string) => value,
+}));
 const keys = filterKeys<SharedDeliveryFields>((d) => d.appId, FIELDS);
 const CHANNEL_FAMILY = 1 + FIELDS.findIndex((f) => f.name === 'channel');
 /** The family every entry is filed in, under one key. */
@@ -186,7 +197,7 @@ export class DeliveryIndexes {
   #lists(filter: DeliveryFilter): KeyEntries[] {
     const values = FIELDS.map((field) => {
       const value = filter[field.name] as string | undefined;
-      return value !== undefined && field.byBlock === true ? idBlock(value) : value;
+      return value === undefined ? undefined : field.keyOf(value);
     });
     const { keys: read } = keys.keysFor(filter.appId, values);
     if (read.length === 0) return [this.#liveEntries(this.#families[ALL_FAMILY]!, ALL_KEY)];
