@@ -22,7 +22,7 @@ export function kinds(ids: { campaign: string; deliveries: DeliveryIds }): Recor
       () => '/__inspect/deliveries?status=failed&order=desc&offset=200',
       () => `/__inspect/deliveries?mode=realtime&${range}&offset=1000`,
       () => '/__inspect/deliveries?appId=bench-app&mode=batch&tag=bench&limit=20',
-      // A batch's notification and a realtime one's: each is filed by its block of 4,096 ids.
+      // A batch's notification and a realtime one's: each is filed by its block of 256 ids.
       (i) =>
         `/__inspect/deliveries?notificationId=${ids.deliveries.notifications[i % ids.deliveries.notifications.length]}`,
     ],
@@ -82,13 +82,13 @@ export function pageOfItsOwn(url: string, i: number): string {
 
 export const json = async <T>(url: string) => (await (await fetch(url)).json()) as T;
 
-/** The delivery ids the by-id kind asks for: the oldest, the newest and some between. */
 /** Deliveries' ids and their notifications' ids, from the oldest (batches) to the newest (realtime sends). */
 export interface DeliveryIds {
   ids: string[];
   notifications: string[];
 }
 
+/** The ids the by-id and by-notification queries ask for: the oldest deliveries, the newest and some between. */
 export async function deliveryIds(url: string): Promise<DeliveryIds> {
   const { total } = await json<{ total: number }>(`${url}/__inspect/deliveries?limit=0`);
   const found: DeliveryIds = { ids: [], notifications: [] };
