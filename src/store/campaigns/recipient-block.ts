@@ -1,11 +1,13 @@
 /**
  * A block of one campaign's recipients (recipient-list.ts): first the records as they were
  * added (an upload's one step that cannot yield only slices its list), then, on a later
- * turn, sealed into columns. What never changes is kept in string columns
+ * turn, sealed into columns. What never changes is kept in string columns once sealed
  * (string-column.ts: ids and user ids packed, one value for the whole block where all share
- * it); what a send changes (status, failure, delivery id, time) as small codes into the
- * list's own strings. A sealed block of 2,048 recipients is a few dozen heap objects
- * instead of ~10,000, at a tenth of the bytes (docs/performance.md#memory).
+ * it). What a send changes (status, failure, delivery id, time) is kept as small codes into
+ * the list's own strings (recipient-changes.ts), sealed or not, from the first change on: a
+ * send into a block not yet sealed writes codes, not a new record per recipient. A sealed
+ * block of 2,048 recipients is a few dozen heap objects instead of ~10,000, at a tenth of the
+ * bytes (docs/performance.md#memory).
  */
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../../schemas/records.js';
 import type { PendingRecipients, RecipientOutcomes, RecipientUpdate } from '../../domain/ports.js';
@@ -31,40 +33,81 @@ interface Sealing {
   columns: Partial<Fixed>;
 }
 
-/** A block's rows as a snapshot holds them: records, or columns with the changes of that moment. */
-export type FrozenBlock = readonly Recipient[] | { fixed: Fixed; changes: Changes; table: StringTable };
+/**
+ * A block's rows as a snapshot holds them: the records as added, alone or with the changes
+ * of that moment, or columns with those changes.
+ */
+export type FrozenBlock =
+  | readonly Recipient[]
+  | { rows: readonly Recipient[]; changes: Changes; table: StringTable }
+  | { fixed: Fixed; changes: Changes; table: StringTable };
 
-function recordAt(fixed: Fixed, changes: Changes, table: StringTable, i: number): Recipient {
-  const { status, failureReason, deliveryId, updatedAt } = changes.get(i, table);
-  return {
-    id: fixed.id.at(i),
-    campaignId: fixed.campaignId.at(i),
-    appId: fixed.appId.at(i),
-    userId: fixed.userId.at(i),
-    variables: fixed.variables.at(i),
-    status,
-    failureReason,
-    deliveryId,
-    createdAt: fixed.createdAt.at(i),
-    updatedAt,
-  };
+/**
+ * A record from what never changes and what a send changed, written out field by field so
+ * that every record has one shape.
+ */
+function recordOf(
+  [id, campaignId, appId, userId, variables, createdAt]: readonly [
+    string,
+    string,
+    string,
+    string,
+    Recipient['variables'],
+    string,
+  ],
+  { status, failureReason, deliveryId, updatedAt }: ReturnType<Changes['get']>,
+): Recipient {
+  return { id, campaignId, appId, userId, variables, status, failureReason, deliveryId, createdAt, updatedAt };
+}
+
+/** Row `i` of sealed columns, as of `changes`. */
+const recordAt = (fixed: Fixed, changes: Changes, table: StringTable, i: number): Recipient =>
+  recordOf(
+    [
+      fixed.id.at(i),
+      fixed.campaignId.at(i),
+      fixed.appId.at(i),
+      fixed.userId.at(i),
+      fixed.variables.at(i),
+      fixed.createdAt.at(i),
+    ],
+    changes.get(i, table),
+  );
+
+/** Record `r` (row `i` as added) as of `changes`. */
+const changedRecord = (r: Recipient, changes: Changes, table: StringTable, i: number): Recipient =>
+  recordOf([r.id, r.campaignId, r.appId, r.userId, r.variables, r.createdAt], changes.get(i, table));
+
+/** The changing fields of `rows` as added, as codes. */
+function changesOf(rows: readonly Recipient[], table: StringTable): Changes {
+  const changes = Changes.empty(rows.length);
+  rows.forEach((r, i) => changes.set(i, r, table));
+  return changes;
 }
 
 /** The records of a frozen block, one by one as iterated. */
 export function* recordsOf(block: FrozenBlock): Generator<Recipient> {
-  if (Array.isArray(block)) yield* block as readonly Recipient[];
-  else {
-    const { fixed, changes, table } = block as Exclude<FrozenBlock, readonly Recipient[]>;
-    for (let i = 0; i < fixed.id.length; i++) yield recordAt(fixed, changes, table, i);
+  if (Array.isArray(block)) return yield* block as readonly Recipient[];
+  if ('rows' in block) {
+    const { rows, changes, table } = block;
+    for (let i = 0; i < rows.length; i++) yield changedRecord(rows[i]!, changes, table, i);
+    return;
   }
+  const { fixed, changes, table } = block as Extract<FrozenBlock, { fixed: Fixed }>;
+  for (let i = 0; i < fixed.id.length; i++) yield recordAt(fixed, changes, table, i);
 }
 
 export class RecipientBlock {
   /** See counts: null until first asked. */
   #counts: Uint32Array | null = null;
-  /** The records, until sealed (null after). */
+  /** The records as added, until sealed (null after). */
   #rows: Recipient[] | null;
   #fixed: Fixed | null = null;
+  /**
+   * What sends changed, one code per row: made from the records when a block not yet sealed
+   * is first changed, and from then on the truth of those fields (the records keep what they
+   * were added with). Null only while the records say it all.
+   */
   #changes: Changes | null = null;
   /** A seal under way (see seal()). */
   #sealing: Sealing | null = null;
@@ -102,7 +145,7 @@ export class RecipientBlock {
   }
 
   statusCodeAt(i: number): number {
-    return this.#rows === null ? this.#changes!.status[i]! : statusCode(this.#rows[i]!.status);
+    return this.#changes === null ? statusCode(this.#rows![i]!.status) : this.#changes.status[i]!;
   }
 
   idAt(i: number): string {
@@ -114,7 +157,9 @@ export class RecipientBlock {
   }
 
   at(i: number): Recipient {
-    return this.#rows === null ? recordAt(this.#fixed!, this.#changes!, this.table, i) : this.#rows[i]!;
+    const rows = this.#rows;
+    if (rows === null) return recordAt(this.#fixed!, this.#changes!, this.table, i);
+    return this.#changes === null ? rows[i]! : changedRecord(rows[i]!, this.#changes, this.table, i);
   }
 
   /**
@@ -142,9 +187,9 @@ export class RecipientBlock {
     return this.#rows === null ? this.#fixed!.variables.at(i) : this.#rows[i]!.variables;
   }
 
-  /** Appends records (the block was sealed: it is opened again first, its records rebuilt). */
+  /** Appends records (a sealed or changed block is opened again first, its records rebuilt). */
   push(rows: readonly Recipient[]): void {
-    if (this.#rows === null) {
+    if (this.#rows === null || this.#changes !== null) {
       this.#rows = Array.from({ length: this.length }, (_, i) => this.at(i));
       this.#fixed = this.#changes = null;
     }
@@ -157,16 +202,7 @@ export class RecipientBlock {
   }
 
   update(i: number, patch: RecipientUpdate): void {
-    const rows = this.#rows;
-    if (rows !== null) {
-      // A new record, not the old one changed: a snapshot being written holds the old one.
-      const after = { ...rows[i]!, ...patch };
-      this.#recount(i, rows[i]!.status, after.status);
-      rows[i] = after;
-      return;
-    }
-    let changes = this.#changes!;
-    if (changes.shared) this.#changes = changes = changes.copy();
+    const changes = this.#changing();
     if (patch.status !== undefined) {
       this.#recount(i, RECIPIENT_STATUSES[changes.status[i]!]!, patch.status);
       changes.status[i] = statusCode(patch.status);
@@ -179,36 +215,19 @@ export class RecipientBlock {
    * Sealed, the codes the batch shares are found once (Changes.settle).
    */
   settle(positions: readonly number[], from: number, to: number, offset: number, outcomes: RecipientOutcomes): void {
-    const rows = this.#rows;
-    if (rows !== null) {
-      const counts = this.counts;
-      for (let k = from; k < to; k++) {
-        const i = positions[k]! - offset;
-        const r = rows[i]!;
-        const reason = outcomes.reason(k);
-        const status = reason === null ? 'sent' : 'failed';
-        counts[statusCode(r.status)]!--;
-        counts[statusCode(status)]!++;
-        // A new record, not the old one changed (a snapshot being written holds the old one),
-        // written out field by field: every record then has one shape.
-        rows[i] = {
-          id: r.id,
-          campaignId: r.campaignId,
-          appId: r.appId,
-          userId: r.userId,
-          variables: r.variables,
-          status,
-          failureReason: reason,
-          deliveryId: outcomes.deliveryId(k),
-          createdAt: r.createdAt,
-          updatedAt: outcomes.at,
-        };
-      }
-      return;
-    }
-    let changes = this.#changes!;
-    if (changes.shared) this.#changes = changes = changes.copy();
-    changes.settle(positions, from, to, offset, outcomes, this.table, this.counts);
+    const counts = this.counts;
+    this.#changing().settle(positions, from, to, offset, outcomes, this.table, counts);
+  }
+
+  /**
+   * The changes to write into: made from the records on a block's first change, copied while
+   * a snapshot being written holds them (it keeps the state of its moment).
+   */
+  #changing(): Changes {
+    let changes = this.#changes;
+    if (changes === null) changes = this.#changes = changesOf(this.#rows!, this.table);
+    else if (changes.shared) changes = this.#changes = changes.copy();
+    return changes;
   }
 
   /** Moves a recipient from one status's count to another's (at row `i`). */
@@ -232,10 +251,9 @@ export class RecipientBlock {
     const strings = sealFields(FIXED, sealing.columns, (f) => rows.map((r) => r[f]), spent);
     if (strings === null) return false;
     const fixed = { ...strings, variables };
-    const changes = Changes.empty(rows.length);
-    rows.forEach((r, i) => changes.set(i, r, this.table));
+    // A block a send has changed keeps its changes: the records do not hold them.
+    this.#changes ??= changesOf(rows, this.table);
     this.#fixed = fixed;
-    this.#changes = changes;
     this.#rows = null;
     this.#sealing = null;
     // Counted in a sealing slice: a send's first count then does not pass every block at once.
@@ -253,8 +271,10 @@ export class RecipientBlock {
 
   /** The block as of now, for a snapshot read over later turns. */
   freeze(): FrozenBlock {
-    if (this.#rows !== null) return this.#rows.slice();
-    this.#changes!.shared = true;
-    return { fixed: this.#fixed!, changes: this.#changes!, table: this.table };
+    const changes = this.#changes;
+    if (changes === null) return this.#rows!.slice();
+    changes.shared = true;
+    const { table } = this;
+    return this.#rows === null ? { fixed: this.#fixed!, changes, table } : { rows: this.#rows.slice(), changes, table };
   }
 }

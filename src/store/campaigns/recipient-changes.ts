@@ -1,7 +1,7 @@
 /**
- * What a campaign send changes on a sealed block of recipients (recipient-block.ts): status,
- * failure, delivery id and time, one small code per recipient, the strings they name kept once
- * per campaign (StringTable).
+ * What a campaign send changes on a block of recipients (recipient-block.ts), sealed or not:
+ * status, failure, delivery id and time, one small code per recipient, the strings they name
+ * kept once per campaign (StringTable).
  */
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../../schemas/records.js';
 import type { RecipientOutcomes, RecipientUpdate } from '../../domain/ports.js';
