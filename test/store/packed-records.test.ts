@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DeflatableColumn, sealStrings, type StringColumn } from '../../src/store/common/string-column.js';
+import { counterAt, DeflatableColumn, sealStrings, type StringColumn } from '../../src/store/common/string-column.js';
 import { PackedText } from '../../src/store/common/packed-text.js';
 import { sealVariables, sharedKeyOrder, startVariablesSealing } from '../../src/store/campaigns/variables-column.js';
 import { CampaignRecipients } from '../../src/store/campaigns/recipient-list.js';
@@ -58,6 +58,24 @@ describe('sealStrings', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('counterAt', () => {
+  it('reads six lower-case hex digits in place, as a parse of their slice would, and -1 for anything else', () => {
+    // Six characters among the digits and those on either side of each range, somewhere in a text.
+    const near = fc.string({ unit: fc.constantFrom(...'0123456789abcdef/:@`gAFG'), minLength: 6, maxLength: 6 });
+    const text = fc.tuple(fc.string({ maxLength: 20 }), near, fc.string({ maxLength: 4 }));
+    fc.assert(
+      fc.property(text, fc.integer({ min: -3, max: 3 }), ([before, digits, after], shift) => {
+        const s = before + digits + after;
+        const from = before.length + shift;
+        const read = from >= 0 ? s.slice(from, from + 6) : '';
+        const expected = /^[0-9a-f]{6}$/.test(read) ? Number.parseInt(read, 16) : -1;
+        expect(counterAt(s, from)).toBe(expected);
+      }),
+      { numRuns: 3000 },
     );
   });
 });

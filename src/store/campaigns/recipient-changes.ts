@@ -5,7 +5,7 @@
  */
 import { RECIPIENT_STATUSES, type Recipient, type RecipientStatus } from '../../schemas/records.js';
 import type { RecipientOutcomes, RecipientUpdate } from '../../domain/ports.js';
-import { COUNTER_DIGITS, endsInCounter, joinCounter, splitCounter } from '../common/string-column.js';
+import { COUNTER_DIGITS, counterAt, joinCounter, splitCounter } from '../common/string-column.js';
 
 const STATUS_CODE = new Map<string, number>(RECIPIENT_STATUSES.map((s, i) => [s, i]));
 /** A status's index in RECIPIENT_STATUSES (its code), or undefined for a status that is none. */
@@ -32,10 +32,16 @@ export class StringTable {
 
 type Codes = Uint8Array | Uint16Array | Uint32Array;
 
-/** `codes` with `code` at `index`, widened to 16 or 32 bits first when it does not fit. */
-function setCode(codes: Codes, index: number, code: number): Codes {
+/** `codes`, or a copy widened to 16 or 32 bits when `code` does not fit them. */
+function fitting(codes: Codes, code: number): Codes {
   const limit = codes instanceof Uint8Array ? 0xff : codes instanceof Uint16Array ? 0xffff : 0xffffffff;
-  if (code > limit) codes = code > 0xffff ? Uint32Array.from(codes) : Uint16Array.from(codes);
+  if (code <= limit) return codes;
+  return code > 0xffff ? Uint32Array.from(codes) : Uint16Array.from(codes);
+}
+
+/** `codes` with `code` at `index`, widened first when it does not fit. */
+function setCode(codes: Codes, index: number, code: number): Codes {
+  codes = fitting(codes, code);
   codes[index] = code;
   return codes;
 }
@@ -104,7 +110,8 @@ export class Changes {
    * Marks rows positions[k] - offset, k in [from, to), sent or failed as `outcomes` says,
    * moving each between the block's `counts`. The time is looked up once, a failure reason
    * once while it repeats, and a delivery id's prefix once while the batch's ids share it
-   * (a batch's deliveries are one stored run: their ids differ in the counter only).
+   * (a batch's deliveries are one stored run: their ids differ in the counter only); the
+   * codes are widened when a new one is looked up, not per row.
    */
   settle(
     positions: readonly number[],
@@ -116,6 +123,7 @@ export class Changes {
     counts: Uint32Array,
   ): void {
     const at = table.code(outcomes.at);
+    this.updatedAt = fitting(this.updatedAt, at);
     let lastReason: string | null = null;
     let reasonCode = 0;
     let prefix = '';
@@ -127,19 +135,21 @@ export class Changes {
       counts[this.status[i]!]!--;
       counts[status]!++;
       this.status[i] = status;
-      if (reason !== null && reason !== lastReason) [lastReason, reasonCode] = [reason, 1 + table.code(reason)];
-      this.failure = setCode(this.failure, i, reason === null ? 0 : reasonCode);
-      this.updatedAt = setCode(this.updatedAt, i, at);
+      if (reason !== null && reason !== lastReason) {
+        [lastReason, reasonCode] = [reason, 1 + table.code(reason)];
+        this.failure = fitting(this.failure, reasonCode);
+      }
+      this.failure[i] = reason === null ? 0 : reasonCode;
+      this.updatedAt[i] = at;
       const id = outcomes.deliveryId(k);
-      if (
-        id !== null &&
-        prefix !== '' &&
-        id.length === prefix.length + COUNTER_DIGITS &&
-        id.startsWith(prefix) &&
-        endsInCounter(id)
-      ) {
-        this.delivery = setCode(this.delivery, i, prefixCode);
-        this.deliveryCounter[i] = parseInt(id.slice(prefix.length), 16);
+      const counter =
+        id !== null && prefix !== '' && id.length === prefix.length + COUNTER_DIGITS && id.startsWith(prefix)
+          ? counterAt(id, prefix.length)
+          : -1;
+      if (counter >= 0) {
+        // The prefix's code was written by patch below, so the codes already fit it.
+        this.delivery[i] = prefixCode;
+        this.deliveryCounter[i] = counter;
         continue;
       }
       this.patch(i, { deliveryId: id }, table);

@@ -219,22 +219,32 @@ function mayRepeat(values: readonly string[]): boolean {
   return sample.size * 4 <= Math.min(values.length, SAMPLE) * 3;
 }
 
-/** Whether `value` ends in COUNTER_DIGITS lower-case hex digits (what toString(16) gives back). */
-export function endsInCounter(value: string): boolean {
-  if (value.length < COUNTER_DIGITS) return false;
-  for (let i = value.length - COUNTER_DIGITS; i < value.length; i++) {
+/**
+ * The number the COUNTER_DIGITS lower-case hex digits of `value` from `from` on spell (what
+ * toString(16) gives back), or -1 when they are not such digits. Read in place: a campaign
+ * send reads one per recipient, where a slice and a parse would make a string each.
+ */
+export function counterAt(value: string, from: number): number {
+  if (from < 0 || from + COUNTER_DIGITS > value.length) return -1;
+  let counter = 0;
+  for (let i = from; i < from + COUNTER_DIGITS; i++) {
     const c = value.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (digit < 0) return -1;
+    counter = counter * 16 + digit;
   }
-  return true;
+  return counter;
 }
+
+/** Whether `value` ends in COUNTER_DIGITS lower-case hex digits. */
+const endsInCounter = (value: string): boolean => counterAt(value, value.length - COUNTER_DIGITS) >= 0;
 
 const withoutCounter = (value: string) => value.slice(0, -COUNTER_DIGITS);
 
 /** An emulator id as its prefix and counter (a number: 4 bytes where the digits take 6), or null when it is not one. */
 export function splitCounter(value: string): { prefix: string; counter: number } | null {
-  if (value.length <= COUNTER_DIGITS || !endsInCounter(value)) return null;
-  return { prefix: withoutCounter(value), counter: parseInt(value.slice(-COUNTER_DIGITS), 16) };
+  const counter = value.length > COUNTER_DIGITS ? counterAt(value, value.length - COUNTER_DIGITS) : -1;
+  return counter < 0 ? null : { prefix: withoutCounter(value), counter };
 }
 
 /** The id splitCounter split. */
@@ -277,7 +287,7 @@ export function sealStrings(values: readonly string[], { deflatable = false }: S
     const bytes = prefixes.bytes + split.codes.byteLength + 4 * values.length;
     if (bytes < best.bytes) {
       const counters = new Uint32Array(values.length);
-      for (let i = 0; i < values.length; i++) counters[i] = parseInt(values[i]!.slice(-COUNTER_DIGITS), 16);
+      for (let i = 0; i < values.length; i++) counters[i] = counterAt(values[i]!, values[i]!.length - COUNTER_DIGITS);
       best = { bytes, column: () => new CounterColumn(prefixes, split.codes, counters) };
     }
   }
