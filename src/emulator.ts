@@ -334,7 +334,9 @@ function watchSources(platform: Platform, sources: Sources): Cleanup[] {
 function createServices(platform: Platform, sources: Sources, cleanups: Cleanup[]): Emulator['services'] {
   const { store, clocks, ids, events } = platform;
   const { templates, channels } = sources;
-  // Campaign delivery yields with setImmediate between time-boxed chunks (docs/reference.md#send-a-campaign).
+  // Campaign delivery yields between time-boxed chunks (docs/reference.md#send-a-campaign), each
+  // chunk a turn of the store's: with its sealing and index slices, one queue and one budget
+  // a turn of the event loop, not each its own (docs/performance.md#guarantees).
   const campaigns = createCampaignService({
     store,
     templates,
@@ -342,7 +344,7 @@ function createServices(platform: Platform, sources: Sources, cleanups: Cleanup[
     clocks,
     ids,
     events,
-    runtime: { defer: (fn) => setImmediate(fn), elapsed: realNow },
+    runtime: { defer: store.turns.later, elapsed: realNow },
   });
   cleanups.push(() => campaigns.close());
   return {
