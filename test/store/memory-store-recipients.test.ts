@@ -48,6 +48,33 @@ describe('recipients settled a batch at a time (a campaign send)', () => {
     expect(list.pending(10).positions).toEqual([3, 4]);
   });
 
+  it('widens its codes past 255 strings, in a block sealed or not, snapshots keeping theirs', () => {
+    // Added at one time (their codes start 8 bits wide), each settled alone, at a time, for a
+    // reason and with a delivery id of its own: 300 strings each, more than 8-bit codes name.
+    for (const sealed of [false, true]) {
+      const list = new CampaignRecipients(512);
+      const model = Array.from({ length: 300 }, (_, n) =>
+        recipient('c1', n, { updatedAt: '2030-01-01T00:00:00.000Z' }),
+      );
+      list.add(model.map((r) => ({ ...r })));
+      if (sealed) list.seal(() => false);
+      const frozen = list.frozen();
+      const before = structuredClone(model);
+      for (let n = 0; n < 300; n++) {
+        const at = new Date(Date.UTC(2030, 0, 1, 0, 0, n)).toISOString();
+        const outcome = { status: n % 2 ? 'failed' : 'sent', failureReason: n % 2 ? `reason ${n}` : null };
+        list.settle(list.pending(1).positions, {
+          at,
+          reason: () => outcome.failureReason,
+          deliveryId: () => `delivery-${n}`,
+        });
+        Object.assign(model[n]!, { ...outcome, deliveryId: `delivery-${n}`, updatedAt: at });
+      }
+      expect([...list]).toEqual(model);
+      expect([...frozen]).toEqual(before);
+    }
+  });
+
   it("hands out pending recipients' variables read from the block, sealed or not, not the records' objects", () => {
     // An upload's records hold their text as slices of the file's chunks: a delivery holding
     // those objects would keep the whole file alive after the block is sealed.
