@@ -336,7 +336,7 @@ function createServices(platform: Platform, sources: Sources, cleanups: Cleanup[
   const { templates, channels } = sources;
   // Campaign delivery yields between time-boxed chunks (docs/reference.md#send-a-campaign), each
   // chunk a turn of the store's: with its sealing and index slices, one queue and one budget
-  // a turn of the event loop, not each its own (docs/performance.md#guarantees).
+  // a turn of the event loop, not each its own (docs/performance.md#where-the-speed-comes-from).
   const campaigns = createCampaignService({
     store,
     templates,

@@ -212,7 +212,7 @@ export class RecipientBlock {
 
   /**
    * Settles the k-th recipient of `outcomes` for k in [from, to), at row positions[k] - offset.
-   * Sealed, the codes the batch shares are found once (Changes.settle).
+   * The codes the batch shares are found once (Changes.settle), sealed or not.
    */
   settle(positions: readonly number[], from: number, to: number, offset: number, outcomes: RecipientOutcomes): void {
     const counts = this.counts;
