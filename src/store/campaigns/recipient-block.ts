@@ -42,41 +42,32 @@ export type FrozenBlock =
   | { rows: readonly Recipient[]; changes: Changes; table: StringTable }
   | { fixed: Fixed; changes: Changes; table: StringTable };
 
+/** What no send changes of a recipient: a record as added has it all, sealed columns give it by row. */
+type FixedFields = Pick<Recipient, (typeof FIXED)[number] | 'variables'>;
+
 /**
  * A record from what never changes and what a send changed, written out field by field so
  * that every record has one shape.
  */
 function recordOf(
-  [id, campaignId, appId, userId, variables, createdAt]: readonly [
-    string,
-    string,
-    string,
-    string,
-    Recipient['variables'],
-    string,
-  ],
+  { id, campaignId, appId, userId, variables, createdAt }: FixedFields,
   { status, failureReason, deliveryId, updatedAt }: ReturnType<Changes['get']>,
 ): Recipient {
   return { id, campaignId, appId, userId, variables, status, failureReason, deliveryId, createdAt, updatedAt };
 }
 
 /** Row `i` of sealed columns, as of `changes`. */
-const recordAt = (fixed: Fixed, changes: Changes, table: StringTable, i: number): Recipient =>
-  recordOf(
-    [
-      fixed.id.at(i),
-      fixed.campaignId.at(i),
-      fixed.appId.at(i),
-      fixed.userId.at(i),
-      fixed.variables.at(i),
-      fixed.createdAt.at(i),
-    ],
-    changes.get(i, table),
-  );
-
-/** Record `r` (row `i` as added) as of `changes`. */
-const changedRecord = (r: Recipient, changes: Changes, table: StringTable, i: number): Recipient =>
-  recordOf([r.id, r.campaignId, r.appId, r.userId, r.variables, r.createdAt], changes.get(i, table));
+function recordAt(fixed: Fixed, changes: Changes, table: StringTable, i: number): Recipient {
+  const fields: FixedFields = {
+    id: fixed.id.at(i),
+    campaignId: fixed.campaignId.at(i),
+    appId: fixed.appId.at(i),
+    userId: fixed.userId.at(i),
+    variables: fixed.variables.at(i),
+    createdAt: fixed.createdAt.at(i),
+  };
+  return recordOf(fields, changes.get(i, table));
+}
 
 /** The changing fields of `rows` as added, as codes. */
 function changesOf(rows: readonly Recipient[], table: StringTable): Changes {
@@ -90,7 +81,7 @@ export function* recordsOf(block: FrozenBlock): Generator<Recipient> {
   if (Array.isArray(block)) return yield* block as readonly Recipient[];
   if ('rows' in block) {
     const { rows, changes, table } = block;
-    for (let i = 0; i < rows.length; i++) yield changedRecord(rows[i]!, changes, table, i);
+    for (let i = 0; i < rows.length; i++) yield recordOf(rows[i]!, changes.get(i, table));
     return;
   }
   const { fixed, changes, table } = block as Extract<FrozenBlock, { fixed: Fixed }>;
@@ -159,7 +150,7 @@ export class RecipientBlock {
   at(i: number): Recipient {
     const rows = this.#rows;
     if (rows === null) return recordAt(this.#fixed!, this.#changes!, this.table, i);
-    return this.#changes === null ? rows[i]! : changedRecord(rows[i]!, this.#changes, this.table, i);
+    return this.#changes === null ? rows[i]! : recordOf(rows[i]!, this.#changes.get(i, this.table));
   }
 
   /**
@@ -215,8 +206,7 @@ export class RecipientBlock {
    * The codes the batch shares are found once (Changes.settle), sealed or not.
    */
   settle(positions: readonly number[], from: number, to: number, offset: number, outcomes: RecipientOutcomes): void {
-    const counts = this.counts;
-    this.#changing().settle(positions, from, to, offset, outcomes, this.table, counts);
+    this.#changing().settle(positions, from, to, offset, outcomes, this.table, this.counts);
   }
 
   /**
