@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CountedIndex, type KeyEntries } from '../../src/store/common/counted-index.js';
 
 const KEYS = ['a', 'b', 'c'];
+const BILLION = 1_500_000_000;
 
 interface Filed {
   seq: number;
@@ -33,9 +34,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constant('add' as const),
       key: fc.nat(2),
       step: fc.nat(2),
-      // Mostly one sent delivery, as realtime sends are.
-      members: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, fc.integer({ min: 1, max: 5 })),
-      failed: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.nat(5)),
+      // Mostly one sent delivery, as realtime sends are; now and then a billion and a half, so that the
+      // running totals pass 2^32 while a key's live ones stay below (as any cap keeps them).
+      members: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, fc.integer({ min: 1, max: 5 }), fc.constant(BILLION)),
+      failed: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, fc.nat(5), fc.constant(BILLION)),
     }),
   },
   fc.record({ kind: fc.constant('removeOldest' as const), key: fc.nat(2), pick: fc.nat(2) }),
@@ -71,10 +73,12 @@ describe('CountedIndex', () => {
             const m = model.get(key)!;
             if (op.kind === 'add') {
               seq += op.step + 1;
-              const failed = Math.min(op.failed, op.members);
-              index.add(key, seq, op.members, failed);
-              m.entries.push({ seq, members: op.members, failed });
-              if (op.members !== 1 || failed !== 0) m.mixed = true;
+              const live = m.entries.reduce((sum, e) => sum + e.members, 0);
+              const members = live + op.members < 2 ** 32 ? op.members : 1;
+              const failed = Math.min(op.failed, members);
+              index.add(key, seq, members, failed);
+              m.entries.push({ seq, members, failed });
+              if (members !== 1 || failed !== 0) m.mixed = true;
             } else {
               // The oldest (as the log drops), or a newer one, which must change nothing.
               const entry = m.entries[op.pick];
@@ -91,7 +95,23 @@ describe('CountedIndex', () => {
           }
         },
       ),
-      { numRuns: 200 },
+      {
+        numRuns: 200,
+        // Running totals past 2^32 (three of a billion and a half), two of them live.
+        examples: [
+          [
+            [
+              ...[0, 1, 2].flatMap((): Op[] => [
+                { kind: 'add', key: 0, step: 0, members: BILLION, failed: BILLION },
+                { kind: 'add', key: 0, step: 0, members: 1, failed: 0 },
+              ]),
+              { kind: 'removeOldest', key: 0, pick: 0 },
+              { kind: 'add', key: 0, step: 0, members: BILLION, failed: 1 },
+            ],
+            0,
+          ],
+        ],
+      },
     );
   });
 

@@ -10,7 +10,7 @@
  * relative to the oldest, so they may wrap), and the cumulative columns exist only once a key
  * has met a run or a failure.
  */
-import { float64Ring, uint32Ring, type NumberRing } from './number-ring.js';
+import { uint32Ring, type NumberRing } from './number-ring.js';
 
 /** A key's entries read by index: i from 0 (oldest) to count. */
 export interface KeyEntries {
@@ -25,9 +25,15 @@ export interface KeyEntries {
   readonly plain: boolean;
 }
 
-/** A column of running totals, relative to the last value dropped. */
+/**
+ * A column of running totals, relative to the last value dropped, each kept mod 2^32 in 4
+ * bytes: a difference of two is right while a key's live members stay under 2^32 (the
+ * retention cap keeps them far under), however far the totals have run since the start. A
+ * realtime send files under each of its keys, so a million of them kept 8 bytes more per key
+ * and column as 64-bit numbers.
+ */
 class Cumulative {
-  readonly #through: NumberRing = float64Ring();
+  readonly #through: NumberRing = uint32Ring();
   #base = 0;
 
   /** A column for a key that already holds `count` entries adding nothing. */
@@ -36,6 +42,7 @@ class Cumulative {
   }
 
   push(amount: number): void {
+    // A Uint32Array keeps the total mod 2^32.
     this.#through.push(this.#through.last(this.#base) + amount);
   }
 
@@ -46,7 +53,7 @@ class Cumulative {
 
   /** The total of the items before the i-th. */
   before(i: number): number {
-    return i === 0 ? 0 : this.#through.at(i - 1) - this.#base;
+    return i === 0 ? 0 : (this.#through.at(i - 1) - this.#base) >>> 0;
   }
 }
 
