@@ -24,7 +24,7 @@ type Op =
   | { kind: 'run'; app: number; users: number[]; failed: number[]; perMember: boolean }
   | { kind: 'query'; filter: DeliveryFilter; offset: number; limit: number; desc: boolean }
   | { kind: 'retain'; app: number }
-  /** The log's later work runs now: runs added since get their user ids packed. */
+  /** The log's later work runs now: runs added since get their user ids packed, runs of one are sealed in blocks. */
   | { kind: 'pack' };
 
 /** Records are made a minute apart in fours, then the clock goes back: times mostly ascend, not always. */
@@ -36,7 +36,7 @@ const filterArb: fc.Arbitrary<DeliveryFilter> = fc.record(
     appId: fc.constantFrom(...APPS),
     userId: fc.constantFrom(...USERS, 'nobody'),
     status: fc.constantFrom('sent', 'failed'),
-    notificationId: fc.constantFrom('n-1', 'n-2', 'n-3'),
+    notificationId: fc.constantFrom('n-1', 'n-2', 'n-3', 'notif_aa000001', 'notif_aa000002'),
     campaignId: fc.constantFrom('c-1', 'c-2'),
     templateKey: fc.constantFrom('welcome', 'other'),
     channel: fc.constantFrom('push', 'email'),
@@ -77,19 +77,35 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('pack' as const) }),
 );
 
-/** Ids named after the op that asked for them. */
-const idsFor = (serial: number): Ids => ({
-  objectId: () => `r${serial}`,
-  objectIds: (count) => {
-    const name = (i: number) => `r${serial}-${i}`;
-    const indexOf = (id: string) => {
-      const i = Number(id.slice(`r${serial}-`.length));
-      return Number.isInteger(i) && i >= 0 && i < count && name(i) === id ? i : -1;
-    };
-    return { prefix: `r${serial}-`, at: name, indexOf };
-  },
-  notificationId: () => `n${serial}`,
-});
+/**
+ * Ids named after the op that asked for them: for an even op, a prefix and six hex digits of a
+ * counter, as the emulator names them (a run of one keeps its id as the two); for an odd op, a
+ * name that ends in no counter.
+ */
+const idsFor = (serial: number): Ids => {
+  const counted = serial % 2 === 0;
+  const prefix = counted ? `ab${serial % 4}` : `r${serial}-`;
+  const name = (i: number) => (counted ? prefix + (serial * 16 + i).toString(16).padStart(6, '0') : `${prefix}${i}`);
+  return {
+    objectId: () => `r${serial}`,
+    objectIds: (count) => {
+      const indexOf = (id: string) => {
+        for (let i = 0; i < count; i++) if (name(i) === id) return i;
+        return -1;
+      };
+      return { prefix, at: name, indexOf };
+    },
+    notificationId: () => `n${serial}`,
+  };
+};
+
+/**
+ * Two renderers, each given to many runs: the runs of one made with a renderer share what they
+ * can (a profile) with the ones before, and the title, tag and channels change from op to op.
+ */
+const IN_APP_AND_PUSH = ['in_app', 'push'];
+const PUSH = ['push'];
+const RENDERERS = [() => ({ body: 'hi' }), () => ({ body: 'ho' })];
 
 /** A plain batch (what the domain hands the store) as the log holds it. */
 function storedRun(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRun {
@@ -100,20 +116,22 @@ function storedRun(op: Extract<Op, { kind: 'run' }>, serial: number): DeliveryRu
   const batch: DeliveryBatch = {
     shared: {
       appId: APPS[op.app]!,
-      notificationId: `n-${(serial % 3) + 1}`,
-      campaignId: null,
+      // Some in a counter's form (as the emulator names them), some not, and a campaign's chunk none.
+      notificationId:
+        serial % 8 === 5 ? null : serial % 4 < 2 ? `n-${(serial % 3) + 1}` : `notif_aa00000${(serial % 2) + 1}`,
+      campaignId: serial % 8 === 5 ? 'c-1' : null,
       templateId: 't1',
       templateKey: 'welcome',
-      channels: serial % 2 ? ['in_app', 'push'] : ['push'],
+      channels: serial % 2 ? IN_APP_AND_PUSH : PUSH,
       mode: 'batch',
-      title: null,
-      tag: null,
+      title: serial % 3 === 0 ? 'Hello' : serial % 6 === 1 ? '' : null,
+      tag: serial % 5 === 0 ? 'tagged' : null,
       pushData: null,
       createdAt: minuteOf(serial),
     },
     userIds,
     variables: op.perMember ? { each: userIds.map((u) => ({ name: u })) } : { all: { name: 'all' } },
-    render: () => ({ body: 'hi' }),
+    render: RENDERERS[serial % 7 === 0 ? 1 : 0]!,
     failures,
   };
   return runOf(batch, idsFor(serial));
@@ -181,11 +199,13 @@ describe('delivery log against an array model', () => {
         fc.array(opArb, { maxLength: 80, size: 'max' }),
         fc.integer({ min: 1, max: 20 }),
         budgetArb,
-        (ops, cap, perQuery) => {
+        fc.integer({ min: 1, max: 4 }),
+        (ops, cap, perQuery, singleBlockSize) => {
           const later: (() => void)[] = [];
           const log = createDeliveryLog(cap, [], 0, {
             catchUpBudget: budget(perQuery),
             later: (task) => later.push(task),
+            singleBlockSize,
           });
           let model: Delivery[] = [];
           let dropped = 0;
@@ -260,6 +280,7 @@ describe('delivery log against an array model', () => {
             ],
             1,
             0,
+            2,
           ],
         ],
       },

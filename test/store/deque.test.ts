@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Deque } from '../../src/store/common/deque.js';
 
 /** A burst of pushes or of shifts: runs long enough to grow the ring past its halving size, then empty it. */
-const burstArb = fc.record({ push: fc.boolean(), times: fc.integer({ min: 1, max: 90 }) });
+const burstArb = fc.record({ push: fc.boolean(), times: fc.integer({ min: 1, max: 90 }), set: fc.nat() });
 
 function expectSame(deque: Deque<number>, model: readonly number[]): void {
   expect(deque.length).toBe(model.length);
@@ -25,12 +25,18 @@ describe('Deque', () => {
         const deque = new Deque<number>();
         const model: number[] = [];
         let next = 0;
-        for (const { push, times } of bursts) {
+        for (const { push, times, set } of bursts) {
           for (let i = 0; i < times; i++) {
             if (push) {
               deque.push(next);
               model.push(next++);
             } else expect(deque.shift()).toBe(model.shift());
+          }
+          // One item replaced in place (the delivery log seals its entries so), wherever the ring has it.
+          if (model.length > 0) {
+            const at = set % model.length;
+            deque.set(at, -next);
+            model[at] = -next;
           }
           expectSame(deque, model);
         }
@@ -48,6 +54,14 @@ describe('Deque', () => {
     expect(deque.length).toBe(100);
     expect(deque.at(0)).toBe('r9900');
     expect(deque.at(99)).toBe('r9999');
+  });
+
+  it('refuses to set an item it does not hold', () => {
+    const deque = new Deque<number>();
+    deque.push(1);
+    expect(() => deque.set(1, 2)).toThrow(RangeError);
+    expect(() => deque.set(-1, 2)).toThrow(RangeError);
+    expect(deque.toArray()).toEqual([1]);
   });
 
   it('answers an empty list with nothing', () => {

@@ -6,7 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { counterAt, DeflatableColumn, sealStrings, type StringColumn } from '../../src/store/common/string-column.js';
+import {
+  counterAfter,
+  counterAt,
+  DeflatableColumn,
+  RunPrefixes,
+  sealStrings,
+  type StringColumn,
+} from '../../src/store/common/string-column.js';
 import { PackedText } from '../../src/store/common/packed-text.js';
 import { sealVariables, sharedKeyOrder, startVariablesSealing } from '../../src/store/campaigns/variables-column.js';
 import { CampaignRecipients } from '../../src/store/campaigns/recipient-list.js';
@@ -76,6 +83,34 @@ describe('counterAt', () => {
         expect(counterAt(s, from)).toBe(expected);
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('counterAfter and RunPrefixes', () => {
+  const hex = fc.string({ unit: fc.constantFrom(...'0123456789abcdefgA'), minLength: 5, maxLength: 7 });
+  const prefixes = fc.constantFrom('', 'ab', 'notif_ab', 'notif_ac');
+
+  it('reads the counter of a prefix and six lower-case hex digits, and -1 for anything else', () => {
+    fc.assert(
+      fc.property(prefixes, prefixes, hex, (asked, given, digits) => {
+        const expected = asked === given && /^[0-9a-f]{6}$/.test(digits) ? Number.parseInt(digits, 16) : -1;
+        expect(counterAfter(given + digits, asked)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives an id its prefix as splitCounter does, whichever ids came before', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(prefixes, hex), { maxLength: 30 }), (ids) => {
+        const prefixesOf = new RunPrefixes();
+        for (const [prefix, digits] of ids) {
+          const id = prefix + digits;
+          expect(prefixesOf.of(id)).toBe(id.length > 6 && /[0-9a-f]{6}$/.test(id) ? id.slice(0, -6) : null);
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 });

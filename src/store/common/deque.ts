@@ -46,6 +46,12 @@ export class Deque<T> {
       : this.#items[(this.#head + index) & (this.#items.length - 1)];
   }
 
+  /** Puts `item` in place of the one at `index` (which must be there). */
+  set(index: number, item: T): void {
+    if (index < 0 || index >= this.#length) throw new RangeError(`Deque.set: ${index} of ${this.#length}`);
+    this.#items[(this.#head + index) & (this.#items.length - 1)] = item;
+  }
+
   *[Symbol.iterator](): IterableIterator<T> {
     for (let i = 0; i < this.#length; i++) yield this.at(i) as T;
   }

@@ -247,6 +247,28 @@ export function splitCounter(value: string): { prefix: string; counter: number }
   return counter < 0 ? null : { prefix: withoutCounter(value), counter };
 }
 
+/** The counter of `value` when it is `prefix` and COUNTER_DIGITS counter digits (a range's id), else -1. */
+export const counterAfter = (value: string, prefix: string): number =>
+  value.length === prefix.length + COUNTER_DIGITS && value.startsWith(prefix) ? counterAt(value, prefix.length) : -1;
+
+/**
+ * The prefixes of ids that end in a counter, one string for every id of a prefix while ids of
+ * it come (the emulator names its ids in runs: a second's share one prefix), rather than one
+ * per id.
+ */
+export class RunPrefixes {
+  #last: string | null = null;
+
+  /** `value` without its counter digits (the same string as the ids before it of that prefix), or null without them. */
+  of(value: string): string | null {
+    if (this.#last !== null && counterAfter(value, this.#last) >= 0) return this.#last;
+    const split = splitCounter(value);
+    if (split === null) return null;
+    this.#last = split.prefix;
+    return split.prefix;
+  }
+}
+
 /** The id splitCounter split. */
 export const joinCounter = (prefix: string, counter: number): string =>
   prefix + counter.toString(16).padStart(COUNTER_DIGITS, '0');

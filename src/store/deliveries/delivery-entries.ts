@@ -5,7 +5,7 @@
  */
 import type { Delivery } from '../../schemas/records.js';
 import type { SharedDeliveryFields } from '../../domain/ports.js';
-import { deliveryAt, memberStatus, SingleDelivery, type DeliveryRun } from './delivery-run.js';
+import { deliveryAt, memberStatus, OneDelivery, type DeliveryRun } from './delivery-run.js';
 
 /** A run as the log holds it: its first `start` members were dropped by the retention cap. */
 export class RunEntry {
@@ -16,10 +16,10 @@ export class RunEntry {
   ) {}
 }
 
-export type Entry = Delivery | RunEntry | SingleDelivery;
+export type Entry = Delivery | RunEntry | OneDelivery;
 
 export const sharedOf = (e: Entry): SharedDeliveryFields =>
-  e instanceof RunEntry ? e.run.shared : e instanceof SingleDelivery ? e.shared : e;
+  e instanceof RunEntry ? e.run.shared : e instanceof OneDelivery ? e.shared : e;
 /** Members before this one were dropped by the cap. */
 export const firstMember = (e: Entry): number => (e instanceof RunEntry ? e.start : 0);
 /** Members the entry was added with, dropped ones included. */
@@ -27,17 +27,11 @@ export const memberCount = (e: Entry): number => (e instanceof RunEntry ? e.run.
 export const userAt = (e: Entry, i: number): string => (e instanceof RunEntry ? e.run.userIds.at(i)! : e.userId);
 export const statusAt = (e: Entry, i: number): string => (e instanceof RunEntry ? memberStatus(e.run, i) : e.status);
 export const memberAt = (e: Entry, i: number): Delivery =>
-  e instanceof RunEntry ? deliveryAt(e.run, i) : e instanceof SingleDelivery ? e.toDelivery() : e;
+  e instanceof RunEntry ? deliveryAt(e.run, i) : e instanceof OneDelivery ? e.toDelivery() : e;
 
 /** The member whose delivery id is `id`, dropped ones included, or -1: a range is asked, not named id by id. */
 export const memberWithId = (e: Entry, id: string): number =>
-  e instanceof RunEntry
-    ? e.run.ids.indexOf(id)
-    : e instanceof SingleDelivery
-      ? e.ids.indexOf(id)
-      : e.id === id
-        ? 0
-        : -1;
+  e instanceof RunEntry ? e.run.ids.indexOf(id) : e.id === id ? 0 : -1;
 
 /** Characters an id block leaves off the end of an id (idBlock). */
 const BLOCK_TAIL = 2;
@@ -54,10 +48,9 @@ export const idBlock = (id: string): string => id.slice(0, Math.max(0, id.length
 /** Text every delivery id of the entry starts with (a record's own id: it has one). */
 export function idPrefixOf(e: Entry): string {
   if (e instanceof RunEntry) return e.run.ids.prefix;
-  if (!(e instanceof SingleDelivery)) return e.id;
   // A send of one has one id: its block, where the range's prefix would be shared by every
   // realtime send of the second (tens of thousands).
-  return idBlock(e.ids.at(0));
+  return e instanceof OneDelivery ? idBlock(e.id) : e.id;
 }
 
 /** Failed members, dropped ones included. */

@@ -11,7 +11,7 @@
 import type { Delivery } from '../../schemas/records.js';
 import type { DeliveryFilter, ListResult, Page, SharedDeliveryFields } from '../../domain/ports.js';
 import { isFiltered } from '../../domain/record-filters.js';
-import { packedRun, SingleDelivery, type DeliveryRun } from './delivery-run.js';
+import { packedRun, SingleDelivery, SingleShares, type DeliveryRun } from './delivery-run.js';
 import {
   failedBefore,
   failedCount,
@@ -24,6 +24,7 @@ import {
   type Entry,
 } from './delivery-entries.js';
 import { DeliveryIndexes } from './delivery-index.js';
+import { sealSingles, SINGLE_BLOCK_SIZE } from './single-block.js';
 import type { LogView } from './delivery-query.js';
 import { Deque } from '../common/deque.js';
 import { createMemberIndex } from './delivery-members.js';
@@ -92,6 +93,12 @@ interface LogState {
   unpacked: RunEntry[];
   /** Whether an indexSlice is scheduled. */
   indexing: boolean;
+  /** What runs of one share with the sends before them. */
+  readonly shares: SingleShares;
+  /** Runs of one not sealed yet (sealSoon), and each one's sequence number. */
+  unsealed: SingleDelivery[];
+  unsealedSeqs: number[];
+  readonly singleBlockSize: number;
   readonly later: Later;
   readonly backgroundBudget: CatchUpBudget;
 }
@@ -105,7 +112,14 @@ export function createDeliveryLog(
     catchUpBudget = timeBudget(CATCH_UP_BUDGET_MS),
     backgroundBudget = timeBudget(BACKGROUND_SLICE_MS),
     later = nextTurn,
-  }: { catchUpBudget?: CatchUpBudget; backgroundBudget?: CatchUpBudget; later?: Later } = {},
+    singleBlockSize = SINGLE_BLOCK_SIZE,
+  }: {
+    catchUpBudget?: CatchUpBudget;
+    backgroundBudget?: CatchUpBudget;
+    later?: Later;
+    /** Runs of one sealed together (single-block.ts). */
+    singleBlockSize?: number;
+  } = {},
 ): DeliveryLog {
   const s: LogState = {
     maxDeliveries,
@@ -121,6 +135,10 @@ export function createDeliveryLog(
     members: createMemberIndex({ entries: () => s.entries, positions: () => s.entryPositions }),
     unpacked: [],
     indexing: false,
+    shares: new SingleShares(),
+    unsealed: [],
+    unsealedSeqs: [],
+    singleBlockSize,
     later,
     backgroundBudget,
   };
@@ -143,7 +161,7 @@ export function createDeliveryLog(
     },
     add: (d) => append(s, d),
     addRun(run) {
-      if (run.userIds.length === 1) append(s, new SingleDelivery(run));
+      if (run.userIds.length === 1) append(s, new SingleDelivery(run, s.shares));
       else if (run.userIds.length > 1) {
         const entry = new RunEntry(run);
         append(s, entry);
@@ -220,6 +238,30 @@ function indexSoon(s: LogState): void {
   s.later(() => indexSlice(s));
 }
 
+/**
+ * Seals the runs of one into blocks (single-block.ts) on a later turn, once a block's worth
+ * waits: a realtime send is answered before, and its entry is young garbage by the next
+ * young-generation collection rather than a record the collector copies and keeps marking.
+ * Fewer wait unsealed, each as it was made (a test's few sends are never sealed).
+ */
+function sealSoon(s: LogState, single: SingleDelivery, seq: number): void {
+  s.unsealed.push(single);
+  s.unsealedSeqs.push(seq);
+  if (s.unsealed.length === s.singleBlockSize) s.later(() => sealWaiting(s));
+}
+
+function sealWaiting(s: LogState): void {
+  while (s.unsealed.length >= s.singleBlockSize) {
+    const singles = s.unsealed.splice(0, s.singleBlockSize);
+    const seqs = s.unsealedSeqs.splice(0, s.singleBlockSize);
+    // Those the cap has dropped meanwhile are not sealed; the others replace their entries.
+    const live = seqs.findIndex((seq) => seq >= s.firstSeq);
+    if (live < 0) continue;
+    const sealed = sealSingles(singles.slice(live));
+    for (let k = 0; k < sealed.length; k++) s.entries.set(seqs[live + k]! - s.firstSeq, sealed[k]!);
+  }
+}
+
 function indexSlice(s: LogState): void {
   s.indexing = false;
   const spent = s.backgroundBudget();
@@ -234,6 +276,7 @@ function append(s: LogState, entry: Entry): void {
   const last = s.entries.at(s.entries.length - 1);
   if (last !== undefined && sharedOf(entry).createdAt < sharedOf(last).createdAt) s.disorder++;
   s.entries.push(entry);
+  if (entry instanceof SingleDelivery) sealSoon(s, entry, s.firstSeq + s.entries.length - 1);
   s.entryPositions.push(s.nextPosition - start);
   s.nextPosition += size;
   s.length += size;
@@ -283,6 +326,9 @@ function dropOldest(s: LogState, excess: number): void {
 
 function resetLog(s: LogState): void {
   s.entries = new Deque();
+  // Their entries are gone: those kept are appended again, and wait again.
+  s.unsealed = [];
+  s.unsealedSeqs = [];
   s.entryPositions = new Deque();
   s.nextPosition = s.length = s.unindexed = s.disorder = 0;
   s.firstSeq = 0;

@@ -18,6 +18,7 @@ import type {
   StoredDeliveries,
 } from '../../domain/ports.js';
 import { PackedText } from '../common/packed-text.js';
+import { counterAfter, joinCounter, RunPrefixes } from '../common/string-column.js';
 
 /** Read-only list access: an array, or strings packed into one (see packStrings). */
 export interface StringList {
@@ -130,18 +131,12 @@ export function toDelivery(
 }
 
 /**
- * A run of one as the log keeps it: no per-user columns, packing or wrappers, so that a
- * realtime send keeps its notification and about four objects here (the entry, the id
- * range, the user id, the variables), rather than a full delivery record with its id and
- * rendered content. The shared fields are copied into the entry rather than kept in an
- * object of their own, as a Delivery record holds them. Each object kept costs the garbage
- * collector a copy when it survives and a mark on every full collection while it lives,
- * and a loaded emulator holds up to a million of these (docs/performance.md).
- * It names its fields as a Delivery does where the log reads both alike (userId, status).
+ * What a run of one shares with the sends before it: every shared field but its notification
+ * and its time, and the renderer. A load test sends one template, a CI fleet a few, so the
+ * log keeps one of these per template (SingleProfiles) rather than ten fields per send.
  */
-export class SingleDelivery implements SharedDeliveryFields {
+export interface SingleProfile {
   readonly appId: SharedDeliveryFields['appId'];
-  readonly notificationId: SharedDeliveryFields['notificationId'];
   readonly campaignId: SharedDeliveryFields['campaignId'];
   readonly templateId: SharedDeliveryFields['templateId'];
   readonly templateKey: SharedDeliveryFields['templateKey'];
@@ -150,31 +145,94 @@ export class SingleDelivery implements SharedDeliveryFields {
   readonly title: SharedDeliveryFields['title'];
   readonly tag: SharedDeliveryFields['tag'];
   readonly pushData: SharedDeliveryFields['pushData'];
-  readonly createdAt: SharedDeliveryFields['createdAt'];
-  readonly ids: IdRange;
-  readonly userId: string;
-  readonly variables: Record<string, unknown>;
   readonly render: RenderContent;
-  readonly failure: DeliveryFailureMark | undefined;
+}
 
-  constructor(run: DeliveryRun) {
-    const shared = run.shared;
-    this.appId = shared.appId;
-    this.notificationId = shared.notificationId;
-    this.campaignId = shared.campaignId;
-    this.templateId = shared.templateId;
-    this.templateKey = shared.templateKey;
-    this.channels = shared.channels;
-    this.mode = shared.mode;
-    this.title = shared.title;
-    this.tag = shared.tag;
-    this.pushData = shared.pushData;
-    this.createdAt = shared.createdAt;
-    this.ids = run.ids;
-    this.userId = run.userIds.at(0)!;
-    this.variables = memberValue(run.variables, 0);
-    this.render = run.render;
-    this.failure = run.failures.get(0);
+/** Whether a send's fields are those of `p` (found by the send's renderer, which it has). */
+const sameProfile = (p: SingleProfile, shared: SharedDeliveryFields): boolean =>
+  p.appId === shared.appId &&
+  p.campaignId === shared.campaignId &&
+  p.templateId === shared.templateId &&
+  p.templateKey === shared.templateKey &&
+  p.channels === shared.channels &&
+  p.mode === shared.mode &&
+  p.title === shared.title &&
+  p.tag === shared.tag &&
+  p.pushData === shared.pushData;
+
+/**
+ * What a log's runs of one share with the sends before them. Their profile: the newest per
+ * renderer (one per template and its rows), which a send whose fields are those of the last
+ * send with its renderer shares, and any other starts anew (a title or tag of its own, say);
+ * weakly held, so a renderer no delivery keeps goes with its profile. And the prefix of their
+ * notification ids, one string per second.
+ */
+export class SingleShares {
+  readonly #newest = new WeakMap<RenderContent, SingleProfile>();
+  readonly notificationPrefixes = new RunPrefixes();
+
+  profileOf(run: DeliveryRun): SingleProfile {
+    const { shared, render } = run;
+    const newest = this.#newest.get(render);
+    if (newest !== undefined && sameProfile(newest, shared)) return newest;
+    const profile: SingleProfile = {
+      appId: shared.appId,
+      campaignId: shared.campaignId,
+      templateId: shared.templateId,
+      templateKey: shared.templateKey,
+      channels: shared.channels,
+      mode: shared.mode,
+      title: shared.title,
+      tag: shared.tag,
+      pushData: shared.pushData,
+      render,
+    };
+    this.#newest.set(render, profile);
+    return profile;
+  }
+}
+
+/**
+ * A delivery that is an entry of its own in the log (a realtime send): its profile and what is
+ * its own, however they are kept (SingleDelivery as made, SealedSingle in a block:
+ * single-block.ts). It names its fields as a Delivery does where the log reads both alike
+ * (id, userId, status), and is its own SharedDeliveryFields.
+ */
+export abstract class OneDelivery implements SharedDeliveryFields {
+  abstract readonly profile: SingleProfile;
+  abstract readonly notificationId: SharedDeliveryFields['notificationId'];
+  abstract readonly createdAt: SharedDeliveryFields['createdAt'];
+  abstract readonly id: string;
+  abstract readonly userId: string;
+  abstract readonly variables: Record<string, unknown>;
+  abstract readonly failure: DeliveryFailureMark | undefined;
+
+  get appId(): SharedDeliveryFields['appId'] {
+    return this.profile.appId;
+  }
+  get campaignId(): SharedDeliveryFields['campaignId'] {
+    return this.profile.campaignId;
+  }
+  get templateId(): SharedDeliveryFields['templateId'] {
+    return this.profile.templateId;
+  }
+  get templateKey(): SharedDeliveryFields['templateKey'] {
+    return this.profile.templateKey;
+  }
+  get channels(): SharedDeliveryFields['channels'] {
+    return this.profile.channels;
+  }
+  get mode(): SharedDeliveryFields['mode'] {
+    return this.profile.mode;
+  }
+  get title(): SharedDeliveryFields['title'] {
+    return this.profile.title;
+  }
+  get tag(): SharedDeliveryFields['tag'] {
+    return this.profile.tag;
+  }
+  get pushData(): SharedDeliveryFields['pushData'] {
+    return this.profile.pushData;
   }
 
   /** The fields every member of a run shares: for a run of one, its own. */
@@ -187,13 +245,56 @@ export class SingleDelivery implements SharedDeliveryFields {
   }
 
   toDelivery(): Delivery {
-    return toDelivery(
-      this.shared,
-      this.ids.at(0),
-      this.userId,
-      this.variables,
-      this.render(this.variables),
-      this.failure,
-    );
+    const variables = this.variables;
+    return toDelivery(this, this.id, this.userId, variables, this.profile.render(variables), this.failure);
+  }
+}
+
+/** An id kept as its prefix and counter, or whole (counter -1). */
+const idOf = (prefix: string, counter: number): string => (counter < 0 ? prefix : joinCounter(prefix, counter));
+
+/**
+ * A run of one as the log keeps it until it seals it with the sends around it
+ * (single-block.ts): its profile, shared with the sends before it, and what is its own
+ * (notification, time, delivery id, user, variables, failure). No per-user columns, packing,
+ * wrappers or id range, and each of its ids as a prefix shared with the sends of its second
+ * and a counter: each object kept costs the garbage collector a copy when it survives and a
+ * mark on every full collection while it lives (docs/performance.md).
+ */
+export class SingleDelivery extends OneDelivery {
+  readonly profile: SingleProfile;
+  /** The notification id's prefix, or the whole id (or null) without a counter (notificationCounter -1). */
+  readonly notificationPrefix: string | null;
+  readonly notificationCounter: number;
+  readonly createdAt: SharedDeliveryFields['createdAt'];
+  /** The delivery id's prefix, or the whole id when it does not end in a counter (idCounter -1). */
+  readonly idPrefix: string;
+  readonly idCounter: number;
+  readonly userId: string;
+  readonly variables: Record<string, unknown>;
+  readonly failure: DeliveryFailureMark | undefined;
+
+  constructor(run: DeliveryRun, shares: SingleShares) {
+    super();
+    this.profile = shares.profileOf(run);
+    const notificationId = run.shared.notificationId;
+    const prefix = notificationId === null ? null : shares.notificationPrefixes.of(notificationId);
+    this.notificationCounter = prefix === null ? -1 : counterAfter(notificationId!, prefix);
+    this.notificationPrefix = prefix ?? notificationId;
+    this.createdAt = run.shared.createdAt;
+    const id = run.ids.at(0);
+    this.idCounter = counterAfter(id, run.ids.prefix);
+    this.idPrefix = this.idCounter < 0 ? id : run.ids.prefix;
+    this.userId = run.userIds.at(0)!;
+    this.variables = memberValue(run.variables, 0);
+    this.failure = run.failures.get(0);
+  }
+
+  get id(): string {
+    return idOf(this.idPrefix, this.idCounter);
+  }
+
+  get notificationId(): SharedDeliveryFields['notificationId'] {
+    return this.notificationPrefix === null ? null : idOf(this.notificationPrefix, this.notificationCounter);
   }
 }
