@@ -1,8 +1,8 @@
 // Fills the stores of a memory store through their ports, with records shaped as the emulator
 // makes them (fresh id and time strings per record, as a request parsed off the wire gives):
-// notifications, journal entries, campaigns with their recipients, analytics events. Shared by
-// the burst and memory metrics' servers; deliveries are filled over HTTP by the memory metric,
-// through the store by the burst one (bench/full-store-server.mjs).
+// notifications, journal entries, campaigns with their recipients, analytics events, and
+// deliveries of realtime sends. Shared by the burst and memory metrics' servers; the memory
+// metric fills deliveries of batch sends over HTTP.
 // The recipient and analytics fills give the event loop a turn after each campaign and each
 // 2,048 events, as traffic over HTTP would: the stores seal what they took on later turns.
 import { Buffer } from 'node:buffer';
@@ -118,6 +118,43 @@ export async function fillRecipients(store, campaigns, recipients) {
     store.hasRecipient(campaignId, 'user-0');
     await turn(0);
   }
+}
+
+/** The fields every delivery of send `i` shares, as the domain hands them to the store. */
+export const sharedFields = (i, mode, createdAt) => ({
+  appId: APPS[i % 2],
+  notificationId: `notif_${hex()}`,
+  campaignId: null,
+  templateId: `tpl-${i % 5}`,
+  templateKey: `template-${i % 5}`,
+  channels: i % 4 === 0 ? IN_APP_AND_PUSH : IN_APP,
+  mode,
+  title: null,
+  tag: mode === 'batch' ? 'bench' : i % 3 === 0 ? `tag-${i % 7}` : null,
+  pushData: null,
+  createdAt,
+});
+// A template's channels: one array each, as the template's own is shared by its sends.
+const IN_APP = ['in_app'];
+const IN_APP_AND_PUSH = ['in_app', 'push'];
+
+/** What a template's content renders to (one renderer per template, as the emulator compiles it). */
+export const render = () => ({ in_app: { title: 'Hello', body: 'Welcome' } });
+const FAILED = new Map([[0, { reason: 'Delivery failed (scenario)', scenario: 'flaky' }]]);
+
+/**
+ * `count` realtime sends of one delivery each (one in 100 failed), sent from `first` on: each
+ * with its notification id, time, user id string and variables object of its own, as a request
+ * parsed off the wire gives them, its delivery id from `ids`. Returns the last send's fields.
+ */
+export function fillRealtimeDeliveries(store, ids, count, first = 0) {
+  let shared;
+  for (let i = first; i < first + count; i++) {
+    shared = sharedFields(i, 'realtime', iso(100 + i * 10));
+    const batch = { shared, userIds: [`user-${(i * 7) % 100_000}`], variables: { all: { name: `Ada ${i % 100}` } } };
+    store.addDeliveries({ ...batch, render, failures: i % 100 === 0 ? FAILED : new Map() }, ids);
+  }
+  return shared;
 }
 
 export async function fillAnalytics(store, count) {

@@ -6,7 +6,16 @@
 // the emulator over that store and prints its URL. The parent measures bursts from outside.
 import { writeFileSync } from 'node:fs';
 import { built } from './built.mjs';
-import { APPS, fillAnalytics, fillJournal, fillNotifications, fillRecipients, hex, iso } from './fill-stores.mjs';
+import {
+  fillAnalytics,
+  fillJournal,
+  fillNotifications,
+  fillRealtimeDeliveries,
+  fillRecipients,
+  iso,
+  render,
+  sharedFields,
+} from './fill-stores.mjs';
 
 const { createMemoryStore, EmulatorOptionsSchema, startEmulator } = await built('index.js');
 const { createIds } = await built('platform/random.js');
@@ -39,41 +48,15 @@ let newestNotification;
   // A fifth of the cap as realtime sends (one delivery each, a few failed), the rest as batch
   // sends of 10,000: every filter's index holds both kinds of entry.
   const ids = createIds({ now: () => Date.now() }, { next: Math.random });
-  const render = () => ({ in_app: { title: 'Hello', body: 'Welcome' } });
-  const shared = (i, mode, createdAt) => ({
-    appId: APPS[i % 2],
-    notificationId: `notif_${hex()}`,
-    campaignId: null,
-    templateId: `tpl-${i % 5}`,
-    templateKey: `template-${i % 5}`,
-    channels: i % 4 === 0 ? ['in_app', 'push'] : ['in_app'],
-    mode,
-    title: null,
-    tag: mode === 'batch' ? 'bench' : i % 3 === 0 ? `tag-${i % 7}` : null,
-    pushData: null,
-    createdAt,
-  });
   const singles = Math.floor(caps.maxDeliveries / 5);
   let lastShared;
-  const failed = new Map([[0, { reason: 'Delivery failed (scenario)', scenario: 'flaky' }]]);
   await measure('deliveries', caps.maxDeliveries, () => {
     for (let b = 0; b < (caps.maxDeliveries - singles) / 10_000; b++) {
       const userIds = Array.from({ length: 10_000 }, (_, k) => `user-${(b * 10_000 + k) % 100_000}`);
-      const batch = { shared: shared(b, 'batch', iso(b)), userIds, variables: { all: { name: 'Ada' } }, render };
+      const batch = { shared: sharedFields(b, 'batch', iso(b)), userIds, variables: { all: { name: 'Ada' } }, render };
       store.addDeliveries({ ...batch, failures: new Map() }, ids);
     }
-    for (let i = 0; i < singles; i++) {
-      lastShared = shared(i, 'realtime', iso(100 + i * 10));
-      const batch = {
-        shared: lastShared,
-        userIds: [`user-${(i * 7) % 100_000}`],
-        render,
-      };
-      store.addDeliveries(
-        { ...batch, variables: { all: { name: 'Ada' } }, failures: i % 100 === 0 ? failed : new Map() },
-        ids,
-      );
-    }
+    lastShared = fillRealtimeDeliveries(store, ids, singles);
   });
   newestNotification = lastShared.notificationId;
   // Bring the delivery indexes up to date (they are built in slices on later turns, as after any burst of sends).

@@ -119,10 +119,16 @@ const EXTRA_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(
 
 /** Spawns a node process and resolves once it prints a line containing `http://…`. */
 /** `readyWithinMs`: how long the child may take to print its URL (one that fills a store first takes longer). */
-export function spawnServer(args: string[], nodeFlags: string[] = [], readyWithinMs = 20_000): Promise<Child> {
+export function spawnServer(
+  args: string[],
+  nodeFlags: string[] = [],
+  readyWithinMs = 20_000,
+  env: Record<string, string> = {},
+): Promise<Child> {
   const started = now();
   const child = spawn(process.execPath, [...EXTRA_NODE_FLAGS, ...nodeFlags, ...args], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
