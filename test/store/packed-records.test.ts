@@ -15,7 +15,7 @@ import {
   type StringColumn,
 } from '../../src/store/common/string-column.js';
 import { PackedText } from '../../src/store/common/packed-text.js';
-import { sealVariables, sharedKeyOrder, startVariablesSealing } from '../../src/store/campaigns/variables-column.js';
+import { sealVariables, sharedKeyOrder, startVariablesSealing } from '../../src/store/common/variables-column.js';
 import { CampaignRecipients } from '../../src/store/campaigns/recipient-list.js';
 import { AnalyticsLog } from '../../src/store/analytics/analytics-log.js';
 import type { AnalyticsEvent } from '../../src/schemas/analytics.js';

@@ -18,7 +18,7 @@ import {
   startVariablesSealing,
   type VariablesColumn,
   type VariablesSealing,
-} from './variables-column.js';
+} from '../common/variables-column.js';
 
 /** Recipients per block: a campaign's recipient `p` is row p % RECIPIENT_BLOCK of block p / RECIPIENT_BLOCK. */
 export const RECIPIENT_BLOCK = 2048;

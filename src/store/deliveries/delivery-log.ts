@@ -250,16 +250,16 @@ function sealSoon(s: LogState, single: SingleDelivery, seq: number): void {
   if (s.unsealed.length === s.singleBlockSize) s.later(() => sealWaiting(s));
 }
 
+/** Seals the oldest block's worth waiting, and asks a later turn for the next one (a turn runs a few). */
 function sealWaiting(s: LogState): void {
-  while (s.unsealed.length >= s.singleBlockSize) {
-    const singles = s.unsealed.splice(0, s.singleBlockSize);
-    const seqs = s.unsealedSeqs.splice(0, s.singleBlockSize);
-    // Those the cap has dropped meanwhile are not sealed; the others replace their entries.
-    const live = seqs.findIndex((seq) => seq >= s.firstSeq);
-    if (live < 0) continue;
-    const sealed = sealSingles(singles.slice(live));
-    for (let k = 0; k < sealed.length; k++) s.entries.set(seqs[live + k]! - s.firstSeq, sealed[k]!);
-  }
+  const singles = s.unsealed.splice(0, s.singleBlockSize);
+  const seqs = s.unsealedSeqs.splice(0, s.singleBlockSize);
+  if (s.unsealed.length >= s.singleBlockSize) s.later(() => sealWaiting(s));
+  // Those the cap has dropped meanwhile are not sealed; the others replace their entries.
+  const live = seqs.findIndex((seq) => seq >= s.firstSeq);
+  if (live < 0) return;
+  const sealed = sealSingles(singles.slice(live));
+  for (let k = 0; k < sealed.length; k++) s.entries.set(seqs[live + k]! - s.firstSeq, sealed[k]!);
 }
 
 function indexSlice(s: LogState): void {

@@ -10,7 +10,7 @@
  */
 import type { DeliveryFailureMark } from '../../domain/ports.js';
 import { sealStrings, type StringColumn } from '../common/string-column.js';
-import { sealVariables, startVariablesSealing, type VariablesColumn } from '../campaigns/variables-column.js';
+import { sealVariables, startVariablesSealing, type VariablesColumn } from '../common/variables-column.js';
 import { OneDelivery, type SingleDelivery, type SingleProfile } from './delivery-run.js';
 
 /** Sends a block holds: a profile code fits 16 bits, and sealing one takes a few milliseconds. */

@@ -1,5 +1,6 @@
 /**
- * The variables of a sealed block of recipients (recipient-block.ts). An upload's rows share
+ * The variables of a sealed block of records: a campaign's recipients (recipient-block.ts),
+ * and realtime sends (single-block.ts). An upload's rows share
  * their keys (the CSV header, an optional cell left empty leaving its key out) in one order,
  * so such a block keeps one column per key (string-column.ts: text as given, any other value
  * as its JSON text, written once for a value rows share) and builds each row's object when it
@@ -7,7 +8,7 @@
  * text. Writing every row's JSON was half the time of sealing a block, and a column per key
  * also packs a value that repeats (a city, a banner) once.
  */
-import { DeflatableColumn, sealStrings, type StringColumn } from '../common/string-column.js';
+import { DeflatableColumn, sealStrings, type StringColumn } from './string-column.js';
 
 export interface VariablesColumn {
   readonly length: number;
